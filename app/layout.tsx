@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { GeistMono } from "geist/font/mono";
+import { GeistSans } from "geist/font/sans";
+import { Toaster } from "@/components/ui/toaster";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Sendstream", template: "%s · Sendstream" },
+  description: "Send WhatsApp template messages the moment your shop, CRM or Zapier calls a webhook.",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
+      <body className="min-h-dvh font-sans">
+        {children}
+        <Toaster />
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Loader2 } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { fieldAria, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
+
+export function SignInForm({
+  callbackUrl,
+  providers,
+  initialError,
+}: {
+  callbackUrl: string;
+  providers: { id: string; name: string }[];
+  initialError?: string;
+}) {
+  const router = useRouter();
+  const [formError, setFormError] = useState(initialError);
+  const { register, handleSubmit, formState } = useForm<SignInInput>({ resolver: zodResolver(signInSchema) });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(undefined);
+    const result = await signIn("credentials", { ...values, redirect: false });
+    if (!result || result.error) {
+      setFormError("Incorrect email or password.");
+      return;
+    }
+    router.replace(callbackUrl);
+    router.refresh();
+  });
+
+  return (
+    <div>
+      <h1 className="text-2xl font-semibold tracking-tight">Welcome back</h1>
+      <p className="mt-1.5 text-sm text-muted-foreground">Sign in to your Sendstream workspace.</p>
+      <form onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
+        {formError && (
+          <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+            {formError}
+          </div>
+        )}
+        <FormField id="email" label="Email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" autoFocus {...fieldAria("email", errors.email?.message)} {...register("email")} />
+        </FormField>
+        <FormField id="password" label="Password" error={errors.password?.message}>
+          <Input type="password" autoComplete="current-password" {...fieldAria("password", errors.password?.message)} {...register("password")} />
+        </FormField>
+        <Button type="submit" className="mt-2 w-full" disabled={isSubmitting}>
+          {isSubmitting && <Loader2 className="animate-spin" aria-hidden />}
+          Sign in
+        </Button>
+      </form>
+      {providers.length > 0 && (
+        <div className="mt-4 grid gap-2">
+          <div className="my-2 flex items-center gap-3 text-xs text-muted-foreground">
+            <span className="h-px flex-1 bg-border" /> or <span className="h-px flex-1 bg-border" />
+          </div>
+          {providers.map((provider) => (
+            <Button key={provider.id} variant="outline" className="w-full" onClick={() => signIn(provider.id, { callbackUrl })}>
+              Continue with {provider.name}
+            </Button>
+          ))}
+        </div>
+      )}
+      <p className="mt-6 text-center text-sm text-muted-foreground">
+        New to Sendstream?{" "}
+        <Link href="/sign-up" className="font-medium text-primary hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </div>
+  );
+}

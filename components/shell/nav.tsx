@@ -1,0 +1,48 @@
+"use client";
+
+import { FileText, KeyRound, Megaphone, MessageCircle } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/lib/utils";
+
+const sections = [
+  { items: [
+    { href: "/campaigns", label: "Campaigns", icon: Megaphone },
+    { href: "/logs", label: "Logs", icon: FileText },
+  ] },
+  { heading: "Settings", items: [
+    { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
+    { href: "/settings/whatsapp", label: "WhatsApp", icon: MessageCircle },
+  ] },
+];
+
+export function Nav({ onNavigate }: { onNavigate?: () => void }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="grid gap-5">
+      {sections.map((section, index) => (
+        <div key={section.heading ?? index} className="grid gap-0.5">
+          {section.heading && <p className="px-2.5 pb-1 text-xs font-medium text-muted-foreground">{section.heading}</p>}
+          {section.items.map(({ href, label, icon: Icon }) => {
+            const active = pathname === href || pathname.startsWith(`${href}/`);
+            return (
+              <Link
+                key={href}
+                href={href}
+                onClick={onNavigate}
+                aria-current={active ? "page" : undefined}
+                className={cn(
+                  "flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm text-sidebar-foreground transition-colors hover:bg-sidebar-accent",
+                  active && "bg-sidebar-accent font-medium text-foreground",
+                )}
+              >
+                <Icon className={cn("size-4 text-muted-foreground", active && "text-primary")} aria-hidden />
+                {label}
+              </Link>
+            );
+          })}
+        </div>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,29 @@
+// `npm run db:migrate` and `npm run db:seed`: explicit, idempotent, for either database.
+import { closeDb, getDb, isEmbedded, migrate } from "./index";
+import { DEMO_USER, seedDemoData } from "./seed";
+
+const command = process.argv[2];
+
+async function main() {
+  process.env.SENDSTREAM_SEED ??= "false";
+  const db = await getDb();
+  const target = isEmbedded() ? "embedded database" : "Postgres (DATABASE_URL)";
+  if (command === "migrate") {
+    await migrate(db);
+    console.log(`Migrations applied to the ${target}.`);
+  } else if (command === "seed") {
+    await migrate(db);
+    const { created } = await seedDemoData(db);
+    console.log(created ? `Demo data created in the ${target}. Sign in as ${DEMO_USER.email} / ${DEMO_USER.password}.` : `Demo data already present in the ${target}.`);
+  } else {
+    throw new Error(`Unknown command "${command}". Use "migrate" or "seed".`);
+  }
+}
+
+main()
+  .then(() => closeDb())
+  .catch(async (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    await closeDb().catch(() => {});
+    process.exit(1);
+  });

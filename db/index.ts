@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+
+export type DB = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A database handle or an open transaction: what every query function accepts. */
+export type Executor = Pick<DB, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
+
+export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+
+interface DbState {
+  db?: Promise<DB>;
+  close?: () => Promise<void>;
+}
+
+// Next.js loads server modules in more than one module graph per process (and again on hot
+// reload); a module-level variable would open the embedded database twice and corrupt it.
+const state = ((globalThis as { __sendstreamDb?: DbState }).__sendstreamDb ??= {});
+
+export function isEmbedded(): boolean {
+  return !process.env.DATABASE_URL;
+}
+
+export function embeddedDataDir(): string {
+  return process.env.PGLITE_DIR ?? path.join(process.cwd(), ".data", "pglite");
+}
+
+export function getDb(): Promise<DB> {
+  state.db ??= open().catch((error: unknown) => {
+    state.db = undefined;
+    throw error;
+  });
+  return state.db;
+}
+
+export async function closeDb(): Promise<void> {
+  const close = state.close;
+  state.db = undefined;
+  state.close = undefined;
+  await close?.();
+}
+
+async function open(): Promise<DB> {
+  if (process.env.DATABASE_URL) return openPostgres(process.env.DATABASE_URL);
+  if (process.env.VERCEL) {
+    throw new Error(
+      "DATABASE_URL is not set. On Vercel the embedded database cannot be used: add a Postgres database " +
+        "(for example Vercel Postgres or Neon) and set DATABASE_URL in the project's environment variables.",
+    );
+  }
+  return openEmbedded(embeddedDataDir());
+}
+
+async function openPostgres(url: string): Promise<DB> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const client = postgres(url, {
+    max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+    onnotice: () => {},
+    // Transaction-mode poolers (PgBouncer, Supabase, Neon's pooler) do not support prepared statements.
+    prepare: process.env.DATABASE_PREPARE !== "false",
+  });
+  state.close = () => client.end({ timeout: 5 });
+  return drizzle(client, { schema }) as unknown as DB;
+}
+
+async function openEmbedded(dir: string): Promise<DB> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const inMemory = dir.startsWith("memory://");
+  let releaseLock = () => {};
+  if (!inMemory) {
+    fs.mkdirSync(dir, { recursive: true });
+    releaseLock = acquireLock(dir);
+  }
+  try {
+    const client = await PGlite.create(inMemory ? undefined : dir);
+    const db = drizzle(client, { schema }) as unknown as DB;
+    state.close = async () => {
+      await client.close();
+      releaseLock();
+    };
+    await migrate(db);
+    if (process.env.NODE_ENV !== "test" && process.env.SENDSTREAM_SEED !== "false") {
+      const { seedDemoData } = await import("./seed");
+      await seedDemoData(db);
+    }
+    return db;
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+export async function migrate(db: DB): Promise<void> {
+  if (process.env.DATABASE_URL) {
+    const { migrate: run } = await import("drizzle-orm/postgres-js/migrator");
+    await run(db as never, { migrationsFolder });
+  } else {
+    const { migrate: run } = await import("drizzle-orm/pglite/migrator");
+    await run(db as never, { migrationsFolder });
+  }
+}
+
+/**
+ * The embedded database is single-process: a second process opening the same folder corrupts it.
+ * A pid file beside the data folder turns that into a clear error instead.
+ */
+function acquireLock(dir: string): () => void {
+  const lockFile = `${dir.replace(/\/+$/, "")}.lock`;
+  try {
+    const holder = Number(fs.readFileSync(lockFile, "utf8").trim());
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new Error(
+        `The embedded database at ${dir} is in use by another process (pid ${holder}). ` +
+          "Stop that process, point PGLITE_DIR at another folder, or set DATABASE_URL to use Postgres.",
+      );
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  const release = () => {
+    try {
+      if (fs.readFileSync(lockFile, "utf8").trim() === String(process.pid)) fs.unlinkSync(lockFile);
+    } catch {
+      // already gone
+    }
+  };
+  process.once("exit", release);
+  return release;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

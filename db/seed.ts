@@ -1,0 +1,20 @@
+import { eq } from "drizzle-orm";
+import type { DB } from "./index";
+import { users } from "./schema";
+import { createUserWithWorkspace } from "@/lib/auth/accounts";
+import { hashPassword } from "@/lib/auth/password";
+
+export const DEMO_USER = { email: "demo@sendstream.local", password: "sendstream-demo", name: "Demo User", workspaceName: "Demo Shop" };
+
+/** Demo user, workspace and sandbox sender. Safe to run again: existing demo data is left alone. */
+export async function seedDemoData(db: DB): Promise<{ created: boolean }> {
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_USER.email)).limit(1);
+  if (existing) return { created: false };
+  await createUserWithWorkspace(db, {
+    name: DEMO_USER.name,
+    email: DEMO_USER.email,
+    workspaceName: DEMO_USER.workspaceName,
+    passwordHash: await hashPassword(DEMO_USER.password),
+  });
+  return { created: true };
+}

@@ -1,0 +1,17 @@
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { getEnv } = await import("./lib/env");
+  getEnv();
+  const { prepareAuthEnvironment } = await import("./lib/auth/environment");
+  prepareAuthEnvironment();
+  const { getDb, isEmbedded, embeddedDataDir } = await import("./db");
+  if (isEmbedded()) {
+    // Open (migrate, seed) now rather than on the first request, and say how to sign in.
+    await getDb();
+    const { DEMO_USER } = await import("./db/seed");
+    console.log(`▲ Sendstream: embedded database at ${embeddedDataDir()}`);
+    if (process.env.NODE_ENV !== "production") {
+      console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);
+    }
+  }
+}

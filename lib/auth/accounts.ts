@@ -1,0 +1,76 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { memberships, senders, users, workspaces } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
+import { ApiError } from "@/lib/http/errors";
+import { hashPassword, verifyPassword } from "./password";
+import type { signUpSchema } from "./schemas";
+import type { z } from "zod";
+
+export interface AccountUser {
+  id: string;
+  email: string;
+  name: string;
+  workspaceId: string;
+}
+
+type SignUp = z.output<typeof signUpSchema>;
+
+/** Creates a user with their own workspace (and its sandbox sender) in one transaction. */
+export async function createAccount(db: Executor, input: SignUp): Promise<AccountUser> {
+  const passwordHash = await hashPassword(input.password);
+  return createUserWithWorkspace(db, { ...input, passwordHash });
+}
+
+export async function createUserWithWorkspace(
+  db: Executor,
+  input: { name: string; email: string; passwordHash: string | null; workspaceName?: string },
+): Promise<AccountUser> {
+  const userId = newId("usr");
+  const workspaceId = newId("ws");
+  const email = input.email.toLowerCase();
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(users)
+      .values({ id: userId, email, name: input.name, passwordHash: input.passwordHash })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    if (inserted.length === 0) {
+      throw new ApiError({
+        status: 409,
+        code: "account_exists",
+        title: "Account exists",
+        detail: "An account with this email address already exists. Sign in instead.",
+      });
+    }
+    await tx.insert(workspaces).values({ id: workspaceId, name: input.workspaceName || `${input.name}'s workspace` });
+    await tx.insert(memberships).values({ workspaceId, userId, role: "owner" });
+    await tx.insert(senders).values({ id: newId("snd"), workspaceId, provider: "sandbox" });
+    return { id: userId, email, name: input.name, workspaceId };
+  });
+}
+
+/** Returns the user when the password matches; null otherwise, in the same time either way. */
+export async function verifyCredentials(db: Executor, email: string, password: string): Promise<AccountUser | null> {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, workspaceId: memberships.workspaceId })
+    .from(users)
+    .leftJoin(memberships, eq(memberships.userId, users.id))
+    .where(eq(users.email, email.toLowerCase()))
+    .limit(1);
+  const ok = await verifyPassword(password, row?.passwordHash);
+  if (!ok || !row?.workspaceId) return null;
+  return { id: row.id, email: row.email, name: row.name, workspaceId: row.workspaceId };
+}
+
+/** Finds or creates the user behind an OAuth sign-in, matched by verified email. */
+export async function findOrCreateOAuthUser(db: Executor, profile: { email: string; name: string }): Promise<AccountUser> {
+  const [existing] = await db
+    .select({ id: users.id, email: users.email, name: users.name, workspaceId: memberships.workspaceId })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(eq(users.email, profile.email.toLowerCase()))
+    .limit(1);
+  if (existing) return existing;
+  return createUserWithWorkspace(db, { ...profile, passwordHash: null });
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+const optionalUrl = z.url().optional();
+const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional()),
+  DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).optional()),
+  PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
+  AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  APP_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  API_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  CRON_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  ENCRYPTION_KEY: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)").optional(),
+  ),
+  WHATSAPP_GRAPH_URL: z.preprocess(emptyToUndefined, z.url().default("https://graph.facebook.com")),
+  WHATSAPP_GRAPH_VERSION: z.preprocess(emptyToUndefined, z.string().regex(/^v\d+\.\d+$/).default("v23.0")),
+  GITHUB_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  GITHUB_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  VERCEL: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** Validated environment. Throws one readable error listing every bad variable. */
+export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  if (cached && source === process.env) return cached;
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  if (parsed.data.VERCEL && !parsed.data.DATABASE_URL) {
+    throw new Error(
+      "DATABASE_URL is required on Vercel: add a Postgres database and set DATABASE_URL in the project's environment variables.",
+    );
+  }
+  if (source === process.env) cached = parsed.data;
+  return parsed.data;
+}
+
+/** Public base URL of the web app, without a trailing slash. */
+export function appUrl(requestOrigin?: string): string {
+  return (getEnv().APP_URL ?? requestOrigin ?? "http://localhost:3000").replace(/\/+$/, "");
+}
+
+/** Base URL used in webhook URLs (`{api_url}/outbound/{id}`); defaults to the app URL. */
+export function apiUrl(requestOrigin?: string): string {
+  return (getEnv().API_URL ?? appUrl(requestOrigin)).replace(/\/+$/, "");
+}

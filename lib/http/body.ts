@@ -1,0 +1,84 @@
+import { ApiError } from "./errors";
+
+export const KIB = 1024;
+
+/** Whether a Content-Type names JSON (`application/json`, `application/*+json`, any parameters). */
+export function isJsonContentType(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+  return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+export function payloadTooLarge(limitBytes: number): ApiError {
+  return new ApiError({
+    status: 413,
+    code: "payload_too_large",
+    title: "Payload too large",
+    detail: `The request body exceeds the limit of ${Math.floor(limitBytes / KIB)} KiB.`,
+  });
+}
+
+/**
+ * Reads the raw body, refusing it as soon as it passes `limitBytes` (a declared Content-Length
+ * over the limit is refused before reading anything).
+ */
+export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limitBytes) throw payloadTooLarge(limitBytes);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limitBytes) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge(limitBytes);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+export interface JsonBody {
+  value: unknown;
+  /** The exact bytes received, for signatures and idempotency fingerprints. */
+  raw: Uint8Array;
+}
+
+/** Content-Type check (415), size cap (413) and JSON parse (400) in that order. */
+export async function readJsonBody(request: Request, options: { limitBytes: number }): Promise<JsonBody> {
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    throw new ApiError({
+      status: 415,
+      code: "unsupported_media_type",
+      title: "Unsupported media type",
+      detail: "Send the body as JSON with the header Content-Type: application/json.",
+    });
+  }
+  const raw = await readBodyBytes(request, options.limitBytes);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+  } catch {
+    throw malformedJson("The body is not valid UTF-8.");
+  }
+  if (text.trim() === "") throw malformedJson("The body is empty; send a JSON document.");
+  try {
+    return { value: JSON.parse(text), raw };
+  } catch (error) {
+    throw malformedJson(`The body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function malformedJson(detail: string): ApiError {
+  return new ApiError({ status: 400, code: "malformed_json", title: "Malformed JSON", detail });
+}

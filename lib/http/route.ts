@@ -1,0 +1,128 @@
+import { randomUUID } from "node:crypto";
+import { ApiError } from "./errors";
+import { problemResponse, toApiError } from "./problem";
+
+type Params = Record<string, string | string[] | undefined>;
+
+/** The shape Next.js type-checks every exported route handler against. */
+export type NextRouteHandler = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+
+export interface BaseContext<P> {
+  request: Request;
+  params: P;
+  requestId: string;
+}
+
+export interface SessionContext<P> extends BaseContext<P> {
+  user: { id: string; email: string; name: string; workspaceId: string };
+  workspaceId: string;
+}
+
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Runs a handler with a request id and the one error → problem+json mapping. Every wrapped
+ * response carries `X-Request-Id`; unknown errors are logged with it and answered as a bare 500.
+ */
+export async function runRoute(request: Request, handler: (requestId: string) => Promise<Response>): Promise<Response> {
+  const requestId = request.headers.get("x-request-id")?.slice(0, 100) || randomUUID();
+  let response: Response;
+  try {
+    response = await handler(requestId);
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      console.error(`[${requestId}] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+    }
+    response = problemResponse(apiError, { requestId });
+  }
+  response.headers.set("X-Request-Id", requestId);
+  return response;
+}
+
+/** A route anyone may call (health checks, webhooks with their own verification). */
+export function withPublic<P extends Params = Params>(
+  handler: (context: BaseContext<P>) => Promise<Response>,
+): NextRouteHandler {
+  return (request, context) =>
+    runRoute(request, async (requestId) => handler({ request, params: (await context.params) as P, requestId }));
+}
+
+/**
+ * A route for the signed-in web app. Mutations must come from our own origin (the session cookie
+ * would otherwise ride along on a cross-site form post) and carry JSON when they have a body.
+ */
+export function withSession<P extends Params = Params>(
+  handler: (context: SessionContext<P>) => Promise<Response>,
+): NextRouteHandler {
+  return (request, context) =>
+    runRoute(request, async (requestId) => {
+      if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request);
+      const { getSessionUser } = await import("@/lib/auth/session");
+      const user = await getSessionUser();
+      if (!user) {
+        throw new ApiError({
+          status: 401,
+          code: "unauthenticated",
+          title: "Unauthenticated",
+          detail: "Sign in to continue.",
+        });
+      }
+      return handler({ request, params: (await context.params) as P, requestId, user, workspaceId: user.workspaceId });
+    });
+}
+
+export function assertSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  const fetchSite = request.headers.get("sec-fetch-site");
+  const expected = allowedOrigins(request);
+  const crossSite = fetchSite === "cross-site" || (origin !== null && !expected.has(origin));
+  if (crossSite || (origin === null && fetchSite === null)) {
+    throw new ApiError({
+      status: 403,
+      code: "cross_site_request",
+      title: "Cross-site request refused",
+      detail: "This endpoint only accepts requests from the Sendstream web app.",
+    });
+  }
+  const hasBody = request.headers.get("content-length") !== "0" && request.headers.has("content-type");
+  if (hasBody && !/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
+    throw new ApiError({
+      status: 415,
+      code: "unsupported_media_type",
+      title: "Unsupported media type",
+      detail: "Send the body as JSON with the header Content-Type: application/json.",
+    });
+  }
+}
+
+function allowedOrigins(request: Request): Set<string> {
+  const origins = new Set<string>([new URL(request.url).origin]);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (host) {
+    const proto = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
+    origins.add(`${proto}://${host}`);
+  }
+  if (process.env.APP_URL) origins.add(new URL(process.env.APP_URL).origin);
+  return origins;
+}
+
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json");
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** 405 for a method a route does not implement, with the `Allow` header RFC 9110 requires. */
+export function methodNotAllowed(allow: string[]): NextRouteHandler {
+  return (request) =>
+    runRoute(request, async () => {
+      throw new ApiError({
+        status: 405,
+        code: "method_not_allowed",
+        title: "Method not allowed",
+        detail: `${request.method} is not supported here. Allowed: ${allow.join(", ")}.`,
+        headers: { Allow: allow.join(", ") },
+      });
+    });
+}

@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// Without DATABASE_URL every run gets its own embedded database, so runs never share state.
+if (!process.env.DATABASE_URL) {
+  process.env.E2E_PGLITE_DIR ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sendstream-e2e-")), "pglite");
+}
+
+const next = "node node_modules/next/dist/bin/next";
+const build = process.env.E2E_SKIP_BUILD ? "" : `${next} build && `;
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    permissions: ["clipboard-read", "clipboard-write"],
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `${build}${next} start -p ${port} -H 127.0.0.1`,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: "pipe",
+    env: {
+      ...(process.env as Record<string, string>),
+      ...(process.env.E2E_PGLITE_DIR ? { PGLITE_DIR: process.env.E2E_PGLITE_DIR } : {}),
+      APP_URL: baseURL,
+      AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-secret-0123456789abcdef0123456789",
+      CRON_SECRET: process.env.CRON_SECRET ?? "e2e-only-cron-secret-0123456789",
+    },
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+  },
+});
