@@ -27,6 +27,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // A separate build folder lets several builds (CI, e2e runs) share one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // `npm run typecheck` (tsc) is the type gate, run by CI before the build; not doing it twice keeps builds fast.
+  typescript: { ignoreBuildErrors: true },
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

@@ -30,7 +30,7 @@ export type Env = z.infer<typeof envSchema>;
 let cached: Env | undefined;
 
 /** Validated environment. Throws one readable error listing every bad variable. */
-export function getEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function getEnv(source: Record<string, string | undefined> = process.env): Env {
   if (cached && source === process.env) return cached;
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {

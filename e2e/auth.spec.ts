@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+import { signUpNewUser, TEST_PASSWORD } from "./fixtures";
+
+test("sign up, sign out, sign in again, and a wrong password is refused", async ({ page }) => {
+  await page.goto("/sign-up");
+  await page.screenshot({ path: "test-results/screens/sign-up.png", fullPage: true });
+
+  const { email } = await signUpNewUser(page, { name: "Ada Lovelace", workspace: "Analytical Engines" });
+  await expect(page).toHaveURL(/\/campaigns$/);
+  await expect(page.getByText("No campaigns yet")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" })).toHaveAttribute("aria-current", "page");
+  await page.screenshot({ path: "test-results/screens/dashboard-empty.png", fullPage: true });
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+
+  // Signed out: the dashboard sends visitors to sign in.
+  await page.goto("/settings/api-keys");
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.screenshot({ path: "test-results/screens/sign-in.png", fullPage: true });
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password." })).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/sign-in-error.png", fullPage: true });
+
+  await page.getByLabel("Password").fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // The callback URL brings the user back to where they were going.
+  await expect(page.getByRole("heading", { name: "API Keys", level: 1 })).toBeVisible();
+});
+
+test("an unknown email gets the same error as a wrong password", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill("nobody-here@example.test");
+  await page.getByLabel("Password").fill("whatever-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password." })).toBeVisible();
+});
+
+test("sign-up shows inline errors and refuses a taken email", async ({ page }) => {
+  const { email } = await signUpNewUser(page);
+  await page.context().clearCookies();
+  await page.goto("/sign-up");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Enter your name")).toBeVisible();
+  await expect(page.getByText("Enter your email address")).toBeVisible();
+
+  await page.getByLabel("Your name").fill("Someone Else");
+  await page.getByLabel("Work email").fill(email);
+  await page.getByLabel("Password").fill("another-password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "already exists" })).toBeVisible();
+});
+
+test("the mobile layout hides the sidebar behind a menu button", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUpNewUser(page);
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await page.getByRole("link", { name: "Logs" }).click();
+  await expect(page.getByRole("heading", { name: "Logs", level: 1 })).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/mobile-logs.png", fullPage: true });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { getEnv } from "./env";
+
+describe("getEnv", () => {
+  it("applies defaults for an empty environment", () => {
+    const env = getEnv({ NODE_ENV: "production" });
+    expect(env.WHATSAPP_GRAPH_URL).toBe("https://graph.facebook.com");
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("lists every invalid variable in one error", () => {
+    expect(() => getEnv({ DATABASE_URL: "mysql://x", AUTH_SECRET: "short", APP_URL: "not a url" })).toThrowError(
+      /DATABASE_URL[\s\S]*AUTH_SECRET[\s\S]*APP_URL/,
+    );
+  });
+
+  it("requires DATABASE_URL on Vercel and says so", () => {
+    expect(() => getEnv({ VERCEL: "1" })).toThrowError(/DATABASE_URL is required on Vercel/);
+    expect(() => getEnv({ VERCEL: "1", DATABASE_URL: "postgres://u@h/db" })).not.toThrow();
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(getEnv({ DATABASE_URL: "", APP_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+});
