@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { after } from "next/server";
+import { getDb } from "@/db";
+import { authenticateApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
 import { ApiError } from "./errors";
 import { problemResponse, toApiError } from "./problem";
 
@@ -15,6 +18,12 @@ export interface BaseContext<P> {
 
 export interface SessionContext<P> extends BaseContext<P> {
   user: { id: string; email: string; name: string; workspaceId: string };
+  workspaceId: string;
+}
+
+export interface ApiKeyContext<P> extends BaseContext<P> {
+  /** The key the request authenticated with (never the key itself). */
+  apiKey: { id: string; name: string };
   workspaceId: string;
 }
 
@@ -70,6 +79,48 @@ export function withSession<P extends Params = Params>(
       }
       return handler({ request, params: (await context.params) as P, requestId, user, workspaceId: user.workspaceId });
     });
+}
+
+/**
+ * A route for external systems, authenticated by an API key (`x-api-key` or `Authorization: Bearer`):
+ * 401 / 400 per the API-key rules before the handler runs. After the response, the key's
+ * "last used" time is recorded (throttled to one write per key per minute).
+ */
+export function withApiKey<P extends Params = Params>(
+  handler: (context: ApiKeyContext<P>) => Promise<Response>,
+): NextRouteHandler {
+  return (request, context) =>
+    runRoute(request, async (requestId) => {
+      const db = await getDb();
+      const key = await authenticateApiKey(db, request.headers);
+      try {
+        return await handler({
+          request,
+          params: (await context.params) as P,
+          requestId,
+          apiKey: { id: key.id, name: key.name },
+          workspaceId: key.workspaceId,
+        });
+      } finally {
+        runAfterResponse(requestId, "recording API key use", () => recordApiKeyUse(db, key));
+      }
+    });
+}
+
+/**
+ * Runs `task` once the response has been sent (Next's `after()`); outside a request scope, as in
+ * tests and scripts, starts it at once without waiting for it. Failures are logged, never thrown.
+ */
+export function runAfterResponse(requestId: string, what: string, task: () => Promise<void>): void {
+  const run = () =>
+    task().catch((error: unknown) => {
+      console.error(`[${requestId}] ${what} failed:`, error);
+    });
+  try {
+    after(run);
+  } catch {
+    void run();
+  }
 }
 
 export function assertSameOrigin(request: Request): void {
