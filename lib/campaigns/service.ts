@@ -1,0 +1,421 @@
+// Campaign records and their lifecycle: draft → active ⇄ paused, any → archived.
+import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { campaigns, contacts, messages, templates } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
+import { ApiError, conflict, notFound, validationFailed } from "@/lib/http/errors";
+import { apiUrl, appUrl } from "@/lib/env";
+import { getSenderRow, isSenderConfigured, messagingTierLabel } from "@/lib/senders/service";
+import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { deployChecks } from "./checks";
+import { curlExample, samplePayload } from "./sample";
+import {
+  BUILT_IN_ATTRIBUTES,
+  createCampaignSchema,
+  defaultMessageConfig,
+  defaultTriggerConfig,
+  parseStoredMessageConfig,
+  parseStoredTriggerConfig,
+  updateCampaignSchema,
+  type CampaignKind,
+  type CampaignStatus,
+  type CreateCampaignInput,
+  type MessageConfig,
+  type TriggerConfig,
+  type UpdateCampaignInput,
+} from "./schemas";
+
+type CampaignRow = typeof campaigns.$inferSelect;
+
+export const EDITABLE_STATUSES: CampaignStatus[] = ["draft", "paused"];
+
+export interface CampaignTemplateSummary {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+}
+
+export interface CampaignView {
+  id: string;
+  name: string;
+  kind: CampaignKind;
+  status: CampaignStatus;
+  triggerConfig: TriggerConfig;
+  messageConfig: MessageConfig;
+  templateId: string | null;
+  template: CampaignTemplateSummary | null;
+  rateLimitPerMinute: number;
+  version: number;
+  deployedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CampaignStats {
+  total: number;
+  queued: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+}
+
+export interface CampaignListItem extends CampaignView {
+  stats: CampaignStats;
+}
+
+export function isEditable(status: CampaignStatus): boolean {
+  return EDITABLE_STATUSES.includes(status);
+}
+
+function toView(row: CampaignRow, template: CampaignTemplateSummary | null): CampaignView {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    status: row.status,
+    triggerConfig: parseStoredTriggerConfig(row.triggerConfig),
+    messageConfig: parseStoredMessageConfig(row.messageConfig),
+    templateId: row.templateId,
+    template,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+    version: row.version,
+    deployedAt: row.deployedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const templateSummaryColumns = { id: templates.id, name: templates.name, language: templates.language, status: templates.status };
+
+async function loadRow(db: Executor, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<CampaignRow> {
+  const query = db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.workspaceId, workspaceId), eq(campaigns.id, id)))
+    .limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
+  if (!row) throw notFound("No campaign with this id exists in your workspace.");
+  return row;
+}
+
+async function withTemplate(db: Executor, row: CampaignRow): Promise<CampaignView> {
+  if (!row.templateId) return toView(row, null);
+  const [template] = await db
+    .select(templateSummaryColumns)
+    .from(templates)
+    .where(and(eq(templates.workspaceId, row.workspaceId), eq(templates.id, row.templateId)))
+    .limit(1);
+  return toView(row, template ?? null);
+}
+
+export async function getCampaign(db: Executor, workspaceId: string, id: string): Promise<CampaignView> {
+  return withTemplate(db, await loadRow(db, workspaceId, id));
+}
+
+export interface ListCampaignsOptions {
+  /** Archived campaigns are left out unless asked for. */
+  includeArchived?: boolean;
+  status?: CampaignStatus;
+  limit?: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string | null;
+}
+
+export interface CampaignPage {
+  data: CampaignListItem[];
+  nextCursor: string | null;
+}
+
+function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+    const date = new Date(createdAt);
+    if (typeof id !== "string" || Number.isNaN(date.getTime())) throw new Error("bad cursor");
+    return { createdAt: date, id };
+  } catch {
+    throw validationFailed([{ path: "cursor", code: "invalid_cursor", message: "The cursor is not valid; start again from the first page." }]);
+  }
+}
+
+/** Newest first, keyset-paginated, with message counts per status. */
+export async function listCampaigns(db: Executor, workspaceId: string, options: ListCampaignsOptions = {}): Promise<CampaignPage> {
+  const limit = Math.min(Math.max(options.limit ?? 50, 1), 100);
+  const conditions = [eq(campaigns.workspaceId, workspaceId)];
+  if (options.status) conditions.push(eq(campaigns.status, options.status));
+  else if (!options.includeArchived) conditions.push(ne(campaigns.status, "archived"));
+  if (options.cursor) {
+    const after = decodeCursor(options.cursor);
+    conditions.push(or(lt(campaigns.createdAt, after.createdAt), and(eq(campaigns.createdAt, after.createdAt), lt(campaigns.id, after.id)))!);
+  }
+  const rows = await db
+    .select({ campaign: campaigns, template: templateSummaryColumns })
+    .from(campaigns)
+    .leftJoin(templates, and(eq(templates.id, campaigns.templateId), eq(templates.workspaceId, campaigns.workspaceId)))
+    .where(and(...conditions))
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const stats = await campaignStats(
+    db,
+    workspaceId,
+    page.map((r) => r.campaign.id),
+  );
+  return {
+    data: page.map((r) => ({
+      ...toView(r.campaign, r.template?.id ? r.template : null),
+      stats: stats.get(r.campaign.id) ?? emptyStats(),
+    })),
+    nextCursor: rows.length > limit && page.length > 0 ? encodeCursor(page[page.length - 1]!.campaign) : null,
+  };
+}
+
+function emptyStats(): CampaignStats {
+  return { total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
+}
+
+/**
+ * Message counts per campaign. "sent" counts every message that left (sent, delivered or read),
+ * "delivered" every message that arrived (delivered or read).
+ */
+export async function campaignStats(db: Executor, workspaceId: string, campaignIds: string[]): Promise<Map<string, CampaignStats>> {
+  const result = new Map<string, CampaignStats>();
+  if (campaignIds.length === 0) return result;
+  const rows = await db
+    .select({
+      campaignId: messages.campaignId,
+      total: sql<number>`count(*)::int`,
+      queued: sql<number>`(count(*) filter (where ${messages.status} in ('queued', 'sending')))::int`,
+      sent: sql<number>`(count(*) filter (where ${messages.status} in ('sent', 'delivered', 'read')))::int`,
+      delivered: sql<number>`(count(*) filter (where ${messages.status} in ('delivered', 'read')))::int`,
+      read: sql<number>`(count(*) filter (where ${messages.status} = 'read'))::int`,
+      failed: sql<number>`(count(*) filter (where ${messages.status} = 'failed'))::int`,
+    })
+    .from(messages)
+    .where(and(eq(messages.workspaceId, workspaceId), inArray(messages.campaignId, campaignIds)))
+    .groupBy(messages.campaignId);
+  for (const row of rows) {
+    result.set(row.campaignId, {
+      total: Number(row.total),
+      queued: Number(row.queued),
+      sent: Number(row.sent),
+      delivered: Number(row.delivered),
+      read: Number(row.read),
+      failed: Number(row.failed),
+    });
+  }
+  return result;
+}
+
+export async function createCampaign(db: Executor, workspaceId: string, input: CreateCampaignInput): Promise<CampaignView> {
+  const { name, kind } = createCampaignSchema.parse(input);
+  if (kind === "bulk") {
+    throw validationFailed([{ path: "kind", code: "not_available", message: "Bulk campaigns are coming soon. Create a trigger campaign for now." }]);
+  }
+  const [row] = await db
+    .insert(campaigns)
+    .values({
+      id: newId("cmp"),
+      workspaceId,
+      name,
+      kind,
+      status: "draft",
+      triggerConfig: defaultTriggerConfig(),
+      messageConfig: defaultMessageConfig(),
+    })
+    .returning();
+  if (!row) throw new Error("Inserting the campaign returned no row.");
+  return toView(row, null);
+}
+
+function notEditable(row: CampaignRow): ApiError {
+  if (row.status === "active") {
+    return conflict("This campaign is active. Pause it before you edit it.", "campaign_not_editable");
+  }
+  return conflict(`This campaign is ${row.status} and can no longer be edited.`, "campaign_not_editable");
+}
+
+function versionConflict(row: CampaignRow): ApiError {
+  return new ApiError({
+    status: 409,
+    code: "version_conflict",
+    title: "Conflict",
+    detail: `The campaign was changed elsewhere (now version ${row.version}). Reload it and apply your changes again.`,
+    extensions: { currentVersion: row.version },
+  });
+}
+
+/** Saves name / mapping / template; only drafts and paused campaigns can change. */
+export async function updateCampaign(db: Executor, workspaceId: string, id: string, input: UpdateCampaignInput): Promise<CampaignView> {
+  const changes = updateCampaignSchema.parse(input);
+  return db.transaction(async (tx) => {
+    const row = await loadRow(tx, workspaceId, id, { lock: true });
+    if (!isEditable(row.status)) throw notEditable(row);
+    if (changes.version !== undefined && changes.version !== row.version) throw versionConflict(row);
+    if (changes.templateId) {
+      const template = await getTemplateRow(tx, workspaceId, changes.templateId);
+      if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
+    }
+    const [updated] = await tx
+      .update(campaigns)
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.triggerConfig !== undefined ? { triggerConfig: changes.triggerConfig } : {}),
+        ...(changes.messageConfig !== undefined ? { messageConfig: changes.messageConfig } : {}),
+        ...(changes.templateId !== undefined ? { templateId: changes.templateId } : {}),
+        ...(changes.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: changes.rateLimitPerMinute } : {}),
+        version: sql`${campaigns.version} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), inArray(campaigns.status, EDITABLE_STATUSES), eq(campaigns.version, row.version)),
+      )
+      .returning();
+    if (!updated) throw versionConflict(await loadRow(tx, workspaceId, id));
+    return withTemplate(tx, updated);
+  });
+}
+
+/** Runs the deploy checks for a campaign as stored; an empty list means it can go live. */
+export async function checkCampaign(db: Executor, workspaceId: string, row: CampaignRow) {
+  const sender = await getSenderRow(db, workspaceId);
+  const template = row.templateId ? await getTemplateRow(db, workspaceId, row.templateId) : null;
+  return deployChecks({
+    triggerConfig: row.triggerConfig,
+    messageConfig: row.messageConfig,
+    template: template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null,
+    sender: { provider: sender.provider, configured: isSenderConfigured(sender) },
+  });
+}
+
+async function activate(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  from: CampaignStatus[],
+  options: { version?: number },
+): Promise<CampaignView> {
+  return db.transaction(async (tx) => {
+    const row = await loadRow(tx, workspaceId, id, { lock: true });
+    if (!from.includes(row.status)) {
+      throw conflict(
+        row.status === "active" ? "This campaign is already active." : `A ${row.status} campaign cannot be ${from.includes("draft") ? "deployed" : "resumed"}.`,
+        "invalid_status_transition",
+      );
+    }
+    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    const errors = await checkCampaign(tx, workspaceId, row);
+    if (errors.length > 0) {
+      throw new ApiError({
+        status: 422,
+        code: "deploy_checks_failed",
+        title: "The campaign is not ready",
+        detail: `Fix ${errors.length === 1 ? "this problem" : `these ${errors.length} problems`} before the campaign can go live.`,
+        errors,
+      });
+    }
+    const [updated] = await tx
+      .update(campaigns)
+      .set({
+        status: "active",
+        version: sql`${campaigns.version} + 1`,
+        ...(row.status === "draft" ? { deployedAt: new Date() } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), inArray(campaigns.status, from), eq(campaigns.version, row.version)))
+      .returning();
+    if (!updated) throw versionConflict(await loadRow(tx, workspaceId, id));
+    return withTemplate(tx, updated);
+  });
+}
+
+/** draft → active, after the deploy checks pass (422 `deploy_checks_failed` with every failure otherwise). */
+export function deployCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+  return activate(db, workspaceId, id, ["draft"], options);
+}
+
+/** paused → active; the checks run again because a paused campaign may have been edited. */
+export function resumeCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+  return activate(db, workspaceId, id, ["paused"], options);
+}
+
+async function transition(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  to: CampaignStatus,
+  from: CampaignStatus[],
+  options: { version?: number },
+): Promise<CampaignView> {
+  return db.transaction(async (tx) => {
+    const row = await loadRow(tx, workspaceId, id, { lock: true });
+    if (row.status === to) return withTemplate(tx, row);
+    if (!from.includes(row.status)) {
+      throw conflict(`A ${row.status} campaign cannot be ${to === "paused" ? "paused" : to}.`, "invalid_status_transition");
+    }
+    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: to, version: sql`${campaigns.version} + 1`, updatedAt: new Date() })
+      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
+      .returning();
+    if (!updated) throw versionConflict(await loadRow(tx, workspaceId, id));
+    return withTemplate(tx, updated);
+  });
+}
+
+/** active → paused (pausing a paused campaign is a no-op). Trigger calls get 409 while paused. */
+export function pauseCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+  return transition(db, workspaceId, id, "paused", ["active"], options);
+}
+
+/** any → archived (archiving twice is a no-op). Archived campaigns keep their messages and logs. */
+export function archiveCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+  return transition(db, workspaceId, id, "archived", ["draft", "active", "paused"], options);
+}
+
+export interface DeploymentDetails {
+  webhookUrls: { trigger: string; outbound: string };
+  limits: { senderThroughputPerSecond: number; messagingTier: string; triggerRequestsPerMinute: number };
+  samplePayload: Record<string, string | number | boolean>;
+  curl: string;
+}
+
+/** Webhook URLs, sending limits and a ready curl example for a campaign. */
+export async function getDeploymentDetails(
+  db: Executor,
+  workspaceId: string,
+  campaign: Pick<CampaignView, "id" | "triggerConfig" | "rateLimitPerMinute">,
+  requestOrigin?: string,
+): Promise<DeploymentDetails> {
+  const sender = await getSenderRow(db, workspaceId);
+  const trigger = `${appUrl(requestOrigin)}/api/campaigns/${campaign.id}/trigger`;
+  const outbound = `${apiUrl(requestOrigin)}/outbound/${campaign.id}`;
+  const body = samplePayload(campaign.triggerConfig);
+  return {
+    webhookUrls: { trigger, outbound },
+    limits: {
+      senderThroughputPerSecond: sender.throughputPerSecond,
+      messagingTier: messagingTierLabel(sender),
+      triggerRequestsPerMinute: campaign.rateLimitPerMinute,
+    },
+    samplePayload: body,
+    curl: curlExample(trigger, body),
+  };
+}
+
+/**
+ * Attribute names a variable can use: built-ins, then those stored on the workspace's contacts.
+ * (Attributes of the trigger mapping are added by the builder from its own form state.)
+ */
+export async function listKnownAttributes(db: Executor, workspaceId: string): Promise<string[]> {
+  const key = sql<string>`jsonb_object_keys(${contacts.attributes})`;
+  const rows = await db.select({ key }).from(contacts).where(eq(contacts.workspaceId, workspaceId)).groupBy(key).limit(200);
+  const stored = rows.map((r) => r.key).filter((key) => !(BUILT_IN_ATTRIBUTES as readonly string[]).includes(key));
+  return [...BUILT_IN_ATTRIBUTES, ...stored.sort()];
+}

@@ -1,0 +1,185 @@
+// Stored templates per workspace: sandbox demo templates, or those synced from WhatsApp Manager.
+import { and, asc, eq, like, notLike, or, isNull, inArray, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { templates } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
+import { ApiError } from "@/lib/http/errors";
+import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
+import { decryptSecret } from "@/lib/crypto/secrets";
+import { GraphApiError, graphConfigFromEnv } from "@/lib/whatsapp/graph";
+import { listMessageTemplates } from "@/lib/whatsapp/business";
+import { SANDBOX_TEMPLATES } from "./sandbox";
+import type { ParameterFormat, TemplateVariable } from "./types";
+import { listTemplateVariables } from "./variables";
+
+type TemplateRow = typeof templates.$inferSelect;
+
+/** Marks demo templates so they are offered only while the sandbox sender is in use. */
+export const SANDBOX_EXTERNAL_PREFIX = "sandbox:";
+
+export interface TemplateView {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  parameterFormat: ParameterFormat;
+  components: unknown[];
+  variables: TemplateVariable[];
+  sandbox: boolean;
+  syncedAt: string | null;
+}
+
+export function toTemplateView(row: TemplateRow): TemplateView {
+  return {
+    id: row.id,
+    name: row.name,
+    language: row.language,
+    category: row.category,
+    status: row.status,
+    parameterFormat: row.parameterFormat,
+    components: row.components,
+    variables: listTemplateVariables(row),
+    sandbox: isSandboxTemplate(row),
+    syncedAt: row.syncedAt?.toISOString() ?? null,
+  };
+}
+
+export function isSandboxTemplate(row: Pick<TemplateRow, "externalId">): boolean {
+  return row.externalId?.startsWith(SANDBOX_EXTERNAL_PREFIX) ?? false;
+}
+
+/** Inserts the demo templates a sandbox workspace starts with; existing rows are left as they are. */
+export async function ensureSandboxTemplates(db: Executor, workspaceId: string): Promise<void> {
+  await db
+    .insert(templates)
+    .values(
+      SANDBOX_TEMPLATES.map((t) => ({
+        id: newId("tpl"),
+        workspaceId,
+        externalId: `${SANDBOX_EXTERNAL_PREFIX}${t.name}`,
+        name: t.name,
+        language: t.language,
+        category: t.category,
+        status: t.status,
+        parameterFormat: t.parameterFormat,
+        components: t.components,
+      })),
+    )
+    .onConflictDoNothing({ target: [templates.workspaceId, templates.name, templates.language] });
+}
+
+function providerFilter(provider: "sandbox" | "whatsapp") {
+  return provider === "sandbox"
+    ? like(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`)
+    : or(isNull(templates.externalId), notLike(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`));
+}
+
+/** Templates usable with the workspace's current sender, approved first. */
+export async function listTemplates(db: Executor, workspaceId: string): Promise<TemplateView[]> {
+  const sender = await getSenderRow(db, workspaceId);
+  if (sender.provider === "sandbox") await ensureSandboxTemplates(db, workspaceId);
+  const rows = await db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), providerFilter(sender.provider)))
+    .orderBy(sql`case when ${templates.status} = 'APPROVED' then 0 else 1 end`, asc(templates.name), asc(templates.language));
+  return rows.map(toTemplateView);
+}
+
+export async function getTemplateRow(db: Executor, workspaceId: string, id: string): Promise<TemplateRow | null> {
+  const [row] = await db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** True when the template can be used with the sender the workspace has now. */
+export function templateMatchesProvider(row: Pick<TemplateRow, "externalId">, provider: "sandbox" | "whatsapp"): boolean {
+  return provider === "sandbox" ? isSandboxTemplate(row) : !isSandboxTemplate(row);
+}
+
+export interface SyncResult {
+  provider: "sandbox" | "whatsapp";
+  total: number;
+  approved: number;
+  removed: number;
+}
+
+/**
+ * Pulls every template of the WhatsApp Business Account and stores it (the sandbox re-adds its demo
+ * templates). Templates that disappeared from WhatsApp Manager are kept with status DELETED so
+ * campaigns that use them fail their deploy check instead of losing their template.
+ */
+export async function syncTemplates(db: Executor, workspaceId: string): Promise<SyncResult> {
+  const sender = await getSenderRow(db, workspaceId);
+  if (sender.provider === "sandbox") {
+    await ensureSandboxTemplates(db, workspaceId);
+    const list = await listTemplates(db, workspaceId);
+    return { provider: "sandbox", total: list.length, approved: list.filter((t) => t.status === "APPROVED").length, removed: 0 };
+  }
+  if (!isSenderConfigured(sender) || !sender.wabaId || !sender.accessTokenEncrypted) {
+    throw new ApiError({
+      status: 409,
+      code: "sender_not_configured",
+      title: "WhatsApp is not connected",
+      detail: "Add your WhatsApp Business Account ID and access token in Settings → WhatsApp, then sync again.",
+    });
+  }
+  let remote;
+  try {
+    remote = await listMessageTemplates(graphConfigFromEnv(decryptSecret(sender.accessTokenEncrypted), 15_000), sender.wabaId);
+  } catch (error) {
+    if (!(error instanceof GraphApiError)) throw error;
+    throw new ApiError({
+      status: 502,
+      code: "graph_error",
+      title: "WhatsApp refused the template sync",
+      detail: `${error.message}${error.code ? ` (code ${error.code})` : ""}`,
+      extensions: { graph: { code: error.code, subcode: error.subcode, details: error.details, kind: error.kind } },
+    });
+  }
+  const now = new Date();
+  return db.transaction(async (tx) => {
+    for (const t of remote) {
+      await tx
+        .insert(templates)
+        .values({
+          id: newId("tpl"),
+          workspaceId,
+          externalId: t.id,
+          name: t.name,
+          language: t.language,
+          category: t.category,
+          status: t.status,
+          parameterFormat: t.parameterFormat,
+          components: t.components,
+          syncedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: [templates.workspaceId, templates.name, templates.language],
+          set: {
+            externalId: t.id,
+            category: t.category,
+            status: t.status,
+            parameterFormat: t.parameterFormat,
+            components: t.components,
+            syncedAt: now,
+            updatedAt: now,
+          },
+        });
+    }
+    const keep = new Set(remote.map((t) => `${t.name}\u0000${t.language}`));
+    const stored = await tx
+      .select({ id: templates.id, name: templates.name, language: templates.language, externalId: templates.externalId })
+      .from(templates)
+      .where(and(eq(templates.workspaceId, workspaceId), providerFilter("whatsapp")));
+    const gone = stored.filter((row) => !keep.has(`${row.name}\u0000${row.language}`)).map((row) => row.id);
+    if (gone.length > 0) {
+      await tx.update(templates).set({ status: "DELETED", updatedAt: now }).where(and(eq(templates.workspaceId, workspaceId), inArray(templates.id, gone)));
+    }
+    return { provider: "whatsapp" as const, total: remote.length, approved: remote.filter((t) => t.status === "APPROVED").length, removed: gone.length };
+  });
+}

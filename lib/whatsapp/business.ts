@@ -1,0 +1,119 @@
+// WhatsApp Business Management calls: the phone number's profile and limits, and template listing.
+import { graphRequest, type GraphConfig } from "./graph";
+import type { ParameterFormat } from "@/lib/templates/types";
+
+export interface PhoneNumberInfo {
+  id: string;
+  displayPhoneNumber: string | null;
+  verifiedName: string | null;
+  qualityRating: string | null;
+  /** Meta's throughput level (STANDARD = 80 msg/s, HIGH = up to 1,000 msg/s). */
+  throughputLevel: string | null;
+  throughputPerSecond: number;
+  /** Raw messaging limit, e.g. TIER_250, TIER_2K, TIER_UNLIMITED. */
+  messagingLimit: string | null;
+}
+
+interface PhoneNumberResponse {
+  id?: string;
+  display_phone_number?: string;
+  verified_name?: string;
+  quality_rating?: string;
+  throughput?: { level?: string };
+  whatsapp_business_manager_messaging_limit?: string;
+  messaging_limit_tier?: string;
+}
+
+export const DEFAULT_THROUGHPUT_PER_SECOND = 80;
+
+export function throughputForLevel(level: string | null | undefined): number {
+  return String(level ?? "").toUpperCase() === "HIGH" ? 1000 : DEFAULT_THROUGHPUT_PER_SECOND;
+}
+
+export async function getPhoneNumberInfo(config: GraphConfig, phoneNumberId: string): Promise<PhoneNumberInfo> {
+  const body = await graphRequest<PhoneNumberResponse>(config, "GET", encodeURIComponent(phoneNumberId), {
+    query: {
+      fields: "id,display_phone_number,verified_name,quality_rating,throughput,whatsapp_business_manager_messaging_limit,messaging_limit_tier",
+    },
+  });
+  const level = body.throughput?.level ?? null;
+  return {
+    id: body.id ?? phoneNumberId,
+    displayPhoneNumber: body.display_phone_number ?? null,
+    verifiedName: body.verified_name ?? null,
+    qualityRating: body.quality_rating ?? null,
+    throughputLevel: level,
+    throughputPerSecond: throughputForLevel(level),
+    messagingLimit: body.whatsapp_business_manager_messaging_limit ?? body.messaging_limit_tier ?? null,
+  };
+}
+
+export interface RemoteTemplate {
+  id: string | null;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  parameterFormat: ParameterFormat;
+  components: unknown[];
+}
+
+interface TemplatePage {
+  data?: {
+    id?: string;
+    name?: string;
+    language?: string;
+    category?: string;
+    status?: string;
+    parameter_format?: string;
+    components?: unknown[];
+  }[];
+  paging?: { cursors?: { after?: string }; next?: string };
+}
+
+/** Every template of a WhatsApp Business Account, following the cursor paging to the end. */
+export async function listMessageTemplates(
+  config: GraphConfig,
+  wabaId: string,
+  options: { pageSize?: number; maxPages?: number } = {},
+): Promise<RemoteTemplate[]> {
+  const templates: RemoteTemplate[] = [];
+  const maxPages = options.maxPages ?? 50;
+  let after: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const body = await graphRequest<TemplatePage>(config, "GET", `${encodeURIComponent(wabaId)}/message_templates`, {
+      query: {
+        fields: "id,name,language,category,status,parameter_format,components",
+        limit: options.pageSize ?? 100,
+        after,
+      },
+    });
+    for (const item of body.data ?? []) {
+      if (!item.name || !item.language) continue;
+      templates.push({
+        id: item.id ?? null,
+        name: item.name,
+        language: item.language,
+        category: String(item.category ?? "UTILITY").toUpperCase(),
+        status: String(item.status ?? "PENDING").toUpperCase(),
+        parameterFormat: String(item.parameter_format ?? "POSITIONAL").toUpperCase() === "NAMED" ? "NAMED" : "POSITIONAL",
+        components: Array.isArray(item.components) ? item.components : [],
+      });
+    }
+    after = body.paging?.cursors?.after;
+    if (!body.paging?.next || !after) break;
+  }
+  return templates;
+}
+
+/** "TIER_2K" → "2,000 customers / 24 h". */
+export function describeMessagingLimit(limit: string | null | undefined): string | null {
+  if (!limit) return null;
+  const match = /^TIER_(\d+)(K?)$/i.exec(limit.trim());
+  if (match) {
+    const count = Number(match[1]) * (match[2] ? 1000 : 1);
+    return `${count.toLocaleString("en-US")} customers / 24 h`;
+  }
+  if (/UNLIMITED/i.test(limit)) return "Unlimited";
+  return limit;
+}
