@@ -50,13 +50,14 @@ describe("GET /api/v1/me with an API key", () => {
 
   it("returns the key's workspace and key for x-api-key, Bearer and lower/upper-case bearer", async () => {
     const { account, id, key } = await newKey("Shopify store");
-    for (const headers of [
+    const forms: Record<string, string>[] = [
       { "x-api-key": key },
       { authorization: `Bearer ${key}` },
       { authorization: `bearer ${key}` },
       { authorization: `BEARER ${key}` },
       { "x-api-key": key, authorization: `Bearer ${key}` },
-    ]) {
+    ];
+    for (const headers of forms) {
       const response = await call(headers);
       expect(response.status, JSON.stringify(Object.keys(headers))).toBe(200);
       expect(response.headers.get("cache-control")).toBe("no-store");
