@@ -1,0 +1,48 @@
+// Request → response for the logs routes. The session routes and the /api/v1 routes are thin
+// wrappers around these two functions, so both surfaces behave identically.
+import type { Executor } from "@/db";
+import { json } from "@/lib/http/route";
+import { getLogsCampaign } from "./campaign";
+import { logsCsvFileName, logsCsvStream } from "./csv";
+import { parseLogFilters, parseLogListParams } from "./filters";
+import { countLogStatuses, listLogMessages, type LogPage } from "./query";
+import type { StatusCounts } from "./status";
+
+interface CampaignRequest {
+  workspaceId: string;
+  campaignId: string;
+  url: URL;
+}
+
+export type CampaignMessagesBody = LogPage & { counts?: StatusCounts };
+
+/** `GET …/campaigns/{id}/messages`: one page of messages; `include=counts` adds the status counts. */
+export async function campaignMessagesResponse(db: Executor, { workspaceId, campaignId, url }: CampaignRequest): Promise<Response> {
+  const params = parseLogListParams(url.searchParams);
+  await getLogsCampaign(db, workspaceId, campaignId);
+  const scope = { workspaceId, campaignId };
+  const includeCounts = url.searchParams.getAll("include").some((value) => value.split(",").includes("counts"));
+  const [page, counts] = await Promise.all([
+    listLogMessages(db, scope, params),
+    includeCounts ? countLogStatuses(db, scope, params) : undefined,
+  ]);
+  const body: CampaignMessagesBody = counts ? { ...page, counts } : page;
+  return json(body, { headers: { "Cache-Control": "no-store" } });
+}
+
+/** `GET …/campaigns/{id}/logs.csv`: every message the filters select, streamed as CSV. */
+export async function campaignLogsCsvResponse(db: Executor, { workspaceId, campaignId, url }: CampaignRequest): Promise<Response> {
+  const filters = parseLogFilters(url.searchParams);
+  const campaign = await getLogsCampaign(db, workspaceId, campaignId);
+  const body = await logsCsvStream(db, { workspaceId, campaignId }, filters);
+  const fileName = logsCsvFileName(campaign.name);
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8; header=present",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,262 @@
+// The one query module for campaign logs: filters → where clause, keyset pages, status counts and
+// the export batches. The logs pages, the JSON lists and the CSV export all read through here.
+import { and, asc, desc, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { messages, type MessageStatus } from "@/db/schema";
+import { encodeCursor, type LogCursor } from "./cursor";
+import type { LogFilters, LogListParams } from "./filters";
+import { LOG_STATUSES, storedStatuses, toLogStatus, type LogStatus, type StatusCounts } from "./status";
+
+/** Whose messages: always one workspace, optionally one of its campaigns. */
+export interface LogScope {
+  workspaceId: string;
+  campaignId?: string;
+}
+
+/** A message as logs show it and the JSON lists return it. */
+export interface LogMessage {
+  id: string;
+  campaignId: string;
+  phoneNumber: string;
+  template: { name: string; language: string };
+  /** The message as the recipient reads it. */
+  text: string;
+  status: LogStatus;
+  errorCode: string | null;
+  errorReason: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  failedAt: string | null;
+}
+
+export interface LogPage {
+  data: LogMessage[];
+  /** Reads the next (older) page; null when this page reaches the oldest matching message. */
+  nextCursor: string | null;
+  /**
+   * Reads messages newer than this page (the previous page, or new arrivals when polling the
+   * first page). Null only when nothing matched and no cursor was given.
+   */
+  prevCursor: string | null;
+  /** Whether messages newer than this page are known to exist right now. */
+  hasNewer: boolean;
+}
+
+/** `created_at` with microseconds in UTC: exact enough to resume a keyset scan. */
+const cursorTimestamp = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+export function logWhere(scope: LogScope, filters: LogFilters): SQL {
+  const conditions: SQL[] = [eq(messages.workspaceId, scope.workspaceId)];
+  if (scope.campaignId) conditions.push(eq(messages.campaignId, scope.campaignId));
+  if (filters.status?.length) conditions.push(inArray(messages.status, filters.status.flatMap(storedStatuses)));
+  // Digits only (the schema strips everything else), so there are no LIKE wildcards to escape.
+  if (filters.phone) conditions.push(like(messages.phoneNumber, `%${filters.phone}%`));
+  if (filters.from) conditions.push(gte(messages.createdAt, filters.from));
+  if (filters.to) conditions.push(lt(messages.createdAt, filters.to));
+  return and(...conditions)!;
+}
+
+/** Rows strictly after the cursor position in the cursor's reading direction. */
+function keysetCondition(cursor: Pick<LogCursor, "createdAt" | "id" | "direction">): SQL {
+  const position = sql`(${cursor.createdAt}::timestamptz, ${cursor.id})`;
+  return cursor.direction === "older"
+    ? sql`(${messages.createdAt}, ${messages.id}) < ${position}`
+    : sql`(${messages.createdAt}, ${messages.id}) > ${position}`;
+}
+
+const newestFirst = [desc(messages.createdAt), desc(messages.id)];
+const oldestFirst = [asc(messages.createdAt), asc(messages.id)];
+
+const listColumns = {
+  id: messages.id,
+  campaignId: messages.campaignId,
+  phoneNumber: messages.phoneNumber,
+  templateName: messages.templateName,
+  templateLanguage: messages.templateLanguage,
+  renderedText: messages.renderedText,
+  status: messages.status,
+  errorCode: messages.errorCode,
+  errorReason: messages.errorReason,
+  createdAt: messages.createdAt,
+  sentAt: messages.sentAt,
+  deliveredAt: messages.deliveredAt,
+  readAt: messages.readAt,
+  failedAt: messages.failedAt,
+  position: cursorTimestamp,
+};
+
+interface ListRow {
+  id: string;
+  campaignId: string;
+  phoneNumber: string;
+  templateName: string;
+  templateLanguage: string;
+  renderedText: string;
+  status: MessageStatus;
+  errorCode: string | null;
+  errorReason: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  readAt: Date | null;
+  failedAt: Date | null;
+  position: string;
+}
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+function toLogMessage(row: ListRow): LogMessage {
+  return {
+    id: row.id,
+    campaignId: row.campaignId,
+    phoneNumber: row.phoneNumber,
+    template: { name: row.templateName, language: row.templateLanguage },
+    text: row.renderedText,
+    status: toLogStatus(row.status),
+    errorCode: row.errorCode,
+    errorReason: row.errorReason,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: iso(row.sentAt),
+    deliveredAt: iso(row.deliveredAt),
+    readAt: iso(row.readAt),
+    failedAt: iso(row.failedAt),
+  };
+}
+
+const cursorFor = (row: ListRow, direction: LogCursor["direction"]) =>
+  encodeCursor({ createdAt: row.position, id: row.id, direction });
+
+/**
+ * One page, newest first. Without a cursor: the newest messages. With an `older` cursor: the page
+ * after it; with a `newer` cursor: the messages just newer than it (oldest of them first read,
+ * returned newest first), which is both the previous page and what a poller has not seen yet.
+ */
+export async function listLogMessages(db: Executor, scope: LogScope, params: LogListParams): Promise<LogPage> {
+  const { cursor, limit } = params;
+  const where = cursor ? and(logWhere(scope, params), keysetCondition(cursor)) : logWhere(scope, params);
+  const readingNewer = cursor?.direction === "newer";
+  const rows = (await db
+    .select(listColumns)
+    .from(messages)
+    .where(where)
+    .orderBy(...(readingNewer ? oldestFirst : newestFirst))
+    .limit(limit + 1)) as ListRow[];
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (readingNewer) page.reverse();
+  const newest = page[0];
+  const oldest = page.at(-1);
+
+  const hasOlder = readingNewer ? true : more;
+  const hasNewer = readingNewer ? more : cursor !== undefined;
+  let prevCursor: string | null = null;
+  if (newest) prevCursor = cursorFor(newest, "newer");
+  else if (cursor) prevCursor = encodeCursor({ ...cursor, direction: "newer" });
+  return {
+    data: page.map(toLogMessage),
+    nextCursor: oldest && hasOlder ? cursorFor(oldest, "older") : null,
+    prevCursor,
+    hasNewer,
+  };
+}
+
+/** Messages per display status for the scope and filters, ignoring the status filter itself. */
+export async function countLogStatuses(db: Executor, scope: LogScope, filters: LogFilters): Promise<StatusCounts> {
+  const rows = await db
+    .select({ status: messages.status, count: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(logWhere(scope, { ...filters, status: undefined }))
+    .groupBy(messages.status);
+  const counts = Object.fromEntries(LOG_STATUSES.map((status) => [status, 0])) as StatusCounts;
+  counts.total = 0;
+  for (const row of rows) {
+    const count = Number(row.count);
+    counts[toLogStatus(row.status)] += count;
+    counts.total += count;
+  }
+  return counts;
+}
+
+/** ISO 8601 UTC with milliseconds, formatted by the database so the export parses no dates. */
+const isoUtc = (column: typeof messages.createdAt | typeof messages.sentAt) =>
+  sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const exportColumns = {
+  createdAt: isoUtc(messages.createdAt),
+  id: messages.id,
+  phoneNumber: messages.phoneNumber,
+  templateName: messages.templateName,
+  templateLanguage: messages.templateLanguage,
+  renderedText: messages.renderedText,
+  status: messages.status,
+  errorCode: messages.errorCode,
+  errorReason: messages.errorReason,
+  sentAt: isoUtc(messages.sentAt),
+  deliveredAt: isoUtc(messages.deliveredAt),
+  readAt: isoUtc(messages.readAt),
+  position: cursorTimestamp,
+};
+
+/** One exported message; timestamps are already ISO 8601 UTC text. */
+export interface ExportRow {
+  createdAt: string;
+  id: string;
+  phoneNumber: string;
+  templateName: string;
+  templateLanguage: string;
+  renderedText: string;
+  status: MessageStatus;
+  errorCode: string | null;
+  errorReason: string | null;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  position: string;
+}
+
+export async function fetchExportBatch(
+  db: Executor,
+  scope: LogScope,
+  filters: LogFilters,
+  after: { createdAt: string; id: string } | undefined,
+  size: number,
+): Promise<ExportRow[]> {
+  const where = after
+    ? and(logWhere(scope, filters), keysetCondition({ ...after, direction: "older" }))
+    : logWhere(scope, filters);
+  return (await db
+    .select(exportColumns)
+    .from(messages)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(size)) as ExportRow[];
+}
+
+export const EXPORT_BATCH_SIZE = 2000;
+
+/**
+ * Every matching message, newest first, in keyset batches. The next batch is requested while the
+ * caller writes the current one; stopping the iteration (`return()`) issues no further query.
+ */
+export async function* exportBatches(
+  db: Executor,
+  scope: LogScope,
+  filters: LogFilters,
+  batchSize = EXPORT_BATCH_SIZE,
+): AsyncGenerator<ExportRow[], void, undefined> {
+  let pending = fetchExportBatch(db, scope, filters, undefined, batchSize);
+  for (;;) {
+    const batch = await pending;
+    const last = batch.at(-1);
+    const full = batch.length === batchSize;
+    if (last && full) {
+      pending = fetchExportBatch(db, scope, filters, { createdAt: last.position, id: last.id }, batchSize);
+      // Handled when awaited; this keeps an abandoned prefetch from becoming an unhandled rejection.
+      pending.catch(() => {});
+    }
+    if (batch.length) yield batch;
+    if (!full) return;
+  }
+}
