@@ -1,0 +1,67 @@
+// Process-level entry points to the dispatcher. State lives on globalThis: Next.js can load this
+// module in more than one module graph per process, and the throughput limiter must be shared by
+// every pass in the process to hold a sender at its rate.
+import { after } from "next/server";
+import { getDb } from "@/db";
+import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
+import { defaultProviders, type ProviderRegistry } from "./providers";
+import { createThroughputLimiter, type ThroughputLimiter } from "./throughput";
+
+interface DispatchState {
+  limiter: ThroughputLimiter;
+  providers: ProviderRegistry;
+  /** The drain started by dispatchSoon, if one is running. */
+  draining: Promise<void> | null;
+  /** Set when dispatchSoon is called during a drain: drain once more when it ends. */
+  again: boolean;
+}
+
+function state(): DispatchState {
+  const global = globalThis as { __sendstreamDispatch?: DispatchState };
+  global.__sendstreamDispatch ??= { limiter: createThroughputLimiter(), providers: defaultProviders(), draining: null, again: false };
+  return global.__sendstreamDispatch;
+}
+
+/** Sends due messages now, until none are due or `deadlineMs` (default 10 s) has passed. */
+export async function dispatchDue(options: Pick<DispatchOptions, "deadlineMs" | "limit"> = {}): Promise<DispatchSummary> {
+  const { limiter, providers } = state();
+  return runDispatch({ db: await getDb(), limiter, providers }, { deadlineMs: options.deadlineMs ?? 10_000, limit: options.limit });
+}
+
+/** How long a drain after a trigger response keeps claiming (the route's maxDuration bounds it too). */
+const SOON_DEADLINE_MS = 20_000;
+
+function drain(): Promise<void> {
+  const s = state();
+  if (s.draining) {
+    s.again = true;
+    return s.draining;
+  }
+  s.draining = (async () => {
+    try {
+      do {
+        s.again = false;
+        await dispatchDue({ deadlineMs: SOON_DEADLINE_MS });
+      } while (s.again);
+    } catch (error) {
+      console.error("[dispatcher] dispatch after response failed:", error);
+    } finally {
+      s.draining = null;
+    }
+  })();
+  return s.draining;
+}
+
+/**
+ * Sends queued messages right after the current response. Inside a request it uses `after()` (so
+ * serverless platforms keep the function alive for it); elsewhere it runs on the next tick. Calls
+ * during a running drain coalesce into one more drain. Never throws.
+ */
+export function dispatchSoon(): void {
+  try {
+    after(() => drain());
+  } catch {
+    // Not inside a request (scripts, tests, the in-process loop).
+    setImmediate(() => void drain());
+  }
+}

@@ -1,0 +1,211 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { messages } from "@/db/schema";
+import { createTestAccount } from "@/lib/testing/factories";
+import { createTestMessage, createTestMessages, getTestMessage, setSenderThroughput } from "@/lib/testing/messaging-factories";
+import { GraphApiError } from "@/lib/whatsapp/graph";
+import { runDispatch, systemClock, type Clock } from "./dispatcher";
+import { MAX_SEND_ATTEMPTS } from "./errors";
+import type { MessageProvider, ProviderRegistry } from "./providers";
+import { advanceSandboxDeliveries, sandboxProvider, SANDBOX_TEST_NUMBERS, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
+import { createThroughputLimiter } from "./throughput";
+
+/** The real clock shifted by `offsetMs` (to be "later" without waiting). */
+function shiftedClock(offsetMs: number): Clock {
+  return { now: () => Date.now() + offsetMs, sleep: systemClock.sleep };
+}
+
+/** A provider that records each send and answers with a fresh wamid (or what `answer` decides). */
+function recordingProvider(answer?: (phone: string, attempts: number) => void) {
+  const sends: { id: string; at: number }[] = [];
+  let n = 0;
+  const provider: MessageProvider = {
+    async send(message) {
+      sends.push({ id: message.id, at: Date.now() });
+      answer?.(message.phoneNumber, message.attempts);
+      return { wamid: `wamid.TEST.${message.id}.${n++}` };
+    },
+  };
+  return { sends, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+}
+
+const noJitter = () => 0;
+
+describe("dispatcher with the sandbox provider", () => {
+  it("sends a queued message: status sent, sandbox wamid, sender recorded, one attempt", async () => {
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId });
+    const summary = await runDispatch({ db: await getDb() });
+    expect(summary.sent).toBeGreaterThanOrEqual(1);
+    const row = await getTestMessage(id);
+    expect(row.status).toBe("sent");
+    expect(row.wamid?.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
+    expect(row.senderId).toMatch(/^snd_/);
+    expect(row.attempts).toBe(1);
+    expect(row.sentAt).toBeInstanceOf(Date);
+    expect(row.lockedUntil).toBeNull();
+  });
+
+  it("fails the undeliverable test number at once with 131026 and a human reason", async () => {
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.undeliverable });
+    await runDispatch({ db: await getDb() });
+    const row = await getTestMessage(id);
+    expect(row).toMatchObject({ status: "failed", errorCode: "131026", attempts: 1, wamid: null });
+    expect(row.errorReason).toMatch(/not on WhatsApp/);
+    expect(row.failedAt).toBeInstanceOf(Date);
+  });
+
+  it("retries the throughput test number after a backoff, then sends it", async () => {
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.throughputThenSuccess });
+    const db = await getDb();
+    const before = Date.now();
+    await runDispatch({ db, random: noJitter });
+    const waiting = await getTestMessage(id);
+    expect(waiting).toMatchObject({ status: "queued", errorCode: "130429", attempts: 1, lockedUntil: null });
+    expect(waiting.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 1_000);
+
+    // Not due yet: a pass now leaves it alone.
+    await runDispatch({ db });
+    expect((await getTestMessage(id)).attempts).toBe(1);
+
+    await runDispatch({ db, clock: shiftedClock(60_000) });
+    const sent = await getTestMessage(id);
+    expect(sent).toMatchObject({ status: "sent", attempts: 2, errorCode: null, errorReason: null });
+  });
+
+  it("gives up on the timeout test number after the maximum attempts with the last reason", async () => {
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.timeout });
+    const db = await getDb();
+    for (let attempt = 1; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
+      await runDispatch({ db, clock: shiftedClock(attempt * 3_600_000) });
+      const row = await getTestMessage(id);
+      expect(row.attempts).toBe(attempt);
+      expect(row.status).toBe(attempt < MAX_SEND_ATTEMPTS ? "queued" : "failed");
+    }
+    const row = await getTestMessage(id);
+    expect(row.errorCode).toBe("timeout");
+    expect(row.errorReason).toMatch(/did not answer in time.*Gave up after 6 attempts/);
+  });
+});
+
+describe("claiming", () => {
+  it("reclaims a sending row whose lease expired, but not one whose lease is live", async () => {
+    const account = await createTestAccount();
+    const stuck = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(Date.now() - 1_000) });
+    const live = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(Date.now() + 60_000) });
+    const { providers, sends } = recordingProvider();
+    await runDispatch({ db: await getDb(), providers });
+    expect(sends.map((s) => s.id)).toContain(stuck);
+    expect(sends.map((s) => s.id)).not.toContain(live);
+    expect(await getTestMessage(stuck)).toMatchObject({ status: "sent", attempts: 2 });
+    expect(await getTestMessage(live)).toMatchObject({ status: "sending", attempts: 1 });
+  });
+
+  it("does not claim messages whose next attempt is in the future", async () => {
+    const account = await createTestAccount();
+    const later = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: new Date(Date.now() + 60_000) });
+    const { providers, sends } = recordingProvider();
+    await runDispatch({ db: await getDb(), providers });
+    expect(sends.map((s) => s.id)).not.toContain(later);
+    expect((await getTestMessage(later)).status).toBe("queued");
+  });
+
+  it("fails a reclaimed row that already used its last attempt instead of sending it again", async () => {
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: MAX_SEND_ATTEMPTS, lockedUntil: new Date(Date.now() - 1) });
+    const { providers, sends } = recordingProvider();
+    await runDispatch({ db: await getDb(), providers });
+    expect(sends.map((s) => s.id)).not.toContain(id);
+    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: "attempts_exhausted" });
+  });
+
+  it("sends every message exactly once when several passes run at the same time", async () => {
+    const account = await createTestAccount();
+    await setSenderThroughput(account.workspaceId, 10_000);
+    const ids = await createTestMessages(account.workspaceId, 300);
+    const { providers, sends } = recordingProvider();
+    const limiter = createThroughputLimiter();
+    const db = await getDb();
+    await Promise.all([1, 2, 3].map(() => runDispatch({ db, providers, limiter }, { batchSize: 50 })));
+    const mine = sends.filter((s) => ids.includes(s.id)).map((s) => s.id);
+    expect(mine.length).toBe(300);
+    expect(new Set(mine).size).toBe(300);
+    const rows = await db.select({ status: messages.status }).from(messages).where(eq(messages.workspaceId, account.workspaceId));
+    expect(rows.every((r) => r.status === "sent")).toBe(true);
+  });
+
+  it("never overwrites a row another pass took over after the lease expired", async () => {
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId });
+    const db = await getDb();
+    let release!: () => void;
+    const slow: MessageProvider = {
+      async send() {
+        await new Promise<void>((resolve) => (release = resolve));
+        return { wamid: "wamid.SLOW" };
+      },
+    };
+    const first = runDispatch({ db, providers: { sandbox: slow, whatsapp: slow } }, { leaseMs: 16_000 });
+    await expect.poll(() => release !== undefined).toBe(true);
+    // Another instance, 20 s later: the lease has expired, it reclaims and sends.
+    const { providers } = recordingProvider();
+    await runDispatch({ db, providers, clock: shiftedClock(20_000) });
+    const reclaimed = await getTestMessage(id);
+    expect(reclaimed).toMatchObject({ status: "sent", attempts: 2 });
+    release();
+    await first;
+    expect((await getTestMessage(id)).wamid).toBe(reclaimed.wamid);
+  });
+});
+
+describe("throughput", () => {
+  it("holds a sender at its configured rate", async () => {
+    const account = await createTestAccount();
+    await setSenderThroughput(account.workspaceId, 20);
+    const ids = await createTestMessages(account.workspaceId, 30);
+    const { providers, sends } = recordingProvider();
+    const summary = await runDispatch({ db: await getDb(), providers });
+    const mine = sends.filter((s) => ids.includes(s.id));
+    expect(mine.length).toBe(30);
+    const span = mine.at(-1)!.at - mine[0]!.at;
+    // 30 sends at 20/s: 29 gaps of 50 ms.
+    expect(span).toBeGreaterThanOrEqual(29 * 50 - 5);
+    expect(span).toBeLessThan(29 * 50 + 500);
+    expect(summary.sent).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe("sandbox delivery simulation", () => {
+  it("moves sent sandbox messages to delivered, then read, with simulated times; never real ones", async () => {
+    const account = await createTestAccount();
+    const now = Date.now();
+    const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
+    const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
+    const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}c${now}`, sentAt: new Date(now - 100) });
+    const real = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `wamid.REAL${now}`, sentAt: new Date(now - 5_000) });
+    const db = await getDb();
+    await advanceSandboxDeliveries(db, new Date(now));
+    expect(await getTestMessage(recent)).toMatchObject({ status: "delivered", deliveredAt: new Date(now - 500), readAt: null });
+    expect(await getTestMessage(older)).toMatchObject({ status: "read", deliveredAt: new Date(now - 4_000), readAt: new Date(now - 2_000) });
+    expect((await getTestMessage(fresh)).status).toBe("sent");
+    expect((await getTestMessage(real)).status).toBe("sent");
+
+    await advanceSandboxDeliveries(db, new Date(now + 2_000));
+    expect(await getTestMessage(recent)).toMatchObject({ status: "read", deliveredAt: new Date(now - 500), readAt: new Date(now + 1_500) });
+  });
+
+  it("sandbox provider answers like the Cloud API for an ordinary number", async () => {
+    const result = await sandboxProvider.send(
+      { id: "msg_x", phoneNumber: "+14155550126", payload: {}, attempts: 1 },
+      { id: "snd_x", workspaceId: "ws_x", provider: "sandbox", phoneNumberId: null, accessTokenEncrypted: null, throughputPerSecond: 80 },
+    );
+    expect(result.wamid.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
+    await expect(
+      sandboxProvider.send({ id: "msg_y", phoneNumber: SANDBOX_TEST_NUMBERS.timeout, payload: {}, attempts: 1 }, { id: "snd_x", workspaceId: "ws_x", provider: "sandbox", phoneNumberId: null, accessTokenEncrypted: null, throughputPerSecond: 80 }),
+    ).rejects.toBeInstanceOf(GraphApiError);
+  });
+});

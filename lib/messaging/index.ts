@@ -1,0 +1,3 @@
+export { dispatchDue, dispatchSoon } from "./dispatch";
+export type { DispatchSummary } from "./dispatcher";
+export { SANDBOX_TEST_NUMBERS } from "./providers/sandbox";

@@ -1,0 +1,52 @@
+// The in-process dispatch loop for long-running servers (`next start`): polls about once a second,
+// drains whatever is due (new messages, retries whose time has come, expired leases) and advances
+// sandbox deliveries. On Vercel the cron route does this instead.
+import { dispatchDue } from "./dispatch";
+
+const POLL_MS = 1_000;
+
+interface LoopState {
+  stop: () => Promise<void>;
+}
+
+/** Starts the loop once per process; returns a function that stops it (and waits for the pass). */
+export function startDispatchLoop(options: { pollMs?: number } = {}): () => Promise<void> {
+  const global = globalThis as { __sendstreamDispatchLoop?: LoopState };
+  if (global.__sendstreamDispatchLoop) return global.__sendstreamDispatchLoop.stop;
+  const pollMs = options.pollMs ?? POLL_MS;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+
+  const tick = async () => {
+    let busy = false;
+    try {
+      const summary = await dispatchDue({ deadlineMs: 30_000 });
+      busy = summary.claimed > 0;
+    } catch (error) {
+      console.error("[dispatcher] loop pass failed:", error);
+    }
+    if (!stopped) schedule(busy ? 0 : pollMs);
+  };
+  const schedule = (delay: number) => {
+    timer = setTimeout(() => {
+      current = tick();
+    }, delay);
+    timer.unref();
+  };
+
+  const stop = async () => {
+    stopped = true;
+    clearTimeout(timer);
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    delete global.__sendstreamDispatchLoop;
+    await current;
+  };
+  const onSignal = () => void stop();
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  global.__sendstreamDispatchLoop = { stop };
+  schedule(0);
+  return stop;
+}

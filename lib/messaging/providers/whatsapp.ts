@@ -1,0 +1,57 @@
+// The WhatsApp Cloud API provider: one template message per request.
+import { decryptSecret } from "@/lib/crypto/secrets";
+import { graphConfigFromEnv, graphRequest } from "@/lib/whatsapp/graph";
+import { SendError } from "../errors";
+import type { MessageProvider, OutboundMessage, SenderForSend } from "./types";
+
+/** Per-request timeout; a hung request is retried (classified as `timeout`). */
+export const WHATSAPP_SEND_TIMEOUT_MS = 10_000;
+
+interface SendMessageResponse {
+  messaging_product?: string;
+  contacts?: { input?: string; wa_id?: string }[];
+  messages?: { id?: string; message_status?: string }[];
+}
+
+/** The Cloud API request body for a template message. */
+export function templateSendBody(message: Pick<OutboundMessage, "phoneNumber" | "payload">) {
+  const template = message.payload.template;
+  if (!template || typeof template !== "object") {
+    throw new SendError({ retryable: false, code: "invalid_payload", reason: "The message has no template to send." });
+  }
+  return { messaging_product: "whatsapp", recipient_type: "individual", to: message.phoneNumber, type: "template", template };
+}
+
+export function createWhatsAppProvider(options: { timeoutMs?: number } = {}): MessageProvider {
+  const tokens = new Map<string, { sealed: string; token: string }>();
+  const tokenFor = (sender: SenderForSend): string => {
+    const sealed = sender.accessTokenEncrypted!;
+    const cached = tokens.get(sender.id);
+    if (cached?.sealed === sealed) return cached.token;
+    let token: string;
+    try {
+      token = decryptSecret(sealed);
+    } catch {
+      throw new SendError({ retryable: false, code: "sender_credentials_unreadable", reason: "The stored WhatsApp access token cannot be decrypted. Reconnect WhatsApp in Settings." });
+    }
+    tokens.set(sender.id, { sealed, token });
+    return token;
+  };
+
+  return {
+    async send(message, sender) {
+      if (!sender.phoneNumberId || !sender.accessTokenEncrypted) {
+        throw new SendError({ retryable: false, code: "sender_not_configured", reason: "The WhatsApp sender has no phone number id or access token. Finish the setup in Settings → WhatsApp." });
+      }
+      const body = templateSendBody(message);
+      const config = graphConfigFromEnv(tokenFor(sender), options.timeoutMs ?? WHATSAPP_SEND_TIMEOUT_MS);
+      const response = await graphRequest<SendMessageResponse>(config, "POST", `${encodeURIComponent(sender.phoneNumberId)}/messages`, { body });
+      const wamid = response.messages?.[0]?.id;
+      if (typeof wamid !== "string" || wamid === "") {
+        // Accepted or not, we cannot track it; retrying could send it twice.
+        throw new SendError({ retryable: false, code: "invalid_response", reason: "The WhatsApp Cloud API answered without a message id." });
+      }
+      return { wamid };
+    },
+  };
+}
