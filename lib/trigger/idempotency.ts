@@ -1,0 +1,85 @@
+// `Idempotency-Key` for trigger requests: the first accepted response is stored per campaign and
+// key for 24 hours; a retry with the same body gets it back, a different body gets a 422.
+import { sql, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { sha256Hex } from "@/lib/crypto/secrets";
+import { ApiError, badRequest } from "@/lib/http/errors";
+import { queryRows } from "./sql";
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+export interface StoredResponse {
+  requestHash: string;
+  status: number;
+  body: unknown;
+}
+
+/** The header's value, or null when absent; a blank, over-long or non-printable value is a 400. */
+export function parseIdempotencyKey(headers: Headers): string | null {
+  const value = headers.get(IDEMPOTENCY_HEADER);
+  if (value === null) return null;
+  if (value.trim() === "" || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(value)) {
+    throw badRequest(
+      `The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters (a UUID works well).`,
+      "invalid_idempotency_key",
+    );
+  }
+  return value;
+}
+
+/** Fingerprint of a request: SHA-256 of the raw body bytes. */
+export function requestFingerprint(raw: Uint8Array): string {
+  return sha256Hex(raw);
+}
+
+/**
+ * Selects the live (under 24 h old) stored response for a campaign and key as
+ * `request_hash, response_status, response_body`; usable as a subquery.
+ */
+export function storedResponseSql(campaignId: string, key: string): SQL {
+  return sql`select request_hash, response_status, response_body from idempotency_keys
+    where campaign_id = ${campaignId} and key = ${key}
+      and created_at > now() - interval '${sql.raw(String(IDEMPOTENCY_WINDOW_HOURS))} hours'`;
+}
+
+export async function findStoredResponse(db: Executor, campaignId: string, key: string): Promise<StoredResponse | null> {
+  const [row] = await queryRows<{ request_hash: string; response_status: number; response_body: unknown }>(db, storedResponseSql(campaignId, key));
+  return row ? { requestHash: row.request_hash, status: Number(row.response_status), body: row.response_body } : null;
+}
+
+/**
+ * Claims the key by storing the response, as a CTE of the statement that inserts the messages:
+ * yields a row only when this request is the first (or the previous claim expired), so the
+ * messages insert can depend on it and a concurrent duplicate inserts nothing.
+ */
+export function claimKeySql(input: { campaignId: string; key: string; requestHash: string; status: number; body: unknown }): SQL {
+  return sql`insert into idempotency_keys as i (campaign_id, key, request_hash, response_status, response_body)
+    values (${input.campaignId}, ${input.key}, ${input.requestHash}, ${input.status}, ${JSON.stringify(input.body)}::jsonb)
+    on conflict (campaign_id, key) do update set
+      request_hash = excluded.request_hash,
+      response_status = excluded.response_status,
+      response_body = excluded.response_body,
+      created_at = now()
+    where i.created_at <= now() - interval '${sql.raw(String(IDEMPOTENCY_WINDOW_HOURS))} hours'
+    returning 1 as claimed`;
+}
+
+/** The stored response again, or a 422 when the key was first used with another body. */
+export function replayStoredResponse(stored: StoredResponse, requestHash: string): { status: number; body: unknown; headers: Record<string, string> } {
+  if (stored.requestHash !== requestHash) {
+    throw new ApiError({
+      status: 422,
+      code: "idempotency_key_reused",
+      title: "Idempotency key reused",
+      detail: "This Idempotency-Key was already used on this campaign with a different request body. Use a new key for a new request.",
+    });
+  }
+  return { status: stored.status, body: stored.body, headers: { "Idempotent-Replay": "true" } };
+}
+
+/** Deletes stored responses past the window. */
+export async function pruneIdempotencyKeys(db: Executor): Promise<void> {
+  await db.execute(sql`delete from idempotency_keys where created_at <= now() - interval '${sql.raw(String(IDEMPOTENCY_WINDOW_HOURS))} hours'`);
+}

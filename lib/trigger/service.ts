@@ -1,0 +1,417 @@
+// The trigger endpoint's work: one request → validated, rendered, stored `queued` messages.
+//
+// Database round trips for an accepted request (after the API-key lookup, which is the first):
+//   2. one statement: rate-limit increments + campaign + template + sender + stored contacts
+//      (+ the stored idempotent response when a key is sent);
+//   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic.
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import {
+  parseStoredMessageConfig,
+  parseStoredTriggerConfig,
+  NAME_ATTRIBUTE,
+  PHONE_ATTRIBUTE,
+  type CampaignStatus,
+} from "@/lib/campaigns/schemas";
+import { newId } from "@/lib/crypto/random";
+import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
+import { formatPath } from "@/lib/http/problem";
+import { renderTemplate, resolveVariableValues, type ParameterFormat, type SendComponent } from "@/lib/templates";
+import { readTriggerBody, type TriggerBody } from "./body";
+import { claimKeySql, findStoredResponse, parseIdempotencyKey, replayStoredResponse, requestFingerprint, storedResponseSql, type StoredResponse } from "./idempotency";
+import {
+  assertWithinRateLimits,
+  campaignBucket,
+  incrementCountersSql,
+  keyBucket,
+  keyRateLimitPerMinute,
+  rateLimitHeaders,
+  usageFromRows,
+  type RateLimitBucket,
+  type RateLimitUsage,
+} from "./rate-limit";
+import { queryRows } from "./sql";
+import { checkBodyShape, phoneCandidates, validateTriggerItems, type TriggerItem } from "./validation";
+
+export interface TriggerRequest {
+  workspaceId: string;
+  apiKeyId: string;
+  campaignId: string;
+  request: Request;
+  /** `?dryRun=true`: validate and render, store and send nothing. */
+  dryRun: boolean;
+}
+
+/** What the accepted response lists for each message. */
+export interface AcceptedMessage {
+  id: string;
+  status: "queued";
+  campaignId: string;
+  phone: string;
+  createdAt: string;
+}
+
+/** What a dry run returns for each would-be message. */
+export interface DryRunMessage {
+  status: "valid";
+  campaignId: string;
+  phone: string;
+  /** The message as the recipient would read it. */
+  text: string;
+  /** The Cloud API `template` object that would be sent. */
+  template: MessageTemplatePayload;
+  /** Contact attributes after this request would be applied (stored ones merged with the request's). */
+  attributes: Record<string, unknown>;
+}
+
+export interface MessageTemplatePayload {
+  name: string;
+  language: { code: string };
+  components: SendComponent[];
+}
+
+export interface TriggerOutcome {
+  status: 200 | 202 | number;
+  body: unknown;
+  headers: Record<string, string>;
+  /** Messages were queued: the caller should start dispatching after the response. */
+  queued: boolean;
+}
+
+interface TriggerContextRow {
+  usage: { bucket: string; count: number; reset_seconds: number }[];
+  campaign: {
+    id: string;
+    kind: "trigger" | "bulk";
+    status: CampaignStatus;
+    trigger_config: unknown;
+    message_config: unknown;
+    rate_limit_per_minute: number;
+  } | null;
+  template: { name: string; language: string; status: string; parameterFormat: ParameterFormat; components: unknown[] } | null;
+  sender: { id: string } | null;
+  contacts: { phone: string; name: string | null; attributes: Record<string, unknown> | null }[];
+  stored: { request_hash: string; response_status: number; response_body: unknown } | null;
+}
+
+export const messageLocation = (messageId: string) => `/api/v1/messages/${messageId}`;
+
+/**
+ * Handles one trigger request in the documented order: rate limit → parse → campaign (404) →
+ * idempotent replay → active (409) → validate and render (422) → store → 202.
+ * Throws ApiError for every refusal; after the rate limit, refusals carry the RateLimit headers.
+ */
+export async function triggerCampaign(db: Executor, input: TriggerRequest): Promise<TriggerOutcome> {
+  // Nothing here touches the database; failures wait until the rate limit has been counted.
+  const parsed = await parseRequest(input.request);
+  const idempotencyKey = parsed.ok && !input.dryRun ? parsed.idempotencyKey : null;
+
+  const context = await loadTriggerContext(db, {
+    workspaceId: input.workspaceId,
+    apiKeyId: input.apiKeyId,
+    campaignId: input.campaignId,
+    phones: parsed.ok ? phoneCandidates(parsed.items) : [],
+    idempotencyKey,
+  });
+  const buckets: RateLimitBucket[] = [{ policy: "key", bucket: keyBucket(input.apiKeyId), limit: keyRateLimitPerMinute() }];
+  if (context.campaign) {
+    buckets.push({ policy: "campaign", bucket: campaignBucket(context.campaign.id), limit: Number(context.campaign.rate_limit_per_minute) });
+  }
+  const usage = usageFromRows(buckets, context.usage);
+  assertWithinRateLimits(usage);
+  const limitHeaders = rateLimitHeaders(usage);
+
+  try {
+    if (!parsed.ok) throw parsed.error;
+    const outcome = await processTrigger(db, input, parsed, context, idempotencyKey);
+    return { ...outcome, headers: { ...limitHeaders, ...outcome.headers } };
+  } catch (error) {
+    throw withExtraHeaders(error, limitHeaders, usage);
+  }
+}
+
+type ParsedRequest =
+  | { ok: true; body: TriggerBody; items: Record<string, unknown>[]; isBatch: boolean; idempotencyKey: string | null }
+  | { ok: false; error: unknown };
+
+async function parseRequest(request: Request): Promise<ParsedRequest> {
+  try {
+    const idempotencyKey = parseIdempotencyKey(request.headers);
+    const body = await readTriggerBody(request);
+    const shape = checkBodyShape(body.value);
+    if ("errors" in shape) throw validationFailed(shape.errors, "The body must be a JSON object or an array of 1 to 100 objects.");
+    return { ok: true, body, items: shape.items, isBatch: shape.isBatch, idempotencyKey };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+async function processTrigger(
+  db: Executor,
+  input: TriggerRequest,
+  parsed: Extract<ParsedRequest, { ok: true }>,
+  context: TriggerContextRow,
+  idempotencyKey: string | null,
+): Promise<TriggerOutcome> {
+  const campaign = context.campaign;
+  if (!campaign) throw notFound("No campaign with this id exists in the API key's workspace.");
+
+  const requestHash = requestFingerprint(parsed.body.raw);
+  if (idempotencyKey && context.stored) {
+    return replay({ requestHash: context.stored.request_hash, status: Number(context.stored.response_status), body: context.stored.response_body }, requestHash);
+  }
+
+  if (campaign.kind !== "trigger") {
+    throw new ApiError({
+      status: 409,
+      code: "not_a_trigger_campaign",
+      title: "Not a trigger campaign",
+      detail: "This is a bulk campaign; only trigger campaigns accept trigger requests. Nothing was sent.",
+    });
+  }
+  if (campaign.status !== "active") {
+    throw new ApiError({
+      status: 409,
+      code: "campaign_not_active",
+      title: "Campaign not active",
+      detail: `The campaign is ${campaign.status}; only active campaigns accept trigger requests. Nothing was sent.${
+        campaign.status === "draft" ? " Deploy it first." : campaign.status === "paused" ? " Resume it first." : ""
+      }`,
+      extensions: { campaignStatus: campaign.status },
+    });
+  }
+  const template = context.template;
+  if (!template || template.status !== "APPROVED" || !context.sender) {
+    throw new ApiError({
+      status: 409,
+      code: "campaign_not_sendable",
+      title: "Campaign cannot send",
+      detail: !context.sender
+        ? "The workspace has no sender configured. Nothing was sent."
+        : template
+          ? `The campaign's template ${template.name} is ${template.status.toLowerCase()}, not approved. Nothing was sent.`
+          : "The campaign's template no longer exists. Pick another template. Nothing was sent.",
+    });
+  }
+
+  const triggerConfig = parseStoredTriggerConfig(campaign.trigger_config);
+  const validated = validateTriggerItems(triggerConfig, parsed.items, parsed.isBatch);
+  if (!validated.ok) throw validationFailed(validated.errors);
+
+  const messageConfig = parseStoredMessageConfig(campaign.message_config);
+  const stored = new Map(context.contacts.map((contact) => [contact.phone, contact]));
+  const renderErrors: FieldError[] = [];
+  const rendered = validated.items.map((item, index) => {
+    const known = stored.get(item.phone);
+    const attributes: Record<string, unknown> = {
+      ...(known?.attributes ?? {}),
+      ...(known?.name ? { [NAME_ATTRIBUTE]: known.name } : {}),
+      ...item.attributes,
+      [PHONE_ATTRIBUTE]: item.phone,
+    };
+    const values = resolveVariableValues(messageConfig, template, attributes);
+    if (!values.ok) {
+      for (const key of values.missing) {
+        const mapping = messageConfig.variables.find((v) => v.key === key);
+        const field = triggerConfig.fields.find((f) => f.attribute === mapping?.attribute)?.field;
+        renderErrors.push({
+          path: formatPath([...(parsed.isBatch ? [index] : []), ...(field ? [field] : [])]),
+          code: "unrenderable_variable",
+          message: mapping?.attribute
+            ? `The template variable ${key} needs the attribute "${mapping.attribute}": send it, or give the variable a fallback.`
+            : `The template variable ${key} has no attribute and no fallback.`,
+        });
+      }
+      return null;
+    }
+    const output = renderTemplate(template, values.values);
+    return { item, attributes, text: output.text, components: output.components };
+  });
+  if (renderErrors.length > 0) throw validationFailed(renderErrors, "A template variable has no value for this request.");
+  const messages = rendered.filter((m) => m !== null);
+  const templatePayload = (components: SendComponent[]): MessageTemplatePayload => ({
+    name: template.name,
+    language: { code: template.language },
+    components,
+  });
+
+  if (input.dryRun) {
+    const data: DryRunMessage[] = messages.map((m) => ({
+      status: "valid",
+      campaignId: campaign.id,
+      phone: m.item.phone,
+      text: m.text,
+      template: templatePayload(m.components),
+      attributes: m.attributes,
+    }));
+    return { status: 200, body: parsed.isBatch ? { dryRun: true, data } : { dryRun: true, ...data[0] }, headers: {}, queued: false };
+  }
+
+  const createdAt = new Date();
+  const accepted: AcceptedMessage[] = messages.map((m) => ({
+    id: newId("msg"),
+    status: "queued",
+    campaignId: campaign.id,
+    phone: m.item.phone,
+    createdAt: createdAt.toISOString(),
+  }));
+  const body = parsed.isBatch ? { data: accepted } : accepted[0]!;
+  const inserted = await insertMessages(db, {
+    workspaceId: input.workspaceId,
+    campaignId: campaign.id,
+    apiKeyId: input.apiKeyId,
+    senderId: context.sender.id,
+    template: { name: template.name, language: template.language },
+    contacts: mergeContacts(validated.items),
+    messages: messages.map((m, i) => ({
+      id: accepted[i]!.id,
+      phone: m.item.phone,
+      renderedText: m.text,
+      payload: { template: templatePayload(m.components) },
+    })),
+    createdAt,
+    idempotency: idempotencyKey ? { key: idempotencyKey, requestHash, status: 202, body } : null,
+  });
+  if (inserted === 0 && idempotencyKey) {
+    // A concurrent request with the same key won the claim; answer with what it stored.
+    const winner = await findStoredResponse(db, campaign.id, idempotencyKey);
+    if (winner) return replay(winner, requestHash);
+    throw new ApiError({
+      status: 409,
+      code: "idempotency_conflict",
+      title: "Request in progress",
+      detail: "A request with this Idempotency-Key is being processed. Retry shortly.",
+      headers: { "Retry-After": "1" },
+    });
+  }
+  return { status: 202, body, headers: parsed.isBatch ? {} : { Location: messageLocation(accepted[0]!.id) }, queued: true };
+}
+
+function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {
+  const again = replayStoredResponse(stored, requestHash);
+  const single = again.body as Partial<AcceptedMessage> | null;
+  const location: Record<string, string> = single && typeof single.id === "string" ? { Location: messageLocation(single.id) } : {};
+  return { status: again.status, body: again.body, headers: { ...again.headers, ...location }, queued: false };
+}
+
+/** One row per phone (a batch may name a phone twice): later items' attributes win. */
+function mergeContacts(items: TriggerItem[]): { id: string; phone: string; name: string | null; attributes: Record<string, unknown> }[] {
+  const byPhone = new Map<string, { id: string; phone: string; name: string | null; attributes: Record<string, unknown> }>();
+  for (const item of items) {
+    const { [NAME_ATTRIBUTE]: name, ...attributes } = item.attributes;
+    const existing = byPhone.get(item.phone);
+    const nameText = typeof name === "string" && name.trim() !== "" ? name : name === undefined || name === null ? null : String(name);
+    if (existing) {
+      existing.attributes = { ...existing.attributes, ...attributes };
+      existing.name = nameText ?? existing.name;
+    } else {
+      byPhone.set(item.phone, { id: newId("ctc"), phone: item.phone, name: nameText, attributes });
+    }
+  }
+  // A fixed order keeps concurrent upserts of overlapping batches from deadlocking.
+  return [...byPhone.values()].sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
+}
+
+/** Round trip 2: rate-limit increments and everything the request needs, in one statement. */
+export async function loadTriggerContext(
+  db: Executor,
+  input: { workspaceId: string; apiKeyId: string; campaignId: string; phones: string[]; idempotencyKey: string | null },
+): Promise<TriggerContextRow> {
+  const buckets = sql`select ${keyBucket(input.apiKeyId)}::text as bucket
+    union all select ${campaignBucket("")}::text || cmp.id from cmp`;
+  const stored = input.idempotencyKey
+    ? sql`(select to_jsonb(s) from (${storedResponseSql(input.campaignId, input.idempotencyKey)}) s)`
+    : sql`null::jsonb`;
+  const [row] = await queryRows<TriggerContextRow>(
+    db,
+    sql`with cmp as (
+        select c.id, c.kind, c.status, c.trigger_config, c.message_config, c.rate_limit_per_minute, c.template_id
+        from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
+      ),
+      rl as (${incrementCountersSql(buckets)})
+      select
+        (select coalesce(jsonb_agg(jsonb_build_object('bucket', rl.bucket, 'count', rl.count, 'reset_seconds', rl.reset_seconds)), '[]'::jsonb) from rl) as usage,
+        (select to_jsonb(cmp) from cmp) as campaign,
+        (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status,
+                  'parameterFormat', t.parameter_format, 'components', t.components)
+           from templates t join cmp on t.id = cmp.template_id where t.workspace_id = ${input.workspaceId}) as template,
+        (select jsonb_build_object('id', s.id) from senders s where s.workspace_id = ${input.workspaceId}) as sender,
+        (select coalesce(jsonb_agg(jsonb_build_object('phone', ct.phone_number, 'name', ct.name, 'attributes', ct.attributes)), '[]'::jsonb)
+           from contacts ct
+           where ct.workspace_id = ${input.workspaceId}
+             and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))) as contacts,
+        ${stored} as stored`,
+  );
+  return row!;
+}
+
+/**
+ * Round trip 3: contact upserts (attributes merged) and `queued` message inserts in one atomic
+ * statement. With an idempotency key, the claim is part of it and nothing is written when
+ * another request holds the key. Returns the number of messages inserted.
+ */
+export async function insertMessages(
+  db: Executor,
+  input: {
+    workspaceId: string;
+    campaignId: string;
+    apiKeyId: string | null;
+    senderId: string;
+    template: { name: string; language: string };
+    contacts: { id: string; phone: string; name: string | null; attributes: Record<string, unknown> }[];
+    messages: { id: string; phone: string; renderedText: string; payload: Record<string, unknown> }[];
+    createdAt: Date;
+    idempotency: { key: string; requestHash: string; status: number; body: unknown } | null;
+  },
+): Promise<number> {
+  const claim = input.idempotency
+    ? sql`claim as (${claimKeySql({ campaignId: input.campaignId, ...input.idempotency })}),`
+    : sql``;
+  const claimed = input.idempotency ? sql`where exists (select 1 from claim)` : sql``;
+  const [row] = await queryRows<{ inserted: number }>(
+    db,
+    sql`with ${claim}
+      upserted as (
+        insert into contacts as c (id, workspace_id, phone_number, name, attributes)
+        select x.id, ${input.workspaceId}, x.phone, x.name, coalesce(x.attributes, '{}'::jsonb)
+        from jsonb_to_recordset(${JSON.stringify(input.contacts)}::jsonb) as x(id text, phone text, name text, attributes jsonb)
+        ${claimed}
+        order by x.phone
+        on conflict (workspace_id, phone_number) do update set
+          name = coalesce(excluded.name, c.name),
+          attributes = c.attributes || excluded.attributes,
+          updated_at = now()
+        returning c.id, c.phone_number
+      ),
+      inserted as (
+        insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, api_key_id, phone_number,
+          template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at)
+        select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, ${input.senderId}, ${input.apiKeyId}, m.phone,
+          ${input.template.name}, ${input.template.language}, m.rendered_text, m.payload, 'queued', now(),
+          ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(input.messages.map((m) => ({ id: m.id, phone: m.phone, rendered_text: m.renderedText, payload: m.payload })))}::jsonb)
+          as m(id text, phone text, rendered_text text, payload jsonb)
+        join upserted u on u.phone_number = m.phone
+        returning 1
+      )
+      select count(*)::int as inserted from inserted`,
+  );
+  return Number(row?.inserted ?? 0);
+}
+
+/** Adds the RateLimit headers to a refusal; anything that is not an ApiError is rethrown as is (and logged as a 500). */
+function withExtraHeaders(error: unknown, headers: Record<string, string>, usage: RateLimitUsage[]): unknown {
+  if (!(error instanceof ApiError) || usage.length === 0) return error;
+  const apiError = error;
+  const merged = new Headers(headers);
+  new Headers(apiError.headers).forEach((value, key) => merged.set(key, value));
+  return new ApiError({
+    status: apiError.status,
+    code: apiError.code,
+    title: apiError.title,
+    detail: apiError.detail,
+    errors: apiError.errors,
+    headers: merged,
+    extensions: apiError.extensions,
+  });
+}

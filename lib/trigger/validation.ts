@@ -1,0 +1,168 @@
+// Validation of trigger request bodies, built from the campaign's trigger node.
+import parsePhoneNumber from "libphonenumber-js/max";
+import { z } from "zod";
+import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } from "@/lib/campaigns/schemas";
+import type { FieldError } from "@/lib/http/errors";
+import { formatPath } from "@/lib/http/problem";
+
+export const MAX_BATCH_SIZE = 100;
+/** Longest text accepted for a `string` field; WhatsApp caps a body parameter well below this. */
+export const MAX_STRING_FIELD_LENGTH = 4096;
+
+const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
+
+/** True for a real, dialable number written in E.164 (`+` country code and number, nothing else). */
+export function isE164PhoneNumber(value: string): boolean {
+  if (!E164_PATTERN.test(value)) return false;
+  const parsed = parsePhoneNumber(value);
+  return parsed !== undefined && parsed.isValid() && parsed.number === value;
+}
+
+export const e164PhoneSchema = z
+  .string({ error: "Expected the phone number as a string in E.164 format, such as +14155552671." })
+  .refine(isE164PhoneNumber, {
+    message: "Not a valid phone number in E.164 format (a + and the country code, no spaces), such as +14155552671.",
+  });
+
+const DATE_MESSAGE = "Expected a date in ISO 8601 format, such as 2026-05-31 or 2026-05-31T14:00:00Z.";
+const isoDate = z.iso.date();
+const isoDateTime = z.iso.datetime({ offset: true });
+const isoDateSchema = z
+  .string({ error: DATE_MESSAGE })
+  .refine((value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success, {
+    message: DATE_MESSAGE,
+    params: { code: "invalid_format" },
+  });
+
+const fieldSchemas: Record<FieldType, z.ZodType> = {
+  string: z
+    .string({ error: "Expected a string." })
+    .max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`),
+  number: z.number({ error: "Expected a number." }).refine(Number.isFinite, "Expected a finite number."),
+  boolean: z.boolean({ error: "Expected true or false." }),
+  email: z.email({ error: "Expected an email address." }).max(320, "At most 320 characters."),
+  date: isoDateSchema,
+};
+
+/** One validated request item: the phone and the contact attributes its mapped fields set. */
+export interface TriggerItem {
+  phone: string;
+  /** Attribute → value for every mapped field present in the request (built-ins included, e.g. `name`). */
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * The zod schema of one request object for a trigger node: the phone field (E.164, always
+ * required) plus each mapped field with its type; optional fields may be absent or null.
+ * Unmapped fields are ignored.
+ */
+export function buildTriggerItemSchema(config: TriggerConfig) {
+  const shape: Record<string, z.ZodType> = {
+    [config.phoneField]: z.unknown().superRefine((value, ctx) => {
+      if (value === undefined || value === null) {
+        ctx.addIssue({ code: "custom", message: `Required: the phone number in E.164 format, such as +14155552671.`, params: { code: "required" } });
+        return;
+      }
+      const result = e164PhoneSchema.safeParse(value);
+      if (!result.success) {
+        for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, params: { code: "invalid_phone" } });
+      }
+    }),
+  };
+  for (const field of config.fields) {
+    if (field.attribute === PHONE_ATTRIBUTE || field.field === config.phoneField) continue;
+    const base = fieldSchemas[field.type];
+    shape[field.field] = field.required
+      ? z.unknown().superRefine((value, ctx) => {
+          if (value === undefined || value === null) {
+            ctx.addIssue({ code: "custom", message: `Required (${field.type}).`, params: { code: "required" } });
+            return;
+          }
+          const result = base.safeParse(value);
+          if (!result.success) {
+            for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, params: { code: issueCode(issue) } });
+          }
+        })
+      : base.nullish();
+  }
+  return z.object(shape).transform((input): TriggerItem => {
+    const attributes: Record<string, unknown> = {};
+    for (const field of config.fields) {
+      if (field.attribute === PHONE_ATTRIBUTE || field.field === config.phoneField) continue;
+      const value = input[field.field];
+      if (value !== undefined && value !== null) attributes[field.attribute] = value;
+    }
+    return { phone: input[config.phoneField] as string, attributes };
+  });
+}
+
+/** Shape of a trigger body before the campaign is known: one object, or an array of 1–100 objects. */
+export function checkBodyShape(value: unknown): { items: Record<string, unknown>[]; isBatch: boolean } | { errors: FieldError[] } {
+  if (isPlainObject(value)) return { items: [value], isBatch: false };
+  if (!Array.isArray(value)) {
+    return { errors: [{ path: "", code: "invalid_type", message: "Send a JSON object, or an array of 1 to 100 objects." }] };
+  }
+  if (value.length === 0) return { errors: [{ path: "", code: "too_small", message: "The array is empty; send 1 to 100 objects." }] };
+  if (value.length > MAX_BATCH_SIZE) {
+    return { errors: [{ path: "", code: "too_big", message: `The array has ${value.length} items; send at most ${MAX_BATCH_SIZE} per request.` }] };
+  }
+  const errors: FieldError[] = [];
+  value.forEach((item, index) => {
+    if (!isPlainObject(item)) errors.push({ path: `[${index}]`, code: "invalid_type", message: "Expected a JSON object." });
+  });
+  return errors.length > 0 ? { errors } : { items: value as Record<string, unknown>[], isBatch: true };
+}
+
+/** Validates every item; errors carry paths like `phone` (object body) or `[3].phone` (array body). */
+export function validateTriggerItems(
+  config: TriggerConfig,
+  items: Record<string, unknown>[],
+  isBatch: boolean,
+): { ok: true; items: TriggerItem[] } | { ok: false; errors: FieldError[] } {
+  const schema = buildTriggerItemSchema(config);
+  const out: TriggerItem[] = [];
+  const errors: FieldError[] = [];
+  items.forEach((item, index) => {
+    const result = schema.safeParse(item);
+    if (result.success) {
+      out.push(result.data);
+      return;
+    }
+    for (const issue of result.error.issues) {
+      errors.push({
+        path: formatPath([...(isBatch ? [index] : []), ...(issue.path as (string | number)[])]),
+        code: issueCode(issue),
+        message: issue.message,
+      });
+    }
+  });
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, items: out };
+}
+
+/**
+ * Strings in the body that could be the phone number, found before the campaign (and so its phone
+ * field) is known; used to fetch stored contacts in the same query as the campaign.
+ */
+export function phoneCandidates(items: Record<string, unknown>[]): string[] {
+  const found = new Set<string>();
+  for (const item of items) {
+    for (const value of Object.values(item)) {
+      if (typeof value === "string" && E164_PATTERN.test(value)) found.add(value);
+    }
+  }
+  return [...found];
+}
+
+/** Whether an attribute is a contacts column rather than a key in `contacts.attributes`. */
+export function isColumnAttribute(attribute: string): boolean {
+  return attribute === PHONE_ATTRIBUTE || attribute === NAME_ATTRIBUTE;
+}
+
+function issueCode(issue: z.core.$ZodIssue): string {
+  if (issue.code === "custom") return (issue.params as { code?: string } | undefined)?.code ?? "invalid";
+  return issue.code;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
