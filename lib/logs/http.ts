@@ -2,7 +2,7 @@
 // wrappers around these two functions, so both surfaces behave identically.
 import type { Executor } from "@/db";
 import { json } from "@/lib/http/route";
-import { getLogsCampaign } from "./campaign";
+import { getCampaign } from "@/lib/campaigns/service";
 import { logsCsvFileName, logsCsvStream } from "./csv";
 import { parseLogFilters, parseLogListParams } from "./filters";
 import { countLogStatuses, listLogMessages, type LogPage } from "./query";
@@ -19,7 +19,7 @@ export type CampaignMessagesBody = LogPage & { counts?: StatusCounts };
 /** `GET …/campaigns/{id}/messages`: one page of messages; `include=counts` adds the status counts. */
 export async function campaignMessagesResponse(db: Executor, { workspaceId, campaignId, url }: CampaignRequest): Promise<Response> {
   const params = parseLogListParams(url.searchParams);
-  await getLogsCampaign(db, workspaceId, campaignId);
+  await getCampaign(db, workspaceId, campaignId);
   const scope = { workspaceId, campaignId };
   const includeCounts = url.searchParams.getAll("include").some((value) => value.split(",").includes("counts"));
   const [page, counts] = await Promise.all([
@@ -33,7 +33,7 @@ export async function campaignMessagesResponse(db: Executor, { workspaceId, camp
 /** `GET …/campaigns/{id}/logs.csv`: every message the filters select, streamed as CSV. */
 export async function campaignLogsCsvResponse(db: Executor, { workspaceId, campaignId, url }: CampaignRequest): Promise<Response> {
   const filters = parseLogFilters(url.searchParams);
-  const campaign = await getLogsCampaign(db, workspaceId, campaignId);
+  const campaign = await getCampaign(db, workspaceId, campaignId);
   const body = await logsCsvStream(db, { workspaceId, campaignId }, filters);
   const fileName = logsCsvFileName(campaign.name);
   return new Response(body, {

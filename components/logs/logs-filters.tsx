@@ -1,0 +1,77 @@
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { STATUS_LABELS } from "@/lib/logs/format";
+import { LOG_STATUSES } from "@/lib/logs/status";
+
+const selectClass =
+  "flex h-9 w-full rounded-md border border-input bg-background px-3 py-1 text-sm shadow-xs outline-none focus-visible:border-primary/60 focus-visible:ring-[3px] focus-visible:ring-ring";
+
+export interface LogsFilterValues {
+  status?: string;
+  phone?: string;
+  from?: string;
+  to?: string;
+  campaign?: string;
+}
+
+/**
+ * The filter bar: a plain GET form, so filters live in the URL (shareable, back button works)
+ * and the page renders them on the server. Changing a filter starts again at the newest message.
+ */
+export function LogsFilters({
+  action,
+  values,
+  campaigns,
+}: {
+  action: string;
+  values: LogsFilterValues;
+  /** On the workspace-wide page: the campaigns to filter by. */
+  campaigns?: { id: string; name: string }[];
+}) {
+  const active = Boolean(values.status || values.phone || values.from || values.to || values.campaign);
+  return (
+    <form method="get" action={action} role="search" aria-label="Filter messages" className="flex flex-wrap items-end gap-3 rounded-xl border bg-card p-4 shadow-xs">
+      {campaigns && (
+        <div className="grid min-w-48 flex-1 gap-1.5">
+          <label htmlFor="logs-campaign" className="text-xs font-medium text-muted-foreground">Campaign</label>
+          <select id="logs-campaign" name="campaign" defaultValue={values.campaign ?? ""} className={selectClass}>
+            <option value="">All campaigns</option>
+            {campaigns.map((campaign) => (
+              <option key={campaign.id} value={campaign.id}>{campaign.name}</option>
+            ))}
+          </select>
+        </div>
+      )}
+      <div className="grid min-w-36 gap-1.5">
+        <label htmlFor="logs-status" className="text-xs font-medium text-muted-foreground">Status</label>
+        <select id="logs-status" name="status" defaultValue={values.status ?? ""} className={selectClass}>
+          <option value="">All statuses</option>
+          {LOG_STATUSES.map((status) => (
+            <option key={status} value={status}>{STATUS_LABELS[status]}</option>
+          ))}
+        </select>
+      </div>
+      <div className="grid min-w-44 flex-1 gap-1.5">
+        <label htmlFor="logs-phone" className="text-xs font-medium text-muted-foreground">Phone number</label>
+        <Input id="logs-phone" name="phone" type="search" inputMode="tel" placeholder="e.g. +1 415 555" defaultValue={values.phone ?? ""} />
+      </div>
+      <div className="grid gap-1.5">
+        <label htmlFor="logs-from" className="text-xs font-medium text-muted-foreground">From (UTC)</label>
+        <Input id="logs-from" name="from" type="date" defaultValue={values.from ?? ""} className="w-40" />
+      </div>
+      <div className="grid gap-1.5">
+        <label htmlFor="logs-to" className="text-xs font-medium text-muted-foreground">To (UTC)</label>
+        <Input id="logs-to" name="to" type="date" defaultValue={values.to ?? ""} className="w-40" />
+      </div>
+      <div className="flex gap-2">
+        <Button type="submit">Apply filters</Button>
+        {active && (
+          <Button asChild variant="ghost">
+            <Link href={action}>Clear</Link>
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import { Badge } from "@/components/ui/badge";
+import { STATUS_LABELS } from "@/lib/logs/format";
+import type { LogStatus } from "@/lib/logs/status";
+
+const variants = {
+  queued: "secondary",
+  sent: "info",
+  delivered: "success",
+  read: "default",
+  failed: "destructive",
+} as const;
+
+export function LogStatusBadge({ status }: { status: LogStatus }) {
+  return <Badge variant={variants[status]}>{STATUS_LABELS[status]}</Badge>;
+}
