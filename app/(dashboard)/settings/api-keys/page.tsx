@@ -1,19 +1,19 @@
-import { KeyRound } from "lucide-react";
 import type { Metadata } from "next";
-import { EmptyState } from "@/components/ui/empty-state";
-import { PageHeader } from "@/components/ui/page-header";
+import { connection } from "next/server";
+import { ApiKeysManager } from "@/components/api-keys/api-keys-manager";
+import { getDb } from "@/db";
+import { listApiKeys } from "@/lib/api-keys/service";
+import { requireUser } from "@/lib/auth";
 
 export const metadata: Metadata = { title: "API Keys" };
 
-export default function ApiKeysPage() {
-  return (
-    <>
-      <PageHeader title="API Keys" description="Keys let your shop, CRM or Zapier trigger campaigns and use the REST API." />
-      <EmptyState
-        icon={<KeyRound aria-hidden />}
-        title="No API keys yet"
-        description="Create one key per integration so you can revoke it on its own. The key is shown once, when you create it."
-      />
-    </>
-  );
+export default async function ApiKeysPage() {
+  await connection();
+  const user = await requireUser();
+  const keys = await listApiKeys(await getDb(), user.workspaceId);
+  // A server component renders once per request: this is the request's time, which the client
+  // hydrates against before switching to its own clock.
+  // eslint-disable-next-line react-hooks/purity
+  const serverNow = Date.now();
+  return <ApiKeysManager initialKeys={keys} currentUser={{ id: user.id, name: user.name }} serverNow={serverNow} />;
 }

@@ -1,0 +1,14 @@
+import { getDb } from "@/db";
+import { auditActorFromRequest, deleteApiKey } from "@/lib/api-keys/service";
+import { methodNotAllowed, withSession } from "@/lib/http/route";
+
+/** Deletes (revokes) a key: once this responds, requests with the key get 401. */
+export const DELETE = withSession<{ id: string }>(async ({ request, params, user, workspaceId }) => {
+  await deleteApiKey(await getDb(), workspaceId, auditActorFromRequest(request, user.id), params.id);
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+});
+
+export const GET = methodNotAllowed(["DELETE"]);
+export const POST = methodNotAllowed(["DELETE"]);
+export const PUT = methodNotAllowed(["DELETE"]);
+export const PATCH = methodNotAllowed(["DELETE"]);

@@ -1,0 +1,117 @@
+"use client";
+
+import { KeyRound } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/toaster";
+import type { ApiKeyListItem, CreatedApiKey } from "@/lib/api-keys/schemas";
+import { CreateApiKeyDialog } from "./create-api-key-dialog";
+import { DeleteApiKeyDialog } from "./delete-api-key-dialog";
+import { RelativeTime, useNow } from "./relative-time";
+import { RevealApiKeyDialog } from "./reveal-api-key-dialog";
+
+export function ApiKeysManager({
+  initialKeys,
+  currentUser,
+  serverNow,
+}: {
+  initialKeys: ApiKeyListItem[];
+  currentUser: { id: string; name: string };
+  serverNow: number;
+}) {
+  const [keys, setKeys] = useState(initialKeys);
+  const [revealed, setRevealed] = useState<CreatedApiKey | null>(null);
+  const [deleting, setDeleting] = useState<ApiKeyListItem | null>(null);
+  const now = useNow(serverNow);
+
+  function handleCreated(created: CreatedApiKey) {
+    const listed: ApiKeyListItem = {
+      id: created.id,
+      name: created.name,
+      displayKey: created.displayKey,
+      createdAt: created.createdAt,
+      lastUsedAt: null,
+      createdBy: currentUser,
+    };
+    setKeys((current) => [listed, ...current]);
+    setRevealed(created);
+  }
+
+  function handleDeleted(deleted: ApiKeyListItem) {
+    setKeys((current) => current.filter((key) => key.id !== deleted.id));
+    setDeleting(null);
+    toast.success(`API key “${deleted.name}” deleted`);
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="API Keys"
+        description="Keys let your shop, CRM or Zapier trigger campaigns and use the REST API."
+        actions={<CreateApiKeyDialog onCreated={handleCreated} />}
+      />
+      {keys.length === 0 ? (
+        <EmptyState
+          icon={<KeyRound aria-hidden />}
+          title="No API keys yet"
+          description="An API key lets an external system — your shop, CRM or Zapier — call a campaign's webhook and the REST API on behalf of this workspace. Create one key per integration so you can revoke it on its own; the key is shown once, when you create it."
+        />
+      ) : (
+        <div className="rounded-xl border bg-card">
+          <Table aria-label="API keys">
+            <TableHeader>
+              <TableRow className="hover:bg-transparent">
+                <TableHead scope="col">Name</TableHead>
+                <TableHead scope="col">Key</TableHead>
+                <TableHead scope="col">Created</TableHead>
+                <TableHead scope="col">Last used</TableHead>
+                <TableHead scope="col">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {keys.map((key) => (
+                <TableRow key={key.id}>
+                  <TableCell className="max-w-64 truncate font-medium" title={key.name}>
+                    {key.name}
+                  </TableCell>
+                  <TableCell>
+                    <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.displayKey}</code>
+                  </TableCell>
+                  <TableCell className="text-muted-foreground">
+                    <RelativeTime value={key.createdAt} now={now} />
+                    {key.createdBy && <span className="block text-xs">by {key.createdBy.name}</span>}
+                  </TableCell>
+                  <TableCell className="text-muted-foreground">
+                    {key.lastUsedAt ? <RelativeTime value={key.lastUsedAt} now={now} /> : "Never"}
+                  </TableCell>
+                  <TableCell className="text-right">
+                    <Button variant="ghost" size="sm" className="text-destructive hover:bg-destructive/10 hover:text-destructive" onClick={() => setDeleting(key)}>
+                      Delete
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+      <section aria-labelledby="api-keys-usage" className="mt-6 rounded-xl border bg-card px-5 py-4 text-sm">
+        <h2 id="api-keys-usage" className="font-medium">
+          Using a key
+        </h2>
+        <p className="mt-1 text-muted-foreground">
+          Send the key in the <code className="font-mono text-xs text-foreground">x-api-key</code> header or as{" "}
+          <code className="font-mono text-xs text-foreground">Authorization: Bearer &lt;key&gt;</code> — never in the URL. Check a key
+          with <code className="font-mono text-xs text-foreground">GET /api/v1/me</code>. Last used is updated within a minute.
+        </p>
+      </section>
+      <RevealApiKeyDialog created={revealed} onDone={() => setRevealed(null)} />
+      <DeleteApiKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} onDeleted={handleDeleted} />
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+"use client";
+
+import { Check, Copy, TriangleAlert } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { toast } from "@/components/ui/toaster";
+import type { CreatedApiKey } from "@/lib/api-keys/schemas";
+
+/**
+ * Shows a newly created key once. The key lives only in this dialog's props: closing it drops the
+ * last copy in the browser, and the server cannot show it again.
+ */
+export function RevealApiKeyDialog({ created, onDone }: { created: CreatedApiKey | null; onDone: () => void }) {
+  return (
+    <Dialog open={created !== null} onOpenChange={(open) => !open && onDone()}>
+      {/* A stray click outside must not throw the key away; Done, Escape and the close button still work. */}
+      <DialogContent onInteractOutside={(event) => event.preventDefault()} className="max-w-xl">
+        {created && <RevealBody created={created} onDone={onDone} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RevealBody({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(created.key);
+      setCopied(true);
+    } catch {
+      inputRef.current?.select();
+      toast.error("Could not copy automatically. The key is selected: press Ctrl+C (⌘C on a Mac).");
+    }
+  }
+
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Save your API key</DialogTitle>
+        <DialogDescription>
+          “{created.name}” is ready. Copy the key now and store it in your integration’s secret settings.
+        </DialogDescription>
+      </DialogHeader>
+      <div className="grid gap-2">
+        <Label htmlFor="revealed-api-key">API key</Label>
+        <div className="flex gap-2">
+          <Input
+            id="revealed-api-key"
+            ref={inputRef}
+            readOnly
+            value={created.key}
+            spellCheck={false}
+            autoComplete="off"
+            onFocus={(event) => event.currentTarget.select()}
+            className="font-mono text-[13px]"
+          />
+          <Button type="button" variant="outline" onClick={copy} className="w-24">
+            {copied ? <Check aria-hidden className="text-emerald-600" /> : <Copy aria-hidden />}
+            {copied ? "Copied" : "Copy"}
+          </Button>
+        </div>
+        <p className="sr-only" aria-live="polite">
+          {copied ? "API key copied to the clipboard" : ""}
+        </p>
+      </div>
+      <div role="note" className="flex gap-3 rounded-md border border-amber-300/70 bg-amber-50 px-3 py-2.5 text-sm text-amber-900 dark:border-amber-500/40 dark:bg-amber-950/40 dark:text-amber-200">
+        <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
+        <p>
+          This key will not be shown again. Anyone who has it can trigger your campaigns, so keep it secret. If you lose it,
+          delete it and create a new one.
+        </p>
+      </div>
+      <DialogFooter>
+        <Button type="button" onClick={onDone}>
+          Done
+        </Button>
+      </DialogFooter>
+    </>
+  );
+}
