@@ -62,6 +62,8 @@ const SATURATED_BACKLOG_MS = 1_000;
 /** A sender's slot is waited for at most this long; later ones are handed back to the queue. */
 const MAX_SLOT_WAIT_MS = 20_000;
 const IDLE_POLL_MS = 200;
+/** Claimed messages may still wait for their slot this long after the deadline (then handed back). */
+const DEADLINE_GRACE_MS = 5_000;
 
 interface ClaimedMessage {
   id: string;
@@ -260,7 +262,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       const message = lane.queue.shift()!;
       queued--;
       const now = clock.now();
-      const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now);
+      const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
       const wait = maxWait < 0 ? null : limiter.reserve(sender.id, sender.throughputPerSecond, now, maxWait);
       if (wait === null) {
         const rest = [message, ...lane.queue.splice(0)];

@@ -97,7 +97,7 @@ export interface TestWhatsAppSender {
 }
 
 /** Switches the workspace's sender to the Cloud API with fresh credentials; returns them. */
-export async function useWhatsAppSender(
+export async function connectTestWhatsAppSender(
   workspaceId: string,
   overrides: Partial<TestWhatsAppSender> & { throughputPerSecond?: number } = {},
 ): Promise<TestWhatsAppSender> {

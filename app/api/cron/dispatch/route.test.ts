@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestAccount } from "@/lib/testing/factories";
+import { createTestMessage, getTestMessage } from "@/lib/testing/messaging-factories";
+import { GET, POST } from "./route";
+
+const ctx = { params: Promise.resolve({}) };
+const SECRET = "cron-secret-for-tests-0123456789";
+const call = (handler: typeof GET, authorization?: string) =>
+  handler(new Request("http://localhost/api/cron/dispatch", { method: handler === GET ? "GET" : "POST", headers: authorization ? { authorization } : {} }), ctx);
+
+afterEach(() => {
+  delete process.env.CRON_SECRET;
+});
+
+describe("/api/cron/dispatch", () => {
+  it("is closed (503) while CRON_SECRET is not set", async () => {
+    const response = await call(GET, `Bearer ${SECRET}`);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("content-type")).toMatch(/problem\+json/);
+  });
+
+  it("answers 401 with WWW-Authenticate for a missing or wrong secret", async () => {
+    process.env.CRON_SECRET = SECRET;
+    for (const header of [undefined, "Bearer wrong", `Basic ${SECRET}`, `Bearer ${SECRET}x`]) {
+      const response = await call(GET, header);
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    }
+  });
+
+  it("drains due messages with the right secret (GET for Vercel Cron, POST for others)", async () => {
+    process.env.CRON_SECRET = SECRET;
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId });
+    const response = await call(GET, `Bearer ${SECRET}`);
+    expect(response.status).toBe(200);
+    const summary = await response.json();
+    expect(summary.sent).toBeGreaterThanOrEqual(1);
+    expect((await getTestMessage(id)).status).toBe("sent");
+    expect((await call(POST, `Bearer ${SECRET}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,39 @@
+import { getDb } from "@/db";
+import { ApiError } from "@/lib/http/errors";
+import { readJsonBody } from "@/lib/http/body";
+import { json, withPublic } from "@/lib/http/route";
+import { handleWebhookDelivery, isKnownVerifyToken, WEBHOOK_BODY_LIMIT_BYTES } from "@/lib/messaging/webhook";
+
+/** Meta's subscription handshake: echo `hub.challenge` when the verify token is one of ours. */
+export const GET = withPublic(async ({ request }) => {
+  const query = new URL(request.url).searchParams;
+  const challenge = query.get("hub.challenge");
+  const token = query.get("hub.verify_token") ?? "";
+  if (query.get("hub.mode") !== "subscribe" || !challenge || !(await isKnownVerifyToken(await getDb(), token))) {
+    throw new ApiError({
+      status: 403,
+      code: "verification_failed",
+      title: "Verification failed",
+      detail: "hub.mode must be subscribe and hub.verify_token must match the verify token of a connected WhatsApp sender.",
+    });
+  }
+  return new Response(challenge, { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+});
+
+/** Delivery statuses, signed with X-Hub-Signature-256 over the raw body. */
+export const POST = withPublic(async ({ request }) => {
+  const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES });
+  const outcome = await handleWebhookDelivery(await getDb(), { raw, body: value, signature: request.headers.get("x-hub-signature-256") });
+  if (!outcome.ok) {
+    throw new ApiError({
+      status: 401,
+      code: "invalid_signature",
+      title: "Invalid signature",
+      detail:
+        outcome.reason === "unsigned"
+          ? "The X-Hub-Signature-256 header is missing."
+          : "X-Hub-Signature-256 does not match the body for the app secret of the WhatsApp sender it names.",
+    });
+  }
+  return json({ received: true, applied: outcome.applied, ignored: outcome.ignored });
+});

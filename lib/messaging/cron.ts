@@ -1,0 +1,27 @@
+import { ApiError } from "@/lib/http/errors";
+import { constantTimeEqual } from "./constant-time";
+
+/**
+ * Checks `Authorization: Bearer <CRON_SECRET>` (what Vercel Cron sends) in constant time.
+ * Throws 503 when no secret is configured (the route must not be open) and 401 otherwise.
+ */
+export function assertCronAuthorized(authorization: string | null, secret: string | undefined): void {
+  if (!secret) {
+    throw new ApiError({
+      status: 503,
+      code: "cron_not_configured",
+      title: "Cron not configured",
+      detail: "Set CRON_SECRET to enable this endpoint.",
+    });
+  }
+  const presented = /^Bearer\s+(.+)$/i.exec(authorization?.trim() ?? "")?.[1] ?? "";
+  if (!constantTimeEqual(presented, secret)) {
+    throw new ApiError({
+      status: 401,
+      code: "unauthenticated",
+      title: "Unauthenticated",
+      detail: "Send Authorization: Bearer <CRON_SECRET>.",
+      headers: { "WWW-Authenticate": 'Bearer realm="sendstream-cron"' },
+    });
+  }
+}

@@ -1,0 +1,202 @@
+import { describe, expect, it } from "vitest";
+import { GET, POST } from "@/app/api/webhooks/whatsapp/route";
+import { createTestAccount } from "@/lib/testing/factories";
+import { createTestMessage, ensureTestEncryptionKey, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
+import { parseWebhookPayload, signPayload, verifySignature } from "./webhook";
+
+ensureTestEncryptionKey();
+
+const ctx = { params: Promise.resolve({}) };
+const URL_BASE = "http://localhost/api/webhooks/whatsapp";
+
+interface StatusInput {
+  id: string;
+  status: string;
+  timestamp?: number;
+  errors?: unknown[];
+}
+
+function payload(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, statuses: StatusInput[]) {
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: sender.wabaId,
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550783881", phone_number_id: sender.phoneNumberId },
+              statuses: statuses.map((s) => ({ recipient_id: "14155550126", timestamp: String(s.timestamp ?? Math.floor(Date.now() / 1000)), ...s })),
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+async function deliver(body: unknown, secret: string | null, raw = JSON.stringify(body)) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (secret !== null) headers["x-hub-signature-256"] = signPayload(raw, secret);
+  return POST(new Request(URL_BASE, { method: "POST", headers, body: raw }), ctx);
+}
+
+async function setup() {
+  const account = await createTestAccount();
+  const sender = await connectTestWhatsAppSender(account.workspaceId);
+  const wamid = `wamid.TEST${Math.random().toString(36).slice(2)}`;
+  const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid, sentAt: new Date(Date.now() - 60_000) });
+  return { account, sender, wamid, id };
+}
+
+describe("GET handshake", () => {
+  it("answers the bare challenge as text/plain when the verify token matches a sender", async () => {
+    const { sender } = await setup();
+    const response = await GET(new Request(`${URL_BASE}?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${sender.verifyToken}`), ctx);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe("1158201444");
+  });
+
+  it("refuses a wrong token, a wrong mode or a missing challenge with 403", async () => {
+    const { sender } = await setup();
+    for (const query of [
+      `hub.mode=subscribe&hub.challenge=1&hub.verify_token=wrong`,
+      `hub.mode=unsubscribe&hub.challenge=1&hub.verify_token=${sender.verifyToken}`,
+      `hub.mode=subscribe&hub.verify_token=${sender.verifyToken}`,
+      `hub.mode=subscribe&hub.challenge=1`,
+    ]) {
+      const response = await GET(new Request(`${URL_BASE}?${query}`), ctx);
+      expect(response.status).toBe(403);
+      expect(response.headers.get("content-type")).toMatch(/problem\+json/);
+    }
+  });
+});
+
+describe("POST signature", () => {
+  it("applies a correctly signed status", async () => {
+    const { sender, wamid, id } = await setup();
+    const response = await deliver(payload(sender, [{ id: wamid, status: "delivered" }]), sender.appSecret);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ received: true, applied: 1 });
+    expect((await getTestMessage(id)).status).toBe("delivered");
+  });
+
+  it("answers 401 and changes nothing for a missing, wrong or other-secret signature", async () => {
+    const { sender, wamid, id } = await setup();
+    const body = payload(sender, [{ id: wamid, status: "read" }]);
+    expect((await deliver(body, null)).status).toBe(401);
+    expect((await deliver(body, "not-the-app-secret")).status).toBe(401);
+    const raw = JSON.stringify(body);
+    const badHeader = await POST(
+      new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": "sha256=zz" }, body: raw }),
+      ctx,
+    );
+    expect(badHeader.status).toBe(401);
+    // Signed over different bytes than those sent (re-serialised JSON does not verify).
+    const tampered = await POST(
+      new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": signPayload(raw, sender.appSecret) }, body: JSON.stringify(body, null, 2) }),
+      ctx,
+    );
+    expect(tampered.status).toBe(401);
+    expect((await getTestMessage(id)).status).toBe("sent");
+  });
+
+  it("verifies over the exact raw bytes, including escaped unicode", async () => {
+    const { sender, wamid, id } = await setup();
+    const raw = JSON.stringify(payload(sender, [{ id: wamid, status: "delivered" }])).replace('"messages"', '"m\\u0065ssages"');
+    expect((await deliver(null, sender.appSecret, raw)).status).toBe(200);
+    expect((await getTestMessage(id)).status).toBe("delivered");
+  });
+
+  it("does not let one workspace's signed webhook change another workspace's message", async () => {
+    const victim = await setup();
+    const attacker = await setup();
+    // The attacker signs with their own secret and names their own number, but the victim's wamid.
+    const response = await deliver(payload(attacker.sender, [{ id: victim.wamid, status: "failed", errors: [{ code: 131026, message: "x" }] }]), attacker.sender.appSecret);
+    expect(response.status).toBe(200);
+    expect(await getTestMessage(victim.id)).toMatchObject({ status: "sent", errorCode: null });
+  });
+
+  it("rejects a non-JSON body with 415 and malformed JSON with 400", async () => {
+    const { sender } = await setup();
+    const text = await POST(new Request(URL_BASE, { method: "POST", headers: { "content-type": "text/plain", "x-hub-signature-256": signPayload("x", sender.appSecret) }, body: "x" }), ctx);
+    expect(text.status).toBe(415);
+    const broken = await POST(new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json", "x-hub-signature-256": signPayload("{", sender.appSecret) }, body: "{" }), ctx);
+    expect(broken.status).toBe(400);
+  });
+});
+
+describe("POST status ordering", () => {
+  it("read without delivered fills delivered_at; a late delivered, sent or duplicate changes nothing", async () => {
+    const { sender, wamid, id } = await setup();
+    const readAt = Math.floor(Date.now() / 1000) - 10;
+    await deliver(payload(sender, [{ id: wamid, status: "read", timestamp: readAt }]), sender.appSecret);
+    const read = await getTestMessage(id);
+    expect(read).toMatchObject({ status: "read", readAt: new Date(readAt * 1000), deliveredAt: new Date(readAt * 1000) });
+
+    const late = await deliver(payload(sender, [{ id: wamid, status: "delivered", timestamp: readAt - 5 }, { id: wamid, status: "sent" }, { id: wamid, status: "read" }]), sender.appSecret);
+    expect(await late.json()).toMatchObject({ applied: 0, ignored: 3 });
+    expect(await getTestMessage(id)).toMatchObject({ status: "read", readAt: read.readAt, deliveredAt: read.deliveredAt, sentAt: read.sentAt });
+  });
+
+  it("failed keeps Meta's code and message", async () => {
+    const { sender, wamid, id } = await setup();
+    await deliver(
+      payload(sender, [{ id: wamid, status: "failed", errors: [{ code: 131049, title: "Message not delivered", message: "This message was not delivered to maintain healthy ecosystem engagement.", error_data: { details: "Per-user marketing limit." } }] }]),
+      sender.appSecret,
+    );
+    const row = await getTestMessage(id);
+    expect(row).toMatchObject({ status: "failed", errorCode: "131049" });
+    expect(row.errorReason).toBe("This message was not delivered to maintain healthy ecosystem engagement.: Per-user marketing limit.");
+    expect(row.failedAt).toBeInstanceOf(Date);
+  });
+
+  it("a failed arriving after delivered is ignored; a delivered arriving after failed wins and clears the error", async () => {
+    const first = await setup();
+    await deliver(payload(first.sender, [{ id: first.wamid, status: "delivered" }, { id: first.wamid, status: "failed", errors: [{ code: 131000, message: "Something went wrong" }] }]), first.sender.appSecret);
+    expect(await getTestMessage(first.id)).toMatchObject({ status: "delivered", errorCode: null, failedAt: null });
+
+    const second = await setup();
+    await deliver(payload(second.sender, [{ id: second.wamid, status: "failed", errors: [{ code: 131000, message: "Something went wrong" }] }]), second.sender.appSecret);
+    expect((await getTestMessage(second.id)).status).toBe("failed");
+    await deliver(payload(second.sender, [{ id: second.wamid, status: "delivered" }]), second.sender.appSecret);
+    expect(await getTestMessage(second.id)).toMatchObject({ status: "delivered", errorCode: null, errorReason: null, failedAt: null });
+  });
+
+  it("a duplicate failed keeps the first failure time; unknown wamids and other statuses are ignored", async () => {
+    const { sender, wamid, id } = await setup();
+    const t = Math.floor(Date.now() / 1000) - 30;
+    await deliver(payload(sender, [{ id: wamid, status: "failed", timestamp: t, errors: [{ code: 131026, message: "Message undeliverable" }] }]), sender.appSecret);
+    const response = await deliver(
+      payload(sender, [
+        { id: wamid, status: "failed", timestamp: t + 20, errors: [{ code: 131026, message: "Message undeliverable" }] },
+        { id: "wamid.UNKNOWN", status: "delivered" },
+        { id: wamid, status: "played" },
+      ]),
+      sender.appSecret,
+    );
+    expect(response.status).toBe(200);
+    expect(await getTestMessage(id)).toMatchObject({ status: "failed", failedAt: new Date(t * 1000), errorCode: "131026" });
+  });
+});
+
+describe("helpers", () => {
+  it("verifySignature accepts only sha256=<hmac of the bytes>", () => {
+    const raw = new TextEncoder().encode('{"a":1}');
+    expect(verifySignature(raw, signPayload(raw, "s3cret"), "s3cret")).toBe(true);
+    expect(verifySignature(raw, signPayload(raw, "s3cret").toUpperCase().replace("SHA256", "sha256"), "s3cret")).toBe(true);
+    expect(verifySignature(raw, signPayload(raw, "other"), "s3cret")).toBe(false);
+    expect(verifySignature(raw, signPayload(raw, "s3cret").replace("sha256=", "sha1="), "s3cret")).toBe(false);
+    expect(verifySignature(raw, null, "s3cret")).toBe(false);
+  });
+
+  it("parseWebhookPayload skips incoming messages and malformed entries", () => {
+    const parsed = parseWebhookPayload({
+      entry: [null, { id: "w", changes: [{ value: { metadata: { phone_number_id: "p" }, messages: [{ id: "in" }], statuses: [{ id: "wamid.1", status: "sent", timestamp: "1750030073" }, { status: "sent" }, { id: "x", status: "bogus" }] } }] }],
+    });
+    expect(parsed).toEqual([{ wabaId: "w", phoneNumberId: "p", statuses: [{ wamid: "wamid.1", report: { status: "sent", at: new Date(1750030073000) } }] }]);
+  });
+});

@@ -1,0 +1,172 @@
+// WhatsApp delivery webhooks: the verify-token handshake, signature verification and applying
+// status updates. Route handlers stay thin; everything here takes a database handle.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { messages, senders } from "@/db/schema";
+import { decryptSecret } from "@/lib/crypto/secrets";
+import { constantTimeEqual } from "./constant-time";
+import { reasonForCode } from "./errors";
+import { isReportedStatus, reportUpdate, statusesBelow, type StatusReport } from "./status";
+
+/** Meta sends at most 3 MB; a little headroom. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+function safeDecrypt(sealed: string | null): string | null {
+  if (!sealed) return null;
+  try {
+    return decryptSecret(sealed);
+  } catch {
+    return null;
+  }
+}
+
+/** `X-Hub-Signature-256: sha256=<hex>` over the exact bytes received, keyed with the app secret. */
+export function verifySignature(raw: Uint8Array, header: string | null, appSecret: string): boolean {
+  const match = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? "");
+  if (!match) return false;
+  const expected = createHmac("sha256", appSecret).update(raw).digest();
+  return timingSafeEqual(expected, Buffer.from(match[1]!, "hex"));
+}
+
+export function signPayload(raw: Uint8Array | string, appSecret: string): string {
+  return `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
+}
+
+/** GET handshake: true when `token` is the verify token of some WhatsApp sender. */
+export async function isKnownVerifyToken(db: Executor, token: string): Promise<boolean> {
+  if (!token) return false;
+  const rows = await db
+    .select({ sealed: senders.verifyTokenEncrypted })
+    .from(senders)
+    .where(and(eq(senders.provider, "whatsapp"), isNotNull(senders.verifyTokenEncrypted)));
+  let found = false;
+  for (const row of rows) {
+    const stored = safeDecrypt(row.sealed);
+    // No early exit: every candidate is compared.
+    if (stored !== null && constantTimeEqual(stored, token)) found = true;
+  }
+  return found;
+}
+
+export interface ParsedStatus {
+  wamid: string;
+  report: StatusReport;
+}
+
+export interface ParsedChange {
+  /** `entry[].id`: the WhatsApp Business Account. */
+  wabaId: string | null;
+  /** `value.metadata.phone_number_id`: the business number the change is about. */
+  phoneNumberId: string | null;
+  statuses: ParsedStatus[];
+}
+
+const asRecord = (value: unknown): Record<string, unknown> | null =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const asString = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null);
+
+function eventTime(timestamp: unknown, receivedAt: Date): Date {
+  const seconds = Number(timestamp);
+  if (!Number.isFinite(seconds) || seconds <= 0) return receivedAt;
+  const at = new Date(seconds * 1000);
+  // A clock far in the future is not believable; fall back to when we received it.
+  return at.getTime() > receivedAt.getTime() + 5 * 60_000 ? receivedAt : at;
+}
+
+function failureOf(status: Record<string, unknown>): { errorCode: string | null; errorReason: string } {
+  const error = asRecord(asArray(status.errors)[0]);
+  const code = error ? Number(error.code) : NaN;
+  const metaMessage = asString(error?.message) ?? asString(error?.title);
+  const details = asString(asRecord(error?.error_data)?.details);
+  const parts = [metaMessage, details && details !== metaMessage ? details : null].filter(Boolean);
+  const reason = parts.length > 0 ? parts.join(": ") : Number.isFinite(code) ? reasonForCode(code) : "WhatsApp reported the message as failed.";
+  return { errorCode: Number.isFinite(code) ? String(code) : null, errorReason: reason };
+}
+
+/** The status updates in a webhook body; anything that is not a status (incoming messages, …) is skipped. */
+export function parseWebhookPayload(body: unknown, receivedAt: Date = new Date()): ParsedChange[] {
+  const changes: ParsedChange[] = [];
+  for (const entryValue of asArray(asRecord(body)?.entry)) {
+    const entry = asRecord(entryValue);
+    if (!entry) continue;
+    for (const changeValue of asArray(entry.changes)) {
+      const value = asRecord(asRecord(changeValue)?.value);
+      if (!value) continue;
+      const statuses: ParsedStatus[] = [];
+      for (const statusValue of asArray(value.statuses)) {
+        const status = asRecord(statusValue);
+        const wamid = asString(status?.id);
+        if (!status || !wamid || !isReportedStatus(status.status)) continue;
+        const at = eventTime(status.timestamp, receivedAt);
+        statuses.push({
+          wamid,
+          report: status.status === "failed" ? { status: "failed", at, ...failureOf(status) } : { status: status.status, at },
+        });
+      }
+      changes.push({ wabaId: asString(entry.id), phoneNumberId: asString(asRecord(value.metadata)?.phone_number_id), statuses });
+    }
+  }
+  return changes;
+}
+
+/**
+ * Applies one status report to the message with `wamid` in one of `workspaceIds`, if it is an
+ * advance (see status.ts). Returns whether the row changed; duplicates and stale reports change nothing.
+ */
+export async function applyStatusReport(db: Executor, wamid: string, report: StatusReport, workspaceIds: string[]): Promise<boolean> {
+  if (workspaceIds.length === 0) return false;
+  const changed = await db
+    .update(messages)
+    .set(reportUpdate(report))
+    .where(and(eq(messages.wamid, wamid), inArray(messages.workspaceId, workspaceIds), inArray(messages.status, statusesBelow(report.status))))
+    .returning({ id: messages.id });
+  return changed.length > 0;
+}
+
+export type WebhookOutcome = { ok: true; applied: number; ignored: number } | { ok: false; reason: "unsigned" | "bad_signature" };
+
+/**
+ * Verifies a POSTed webhook and applies its statuses. The body is signed with the app secret of
+ * the sender that owns the business number (or account) it names; statuses are applied only to
+ * messages of the workspaces whose secret verified it, so one tenant cannot forge another's.
+ */
+export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Array; body: unknown; signature: string | null }): Promise<WebhookOutcome> {
+  if (!input.signature) return { ok: false, reason: "unsigned" };
+  const changes = parseWebhookPayload(input.body);
+  const phoneNumberIds = [...new Set(changes.map((c) => c.phoneNumberId).filter((v): v is string => v !== null))];
+  const wabaIds = [...new Set(changes.map((c) => c.wabaId).filter((v): v is string => v !== null))];
+  if (phoneNumberIds.length === 0 && wabaIds.length === 0) return { ok: false, reason: "bad_signature" };
+  const candidates = await db
+    .select({ workspaceId: senders.workspaceId, phoneNumberId: senders.phoneNumberId, wabaId: senders.wabaId, appSecret: senders.appSecretEncrypted })
+    .from(senders)
+    .where(
+      and(
+        eq(senders.provider, "whatsapp"),
+        isNotNull(senders.appSecretEncrypted),
+        or(
+          phoneNumberIds.length ? inArray(senders.phoneNumberId, phoneNumberIds) : undefined,
+          wabaIds.length ? inArray(senders.wabaId, wabaIds) : undefined,
+        ),
+      ),
+    );
+  const verified = candidates.filter((candidate) => {
+    const secret = safeDecrypt(candidate.appSecret);
+    return secret !== null && verifySignature(input.raw, input.signature, secret);
+  });
+  if (verified.length === 0) return { ok: false, reason: "bad_signature" };
+
+  let applied = 0;
+  let ignored = 0;
+  for (const change of changes) {
+    const workspaceIds = verified
+      .filter((sender) => (change.phoneNumberId ? sender.phoneNumberId === change.phoneNumberId : sender.wabaId === change.wabaId))
+      .map((sender) => sender.workspaceId);
+    for (const status of change.statuses) {
+      if (await applyStatusReport(db, status.wamid, status.report, workspaceIds)) applied++;
+      else ignored++;
+    }
+  }
+  return { ok: true, applied, ignored };
+}
