@@ -14,4 +14,10 @@ export async function register() {
       console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);
     }
   }
+  // In-process message dispatcher for long-running servers; Vercel uses the cron route instead.
+  const building = process.env.NEXT_PHASE === "phase-production-build";
+  if (!building && !process.env.VERCEL && !process.env.VITEST && process.env.DISPATCHER !== "off") {
+    const { startDispatchLoop } = await import("./lib/messaging/loop");
+    startDispatchLoop();
+  }
 }
