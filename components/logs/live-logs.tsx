@@ -120,7 +120,7 @@ export function LiveLogs({
   }, [polling]);
 
   return (
-    <div className="grid gap-5">
+    <div className="grid min-w-0 grid-cols-1 gap-5">
       <StatusCountTiles counts={counts} hrefs={statusHrefs} active={activeStatus} />
       {filters}
       <p aria-live="polite" className="sr-only">{announcement}</p>
@@ -135,7 +135,7 @@ export function LiveLogs({
       {rows.length === 0 ? (
         empty
       ) : (
-        <div className="rounded-xl border bg-card shadow-xs">
+        <div className="min-w-0 rounded-xl border bg-card shadow-xs">
           <Table aria-label="Messages">
             <TableHeader>
               <TableRow>
@@ -190,9 +190,9 @@ function MessageRow({ row, fresh, campaignName, showCampaign }: { row: LogMessag
           </TableCell>
         )}
         <TableCell className="font-mono text-xs">{row.phoneNumber}</TableCell>
-        <TableCell className="max-w-[22rem] truncate" title={row.text}>{row.text}</TableCell>
+        <TableCell className="max-w-[20rem] truncate" title={row.text}>{row.text}</TableCell>
         <TableCell><LogStatusBadge status={row.status} /></TableCell>
-        <TableCell className="max-w-[18rem] truncate text-destructive" title={row.errorReason ?? undefined}>
+        <TableCell className="max-w-[16rem] truncate text-destructive" title={row.errorReason ?? undefined}>
           {row.errorReason ? (
             <>
               {row.errorReason}

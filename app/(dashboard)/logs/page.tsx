@@ -13,6 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { listLogsCampaignOptions } from "@/lib/logs/campaign";
+import { zodFieldErrors } from "@/lib/http/problem";
 import { logListParamsSchema, searchParamsRecord } from "@/lib/logs/filters";
 import { logsHref, logsLinks } from "@/lib/logs/links";
 import { countLogStatuses, listLogMessages } from "@/lib/logs/query";
@@ -71,7 +72,7 @@ export default async function LogsPage({ searchParams }: { searchParams: Promise
         {header}
         <div className="grid gap-5">
           {filterBar}
-          <FilterErrors error={parsed.error} clearHref="/logs" />
+          <FilterErrors errors={zodFieldErrors(parsed.error)} clearHref="/logs" />
         </div>
       </>
     );

@@ -16,6 +16,7 @@ import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { getCampaign, getDeploymentDetails } from "@/lib/campaigns/service";
 import { ApiError } from "@/lib/http/errors";
+import { zodFieldErrors } from "@/lib/http/problem";
 import { logListParamsSchema, searchParamsRecord } from "@/lib/logs/filters";
 import { logsLinks } from "@/lib/logs/links";
 import { countLogStatuses, listLogMessages } from "@/lib/logs/query";
@@ -69,7 +70,7 @@ export default async function CampaignLogsPage({ params, searchParams }: { param
         {header}
         <div className="grid gap-5">
           {filterBar}
-          <FilterErrors error={parsed.error} clearHref={basePath} />
+          <FilterErrors errors={zodFieldErrors(parsed.error)} clearHref={basePath} />
         </div>
       </>
     );
