@@ -1,0 +1,50 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { CampaignBuilder } from "@/components/campaigns/campaign-builder";
+import { getDb } from "@/db";
+import { requireUser } from "@/lib/auth";
+import { withDeployment } from "@/lib/campaigns/actions";
+import { getCampaign, listKnownAttributes } from "@/lib/campaigns/service";
+import { ApiError } from "@/lib/http/errors";
+import { getSender } from "@/lib/senders/service";
+import { listTemplates } from "@/lib/templates/service";
+import { getWorkspace } from "@/lib/workspaces";
+
+export const metadata: Metadata = { title: "Campaign" };
+
+async function requestOrigin(): Promise<string | undefined> {
+  const list = await headers();
+  const host = list.get("x-forwarded-host") ?? list.get("host");
+  if (!host) return undefined;
+  return `${list.get("x-forwarded-proto") ?? "http"}://${host}`;
+}
+
+export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
+  await connection();
+  const user = await requireUser();
+  const { id } = await params;
+  const db = await getDb();
+  const campaign = await getCampaign(db, user.workspaceId, id).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) notFound();
+    throw error;
+  });
+  const [{ deployment }, templates, knownAttributes, sender, workspace] = await Promise.all([
+    withDeployment(db, user.workspaceId, campaign, await requestOrigin()),
+    listTemplates(db, user.workspaceId),
+    listKnownAttributes(db, user.workspaceId),
+    getSender(db, user.workspaceId),
+    getWorkspace(db, user.workspaceId),
+  ]);
+  return (
+    <CampaignBuilder
+      key={campaign.id}
+      initialCampaign={campaign}
+      initialDeployment={deployment}
+      templates={templates}
+      knownAttributes={knownAttributes}
+      sender={{ provider: sender.provider, name: workspace?.name ?? "Your business" }}
+    />
+  );
+}
