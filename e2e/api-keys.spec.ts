@@ -91,6 +91,7 @@ test("create, reveal and copy a key, use it, see Last used, delete it and get 40
   await expect(lastUsed).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
   await createKeyThroughUi(page, "Zapier");
   await page.getByRole("dialog", { name: "Save your API key" }).getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
   await page.screenshot({ path: "/tmp/keys-list.png", fullPage: true });
 
   // Delete with confirmation; the row goes away without a page reload.

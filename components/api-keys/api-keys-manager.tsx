@@ -24,6 +24,7 @@ export function ApiKeysManager({
 }) {
   const [keys, setKeys] = useState(initialKeys);
   const [revealed, setRevealed] = useState<CreatedApiKey | null>(null);
+  const [revealOpen, setRevealOpen] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyListItem | null>(null);
   const now = useNow(serverNow);
 
@@ -38,6 +39,7 @@ export function ApiKeysManager({
     };
     setKeys((current) => [listed, ...current]);
     setRevealed(created);
+    setRevealOpen(true);
   }
 
   function handleDeleted(deleted: ApiKeyListItem) {
@@ -110,7 +112,7 @@ export function ApiKeysManager({
           with <code className="font-mono text-xs text-foreground">GET /api/v1/me</code>. Last used is updated within a minute.
         </p>
       </section>
-      <RevealApiKeyDialog created={revealed} onDone={() => setRevealed(null)} />
+      <RevealApiKeyDialog created={revealed} open={revealOpen} onDone={() => setRevealOpen(false)} onClosed={() => setRevealed(null)} />
       <DeleteApiKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} onDeleted={handleDeleted} />
     </>
   );

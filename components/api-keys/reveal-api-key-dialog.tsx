@@ -10,14 +10,25 @@ import { toast } from "@/components/ui/toaster";
 import type { CreatedApiKey } from "@/lib/api-keys/schemas";
 
 /**
- * Shows a newly created key once. The key lives only in this dialog's props: closing it drops the
- * last copy in the browser, and the server cannot show it again.
+ * Shows a newly created key once. The key lives only in the `created` prop: once the dialog has
+ * finished closing, `onClosed` lets the owner drop the last copy in the browser; the server cannot
+ * show it again.
  */
-export function RevealApiKeyDialog({ created, onDone }: { created: CreatedApiKey | null; onDone: () => void }) {
+export function RevealApiKeyDialog({
+  created,
+  open,
+  onDone,
+  onClosed,
+}: {
+  created: CreatedApiKey | null;
+  open: boolean;
+  onDone: () => void;
+  onClosed: () => void;
+}) {
   return (
-    <Dialog open={created !== null} onOpenChange={(open) => !open && onDone()}>
+    <Dialog open={open && created !== null} onOpenChange={(next) => !next && onDone()}>
       {/* A stray click outside must not throw the key away; Done, Escape and the close button still work. */}
-      <DialogContent onInteractOutside={(event) => event.preventDefault()} className="max-w-xl">
+      <DialogContent onInteractOutside={(event) => event.preventDefault()} onCloseAutoFocus={onClosed} className="max-w-xl">
         {created && <RevealBody created={created} onDone={onDone} />}
       </DialogContent>
     </Dialog>
