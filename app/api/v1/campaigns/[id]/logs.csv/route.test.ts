@@ -1,0 +1,66 @@
+import Papa from "papaparse";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { createApiKey } from "@/lib/api-keys/service";
+import { LOG_CSV_COLUMNS } from "@/lib/logs/csv";
+import { createTestAccount } from "@/lib/testing/factories";
+import { insertCampaignRow, insertMessageRows } from "@/lib/testing/logs-factories";
+import { GET, POST } from "./route";
+
+let key: string;
+let otherKey: string;
+let campaignId: string;
+
+async function keyFor(workspaceId: string, userId: string) {
+  return (await createApiKey(await getDb(), workspaceId, { userId, ip: null, userAgent: null }, { name: "Export job" })).key;
+}
+
+beforeAll(async () => {
+  const account = await createTestAccount();
+  key = await keyFor(account.workspaceId, account.id);
+  const other = await createTestAccount();
+  otherKey = await keyFor(other.workspaceId, other.id);
+  campaignId = (await insertCampaignRow(account.workspaceId, { name: "Back in stock" })).id;
+  await insertMessageRows(account.workspaceId, campaignId, [
+    { phoneNumber: "+14155550101", status: "delivered", renderedText: "Hi, \"Ada\"", createdAt: new Date("2026-11-20T10:00:00Z") },
+    { phoneNumber: "+14155550102", status: "failed", errorCode: "131026", errorReason: "=cmd|' /C calc'!A0", createdAt: new Date("2026-11-21T10:00:00Z") },
+  ]);
+});
+
+function call(query: string, headers: Record<string, string>, id = campaignId) {
+  return GET(new Request(`http://localhost/api/v1/campaigns/${id}/logs.csv?${query}`, { headers }), { params: Promise.resolve({ id }) });
+}
+
+describe("GET /api/v1/campaigns/{id}/logs.csv", () => {
+  it("streams the filtered export for a valid key", async () => {
+    const response = await call("status=failed", { authorization: `Bearer ${key}` });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
+    expect(response.headers.get("content-disposition")).toMatch(/filename="back-in-stock-logs-\d{4}-\d{2}-\d{2}\.csv"/);
+    const [header, ...rows] = Papa.parse<string[]>(await response.text(), { skipEmptyLines: true }).data;
+    expect(header).toEqual([...LOG_CSV_COLUMNS]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slice(2, 8)).toEqual(["+14155550102", "order_update (en_US)", "Hi Ada, your order shipped.", "failed", "131026", "'=cmd|' /C calc'!A0"]);
+  });
+
+  it("applies the date range as query parameters", async () => {
+    const response = await call("from=2026-11-20&to=2026-11-20", { "x-api-key": key });
+    const rows = Papa.parse<string[]>(await response.text(), { skipEmptyLines: true }).data.slice(1);
+    expect(rows.map((row) => row[2])).toEqual(["+14155550101"]);
+    expect(rows[0]![4]).toBe('Hi, "Ada"');
+  });
+
+  it("answers 401 without a key, 404 for another workspace's campaign, 422 for bad filters, 405 for POST", async () => {
+    const anonymous = await call("", {});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toContain("Bearer");
+    const foreign = await call("", { "x-api-key": otherKey });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.text()).not.toContain("+1415555");
+    expect((await call("", { "x-api-key": key }, "cmp_unknown")).status).toBe(404);
+    expect((await call("status=lost", { "x-api-key": key })).status).toBe(422);
+    const post = await POST(new Request(`http://localhost/api/v1/campaigns/${campaignId}/logs.csv`, { method: "POST" }), { params: Promise.resolve({ id: campaignId }) });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET");
+  });
+});
