@@ -113,13 +113,29 @@ export function checkBodyShape(value: unknown): { items: Record<string, unknown>
   return errors.length > 0 ? { errors } : { items: value as Record<string, unknown>[], isBatch: true };
 }
 
+// Building a zod object schema costs far more than parsing with it, and a campaign's trigger node
+// changes rarely: schemas are kept per configuration (bounded; the oldest is dropped first).
+const SCHEMA_CACHE_SIZE = 500;
+const schemaCache = new Map<string, ReturnType<typeof buildTriggerItemSchema>>();
+
+export function triggerItemSchema(config: TriggerConfig): ReturnType<typeof buildTriggerItemSchema> {
+  const cacheKey = JSON.stringify(config);
+  let schema = schemaCache.get(cacheKey);
+  if (!schema) {
+    schema = buildTriggerItemSchema(config);
+    if (schemaCache.size >= SCHEMA_CACHE_SIZE) schemaCache.delete(schemaCache.keys().next().value!);
+    schemaCache.set(cacheKey, schema);
+  }
+  return schema;
+}
+
 /** Validates every item; errors carry paths like `phone` (object body) or `[3].phone` (array body). */
 export function validateTriggerItems(
   config: TriggerConfig,
   items: Record<string, unknown>[],
   isBatch: boolean,
 ): { ok: true; items: TriggerItem[] } | { ok: false; errors: FieldError[] } {
-  const schema = buildTriggerItemSchema(config);
+  const schema = triggerItemSchema(config);
   const out: TriggerItem[] = [];
   const errors: FieldError[] = [];
   items.forEach((item, index) => {
