@@ -84,7 +84,9 @@ export function withSession<P extends Params = Params>(
 /**
  * A route for external systems, authenticated by an API key (`x-api-key` or `Authorization: Bearer`):
  * 401 / 400 per the API-key rules before the handler runs. After the response, the key's
- * "last used" time is recorded (throttled to one write per key per minute).
+ * "last used" time is recorded (throttled to one write per key per minute). The key is looked up
+ * on every request: a request that authenticated before a delete committed may still finish, and
+ * every request that starts after the delete has returned gets 401.
  */
 export function withApiKey<P extends Params = Params>(
   handler: (context: ApiKeyContext<P>) => Promise<Response>,
