@@ -1,0 +1,310 @@
+// `npm run test:reliability` (short mode: `-- --short` or RELIABILITY_SHORT=1, as in CI).
+//
+// 1. Triggers at full speed (20,000; short: 1,000) against `next start` on Postgres while a fake
+//    WhatsApp Cloud API fails 30 % of sends (HTTP 500, error 130429, requests that never answer), and
+//    the server is killed (SIGKILL) once mid-run and restarted. Every logical request carries its
+//    own Idempotency-Key and is retried with it after a network error, a 5xx or a 429, as a client
+//    should. Then: every 202 maps to exactly one message, the campaign holds exactly one message per
+//    logical request, and every message ends sent/delivered/read or failed with a reason — none
+//    stuck, none lost.
+// 2. Fuzzed bodies and headers (5,000; short: 500) on the trigger and message routes → zero 5xx.
+// Exits non-zero on any violation.
+import crypto from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { startFakeGraph, graphError, type FakeGraphReply } from "@/lib/testing/fake-graph";
+import { BASE_URL, CRON_SECRET, ensureBuild, freshDatabase, phoneNumbers, sleep, startServer, type Server } from "./trigger-support";
+
+const SHORT = process.argv.includes("--short") || process.env.RELIABILITY_SHORT === "1";
+const TRIGGERS = Number(process.env.RELIABILITY_TRIGGERS ?? (SHORT ? 1000 : 20_000));
+const FUZZ = Number(process.env.RELIABILITY_FUZZ ?? (SHORT ? 500 : 5000));
+const CONCURRENCY = 50;
+const DRAIN_TIMEOUT_MS = Number(process.env.RELIABILITY_DRAIN_TIMEOUT_MS ?? (SHORT ? 240_000 : 600_000));
+const ENCRYPTION_KEY = "a".repeat(64);
+
+const failures: string[] = [];
+const check = (ok: boolean, what: string) => {
+  console.log(`${ok ? "✓" : "✗"} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+/** 70 % success; 10 % each: HTTP 500, 130429 (throughput), no answer at all. */
+function flakyGraph(): () => FakeGraphReply {
+  let n = 0;
+  return () => {
+    n++;
+    const roll = Math.random();
+    if (roll < 0.1) return { status: 500, text: "Internal Server Error" };
+    if (roll < 0.2) return graphError(130429, "Rate limit hit", 400);
+    if (roll < 0.3) return { hang: true };
+    return { status: 200, body: { messaging_product: "whatsapp", contacts: [{ input: "x", wa_id: "x" }], messages: [{ id: `wamid.REL${n}` }] } };
+  };
+}
+
+async function main() {
+  const started = Date.now();
+  ensureBuild();
+  process.env.ENCRYPTION_KEY = ENCRYPTION_KEY;
+  const url = await freshDatabase("sendstream_reliability_trigger");
+  process.env.DATABASE_URL = url;
+  const { getDb, closeDb } = await import("@/db");
+  const { messages, senders } = await import("@/db/schema");
+  const { encryptSecret } = await import("@/lib/crypto/secrets");
+  const { MAX_SEND_ATTEMPTS } = await import("@/lib/messaging/errors");
+  const { createTriggerFixture } = await import("@/lib/testing/trigger-factories");
+  const db = await getDb();
+  const fx = await createTriggerFixture({ rateLimitPerMinute: 1_000_000_000 });
+  await db
+    .update(senders)
+    .set({ provider: "whatsapp", phoneNumberId: "100200300", accessTokenEncrypted: encryptSecret("reliability-token"), throughputPerSecond: 1000 })
+    .where(eq(senders.workspaceId, fx.workspaceId));
+
+  const graph = await startFakeGraph(flakyGraph());
+  const serverEnv = {
+    DATABASE_URL: url,
+    ENCRYPTION_KEY,
+    WHATSAPP_GRAPH_URL: graph.url,
+    TRIGGER_KEY_RATE_LIMIT_PER_MINUTE: "1000000000",
+  };
+  let server: Server = await startServer(serverEnv);
+  let restarting: Promise<void> | null = null;
+
+  try {
+    // ---- 1. triggers with a kill and restart in the middle ----
+    console.log(`Triggering ${TRIGGERS} messages (${CONCURRENCY} at a time), killing the server once …`);
+    const phones = phoneNumbers(TRIGGERS);
+    const ids: (string | null)[] = new Array(TRIGGERS).fill(null);
+    const statuses = new Map<number, number>();
+    let retries = 0;
+    let completed = 0;
+    let nextIndex = 0;
+    const killAt = Math.floor(TRIGGERS / 3);
+    let killed = false;
+
+    const sendOne = async (i: number) => {
+      const body = JSON.stringify({ phone: phones[i], order: `REL-${i}`, first_name: "Rel" });
+      for (let attempt = 0; ; attempt++) {
+        if (restarting) await restarting;
+        try {
+          const response = await fetch(`${BASE_URL}/api/campaigns/${fx.campaignId}/trigger`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": fx.apiKey, "idempotency-key": `rel-${i}` },
+            body,
+            signal: AbortSignal.timeout(30_000),
+          });
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const payload = (await response.json()) as { id?: string };
+          if (response.status === 202) {
+            if (ids[i] !== null && ids[i] !== payload.id) failures.push(`request ${i}: 202 with a second id ${payload.id} (first ${ids[i]})`);
+            ids[i] = payload.id ?? null;
+            return;
+          }
+          if (response.status !== 429 && response.status < 500) {
+            failures.push(`request ${i}: unexpected ${response.status} ${JSON.stringify(payload)}`);
+            return;
+          }
+        } catch {
+          // connection refused / reset while the server is down: retry with the same key
+        }
+        retries++;
+        await sleep(Math.min(2000, 50 * 2 ** Math.min(attempt, 6)));
+      }
+    };
+
+    const worker = async () => {
+      while (nextIndex < TRIGGERS) {
+        const i = nextIndex++;
+        await sendOne(i);
+        completed++;
+        if (!killed && completed >= killAt) {
+          killed = true;
+          console.log(`  killing the server (SIGKILL) after ${completed} accepted requests, then restarting it`);
+          restarting = (async () => {
+            await server.kill();
+            server = await startServer(serverEnv);
+          })();
+          await restarting;
+          restarting = null;
+        }
+      }
+    };
+    const triggerStart = Date.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const triggerSeconds = (Date.now() - triggerStart) / 1000;
+    console.log(`  done in ${triggerSeconds.toFixed(1)} s (${(TRIGGERS / triggerSeconds).toFixed(0)}/s), ${retries} retries, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+
+    const accepted = ids.filter((id): id is string => id !== null);
+    check(accepted.length === TRIGGERS, `every logical request got a 202 (${accepted.length}/${TRIGGERS})`);
+    check(new Set(accepted).size === accepted.length, "no two requests share a message id");
+    const rows = await db.select({ id: messages.id }).from(messages).where(eq(messages.campaignId, fx.campaignId));
+    const stored = new Set(rows.map((r) => r.id));
+    check(rows.length === TRIGGERS, `the campaign holds exactly one message per request (${rows.length} for ${TRIGGERS})`);
+    check(accepted.every((id) => stored.has(id)), "every 202's message id exists");
+
+    // ---- drain: the cron route (what Vercel runs) until nothing is queued or sending ----
+    console.log("Draining (leases held by the killed process expire after 60 s) …");
+    const drainStart = Date.now();
+    let open = Infinity;
+    while (Date.now() - drainStart < DRAIN_TIMEOUT_MS) {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(messages)
+        .where(sql`${messages.campaignId} = ${fx.campaignId} and ${messages.status} in ('queued', 'sending')`);
+      open = Number(row!.n);
+      if (open === 0) break;
+      console.log(`  ${open} still queued or sending after ${((Date.now() - drainStart) / 1000).toFixed(0)} s`);
+      await fetch(`${BASE_URL}/api/cron/dispatch`, { headers: { authorization: `Bearer ${CRON_SECRET}` }, signal: AbortSignal.timeout(60_000) }).catch(() => {});
+      await sleep(2000);
+    }
+    const final = await db
+      .select({ status: messages.status, n: sql<number>`count(*)::int`, withoutReason: sql<number>`count(*) filter (where ${messages.errorReason} is null)::int` })
+      .from(messages)
+      .where(eq(messages.campaignId, fx.campaignId))
+      .groupBy(messages.status);
+    console.log(`  final statuses: ${final.map((r) => `${r.status} ${r.n}`).join(", ")}; fake Graph saw ${graph.requests.length} send requests`);
+    check(open === 0, `no message stuck in queued/sending (${open === Infinity ? "unknown" : open} left)`);
+    const terminal = final.filter((r) => ["sent", "delivered", "read", "failed"].includes(r.status)).reduce((sum, r) => sum + Number(r.n), 0);
+    check(terminal === TRIGGERS, `every message ended sent/delivered/read or failed (${terminal}/${TRIGGERS})`);
+    const failedWithoutReason = final.find((r) => r.status === "failed")?.withoutReason ?? 0;
+    check(Number(failedWithoutReason) === 0, "every failed message has a reason");
+    // Only retryable faults are injected, so a message may fail only once its attempts are used up.
+    const early = await db
+      .select({ code: messages.errorCode, reason: messages.errorReason, n: sql<number>`count(*)::int` })
+      .from(messages)
+      .where(sql`${messages.campaignId} = ${fx.campaignId} and ${messages.status} = 'failed' and ${messages.attempts} < ${MAX_SEND_ATTEMPTS}`)
+      .groupBy(messages.errorCode, messages.errorReason);
+    for (const row of early) console.log(`  failed before ${MAX_SEND_ATTEMPTS} attempts: ${row.n} × ${row.code}: ${row.reason}`);
+    check(early.length === 0, `transient send errors were retried: no message failed before ${MAX_SEND_ATTEMPTS} attempts`);
+
+    // ---- 2. fuzz ----
+    console.log(`Fuzzing ${FUZZ} requests …`);
+    const fuzzStatuses = new Map<number, number>();
+    const fiveHundreds: string[] = [];
+    let fuzzNext = 0;
+    const fuzzWorker = async () => {
+      while (fuzzNext < FUZZ) {
+        const n = fuzzNext++;
+        const request = fuzzRequest(n, fx.campaignId, fx.apiKey);
+        try {
+          const response = await fetch(`${BASE_URL}${request.path}`, {
+            method: request.method,
+            headers: request.headers,
+            body: request.body as BodyInit | undefined,
+            signal: AbortSignal.timeout(30_000),
+          });
+          await response.arrayBuffer();
+          fuzzStatuses.set(response.status, (fuzzStatuses.get(response.status) ?? 0) + 1);
+          if (response.status >= 500) fiveHundreds.push(`${response.status} ${request.method} ${request.path} ${request.describe}`);
+        } catch (error) {
+          fiveHundreds.push(`network error ${(error as Error).message} ${request.method} ${request.path} ${request.describe}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, fuzzWorker));
+    console.log(`  statuses ${JSON.stringify(Object.fromEntries([...fuzzStatuses].sort((a, b) => a[0] - b[0])))}`);
+    for (const line of fiveHundreds.slice(0, 10)) console.log(`  ${line}`);
+    check(fiveHundreds.length === 0, `zero 5xx (or dropped connections) over ${FUZZ} fuzzed requests (${fiveHundreds.length})`);
+  } finally {
+    await server.stop().catch(() => {});
+    await graph.close();
+    await closeDb();
+  }
+  console.log(`\n${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  for (const failure of failures.slice(0, 20)) console.log(`  - ${failure}`);
+  process.exit(failures.length === 0 ? 0 : 1);
+}
+
+// ---- fuzzed requests ----
+
+interface FuzzRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  describe: string;
+}
+
+const pick = <T>(items: readonly T[]): T => items[crypto.randomInt(items.length)]!;
+
+function randomJsonValue(depth: number): unknown {
+  const kinds = depth > 3 ? ["string", "number", "bool", "null"] : ["string", "number", "bool", "null", "object", "array"];
+  switch (pick(kinds)) {
+    case "string":
+      return pick(["", "+14155552671", "+447911123456", "+1555", "x".repeat(crypto.randomInt(1, 5000)), "ü\u0000\u202e😀", "2026-02-30", "a@b", "<script>", "'; drop table messages; --"]);
+    case "number":
+      return pick([0, -1, 1e308, -1e-308, 3.14, Number.MAX_SAFE_INTEGER, 12]);
+    case "bool":
+      return Math.random() < 0.5;
+    case "null":
+      return null;
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (let i = crypto.randomInt(0, 8); i > 0; i--) {
+        out[pick(["phone", "first_name", "order", "amount", "vip", "email", "due", "__proto__", "constructor", "x"])] = randomJsonValue(depth + 1);
+      }
+      return out;
+    }
+    default:
+      return Array.from({ length: crypto.randomInt(0, 6) }, () => randomJsonValue(depth + 1));
+  }
+}
+
+function fuzzBody(): { body: string | Uint8Array; describe: string } {
+  switch (crypto.randomInt(10)) {
+    case 0:
+      return { body: crypto.randomBytes(crypto.randomInt(0, 2000)), describe: "random bytes" };
+    case 1:
+      return { body: "[".repeat(crypto.randomInt(1, 20000)), describe: "deep open brackets" };
+    case 2:
+      return { body: `${"[".repeat(5000)}${"]".repeat(5000)}`, describe: "deeply nested arrays" };
+    case 3:
+      return { body: JSON.stringify(Array.from({ length: crypto.randomInt(95, 110) }, () => ({ phone: "+14155552671", order: "F" }))), describe: "batch around the limit" };
+    case 4:
+      return { body: JSON.stringify({ phone: "+14155552671", pad: "y".repeat(crypto.randomInt(60_000, 70_000)) }), describe: "object around 64 KiB" };
+    case 5:
+      return { body: `{"phone": "+14155552671", "order": "${"\\u0000".repeat(100)}"}`, describe: "escaped NULs" };
+    default: {
+      const value = Math.random() < 0.5 ? randomJsonValue(0) : Array.from({ length: crypto.randomInt(0, 4) }, () => randomJsonValue(1));
+      return { body: JSON.stringify(value) ?? "null", describe: "random JSON" };
+    }
+  }
+}
+
+function fuzzRequest(n: number, campaignId: string, apiKey: string): FuzzRequest {
+  const method = pick(["POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "GET", "PUT", "DELETE", "PATCH"]);
+  const path = pick([
+    `/api/campaigns/${campaignId}/trigger`,
+    `/outbound/${campaignId}`,
+    `/api/campaigns/${campaignId}/trigger?dryRun=true`,
+    `/api/campaigns/cmp_${crypto.randomBytes(8).toString("hex")}/trigger`,
+    `/outbound/${encodeURIComponent("'\"<>%00")}`,
+    `/api/v1/messages/msg_${crypto.randomBytes(6).toString("hex")}`,
+    `/api/v1/messages/${encodeURIComponent("../../x")}`,
+  ]);
+  const headers: Record<string, string> = {};
+  const keyChoice = crypto.randomInt(10);
+  if (keyChoice <= 2) headers["x-api-key"] = apiKey;
+  else if (keyChoice >= 6 && keyChoice <= 8) headers.authorization = `Bearer ${apiKey}`;
+  else if (keyChoice === 3) headers.authorization = pick([`Bearer ${apiKey}`, "Bearer", "Basic abc", `bearer  ${apiKey}`, `Bearer ss_${"A".repeat(38)}`]);
+  else if (keyChoice === 4) headers["x-api-key"] = pick(["", "ss_", "x".repeat(8000), `${apiKey} `, "ss_ÿÿÿ"]);
+  if (keyChoice === 1) headers.authorization = `Bearer ss_${crypto.randomBytes(19).toString("hex")}`;
+  headers["content-type"] = pick([
+    "application/json",
+    "application/json",
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/vnd.api+json",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "",
+    "application/json;;;",
+  ]);
+  if (Math.random() < 0.3) headers["idempotency-key"] = pick(["k", "x".repeat(300), `fuzz-${n % 20}`, " ", "ÿ"]);
+  if (Math.random() < 0.1) headers["content-encoding"] = "gzip";
+  const { body, describe } = method === "GET" ? { body: undefined, describe: "no body" } : fuzzBody();
+  return { method, path, headers, body, describe: `${describe}; ${JSON.stringify(Object.keys(headers))}` };
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+// Shared by the trigger benchmark and the reliability script: a Postgres database of their own,
+// a production build, a `next start` server they can kill and restart, and seed data.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+export const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-trigger";
+export const PORT = Number(process.env.BENCH_PORT ?? 3204);
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+export const CRON_SECRET = "bench-only-cron-secret-0123456789";
+
+/** `postgres://…/<name>`: the given DATABASE_URL's server with our own database name. */
+export function benchDatabaseUrl(name: string): string {
+  const base = new URL(process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+  base.pathname = `/${name}`;
+  return base.toString();
+}
+
+/** Drops and recreates the database, then applies the migrations. */
+export async function freshDatabase(name: string): Promise<string> {
+  const url = benchDatabaseUrl(name);
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  await sql.unsafe(`drop database if exists "${name}" with (force)`);
+  await sql.unsafe(`create database "${name}"`);
+  await sql.end();
+  const migrated = spawnSync("npx", ["tsx", "db/cli.ts", "migrate"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" });
+  if (migrated.status !== 0) throw new Error("Migrations failed.");
+  return url;
+}
+
+/** Builds into DIST_DIR unless a build is there (BENCH_BUILD=1 forces one). */
+export function ensureBuild(): void {
+  const buildId = path.join(ROOT, DIST_DIR, "BUILD_ID");
+  if (fs.existsSync(buildId) && process.env.BENCH_BUILD !== "1") return;
+  console.log(`Building into ${DIST_DIR} …`);
+  const built = spawnSync("node", ["node_modules/next/dist/bin/next", "build"], {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_DIST_DIR: DIST_DIR },
+    stdio: "inherit",
+  });
+  if (built.status !== 0) throw new Error("next build failed.");
+}
+
+export interface Server {
+  child: ChildProcess;
+  /** SIGKILL: no graceful shutdown, nothing drained. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string>): Promise<Server> {
+  const child = spawn("node", ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: DIST_DIR,
+      AUTH_SECRET: "bench-only-secret-0123456789abcdef0123456789",
+      CRON_SECRET,
+      APP_URL: BASE_URL,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log: string[] = [];
+  child.stdout!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited:\n${log.join("")}`);
+    try {
+      const response = await fetch(`${BASE_URL}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`next start did not become healthy:\n${log.join("").slice(-4000)}`);
+    await sleep(250);
+  }
+  return {
+    child,
+    async kill() {
+      child.kill("SIGKILL");
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await Promise.race([exited, sleep(10_000).then(() => child.kill("SIGKILL"))]);
+      await exited;
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `count` distinct valid UK mobile numbers in E.164. */
+export function phoneNumbers(count: number, start = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `+447911${String(100000 + ((start + i) % 900000)).padStart(6, "0")}`);
+}
+
+/** Replaces the part of bench/RESULTS.md between this section's markers (or appends it). */
+export function writeResultsSection(section: string, markdown: string): void {
+  const file = path.join(ROOT, "bench", "RESULTS.md");
+  const start = `<!-- ${section}:start -->`;
+  const end = `<!-- ${section}:end -->`;
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmark results\n";
+  const from = current.indexOf(start);
+  const to = current.indexOf(end);
+  const next = from >= 0 && to > from ? current.slice(0, from) + block + current.slice(to + end.length) : `${current.trimEnd()}\n\n${block}\n`;
+  fs.writeFileSync(file, next);
+}
