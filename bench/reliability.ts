@@ -1,4 +1,5 @@
-// `npm run test:reliability` (short mode: `-- --short` or RELIABILITY_SHORT=1, as in CI).
+// `npm run test:reliability` (short mode: `-- --short`, RELIABILITY_SHORT=1 or RELIABILITY_MODE=short,
+// as in CI; RELIABILITY_REPORT=<file> writes `{ passed, failed, failures }` there).
 //
 // 1. Triggers at full speed (20,000; short: 1,000) against `next start` on Postgres while a fake
 //    WhatsApp Cloud API fails 30 % of sends (HTTP 500, error 130429, requests that never answer), and
@@ -10,11 +11,12 @@
 // 2. Fuzzed bodies and headers (5,000; short: 500) on the trigger and message routes → zero 5xx.
 // Exits non-zero on any violation.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { startFakeGraph, graphError, type FakeGraphReply } from "@/lib/testing/fake-graph";
 import { BASE_URL, CRON_SECRET, ensureBuild, freshDatabase, phoneNumbers, sleep, startServer, type Server } from "./trigger-support";
 
-const SHORT = process.argv.includes("--short") || process.env.RELIABILITY_SHORT === "1";
+const SHORT = process.argv.includes("--short") || process.env.RELIABILITY_SHORT === "1" || process.env.RELIABILITY_MODE === "short";
 const TRIGGERS = Number(process.env.RELIABILITY_TRIGGERS ?? (SHORT ? 1000 : 20_000));
 const FUZZ = Number(process.env.RELIABILITY_FUZZ ?? (SHORT ? 500 : 5000));
 const CONCURRENCY = 50;
@@ -22,10 +24,17 @@ const DRAIN_TIMEOUT_MS = Number(process.env.RELIABILITY_DRAIN_TIMEOUT_MS ?? (SHO
 const ENCRYPTION_KEY = "a".repeat(64);
 
 const failures: string[] = [];
+let passedChecks = 0;
 const check = (ok: boolean, what: string) => {
   console.log(`${ok ? "✓" : "✗"} ${what}`);
-  if (!ok) failures.push(what);
+  if (ok) passedChecks++;
+  else failures.push(what);
 };
+
+function writeReport(): void {
+  const file = process.env.RELIABILITY_REPORT;
+  if (file) fs.writeFileSync(file, JSON.stringify({ passed: passedChecks, failed: failures.length, failures }, null, 2));
+}
 
 /** 70 % success; 10 % each: HTTP 500, 130429 (throughput), no answer at all. */
 function flakyGraph(): () => FakeGraphReply {
@@ -208,6 +217,7 @@ async function main() {
     await graph.close();
     await closeDb();
   }
+  writeReport();
   console.log(`\n${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   for (const failure of failures.slice(0, 20)) console.log(`  - ${failure}`);
   process.exit(failures.length === 0 ? 0 : 1);
@@ -306,5 +316,7 @@ function fuzzRequest(n: number, campaignId: string, apiKey: string): FuzzRequest
 
 main().catch((error) => {
   console.error(error);
+  failures.push(`the script crashed: ${(error as Error).message}`);
+  writeReport();
   process.exit(1);
 });

@@ -6,7 +6,8 @@ import path from "node:path";
 import postgres from "postgres";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
-export const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-trigger";
+// CI builds once into the default folder before running the scripts; locally they keep their own.
+export const DIST_DIR = process.env.NEXT_DIST_DIR || (process.env.CI ? ".next" : ".next-trigger");
 export const PORT = Number(process.env.BENCH_PORT ?? 3204);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const CRON_SECRET = "bench-only-cron-secret-0123456789";
