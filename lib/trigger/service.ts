@@ -13,6 +13,7 @@ import {
   PHONE_ATTRIBUTE,
   type CampaignStatus,
 } from "@/lib/campaigns/schemas";
+import { CONTACT_UPSERT_CONFLICT } from "@/lib/contacts/service";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
@@ -377,10 +378,7 @@ export async function insertMessages(
         from jsonb_to_recordset(${JSON.stringify(input.contacts)}::jsonb) as x(id text, phone text, name text, attributes jsonb)
         ${claimed}
         order by x.phone
-        on conflict (workspace_id, phone_number) do update set
-          name = coalesce(excluded.name, c.name),
-          attributes = c.attributes || excluded.attributes,
-          updated_at = now()
+        ${CONTACT_UPSERT_CONFLICT}
         returning c.id, c.phone_number
       ),
       inserted as (

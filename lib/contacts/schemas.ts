@@ -1,0 +1,45 @@
+// Contacts as the REST API reads and writes them. Phone numbers follow the trigger's E.164 rule;
+// attribute names follow the campaign builder's identifier rule.
+import { z } from "zod";
+import { BUILT_IN_ATTRIBUTES, identifierSchema } from "@/lib/campaigns/schemas";
+import { e164PhoneSchema, MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
+
+export const MAX_CONTACT_ATTRIBUTES = 100;
+export const MAX_CONTACT_NAME_LENGTH = 200;
+
+export const contactPhoneSchema = e164PhoneSchema;
+
+/** A stored attribute value: what a trigger field of any type produces. */
+export const contactAttributeValueSchema = z.union([
+  z.string().max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`),
+  z.number().refine(Number.isFinite, "Expected a finite number."),
+  z.boolean(),
+]);
+
+export const contactAttributesSchema = z
+  .record(identifierSchema, contactAttributeValueSchema)
+  .superRefine((attributes, ctx) => {
+    const keys = Object.keys(attributes);
+    if (keys.length > MAX_CONTACT_ATTRIBUTES) {
+      ctx.addIssue({ code: "custom", message: `At most ${MAX_CONTACT_ATTRIBUTES} attributes.` });
+    }
+    for (const key of keys) {
+      if ((BUILT_IN_ATTRIBUTES as readonly string[]).includes(key)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `"${key}" is a built-in attribute; ${key === "name" ? "send it as the top-level name" : "it comes from the URL"}.`,
+        });
+      }
+    }
+  });
+
+/**
+ * `PUT /api/v1/contacts/{phone}`: creates the contact or updates it. Attributes are merged into
+ * the stored ones (the same rule as a trigger request); an omitted or null name keeps the stored one.
+ */
+export const upsertContactSchema = z.object({
+  name: z.string().trim().min(1, "Leave the name out instead of sending an empty one.").max(MAX_CONTACT_NAME_LENGTH).nullable().optional(),
+  attributes: contactAttributesSchema.optional(),
+});
+export type UpsertContactInput = z.input<typeof upsertContactSchema>;

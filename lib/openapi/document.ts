@@ -1,0 +1,228 @@
+// Builds the OpenAPI 3.1 document from the endpoint registry and the zod schemas.
+import { z } from "zod";
+import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
+import { upsertContactSchema } from "@/lib/contacts/schemas";
+import { problemType } from "@/lib/http/problem";
+import { ERROR_CATALOG, errorEntry, type ErrorCode } from "./errors";
+import { endpointErrors, ENDPOINTS, TAGS, type Endpoint, type Parameter } from "./registry";
+import {
+  campaignListItemSchema,
+  campaignPageSchema,
+  campaignSchema,
+  contactSchema,
+  fieldErrorSchema,
+  meSchema,
+  messagePageSchema,
+  messageSchema,
+  problemSchema,
+  templateListSchema,
+  templateSchema,
+  triggerAcceptedSchema,
+  triggerBodySchema,
+  triggerDryRunSchema,
+} from "./schemas";
+
+export type JsonSchema = Record<string, unknown>;
+export type OpenApiDocument = Record<string, unknown> & {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>;
+};
+
+/** Schemas published under `components.schemas` (and referenced by `$ref` wherever they are used). */
+const NAMED_SCHEMAS: [string, z.ZodType, "request" | "response"][] = [
+  ["Problem", problemSchema, "response"],
+  ["FieldError", fieldErrorSchema, "response"],
+  ["Campaign", campaignSchema, "response"],
+  ["CampaignListItem", campaignListItemSchema, "response"],
+  ["CampaignPage", campaignPageSchema, "response"],
+  ["Template", templateSchema, "response"],
+  ["TemplateList", templateListSchema, "response"],
+  ["Contact", contactSchema, "response"],
+  ["Message", messageSchema, "response"],
+  ["MessagePage", messagePageSchema, "response"],
+  ["Me", meSchema, "response"],
+  ["TriggerAccepted", triggerAcceptedSchema, "response"],
+  ["TriggerDryRun", triggerDryRunSchema, "response"],
+  ["CreateCampaignRequest", createCampaignSchema, "request"],
+  ["UpdateCampaignRequest", updateCampaignSchema, "request"],
+  ["CampaignActionRequest", lifecycleActionSchema, "request"],
+  ["UpsertContactRequest", upsertContactSchema, "request"],
+  ["TriggerRequest", triggerBodySchema, "request"],
+];
+
+/**
+ * A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), in its input form (what a client
+ * sends; for responses the input and output forms are the same). `strict` marks every object
+ * that does not allow extra members with `additionalProperties: false`, as the API enforces.
+ */
+export function toJsonSchema(schema: z.ZodType, options: { strict?: boolean } = {}): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io: "input",
+    unrepresentable: "any",
+    override: (ctx) => {
+      const node = ctx.jsonSchema as JsonSchema;
+      if (options.strict && node.type === "object" && node.properties && node.additionalProperties === undefined) {
+        node.additionalProperties = false;
+      }
+    },
+  }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function schemaRef(schema: z.ZodType, strict = false): JsonSchema {
+  const named = NAMED_SCHEMAS.find(([, candidate]) => candidate === schema);
+  return named ? { $ref: `#/components/schemas/${named[0]}` } : toJsonSchema(schema, { strict });
+}
+
+function parameter(where: "path" | "query" | "header", p: Parameter): JsonSchema {
+  return {
+    name: p.name,
+    in: where,
+    description: p.description,
+    required: where === "path" ? true : Boolean(p.required),
+    schema: p.schema,
+    ...(p.example !== undefined ? { example: p.example } : {}),
+  };
+}
+
+/** Query parameters of an endpoint, each with its JSON Schema and description. */
+export function queryParameters(endpoint: Endpoint): Parameter[] {
+  if (!endpoint.query) return [];
+  if (Array.isArray(endpoint.query)) return endpoint.query;
+  const shape = endpoint.query.shape as Record<string, z.ZodType>;
+  return Object.entries(shape).map(([name, member]) => {
+    const schema = toJsonSchema(member);
+    const { description, example, ...rest } = schema;
+    return {
+      name,
+      description: typeof description === "string" ? description : "",
+      schema: rest,
+      required: !member.safeParse(undefined).success,
+      ...(example !== undefined ? { example: example as string | number } : {}),
+    };
+  });
+}
+
+export function problemExample(code: ErrorCode): Record<string, unknown> {
+  const entry = errorEntry(code);
+  return {
+    type: problemType(code),
+    title: entry.title,
+    status: entry.status,
+    detail: entry.description.replace(/`/g, ""),
+    ...(entry.status === 422 ? { errors: [{ path: code === "deploy_checks_failed" ? "message.template" : "name", code: "invalid", message: "…" }] } : {}),
+    requestId: "5b0c1e9a-2f4d-4c7e-9a41-6f3d2b8e7c10",
+  };
+}
+
+const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
+  unauthorized: { "WWW-Authenticate": { description: 'Always `Bearer realm="sendstream"` (with an error attribute).', schema: { type: "string" } } },
+  method_not_allowed: { Allow: { description: "The methods the path supports.", schema: { type: "string" } } },
+  rate_limited: {
+    "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } },
+    RateLimit: { description: "What is left of the limit.", schema: { type: "string" } },
+    "RateLimit-Policy": { description: "The limits that apply.", schema: { type: "string" } },
+  },
+  service_unavailable: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+  idempotency_conflict: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+};
+
+function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of endpointErrors(endpoint)) {
+    const status = errorEntry(code).status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, JsonSchema> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers = Object.assign({}, ...codes.map((code) => ERROR_HEADERS[code] ?? {})) as Record<string, JsonSchema>;
+    out[String(status)] = {
+      description: codes.map((code) => `\`${code}\`: ${errorEntry(code).title}`).join("; "),
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: {
+        "application/problem+json": {
+          schema: { $ref: "#/components/schemas/Problem" },
+          examples: Object.fromEntries(codes.map((code) => [code, { summary: errorEntry(code).title, value: problemExample(code) }])),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function operation(endpoint: Endpoint): JsonSchema {
+  const parameters = [
+    ...(endpoint.pathParams ?? []).map((p) => parameter("path", p)),
+    ...queryParameters(endpoint).map((p) => parameter("query", p)),
+    ...(endpoint.headers ?? []).map((p) => parameter("header", p)),
+  ];
+  const responses: Record<string, JsonSchema> = {};
+  for (const response of endpoint.responses) {
+    const contentType = response.contentType ?? "application/json";
+    responses[String(response.status)] = {
+      description: response.description,
+      ...(response.headers ? { headers: response.headers } : {}),
+      content: {
+        [contentType]: {
+          schema: response.schema ? schemaRef(response.schema) : contentType === "text/csv" ? { type: "string" } : { type: "object" },
+          ...(response.example !== undefined ? { example: response.example } : {}),
+          ...(response.textExample !== undefined ? { example: response.textExample } : {}),
+        },
+      },
+    };
+  }
+  Object.assign(responses, errorResponses(endpoint));
+  return {
+    operationId: endpoint.operationId,
+    tags: [endpoint.tag],
+    summary: endpoint.summary,
+    description: endpoint.description,
+    ...(endpoint.auth === "none" ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: endpoint.body.required,
+            ...(endpoint.body.description ? { description: endpoint.body.description } : {}),
+            content: { "application/json": { schema: schemaRef(endpoint.body.schema, endpoint.body.strict), example: endpoint.body.example } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = {};
+  for (const endpoint of ENDPOINTS) {
+    paths[endpoint.path] ??= {};
+    paths[endpoint.path]![endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  const strictRequests = new Set(ENDPOINTS.filter((e) => e.body?.strict).map((e) => e.body!.schema));
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    info: {
+      title: "Sendstream API",
+      version: "1.0.0",
+      summary: "Trigger WhatsApp template messages and manage campaigns, templates, contacts and messages.",
+      description:
+        "Authenticate every request with an API key (Settings → API Keys) in `x-api-key: <key>` or `Authorization: Bearer <key>`. Bodies are JSON in camelCase; unknown body fields are refused with 422. Ids are opaque strings, timestamps ISO 8601 in UTC, lists return `{ data, nextCursor }`. Errors are RFC 9457 problem details whose `type` links to the error's entry in the docs.",
+    },
+    servers: [{ url: options.baseUrl }],
+    security: [{ apiKeyHeader: [] }, { bearerAuth: [] }],
+    tags: TAGS.map((tag) => ({ ...tag })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "The API key (`ss_…`) in the `x-api-key` header." },
+        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "ss_ API key", description: "The API key as a bearer token: `Authorization: Bearer ss_…`." },
+      },
+      schemas: Object.fromEntries(NAMED_SCHEMAS.map(([name, schema]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })])),
+    },
+    "x-error-codes": ERROR_CATALOG.map(({ code, status, title }) => ({ code, status, title, type: problemType(code) })),
+  };
+}

@@ -1,0 +1,134 @@
+// Every problem `code` the API answers with. Problem `type`s point at `/docs/api#error-<code>`,
+// where the docs page renders this catalog.
+export interface ErrorEntry {
+  code: string;
+  status: number;
+  title: string;
+  /** What happened and what to do about it. */
+  description: string;
+  /** Only the signed-in web app's routes answer with it. */
+  webAppOnly?: boolean;
+}
+
+export const ERROR_CATALOG = [
+  { code: "bad_request", status: 400, title: "Bad request", description: "The request cannot be processed as sent; the detail says why." },
+  { code: "malformed_json", status: 400, title: "Malformed JSON", description: "The body is empty, not UTF-8 or not valid JSON. Send a well-formed JSON document." },
+  {
+    code: "conflicting_api_keys",
+    status: 400,
+    title: "Bad request",
+    description: "Both `x-api-key` and `Authorization: Bearer` were sent with different keys. Send one of them.",
+  },
+  {
+    code: "unauthorized",
+    status: 401,
+    title: "Unauthorized",
+    description:
+      "The API key is missing, malformed, unknown or deleted (one identical answer for all four, with `WWW-Authenticate: Bearer realm=\"sendstream\"`). Create a key under Settings → API Keys.",
+  },
+  { code: "unauthenticated", status: 401, title: "Unauthenticated", description: "The session expired or is missing. Sign in again.", webAppOnly: true },
+  {
+    code: "cross_site_request",
+    status: 403,
+    title: "Cross-site request refused",
+    description: "A session-authenticated change came from another site. Only the Sendstream web app may call these routes.",
+    webAppOnly: true,
+  },
+  {
+    code: "not_found",
+    status: 404,
+    title: "Not found",
+    description: "Nothing with this id exists in the API key's workspace. Another workspace's resources answer exactly like missing ones.",
+  },
+  { code: "method_not_allowed", status: 405, title: "Method not allowed", description: "The path exists but not with this method. The `Allow` header lists the methods it supports." },
+  {
+    code: "campaign_not_editable",
+    status: 409,
+    title: "Conflict",
+    description: "Only draft and paused campaigns can be changed. Pause an active campaign first; archived campaigns are read-only.",
+  },
+  {
+    code: "invalid_status_transition",
+    status: 409,
+    title: "Conflict",
+    description: "The lifecycle action does not apply to the campaign's current status (for example deploying an active campaign or resuming an archived one).",
+  },
+  {
+    code: "version_conflict",
+    status: 409,
+    title: "Conflict",
+    description: "The `version` you sent is not the campaign's current version: it changed in the meantime. Fetch it again (`currentVersion` is in the body) and retry.",
+  },
+  {
+    code: "campaign_not_active",
+    status: 409,
+    title: "Campaign not active",
+    description: "Trigger requests are only accepted while the campaign is active. Deploy a draft or resume a paused campaign. Nothing was sent.",
+  },
+  { code: "not_a_trigger_campaign", status: 409, title: "Not a trigger campaign", description: "Bulk campaigns do not accept trigger requests. Nothing was sent." },
+  {
+    code: "campaign_not_sendable",
+    status: 409,
+    title: "Campaign cannot send",
+    description: "The campaign's template is no longer approved or the workspace has no sender. Fix the campaign; nothing was sent.",
+  },
+  {
+    code: "idempotency_conflict",
+    status: 409,
+    title: "Request in progress",
+    description: "Another request with the same `Idempotency-Key` is still being processed. Retry after `Retry-After` seconds.",
+  },
+  { code: "sender_not_configured", status: 409, title: "WhatsApp is not connected", description: "WhatsApp credentials are missing. Finish Settings → WhatsApp.", webAppOnly: true },
+  { code: "api_key_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many API keys as it may have. Delete one first.", webAppOnly: true },
+  { code: "account_exists", status: 409, title: "Account exists", description: "An account with this email already exists. Sign in instead.", webAppOnly: true },
+  {
+    code: "payload_too_large",
+    status: 413,
+    title: "Payload too large",
+    description: "The body is over the limit: 64 KiB for a JSON object (1 MiB for a trigger array).",
+  },
+  { code: "unsupported_media_type", status: 415, title: "Unsupported media type", description: "Send the body as JSON with `Content-Type: application/json`." },
+  {
+    code: "validation_failed",
+    status: 422,
+    title: "Validation failed",
+    description:
+      "The body or a parameter is not valid: a wrong type, a missing required field, a phone number that is not E.164, an unknown field or an unrenderable template variable. `errors[]` lists each problem with its `path`.",
+  },
+  {
+    code: "deploy_checks_failed",
+    status: 422,
+    title: "The campaign is not ready",
+    description:
+      "Deploying (or resuming) found problems: no phone mapping, no approved template, an unmapped template variable or no sender. `errors[]` lists every failing check; paths start with `trigger`, `message` or `sender`.",
+  },
+  {
+    code: "idempotency_key_reused",
+    status: 422,
+    title: "Idempotency key reused",
+    description: "The `Idempotency-Key` was already used on this campaign within 24 hours with a different body. Use a new key for a new request.",
+  },
+  {
+    code: "rate_limited",
+    status: 429,
+    title: "Too many requests",
+    description: "The API key's or the campaign's per-minute request limit is used up. Wait `Retry-After` seconds; `RateLimit` and `RateLimit-Policy` describe the limits.",
+  },
+  { code: "graph_error", status: 502, title: "WhatsApp refused the template sync", description: "The WhatsApp Graph API refused a request; the detail carries its error code.", webAppOnly: true },
+  {
+    code: "internal_error",
+    status: 500,
+    title: "Internal server error",
+    description: "Something failed on our side and was logged. Retry, or contact support with the `requestId` from the body.",
+  },
+  { code: "service_unavailable", status: 503, title: "Service unavailable", description: "The database is temporarily unreachable. Retry after `Retry-After` seconds." },
+] as const satisfies readonly ErrorEntry[];
+
+export type ErrorCode = (typeof ERROR_CATALOG)[number]["code"];
+
+export function errorEntry(code: ErrorCode): ErrorEntry {
+  return ERROR_CATALOG.find((entry) => entry.code === code)!;
+}
+
+/** Answered by every key-authenticated endpoint. */
+export const COMMON_API_ERRORS: ErrorCode[] = ["unauthorized", "conflicting_api_keys", "method_not_allowed", "internal_error", "service_unavailable"];

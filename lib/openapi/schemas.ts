@@ -1,0 +1,249 @@
+// The REST API's wire shapes. Request schemas are the shared ones from lib/<domain>; the response
+// schemas here describe what the services return (the route tests parse real responses with them).
+import { z } from "zod";
+import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
+import { LOG_STATUSES } from "@/lib/logs/status";
+import { MAX_BATCH_SIZE } from "@/lib/trigger/validation";
+
+const timestamp = (description = "ISO 8601 date-time in UTC.") =>
+  z.iso.datetime().meta({ description, example: "2026-11-21T14:03:07.512Z" });
+
+const opaqueId = (prefix: string, example: string) =>
+  z.string().meta({ description: `Opaque identifier (starts with \`${prefix}_\`; treat it as an opaque string).`, example });
+
+const phone = z.string().meta({ description: "Phone number in E.164 format.", example: "+14155552671" });
+
+export const EXAMPLE_IDS = {
+  campaign: "cmp_8QmT2wLx4vYb9KcR",
+  template: "tpl_3HnP7sQe1uVz6WdA",
+  message: "msg_5JkL0pRt8yBn2XcF",
+  contact: "ctc_9GhD4fSa7mQw1ZeV",
+  workspace: "ws_2BvN6cXz0lKj8HgT",
+  apiKey: "key_7TyU1iOp5aSd3FgH",
+} as const;
+
+// ── Problems ────────────────────────────────────────────────────────────────────────────────
+
+export const fieldErrorSchema = z.object({
+  path: z.string().meta({ description: "Where the problem is, e.g. `name`, `triggerConfig.fields[0].field`, `[3].phone`.", example: "name" }),
+  code: z.string().meta({ description: "Machine-readable reason.", example: "too_small" }),
+  message: z.string().meta({ description: "Human-readable explanation.", example: "Give the campaign a name." }),
+});
+
+export const problemSchema = z
+  .looseObject({
+    type: z.string().meta({ description: "Link to the error's entry in these docs (`/docs/api#error-<code>`).", example: "/docs/api#error-not_found" }),
+    title: z.string().meta({ example: "Not found" }),
+    status: z.number().int().meta({ example: 404 }),
+    detail: z.string().meta({ example: "No campaign with this id exists in your workspace." }),
+    instance: z.string().optional(),
+    errors: z.array(fieldErrorSchema).optional().meta({ description: "Per-field problems (422 responses)." }),
+    requestId: z.string().optional().meta({ description: "Quote it when contacting support.", example: "5b0c1e9a-2f4d-4c7e-9a41-6f3d2b8e7c10" }),
+  })
+  .meta({ description: "RFC 9457 problem details (`application/problem+json`)." });
+
+// ── Campaigns ───────────────────────────────────────────────────────────────────────────────
+
+export const templateSummarySchema = z.object({
+  id: opaqueId("tpl", EXAMPLE_IDS.template),
+  name: z.string().meta({ example: "order_confirmation" }),
+  language: z.string().meta({ example: "en_US" }),
+  status: z.string().meta({ description: "Meta's review status (only `APPROVED` templates send).", example: "APPROVED" }),
+});
+
+export const deploymentSchema = z
+  .object({
+    webhookUrls: z.object({
+      trigger: z.url().meta({ example: `https://app.sendstream.example/api/campaigns/${EXAMPLE_IDS.campaign}/trigger` }),
+      outbound: z.url().meta({ example: `https://app.sendstream.example/outbound/${EXAMPLE_IDS.campaign}` }),
+    }),
+    limits: z.object({
+      senderThroughputPerSecond: z.number().int(),
+      messagingTier: z.string(),
+      triggerRequestsPerMinute: z.number().int(),
+    }),
+    samplePayload: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    curl: z.string().meta({ description: "A ready trigger request for this campaign." }),
+  })
+  .meta({ description: "Webhook URLs, sending limits and a sample trigger request; present once the campaign has been deployed." });
+
+const campaignShape = {
+  id: opaqueId("cmp", EXAMPLE_IDS.campaign),
+  name: z.string().meta({ example: "Order confirmation" }),
+  kind: z.enum(CAMPAIGN_KINDS),
+  status: z.enum(CAMPAIGN_STATUSES).meta({ description: "`draft` → (deploy) → `active` ⇄ `paused`; any → `archived`." }),
+  triggerConfig: triggerConfigSchema,
+  messageConfig: messageConfigSchema,
+  templateId: z.string().nullable(),
+  template: templateSummarySchema.nullable(),
+  rateLimitPerMinute: z.number().int().meta({ description: "Trigger requests accepted per minute for this campaign." }),
+  version: z.number().int().meta({ description: "Increases with every change; send it back as `version` for optimistic concurrency." }),
+  deployedAt: timestamp().nullable(),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+};
+
+export const campaignSchema = z.object({ ...campaignShape, deployment: deploymentSchema.nullable() });
+
+export const campaignStatsSchema = z
+  .object({
+    total: z.number().int(),
+    queued: z.number().int(),
+    sent: z.number().int(),
+    delivered: z.number().int(),
+    read: z.number().int(),
+    failed: z.number().int(),
+  })
+  .meta({ description: "Message counts: `sent` includes delivered and read messages, `delivered` includes read ones." });
+
+export const campaignListItemSchema = z.object({ ...campaignShape, stats: campaignStatsSchema });
+
+export const nextCursorSchema = z
+  .string()
+  .nullable()
+  .meta({ description: "Pass as `cursor` to read the next page; null on the last page." });
+
+export const campaignPageSchema = z.object({ data: z.array(campaignListItemSchema), nextCursor: nextCursorSchema });
+
+export const listCampaignsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: "Page size, 1–100.", example: 20 }),
+  cursor: z.string().min(1).max(512).optional().meta({ description: "`nextCursor` from the previous page." }),
+  status: z.enum(CAMPAIGN_STATUSES).optional().meta({ description: "Only campaigns with this status." }),
+  includeArchived: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true")
+    .meta({ description: "Include archived campaigns (left out by default unless `status=archived`)." }),
+});
+
+// ── Templates ───────────────────────────────────────────────────────────────────────────────
+
+export const templateVariableSchema = z.object({
+  key: z.string().meta({ description: "`header.<name>`, `body.<name>` or `button.<index>.<name>`; map it in `messageConfig.variables`.", example: "body.1" }),
+  component: z.enum(["header", "body", "button"]),
+  name: z.string().meta({ example: "1" }),
+  buttonIndex: z.number().int().optional(),
+  media: z.boolean().optional(),
+  example: z.string().optional(),
+});
+
+export const templateSchema = z.object({
+  id: opaqueId("tpl", EXAMPLE_IDS.template),
+  name: z.string().meta({ example: "order_confirmation" }),
+  language: z.string().meta({ example: "en_US" }),
+  category: z.string().meta({ example: "UTILITY" }),
+  status: z.string().meta({ example: "APPROVED" }),
+  parameterFormat: z.enum(["POSITIONAL", "NAMED"]),
+  components: z.array(z.unknown()).meta({ description: "Meta's component array, as WhatsApp Manager returns it." }),
+  variables: z.array(templateVariableSchema),
+  sandbox: z.boolean().meta({ description: "A demo template of the sandbox sender." }),
+  syncedAt: timestamp("Last sync from WhatsApp Manager (ISO 8601 UTC); null for sandbox templates.").nullable(),
+});
+
+export const templateListSchema = z.object({ data: z.array(templateSchema), nextCursor: nextCursorSchema });
+
+// ── Contacts ────────────────────────────────────────────────────────────────────────────────
+
+export const contactSchema = z.object({
+  id: opaqueId("ctc", EXAMPLE_IDS.contact),
+  object: z.literal("contact"),
+  phone,
+  name: z.string().nullable(),
+  attributes: z.record(z.string(), z.unknown()).meta({ description: "Custom attributes (trigger fields and API updates, merged)." }),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+});
+
+// ── Messages ────────────────────────────────────────────────────────────────────────────────
+
+const messageStatus = z.enum(LOG_STATUSES).meta({ description: "`queued` → `sent` → `delivered` → `read`; `failed` from any point." });
+
+export const messageSchema = z.object({
+  id: opaqueId("msg", EXAMPLE_IDS.message),
+  object: z.literal("message"),
+  status: messageStatus,
+  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
+  phone,
+  template: z.object({ name: z.string(), language: z.string() }),
+  text: z.string().meta({ description: "The message as the recipient reads it." }),
+  wamid: z.string().nullable().meta({ description: "WhatsApp's message id once the provider accepted the message." }),
+  error: z.object({ code: z.string().nullable(), reason: z.string() }).nullable(),
+  attempts: z.number().int(),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  sentAt: timestamp().nullable(),
+  deliveredAt: timestamp().nullable(),
+  readAt: timestamp().nullable(),
+  failedAt: timestamp().nullable(),
+});
+
+export const logMessageSchema = z.object({
+  id: opaqueId("msg", EXAMPLE_IDS.message),
+  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
+  phoneNumber: phone,
+  template: z.object({ name: z.string(), language: z.string() }),
+  text: z.string(),
+  status: messageStatus,
+  errorCode: z.string().nullable(),
+  errorReason: z.string().nullable(),
+  createdAt: timestamp(),
+  sentAt: timestamp().nullable(),
+  deliveredAt: timestamp().nullable(),
+  readAt: timestamp().nullable(),
+  failedAt: timestamp().nullable(),
+});
+
+export const messagePageSchema = z.object({
+  data: z.array(logMessageSchema),
+  nextCursor: nextCursorSchema,
+  prevCursor: z.string().nullable().meta({ description: "Reads messages newer than this page (poll it for new arrivals)." }),
+  hasNewer: z.boolean(),
+  counts: z
+    .object({ total: z.number().int(), queued: z.number().int(), sent: z.number().int(), delivered: z.number().int(), read: z.number().int(), failed: z.number().int() })
+    .optional()
+    .meta({ description: "Counts per status for the same filters; only with `include=counts`." }),
+});
+
+// ── Trigger ─────────────────────────────────────────────────────────────────────────────────
+
+export const triggerItemSchema = z
+  .looseObject({
+    phone: z.string().optional().meta({
+      description: "The recipient in E.164 (or the field the campaign maps to `phoneNumber`). Add the campaign's mapped fields; other fields are ignored.",
+      example: "+14155552671",
+    }),
+  })
+  .meta({ description: "One recipient: the phone field plus the campaign's mapped fields." });
+
+export const triggerBodySchema = z.union([triggerItemSchema, z.array(triggerItemSchema).min(1).max(MAX_BATCH_SIZE)]);
+
+export const acceptedMessageSchema = z.object({
+  id: opaqueId("msg", EXAMPLE_IDS.message),
+  status: z.literal("queued"),
+  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
+  phone,
+  createdAt: timestamp(),
+});
+
+export const triggerAcceptedSchema = z.union([acceptedMessageSchema, z.object({ data: z.array(acceptedMessageSchema) })]);
+
+const dryRunItemSchema = z.object({
+  status: z.literal("valid"),
+  campaignId: z.string(),
+  phone,
+  text: z.string(),
+  template: z.object({ name: z.string(), language: z.object({ code: z.string() }), components: z.array(z.unknown()) }),
+  attributes: z.record(z.string(), z.unknown()),
+});
+
+export const triggerDryRunSchema = z.union([
+  z.object({ dryRun: z.literal(true), ...dryRunItemSchema.shape }),
+  z.object({ dryRun: z.literal(true), data: z.array(dryRunItemSchema) }),
+]);
+
+// ── Me ──────────────────────────────────────────────────────────────────────────────────────
+
+export const meSchema = z.object({
+  workspace: z.object({ id: opaqueId("ws", EXAMPLE_IDS.workspace), name: z.string() }),
+  key: z.object({ id: opaqueId("key", EXAMPLE_IDS.apiKey), name: z.string() }),
+});
