@@ -698,7 +698,7 @@ function MessageNode({
         )}
         {template && template.variables.length > 0 && (
           <div className="grid gap-2">
-            <div className="hidden grid-cols-[10rem_minmax(0,1fr)_minmax(0,1fr)] gap-2 px-0.5 text-xs font-medium text-muted-foreground sm:grid">
+            <div className="hidden grid-cols-[13rem_minmax(0,1fr)_minmax(0,1fr)] gap-2 px-0.5 text-xs font-medium text-muted-foreground sm:grid">
               <span>Template blank</span>
               <span>Fill with contact attribute</span>
               <span>Fallback if empty (optional)</span>
@@ -709,7 +709,7 @@ function MessageNode({
               const check = variableChecks.get(variable.key);
               return (
                 <div key={variable.key} className="grid gap-1">
-                  <div className="grid items-center gap-2 sm:grid-cols-[10rem_minmax(0,1fr)_minmax(0,1fr)]">
+                  <div className="grid items-center gap-2 sm:grid-cols-[13rem_minmax(0,1fr)_minmax(0,1fr)]">
                     <div className="min-w-0">
                       <p className="font-mono text-sm">{label}</p>
                       {variable.example && <p className="truncate text-xs text-muted-foreground">e.g. {variable.example}</p>}
@@ -719,7 +719,7 @@ function MessageNode({
                       aria-invalid={check ? true : undefined}
                       {...form.register(`messageConfig.variables.${index}.attribute`, { setValueAs: nullIfEmpty })}
                     >
-                      <option value="">No attribute — use the fallback</option>
+                      <option value="">None — use fallback</option>
                       <optgroup label="From the trigger request">
                         {options.fromTrigger.map((a) => (
                           <option key={a} value={a}>
@@ -740,7 +740,7 @@ function MessageNode({
                     </NativeSelect>
                     <Input
                       aria-label={`Fallback for ${label}`}
-                      placeholder="e.g. there"
+                      placeholder={variable.example ? `e.g. ${variable.example}` : "optional"}
                       {...form.register(`messageConfig.variables.${index}.fallback`, { setValueAs: nullIfEmpty })}
                     />
                   </div>

@@ -123,11 +123,8 @@ export const campaignEditorSchema = z.object({
 export type CampaignEditorInput = z.input<typeof campaignEditorSchema>;
 export type CampaignEditorValues = z.output<typeof campaignEditorSchema>;
 
-export const updateCampaignSchema = z.object({
-  name: campaignNameSchema.optional(),
-  triggerConfig: triggerConfigSchema.optional(),
-  templateId: z.string().min(1).max(100).nullable().optional(),
-  messageConfig: messageConfigSchema.optional(),
+/** The builder form's schema with every member optional, plus the limit and an expected version. */
+export const updateCampaignSchema = campaignEditorSchema.partial().extend({
   rateLimitPerMinute: z.number().int().min(1).max(100_000).optional(),
   /** Optimistic concurrency: when given, the update only applies to this version. */
   version: z.number().int().min(1).optional(),
