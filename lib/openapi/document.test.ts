@@ -148,3 +148,16 @@ function listTs(dir: string): string[] {
     return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") && !rel.includes("testing") ? [rel] : [];
   });
 }
+
+describe("GET /api/v1/openapi.json", () => {
+  it("serves the document publicly, with the app's base URL as the server", async () => {
+    const { GET } = await import("@/app/api/v1/openapi.json/route");
+    const response = await GET(new Request("http://127.0.0.1:3999/api/v1/openapi.json"), { params: Promise.resolve({}) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const body = (await response.json()) as { openapi: string; servers: { url: string }[]; paths: object };
+    expect(body.openapi).toBe("3.1.0");
+    expect(body.servers).toEqual([{ url: process.env.APP_URL?.replace(/\/+$/, "") ?? "http://127.0.0.1:3999" }]);
+    expect(Object.keys(body.paths)).toContain("/api/v1/campaigns");
+  });
+});
