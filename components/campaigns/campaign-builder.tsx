@@ -614,9 +614,11 @@ function MessageNode({
 }) {
   const templateId = useWatch({ control: form.control, name: "templateId" });
   const trigger = useWatch({ control: form.control, name: "triggerConfig" });
+  const mappings = useWatch({ control: form.control, name: "messageConfig.variables" });
   const template = templates.find((t) => t.id === templateId);
   const options = attributeOptions(trigger, knownAttributes);
   const allAttributes = [...options.fromTrigger, ...options.stored];
+  const alwaysSent = new Set([PHONE_ATTRIBUTE, ...(trigger?.fields ?? []).filter((f) => f.required).map((f) => f.attribute)]);
   const templateCheck = checks.find((c) => c.path === "message.template");
   const variableChecks = new Map(checks.filter((c) => c.path.startsWith("message.variables.")).map((c) => [c.path.slice("message.variables.".length), c]));
   const otherChecks = checks.filter((c) => c.path !== "message.template" && !c.path.startsWith("message.variables."));
@@ -707,6 +709,8 @@ function MessageNode({
               const label = describeVariable(variable);
               const current = form.getValues(`messageConfig.variables.${index}.attribute`);
               const check = variableChecks.get(variable.key);
+              const mapping = mappings?.[index];
+              const mayBeEmpty = Boolean(mapping?.attribute && !alwaysSent.has(mapping.attribute) && !mapping.fallback?.trim());
               return (
                 <div key={variable.key} className="grid gap-1">
                   <div className="grid items-center gap-2 sm:grid-cols-[13rem_minmax(0,1fr)_minmax(0,1fr)]">
@@ -744,10 +748,20 @@ function MessageNode({
                       {...form.register(`messageConfig.variables.${index}.fallback`, { setValueAs: nullIfEmpty })}
                     />
                   </div>
-                  {check && (
+                  {check ? (
                     <p role="alert" className="flex items-center gap-1.5 text-xs font-medium text-destructive">
                       <AlertCircle className="size-3.5" aria-hidden /> {check.message}
                     </p>
+                  ) : (
+                    mayBeEmpty && (
+                      <p className="flex items-center gap-1.5 text-xs text-amber-700">
+                        <Info className="size-3.5 shrink-0" aria-hidden />
+                        {options.fromTrigger.includes(mapping?.attribute ?? "")
+                          ? `${mapping?.attribute} is optional in the request.`
+                          : `${mapping?.attribute} comes from the saved contact, which may not have it yet.`}{" "}
+                        Add a fallback, or requests without a value are refused.
+                      </p>
+                    )
                   )}
                 </div>
               );

@@ -48,6 +48,20 @@ export function SenderSettingsForm({
   const [testing, setTesting] = useState(false);
   const [test, setTest] = useState<ConnectionTestResult | null>(null);
 
+  const [syncing, setSyncing] = useState(false);
+
+  async function syncTemplates() {
+    setSyncing(true);
+    const result = await requestJson<{ total: number; approved: number; removed: number }>("/api/templates/sync", { method: "POST", body: {} });
+    setSyncing(false);
+    if (!result.ok) {
+      toast.error(result.problem.detail);
+      return;
+    }
+    const { total, approved, removed } = result.data;
+    toast.success(`Synced ${total} template${total === 1 ? "" : "s"} (${approved} approved${removed ? `, ${removed} removed in WhatsApp Manager` : ""}).`);
+  }
+
   const set = (key: keyof Draft) => (event: React.ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [key]: event.target.value }));
 
   async function save(event: React.FormEvent) {
@@ -148,6 +162,11 @@ export function SenderSettingsForm({
             <Button type="button" variant="outline" onClick={testConnection} disabled={testing || !draft.phoneNumberId}>
               {testing ? "Testing…" : "Test connection"}
             </Button>
+            {sender.provider === "whatsapp" && (
+              <Button type="button" variant="outline" onClick={syncTemplates} disabled={syncing}>
+                {syncing ? "Syncing…" : "Sync templates"}
+              </Button>
+            )}
             {sender.provider === "whatsapp" && sender.displayPhoneNumber && (
               <span className="text-xs text-muted-foreground">
                 Connected number: <strong className="font-medium text-foreground">{sender.displayPhoneNumber}</strong> · {sender.messagingTierLabel} ·{" "}
