@@ -723,7 +723,7 @@ function MessageNode({
                       aria-invalid={check ? true : undefined}
                       {...form.register(`messageConfig.variables.${index}.attribute`, { setValueAs: nullIfEmpty })}
                     >
-                      <option value="">None — use fallback</option>
+                      <option value="">None (fallback only)</option>
                       <optgroup label="From the trigger request">
                         {options.fromTrigger.map((a) => (
                           <option key={a} value={a}>
