@@ -53,8 +53,9 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn("node", ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+/** `nodeArgs` go to node itself (e.g. `--cpu-prof` to profile the server). */
+export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
+  const child = spawn("node", [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -342,6 +342,7 @@ export async function loadTriggerContext(
            where ct.workspace_id = ${input.workspaceId}
              and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))) as contacts,
         ${stored} as stored`,
+    { prepared: true },
   );
   return row!;
 }
@@ -393,6 +394,7 @@ export async function insertMessages(
         returning 1
       )
       select count(*)::int as inserted from inserted`,
+    { prepared: true },
   );
   return Number(row?.inserted ?? 0);
 }

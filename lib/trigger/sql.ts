@@ -1,15 +1,41 @@
-import type { SQL } from "drizzle-orm";
+import type { Logger, SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db";
 
-/** Rows of a raw query on either driver (postgres.js returns an array, PGlite `{ rows }`). */
-export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
+const dialect = new PgDialect();
+
+interface PostgresJsSql {
+  unsafe(query: string, params: unknown[], options: { prepare: boolean }): Promise<unknown[]>;
 }
 
-/** A timestamp from a raw row or from jsonb (`Date`, ISO string or Postgres text form) as ISO 8601 UTC. */
-export function isoTimestamp(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  const date = value instanceof Date ? value : new Date(String(value));
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+interface SessionInternals {
+  client?: unknown;
+  logger?: Logger;
+}
+
+/** The postgres.js client behind a drizzle database or transaction, when that is the driver. */
+function postgresJsSession(db: Executor): { client: PostgresJsSql; logger?: Logger } | null {
+  const session = (db as { _?: { session?: SessionInternals } })._?.session;
+  const client = session?.client as Partial<PostgresJsSql> | undefined;
+  if (typeof client !== "function" && typeof client !== "object") return null;
+  if (typeof client?.unsafe !== "function") return null;
+  return { client: client as PostgresJsSql, logger: session?.logger };
+}
+
+/**
+ * Rows of a raw query on either driver (postgres.js returns an array, PGlite `{ rows }`).
+ * With `prepared`, postgres.js runs it as a named prepared statement (parsed once per
+ * connection), unless DATABASE_PREPARE=false says a transaction-mode pooler is in the way.
+ */
+export async function queryRows<T>(db: Executor, query: SQL, options: { prepared?: boolean } = {}): Promise<T[]> {
+  if (options.prepared && process.env.DATABASE_PREPARE !== "false") {
+    const session = postgresJsSession(db);
+    if (session) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      session.logger?.logQuery(text, params);
+      return (await session.client.unsafe(text, params, { prepare: true })) as T[];
+    }
+  }
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
 }
