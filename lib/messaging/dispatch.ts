@@ -65,3 +65,8 @@ export function dispatchSoon(): void {
     setImmediate(() => void drain());
   }
 }
+
+/** Resolves when the drain started by dispatchSoon (if any) has finished (shutdown, tests). */
+export async function dispatchSettled(): Promise<void> {
+  while (state().draining) await state().draining;
+}

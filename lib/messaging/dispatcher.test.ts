@@ -5,7 +5,7 @@ import { messages } from "@/db/schema";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, createTestMessages, getTestMessage, setSenderThroughput } from "@/lib/testing/messaging-factories";
 import { GraphApiError } from "@/lib/whatsapp/graph";
-import { runDispatch, systemClock, type Clock } from "./dispatcher";
+import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
 import { MAX_SEND_ATTEMPTS } from "./errors";
 import type { MessageProvider, ProviderRegistry } from "./providers";
 import { advanceSandboxDeliveries, sandboxProvider, SANDBOX_TEST_NUMBERS, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
@@ -32,11 +32,21 @@ function recordingProvider(answer?: (phone: string, attempts: number) => void) {
 
 const noJitter = () => 0;
 
+/**
+ * Test files share one Postgres database: a pass here only takes this test's workspace, and
+ * messages are made due in the future (FUTURE) and dispatched with a clock shifted past it, so
+ * passes started by other test files (which claim whatever is due now) cannot take them.
+ */
+const FUTURE = 10 * 60_000;
+const due = () => new Date(Date.now() + FUTURE);
+const dispatch = (workspaceId: string, deps: Partial<DispatchDeps> = {}, options: DispatchOptions = {}) =>
+  getDb().then((db) => runDispatch({ db, clock: shiftedClock(FUTURE), ...deps }, { ...options, workspaceIds: [workspaceId] }));
+
 describe("dispatcher with the sandbox provider", () => {
   it("sends a queued message: status sent, sandbox wamid, sender recorded, one attempt", async () => {
     const account = await createTestAccount();
-    const id = await createTestMessage({ workspaceId: account.workspaceId });
-    const summary = await runDispatch({ db: await getDb() });
+    const id = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: due() });
+    const summary = await dispatch(account.workspaceId);
     expect(summary.sent).toBeGreaterThanOrEqual(1);
     const row = await getTestMessage(id);
     expect(row.status).toBe("sent");
@@ -49,8 +59,8 @@ describe("dispatcher with the sandbox provider", () => {
 
   it("fails the undeliverable test number at once with 131026 and a human reason", async () => {
     const account = await createTestAccount();
-    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.undeliverable });
-    await runDispatch({ db: await getDb() });
+    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.undeliverable, nextAttemptAt: due() });
+    await dispatch(account.workspaceId);
     const row = await getTestMessage(id);
     expect(row).toMatchObject({ status: "failed", errorCode: "131026", attempts: 1, wamid: null });
     expect(row.errorReason).toMatch(/not on WhatsApp/);
@@ -59,29 +69,27 @@ describe("dispatcher with the sandbox provider", () => {
 
   it("retries the throughput test number after a backoff, then sends it", async () => {
     const account = await createTestAccount();
-    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.throughputThenSuccess });
-    const db = await getDb();
-    const before = Date.now();
-    await runDispatch({ db, random: noJitter });
+    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.throughputThenSuccess, nextAttemptAt: due() });
+    const before = Date.now() + FUTURE;
+    await dispatch(account.workspaceId, { random: noJitter });
     const waiting = await getTestMessage(id);
     expect(waiting).toMatchObject({ status: "queued", errorCode: "130429", attempts: 1, lockedUntil: null });
     expect(waiting.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 1_000);
 
     // Not due yet: a pass now leaves it alone.
-    await runDispatch({ db });
+    await dispatch(account.workspaceId);
     expect((await getTestMessage(id)).attempts).toBe(1);
 
-    await runDispatch({ db, clock: shiftedClock(60_000) });
+    await dispatch(account.workspaceId, { clock: shiftedClock(FUTURE + 60_000) });
     const sent = await getTestMessage(id);
     expect(sent).toMatchObject({ status: "sent", attempts: 2, errorCode: null, errorReason: null });
   });
 
   it("gives up on the timeout test number after the maximum attempts with the last reason", async () => {
     const account = await createTestAccount();
-    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.timeout });
-    const db = await getDb();
+    const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.timeout, nextAttemptAt: due() });
     for (let attempt = 1; attempt <= MAX_SEND_ATTEMPTS; attempt++) {
-      await runDispatch({ db, clock: shiftedClock(attempt * 3_600_000) });
+      await dispatch(account.workspaceId, { clock: shiftedClock(FUTURE + attempt * 3_600_000) });
       const row = await getTestMessage(id);
       expect(row.attempts).toBe(attempt);
       expect(row.status).toBe(attempt < MAX_SEND_ATTEMPTS ? "queued" : "failed");
@@ -95,10 +103,10 @@ describe("dispatcher with the sandbox provider", () => {
 describe("claiming", () => {
   it("reclaims a sending row whose lease expired, but not one whose lease is live", async () => {
     const account = await createTestAccount();
-    const stuck = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(Date.now() - 1_000) });
-    const live = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(Date.now() + 60_000) });
+    const stuck = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(due().getTime() - 1_000) });
+    const live = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(due().getTime() + 60_000) });
     const { providers, sends } = recordingProvider();
-    await runDispatch({ db: await getDb(), providers });
+    await dispatch(account.workspaceId, { providers });
     expect(sends.map((s) => s.id)).toContain(stuck);
     expect(sends.map((s) => s.id)).not.toContain(live);
     expect(await getTestMessage(stuck)).toMatchObject({ status: "sent", attempts: 2 });
@@ -107,18 +115,18 @@ describe("claiming", () => {
 
   it("does not claim messages whose next attempt is in the future", async () => {
     const account = await createTestAccount();
-    const later = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: new Date(Date.now() + 60_000) });
+    const later = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: new Date(due().getTime() + 60_000) });
     const { providers, sends } = recordingProvider();
-    await runDispatch({ db: await getDb(), providers });
+    await dispatch(account.workspaceId, { providers });
     expect(sends.map((s) => s.id)).not.toContain(later);
     expect((await getTestMessage(later)).status).toBe("queued");
   });
 
   it("fails a reclaimed row that already used its last attempt instead of sending it again", async () => {
     const account = await createTestAccount();
-    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: MAX_SEND_ATTEMPTS, lockedUntil: new Date(Date.now() - 1) });
+    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: MAX_SEND_ATTEMPTS, lockedUntil: new Date(due().getTime() - 1) });
     const { providers, sends } = recordingProvider();
-    await runDispatch({ db: await getDb(), providers });
+    await dispatch(account.workspaceId, { providers });
     expect(sends.map((s) => s.id)).not.toContain(id);
     expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: "attempts_exhausted" });
   });
@@ -126,11 +134,11 @@ describe("claiming", () => {
   it("sends every message exactly once when several passes run at the same time", async () => {
     const account = await createTestAccount();
     await setSenderThroughput(account.workspaceId, 10_000);
-    const ids = await createTestMessages(account.workspaceId, 300);
+    const ids = await createTestMessages(account.workspaceId, 300, { nextAttemptAt: due() });
     const { providers, sends } = recordingProvider();
     const limiter = createThroughputLimiter();
     const db = await getDb();
-    await Promise.all([1, 2, 3].map(() => runDispatch({ db, providers, limiter }, { batchSize: 50 })));
+    await Promise.all([1, 2, 3].map(() => dispatch(account.workspaceId, { providers, limiter }, { batchSize: 50 })));
     const mine = sends.filter((s) => ids.includes(s.id)).map((s) => s.id);
     expect(mine.length).toBe(300);
     expect(new Set(mine).size).toBe(300);
@@ -140,8 +148,7 @@ describe("claiming", () => {
 
   it("never overwrites a row another pass took over after the lease expired", async () => {
     const account = await createTestAccount();
-    const id = await createTestMessage({ workspaceId: account.workspaceId });
-    const db = await getDb();
+    const id = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: due() });
     let release!: () => void;
     const slow: MessageProvider = {
       async send() {
@@ -149,11 +156,11 @@ describe("claiming", () => {
         return { wamid: "wamid.SLOW" };
       },
     };
-    const first = runDispatch({ db, providers: { sandbox: slow, whatsapp: slow } }, { leaseMs: 16_000 });
+    const first = dispatch(account.workspaceId, { providers: { sandbox: slow, whatsapp: slow } }, { leaseMs: 16_000 });
     await expect.poll(() => release !== undefined).toBe(true);
     // Another instance, 20 s later: the lease has expired, it reclaims and sends.
     const { providers } = recordingProvider();
-    await runDispatch({ db, providers, clock: shiftedClock(20_000) });
+    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 20_000) });
     const reclaimed = await getTestMessage(id);
     expect(reclaimed).toMatchObject({ status: "sent", attempts: 2 });
     release();
@@ -166,9 +173,9 @@ describe("throughput", () => {
   it("holds a sender at its configured rate", async () => {
     const account = await createTestAccount();
     await setSenderThroughput(account.workspaceId, 20);
-    const ids = await createTestMessages(account.workspaceId, 30);
+    const ids = await createTestMessages(account.workspaceId, 30, { nextAttemptAt: due() });
     const { providers, sends } = recordingProvider();
-    const summary = await runDispatch({ db: await getDb(), providers });
+    const summary = await dispatch(account.workspaceId, { providers });
     const mine = sends.filter((s) => ids.includes(s.id));
     expect(mine.length).toBe(30);
     const span = mine.at(-1)!.at - mine[0]!.at;
@@ -179,10 +186,47 @@ describe("throughput", () => {
   });
 });
 
+describe("handing back", () => {
+  it("returns messages whose sender has no slot before the deadline to the queue without counting an attempt", async () => {
+    const account = await createTestAccount();
+    await setSenderThroughput(account.workspaceId, 1);
+    const ids = await createTestMessages(account.workspaceId, 10, { nextAttemptAt: due() });
+    const { providers, sends } = recordingProvider();
+    const summary = await dispatch(account.workspaceId, { providers, limiter: createThroughputLimiter() }, { deadlineMs: 200 });
+    // At 1/s, only what fits before the deadline (plus its short grace period) is sent.
+    const mine = sends.filter((s) => ids.includes(s.id));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.length).toBeLessThan(10);
+    expect(summary.deferred).toBe(10 - mine.length);
+    const rows = await Promise.all(ids.map(getTestMessage));
+    const handedBack = rows.filter((r) => r.status === "queued");
+    expect(handedBack).toHaveLength(10 - mine.length);
+    for (const row of handedBack) {
+      expect(row).toMatchObject({ attempts: 0, lockedUntil: null });
+      expect(row.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + FUTURE);
+    }
+  });
+});
+
+describe("dispatchSoon", () => {
+  it("outside a request, sends queued messages on the next tick and never throws", async () => {
+    const { dispatchSettled, dispatchSoon } = await import("./dispatch");
+    const account = await createTestAccount();
+    const id = await createTestMessage({ workspaceId: account.workspaceId });
+    expect(() => {
+      dispatchSoon();
+      dispatchSoon();
+    }).not.toThrow();
+    await expect.poll(async () => (await getTestMessage(id)).status, { timeout: 20_000 }).toBe("sent");
+    await dispatchSettled();
+  });
+});
+
 describe("sandbox delivery simulation", () => {
   it("moves sent sandbox messages to delivered, then read, with simulated times; never real ones", async () => {
     const account = await createTestAccount();
-    const now = Date.now();
+    // Simulated "now" ahead of the real clock, so passes of other test files leave these rows alone.
+    const now = Date.now() + FUTURE;
     const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
     const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
     const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}c${now}`, sentAt: new Date(now - 100) });

@@ -33,13 +33,17 @@ export interface DispatchOptions {
   deadlineMs?: number;
   /** Claim at most this many messages in this pass. */
   limit?: number;
-  /** Messages claimed per query, and held in memory at most. */
+  /** Messages claimed per query. */
   batchSize?: number;
+  /** Claimed messages held in memory (waiting for their sender's slot or in flight) at most. */
+  maxPending?: number;
   /** Provider requests in flight at once, over all senders. */
   maxInFlight?: number;
   /** Lease on a claimed row; an unfinished row is reclaimed after it. */
   leaseMs?: number;
   maxAttempts?: number;
+  /** Only dispatch messages of these workspaces (tests, or draining one workspace). */
+  workspaceIds?: string[];
 }
 
 export interface DispatchSummary {
@@ -84,7 +88,7 @@ interface Lane {
 /** Claims up to `count` due messages (queued, or sending with an expired lease) for `lease`. */
 export async function claimDueMessages(
   db: Executor,
-  input: { now: Date; lease: Date; count: number; excludeWorkspaceIds?: string[] },
+  input: { now: Date; lease: Date; count: number; excludeWorkspaceIds?: string[]; onlyWorkspaceIds?: string[] },
 ): Promise<ClaimedMessage[]> {
   const due = db
     .select({ id: messages.id })
@@ -96,6 +100,7 @@ export async function claimDueMessages(
         lte(messages.nextAttemptAt, input.now),
         or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now)),
         input.excludeWorkspaceIds?.length ? notInArray(messages.workspaceId, input.excludeWorkspaceIds) : undefined,
+        input.onlyWorkspaceIds ? inArray(messages.workspaceId, input.onlyWorkspaceIds) : undefined,
       ),
     )
     .orderBy(messages.nextAttemptAt)
@@ -135,6 +140,71 @@ async function loadSenders(db: Executor, workspaceIds: string[]): Promise<Map<st
   return new Map(rows.map((row) => [row.workspaceId, row]));
 }
 
+interface SentRecord {
+  message: ClaimedMessage;
+  wamid: string;
+  sentAt: Date;
+  senderId: string;
+}
+
+const SENT_BATCH_SIZE = 200;
+const SENT_BATCH_DELAY_MS = 10;
+
+/**
+ * Collects sent results and writes them with one fenced UPDATE … FROM (VALUES …) per batch. A
+ * batch is written when it is full or SENT_BATCH_DELAY_MS after its first record; `record`
+ * resolves once the row is written, so a pass never ends with results in memory.
+ */
+function createSentWriter(db: Executor, onWritten: (count: number) => void, guard: (what: string, work: () => Promise<unknown>) => Promise<void>) {
+  let batch: { records: SentRecord[]; done: Promise<void>; resolve: () => void } | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  const flush = () => {
+    const current = batch;
+    if (!current) return;
+    batch = null;
+    clearTimeout(timer);
+    void guard(`recording ${current.records.length} sends`, async () => {
+      // ISO strings with casts: postgres.js does not serialise a Date inside sql``.
+      const values = sql.join(
+        current.records.map(
+          (r) => sql`(${r.message.id}, ${r.wamid}, ${r.sentAt.toISOString()}::timestamptz, ${r.senderId}, ${r.message.lease.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      const updated = await db.execute(sql`
+        update ${messages} as m
+        set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = v.sender_id, locked_until = null,
+            error_code = null, error_reason = null, updated_at = v.sent_at
+        from (values ${values}) as v(id, wamid, sent_at, sender_id, lease)
+        where m.id = v.id and m.status = 'sending' and m.locked_until = v.lease
+        returning m.id`);
+      onWritten(rowsOf(updated).length);
+    }).finally(current.resolve);
+  };
+
+  return {
+    record(record: SentRecord): Promise<void> {
+      if (!batch) {
+        let resolve!: () => void;
+        const done = new Promise<void>((r) => (resolve = r));
+        batch = { records: [], done, resolve };
+        timer = setTimeout(flush, SENT_BATCH_DELAY_MS);
+      }
+      const current = batch;
+      current.records.push(record);
+      if (current.records.length >= SENT_BATCH_SIZE) flush();
+      return current.done;
+    },
+  };
+}
+
+/** `db.execute` answers `{ rows }` on PGlite and an array on postgres.js. */
+function rowsOf(result: unknown): unknown[] {
+  if (Array.isArray(result)) return result;
+  return (result as { rows?: unknown[] }).rows ?? [];
+}
+
 function semaphore(size: number) {
   let free = size;
   const waiting: (() => void)[] = [];
@@ -164,7 +234,8 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const providers = deps.providers ?? defaultProviders();
   const limiter = deps.limiter ?? createThroughputLimiter();
   const random = deps.random ?? Math.random;
-  const batchSize = options.batchSize ?? 200;
+  const batchSize = options.batchSize ?? 500;
+  const maxPending = Math.max(batchSize, options.maxPending ?? 5_000);
   const limit = options.limit ?? Infinity;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const maxAttempts = options.maxAttempts ?? MAX_SEND_ATTEMPTS;
@@ -191,6 +262,9 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     }
   };
 
+  // Successful sends are written in batches (one UPDATE per batch), the hot path at high rates.
+  const sentWriter = createSentWriter(db, (count) => (summary.sent += count), guard);
+
   const fail = (message: ClaimedMessage, failure: Pick<SendFailure, "code" | "reason">) =>
     guard(`recording failure of ${message.id}`, async () => {
       const now = new Date(clock.now());
@@ -210,13 +284,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     }
     const now = new Date(clock.now());
     if ("wamid" in outcome) {
-      await guard(`recording send of ${message.id}`, async () => {
-        await db
-          .update(messages)
-          .set({ status: "sent", wamid: outcome.wamid, sentAt: now, senderId: sender.id, lockedUntil: null, errorCode: null, errorReason: null, updatedAt: now })
-          .where(held(message));
-        summary.sent++;
-      });
+      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: now, senderId: sender.id });
       return;
     }
     const { failure } = outcome;
@@ -303,7 +371,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
 
   while (clock.now() < deadline && summary.claimed < limit) {
     const pending = queued + inFlight.inUse;
-    if (pending >= batchSize) {
+    if (pending >= maxPending) {
       await clock.sleep(10);
       continue;
     }
@@ -313,8 +381,9 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       claimed = await claimDueMessages(db, {
         now: new Date(now),
         lease: new Date(now + leaseMs),
-        count: Math.min(batchSize - pending, limit - summary.claimed),
+        count: Math.min(batchSize, maxPending - pending, limit - summary.claimed),
         excludeWorkspaceIds: saturatedWorkspaces(now),
+        onlyWorkspaceIds: options.workspaceIds,
       });
     } catch (error) {
       console.error("[dispatcher] claiming due messages failed:", error);

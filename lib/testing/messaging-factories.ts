@@ -64,7 +64,12 @@ export async function createTestMessage(input: TestMessageInput): Promise<string
 }
 
 /** Many due messages at once (benchmarks, throughput tests). */
-export async function createTestMessages(workspaceId: string, count: number, phonePrefix = "+1415555"): Promise<string[]> {
+export async function createTestMessages(
+  workspaceId: string,
+  count: number,
+  options: { phonePrefix?: string; nextAttemptAt?: Date } = {},
+): Promise<string[]> {
+  const phonePrefix = options.phonePrefix ?? "+1415555";
   const db = await getDb();
   const campaignId = await createTestCampaign(workspaceId);
   const ids: string[] = [];
@@ -81,6 +86,7 @@ export async function createTestMessages(workspaceId: string, count: number, pho
         templateLanguage: "en_US",
         renderedText: "Hi Jessica, your order is on its way.",
         payload: TEST_TEMPLATE_PAYLOAD,
+        ...(options.nextAttemptAt ? { nextAttemptAt: options.nextAttemptAt } : {}),
       };
     });
     await db.insert(messages).values(rows);

@@ -4,7 +4,7 @@ import { encryptSecret } from "@/lib/crypto/secrets";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError, startFakeGraph, type FakeGraph } from "@/lib/testing/fake-graph";
 import { createTestMessage, ensureTestEncryptionKey, getTestMessage, connectTestWhatsAppSender } from "@/lib/testing/messaging-factories";
-import { runDispatch } from "../dispatcher";
+import { runDispatch, systemClock } from "../dispatcher";
 import { classifySendError } from "../errors";
 import { createThroughputLimiter } from "../throughput";
 import type { OutboundMessage, SenderForSend } from "./types";
@@ -139,22 +139,29 @@ describe("dispatching through a WhatsApp sender", () => {
   it("stores the wamid on success, fails undeliverable numbers, and schedules retries for throughput errors", async () => {
     const account = await createTestAccount();
     const credentials = await connectTestWhatsAppSender(account.workspaceId);
-    const ok = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550101" });
-    const bad = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550102" });
-    const busy = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550103" });
+    // Due in 10 minutes and dispatched with a clock that far ahead, scoped to this workspace: test
+    // files share the Postgres database, and their passes must not take these messages.
+    const ahead = 10 * 60_000;
+    const nextAttemptAt = new Date(Date.now() + ahead);
+    const ok = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550101", nextAttemptAt });
+    const bad = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550102", nextAttemptAt });
+    const busy = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550103", nextAttemptAt });
     graph.handle((request) => {
       const to = (request.body as { to: string }).to;
       if (to === "+14155550102") return graphError(131026, "Message undeliverable");
       if (to === "+14155550103") return graphError(130429, "Rate limit hit");
       return accepted(`wamid.FAKE${to}`);
     });
-    await runDispatch({ db: await getDb(), limiter: createThroughputLimiter(), providers: { sandbox: createWhatsAppProvider(), whatsapp: createWhatsAppProvider() } });
+    await runDispatch(
+      { db: await getDb(), clock: { now: () => Date.now() + ahead, sleep: systemClock.sleep }, limiter: createThroughputLimiter(), providers: { sandbox: createWhatsAppProvider(), whatsapp: createWhatsAppProvider() } },
+      { workspaceIds: [account.workspaceId] },
+    );
     expect(graph.requests.every((r) => r.path === `/v23.0/${credentials.phoneNumberId}/messages`)).toBe(true);
     expect(graph.requests.every((r) => r.headers.authorization === `Bearer ${credentials.accessToken}`)).toBe(true);
     expect(await getTestMessage(ok)).toMatchObject({ status: "sent", wamid: "wamid.FAKE+14155550101" });
     expect(await getTestMessage(bad)).toMatchObject({ status: "failed", errorCode: "131026", wamid: null });
     const retry = await getTestMessage(busy);
     expect(retry).toMatchObject({ status: "queued", errorCode: "130429", attempts: 1 });
-    expect(retry.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    expect(retry.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + ahead);
   });
 });

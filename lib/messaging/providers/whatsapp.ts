@@ -1,6 +1,7 @@
 // The WhatsApp Cloud API provider: one template message per request.
 import { decryptSecret } from "@/lib/crypto/secrets";
-import { graphConfigFromEnv, graphRequest } from "@/lib/whatsapp/graph";
+import { graphConfigFromEnv } from "@/lib/whatsapp/graph";
+import { postGraphJson } from "@/lib/whatsapp/send";
 import { SendError } from "../errors";
 import type { MessageProvider, OutboundMessage, SenderForSend } from "./types";
 
@@ -45,7 +46,7 @@ export function createWhatsAppProvider(options: { timeoutMs?: number } = {}): Me
       }
       const body = templateSendBody(message);
       const config = graphConfigFromEnv(tokenFor(sender), options.timeoutMs ?? WHATSAPP_SEND_TIMEOUT_MS);
-      const response = await graphRequest<SendMessageResponse>(config, "POST", `${encodeURIComponent(sender.phoneNumberId)}/messages`, { body });
+      const response = await postGraphJson<SendMessageResponse>(config, `${encodeURIComponent(sender.phoneNumberId)}/messages`, body);
       const wamid = response.messages?.[0]?.id;
       if (typeof wamid !== "string" || wamid === "") {
         // Accepted or not, we cannot track it; retrying could send it twice.

@@ -1,0 +1,29 @@
+// The fake Graph API for `bench/dispatch.ts`, in its own process (as the real API is): accepts
+// every message after BENCH_GRAPH_LATENCY_MS, records when each request arrived per phone number
+// id, and serves those timestamps on GET /__stats (POST /__reset clears them).
+import { startFakeGraph } from "@/lib/testing/fake-graph";
+
+const LATENCY_MS = Number(process.env.BENCH_GRAPH_LATENCY_MS ?? 25);
+const arrivals = new Map<string, number[]>();
+let counter = 0;
+
+const graph = await startFakeGraph(async (request) => {
+  if (request.path === "/__stats") return { body: Object.fromEntries(arrivals) };
+  if (request.path === "/__reset") {
+    arrivals.clear();
+    return { body: { ok: true } };
+  }
+  const phoneNumberId = request.path.split("/")[2] ?? "unknown";
+  const list = arrivals.get(phoneNumberId) ?? [];
+  list.push(Date.now());
+  arrivals.set(phoneNumberId, list);
+  return {
+    delayMs: LATENCY_MS,
+    body: { messaging_product: "whatsapp", contacts: [{ input: "x", wa_id: "x" }], messages: [{ id: `wamid.BENCH${process.pid}.${++counter}`, message_status: "accepted" }] },
+  };
+});
+graph.requests.length = 0;
+// Keep no per-request history in the fake itself (the bench sends tens of thousands).
+setInterval(() => (graph.requests.length = 0), 1000).unref();
+process.stdout.write(`${graph.url}\n`);
+process.on("SIGTERM", () => void graph.close().then(() => process.exit(0)));
