@@ -33,7 +33,10 @@ export function curlCommand(method: string, pathTemplate: string, options: CurlO
   for (const [name, value] of Object.entries(options.headers ?? {})) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
   if (options.body !== undefined) {
     lines.push(`  -H 'Content-Type: application/json'`);
-    lines.push(`  -d ${shellQuote(JSON.stringify(options.body))}`);
+    // "$NAME" string values stay shell variables: close the single quotes around them.
+    const text = JSON.stringify(options.body);
+    const body = shellQuote(text.length > 80 ? JSON.stringify(options.body, null, 2) : text).replace(/"\$([A-Z_]+)"/g, `"'"$$$1"'"`);
+    lines.push(`  -d ${body}`);
   }
   return lines.join(" \\\n");
 }

@@ -114,13 +114,13 @@ export const ERROR_CATALOG = [
     title: "Too many requests",
     description: "The API key's or the campaign's per-minute request limit is used up. Wait `Retry-After` seconds; `RateLimit` and `RateLimit-Policy` describe the limits.",
   },
-  { code: "graph_error", status: 502, title: "WhatsApp refused the template sync", description: "The WhatsApp Graph API refused a request; the detail carries its error code.", webAppOnly: true },
   {
     code: "internal_error",
     status: 500,
     title: "Internal server error",
     description: "Something failed on our side and was logged. Retry, or contact support with the `requestId` from the body.",
   },
+  { code: "graph_error", status: 502, title: "WhatsApp refused the template sync", description: "The WhatsApp Graph API refused a request; the detail carries its error code.", webAppOnly: true },
   { code: "service_unavailable", status: 503, title: "Service unavailable", description: "The database is temporarily unreachable. Retry after `Retry-After` seconds." },
 ] as const satisfies readonly ErrorEntry[];
 

@@ -1,0 +1,129 @@
+import { InlineText } from "./inline-text";
+
+type JsonSchema = Record<string, unknown>;
+
+export interface SchemaRow {
+  path: string;
+  type: string;
+  required: boolean;
+  description: string;
+  constraints: string[];
+}
+
+const MAX_DEPTH = 5;
+
+function resolve(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const ref = schema.$ref;
+  if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
+    return resolve(components[ref.slice("#/components/schemas/".length)] ?? {}, components);
+  }
+  return schema;
+}
+
+function variants(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema[] {
+  const resolved = resolve(schema, components);
+  const list = (resolved.anyOf ?? resolved.oneOf) as JsonSchema[] | undefined;
+  return list ? list.flatMap((item) => variants(item, components)) : [resolved];
+}
+
+function typeLabel(schema: JsonSchema, components: Record<string, JsonSchema>): string {
+  const labels = variants(schema, components).map((variant) => {
+    if (variant.const !== undefined) return JSON.stringify(variant.const);
+    if (variant.type === "array") return `${typeLabel((variant.items as JsonSchema) ?? {}, components)}[]`;
+    if (typeof variant.type === "string") return variant.type;
+    return "any";
+  });
+  return [...new Set(labels)].join(" | ");
+}
+
+function constraintsOf(schema: JsonSchema): string[] {
+  const out: string[] = [];
+  if (Array.isArray(schema.enum)) out.push(`one of ${schema.enum.map((v) => `\`${String(v)}\``).join(", ")}`);
+  if (schema.format === "date-time") out.push("ISO 8601 UTC");
+  if (typeof schema.minLength === "number" && schema.minLength > 0) out.push(`min length ${schema.minLength}`);
+  if (typeof schema.maxLength === "number") out.push(`max length ${schema.maxLength}`);
+  if (typeof schema.minimum === "number") out.push(`≥ ${schema.minimum}`);
+  if (typeof schema.maximum === "number" && schema.maximum < Number.MAX_SAFE_INTEGER) out.push(`≤ ${schema.maximum}`);
+  if (typeof schema.minItems === "number" && schema.minItems > 0) out.push(`at least ${schema.minItems} items`);
+  if (typeof schema.maxItems === "number") out.push(`at most ${schema.maxItems} items`);
+  if (typeof schema.pattern === "string") out.push(`pattern \`${schema.pattern}\``);
+  if (schema.default !== undefined) out.push(`default \`${JSON.stringify(schema.default)}\``);
+  return out;
+}
+
+/** A JSON Schema flattened into one row per member (`a.b`, `list[].c`, `map.<name>`). */
+export function schemaRows(schema: JsonSchema, components: Record<string, JsonSchema>, prefix = "", depth = 0): SchemaRow[] {
+  if (depth > MAX_DEPTH) return [];
+  const rows: SchemaRow[] = [];
+  for (const variant of variants(schema, components)) {
+    const target = variant.type === "array" ? variants((variant.items as JsonSchema) ?? {}, components).find((v) => v.type === "object") : variant;
+    if (!target || target.type !== "object") continue;
+    const base = variant.type === "array" ? `${prefix}[]` : prefix;
+    const required = new Set((target.required as string[] | undefined) ?? []);
+    for (const [name, member] of Object.entries((target.properties as Record<string, JsonSchema>) ?? {})) {
+      const path = base ? `${base}.${name}` : name;
+      const resolved = variants(member, components);
+      const primary = resolved.find((v) => v.type !== "null") ?? resolved[0]!;
+      rows.push({
+        path,
+        type: typeLabel(member, components),
+        required: required.has(name),
+        description: String(resolve(member, components).description ?? primary.description ?? ""),
+        constraints: constraintsOf(primary),
+      });
+      rows.push(...schemaRows(member, components, path, depth + 1));
+    }
+    const extra = target.additionalProperties;
+    if (extra && typeof extra === "object" && Object.keys(extra).length > 0 && !target.properties) {
+      const path = `${base ? `${base}.` : ""}<name>`;
+      const names = target.propertyNames as JsonSchema | undefined;
+      rows.push({
+        path,
+        type: typeLabel(extra as JsonSchema, components),
+        required: false,
+        description: "",
+        constraints: names?.pattern ? [`names match \`${String(names.pattern)}\``] : [],
+      });
+    }
+  }
+  const seen = new Set<string>();
+  return rows.filter((row) => (seen.has(row.path) ? false : (seen.add(row.path), true)));
+}
+
+export function SchemaTable({ schema, components, caption }: { schema: JsonSchema; components: Record<string, JsonSchema>; caption: string }) {
+  const rows = schemaRows(schema, components);
+  if (rows.length === 0) return null;
+  return (
+    <div className="overflow-x-auto rounded-lg border">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-muted/60 text-xs text-muted-foreground">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Field</th>
+            <th scope="col" className="px-3 py-2 font-medium">Type</th>
+            <th scope="col" className="px-3 py-2 font-medium">Description</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y">
+          {rows.map((row) => (
+            <tr key={row.path} className="align-top">
+              <td className="px-3 py-2 font-mono text-[12.5px] whitespace-nowrap">
+                {row.path}
+                {row.required ? <span className="ml-1.5 font-sans text-[11px] font-medium text-destructive">required</span> : null}
+              </td>
+              <td className="px-3 py-2 font-mono text-[12px] whitespace-nowrap text-muted-foreground">{row.type}</td>
+              <td className="px-3 py-2 text-[13px] text-muted-foreground">
+                {row.description ? <InlineText text={row.description} /> : null}
+                {row.constraints.length > 0 ? (
+                  <span className="block text-[12px] text-muted-foreground/80">
+                    <InlineText text={row.constraints.join(" · ")} />
+                  </span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
