@@ -271,7 +271,7 @@ function fuzzBody(): { body: string | Uint8Array; describe: string } {
     case 4:
       return { body: JSON.stringify({ phone: "+14155552671", pad: "y".repeat(crypto.randomInt(60_000, 70_000)) }), describe: "object around 64 KiB" };
     case 5:
-      return { body: `{"phone": "+14155552671", "order": "${"\\u0000".repeat(100)}"}`, describe: "escaped NULs" };
+      return { body: `{"phone": "+14155552671", "order": "${pick(["\\u0000", "\\ud800", "\\udc00x", "\\u0000\\ud83d"]).repeat(50)}", "first_name": "${pick(["\\u0000", "ok"])}"}`, describe: "escaped NULs and unpaired surrogates" };
     default: {
       const value = Math.random() < 0.5 ? randomJsonValue(0) : Array.from({ length: crypto.randomInt(0, 4) }, () => randomJsonValue(1));
       return { body: JSON.stringify(value) ?? "null", describe: "random JSON" };

@@ -160,6 +160,15 @@ describe("refusals", () => {
     expect(await workspaceContacts(fx.workspaceId)).toHaveLength(0);
   });
 
+  it("422 for text Postgres cannot store (NUL, unpaired surrogates), never a 500", async () => {
+    const fx = await createTriggerFixture();
+    for (const raw of ['{"phone":"+14155552671","order":"A\\u0000B"}', '{"phone":"+14155552671","order":"A","first_name":"\\ud800x"}']) {
+      const error = expectError(await trigger(fx, null, { raw }), 422);
+      expect(error.errors![0]).toMatchObject({ code: "invalid_characters" });
+    }
+    expectAccepted(await trigger(fx, { phone: "+14155552671", order: "A-😀", first_name: "Zoë" }));
+  });
+
   it("validates phones as real numbers, not by shape alone", async () => {
     const fx = await createTriggerFixture();
     for (const phone of ["+11234567890", "14155552671", "+1 415 555 2671", " +14155552671", 14155552671, null]) {

@@ -34,10 +34,20 @@ const isoDateSchema = z
     params: { code: "invalid_format" },
   });
 
+// Postgres text and jsonb cannot hold U+0000, and jsonb refuses unpaired UTF-16 surrogates.
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const STORABLE_TEXT_MESSAGE = "Contains a NUL character (\\u0000) or an unpaired surrogate, which cannot be stored.";
+
+/** Whether a string can be stored as Postgres text / jsonb as it is. */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE_TEXT.test(value);
+}
+
 const fieldSchemas: Record<FieldType, z.ZodType> = {
   string: z
     .string({ error: "Expected a string." })
-    .max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`),
+    .max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`)
+    .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } }),
   number: z.number({ error: "Expected a number." }).refine(Number.isFinite, "Expected a finite number."),
   boolean: z.boolean({ error: "Expected true or false." }),
   email: z.email({ error: "Expected an email address." }).max(320, "At most 320 characters."),
