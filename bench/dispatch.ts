@@ -127,6 +127,7 @@ async function main() {
 Run ${new Date().toISOString()} on ${os.hostname()}: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM,
 Node ${process.version}, Postgres (postgres.js pool ${process.env.DATABASE_POOL_MAX}). The dispatcher (one process, one pass)
 sends into a local fake Graph API (its own process) answering after ${LATENCY_MS} ms; the machine is shared with other work, so figures are a floor.
+Rates and peaks are measured from the fake API's arrival times, so they include connection and event-loop jitter on the way.
 
 | scenario | senders × rate | messages | sent into Graph API | rate measured | peak in any 1 s (per sender) | exactly once | result |
 |---|---|---|---|---|---|---|---|
