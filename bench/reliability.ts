@@ -14,7 +14,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { startFakeGraph, graphError, type FakeGraphReply } from "@/lib/testing/fake-graph";
-import { BASE_URL, CRON_SECRET, ensureBuild, freshDatabase, phoneNumbers, sleep, startServer, type Server } from "./trigger-support";
+import { BASE_URL, CRON_SECRET, ensureBuild, freshDatabase, phoneNumbers, sleep, startServer, writeResultsSection, type Server } from "./trigger-support";
 
 const SHORT = process.argv.includes("--short") || process.env.RELIABILITY_SHORT === "1" || process.env.RELIABILITY_MODE === "short";
 const TRIGGERS = Number(process.env.RELIABILITY_TRIGGERS ?? (SHORT ? 1000 : 20_000));
@@ -25,8 +25,14 @@ const ENCRYPTION_KEY = "a".repeat(64);
 
 const failures: string[] = [];
 let passedChecks = 0;
+const summary: string[] = [];
+const note = (line: string) => {
+  console.log(`  ${line}`);
+  summary.push(`- ${line}`);
+};
 const check = (ok: boolean, what: string) => {
   console.log(`${ok ? "✓" : "✗"} ${what}`);
+  summary.push(`- ${ok ? "✓" : "✗"} ${what}`);
   if (ok) passedChecks++;
   else failures.push(what);
 };
@@ -139,7 +145,7 @@ async function main() {
     const triggerStart = Date.now();
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const triggerSeconds = (Date.now() - triggerStart) / 1000;
-    console.log(`  done in ${triggerSeconds.toFixed(1)} s (${(TRIGGERS / triggerSeconds).toFixed(0)}/s), ${retries} retries, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    note(`${TRIGGERS} triggers in ${triggerSeconds.toFixed(1)} s (${(TRIGGERS / triggerSeconds).toFixed(0)}/s) with one SIGKILL + restart; ${retries} client retries with the same Idempotency-Key; responses ${JSON.stringify(Object.fromEntries(statuses))}`);
 
     const accepted = ids.filter((id): id is string => id !== null);
     check(accepted.length === TRIGGERS, `every logical request got a 202 (${accepted.length}/${TRIGGERS})`);
@@ -169,7 +175,7 @@ async function main() {
       .from(messages)
       .where(eq(messages.campaignId, fx.campaignId))
       .groupBy(messages.status);
-    console.log(`  final statuses: ${final.map((r) => `${r.status} ${r.n}`).join(", ")}; fake Graph saw ${graph.requests.length} send requests`);
+    note(`final statuses: ${final.map((r) => `${r.status} ${r.n}`).join(", ")}; the fake Graph API saw ${graph.requests.length} send requests (30 % answered 500, 130429 or never)`);
     check(open === 0, `no message stuck in queued/sending (${open === Infinity ? "unknown" : open} left)`);
     const terminal = final.filter((r) => ["sent", "delivered", "read", "failed"].includes(r.status)).reduce((sum, r) => sum + Number(r.n), 0);
     check(terminal === TRIGGERS, `every message ended sent/delivered/read or failed (${terminal}/${TRIGGERS})`);
@@ -181,7 +187,7 @@ async function main() {
       .from(messages)
       .where(sql`${messages.campaignId} = ${fx.campaignId} and ${messages.status} = 'failed' and ${messages.attempts} < ${MAX_SEND_ATTEMPTS}`)
       .groupBy(messages.errorCode, messages.errorReason);
-    for (const row of early) console.log(`  failed before ${MAX_SEND_ATTEMPTS} attempts: ${row.n} × ${row.code}: ${row.reason}`);
+    for (const row of early) note(`failed before ${MAX_SEND_ATTEMPTS} attempts: ${row.n} × ${row.code}: ${row.reason}`);
     check(early.length === 0, `transient send errors were retried: no message failed before ${MAX_SEND_ATTEMPTS} attempts`);
 
     // ---- 2. fuzz ----
@@ -209,7 +215,7 @@ async function main() {
       }
     };
     await Promise.all(Array.from({ length: 20 }, fuzzWorker));
-    console.log(`  statuses ${JSON.stringify(Object.fromEntries([...fuzzStatuses].sort((a, b) => a[0] - b[0])))}`);
+    note(`fuzz responses ${JSON.stringify(Object.fromEntries([...fuzzStatuses].sort((a, b) => a[0] - b[0])))}`);
     for (const line of fiveHundreds.slice(0, 10)) console.log(`  ${line}`);
     check(fiveHundreds.length === 0, `zero 5xx (or dropped connections) over ${FUZZ} fuzzed requests (${fiveHundreds.length})`);
   } finally {
@@ -218,6 +224,12 @@ async function main() {
     await closeDb();
   }
   writeReport();
+  if (!SHORT) {
+    writeResultsSection(
+      "reliability-trigger",
+      `## Trigger reliability (\`npm run test:reliability\`)\n\nRun ${new Date().toISOString()}, ${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`}:\n\n${summary.join("\n")}`,
+    );
+  }
   console.log(`\n${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   for (const failure of failures.slice(0, 20)) console.log(`  - ${failure}`);
   process.exit(failures.length === 0 ? 0 : 1);
