@@ -111,6 +111,15 @@ test("the API docs render publicly and their quick start works as pasted, with a
   expect(exported.split("\n")[0]).toContain("created_at,message_id,phone_number");
   expect(exported).toContain(message.id);
 
+  // A real problem's `type` opens its entry in the errors section.
+  const refused = await page.request.post("/api/v1/campaigns", { headers: { "x-api-key": key }, data: { name: "x", colour: "red" } });
+  expect(refused.status()).toBe(422);
+  const problem = (await refused.json()) as { type: string; errors: { path: string }[] };
+  expect(problem.errors).toEqual([expect.objectContaining({ path: "colour" })]);
+  await page.goto(problem.type);
+  await expect(page.locator("#error-validation_failed")).toBeInViewport();
+  await expect(page.locator("#error-validation_failed")).toContainText("422");
+
   // The document the page is rendered from is served alongside it.
   const openapi = await page.request.get("/api/v1/openapi.json");
   expect(openapi.status()).toBe(200);
