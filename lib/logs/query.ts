@@ -1,6 +1,6 @@
 // The one query module for campaign logs: filters → where clause, keyset pages, status counts and
 // the export batches. The logs pages, the JSON lists and the CSV export all read through here.
-import { and, asc, desc, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { messages, type MessageStatus } from "@/db/schema";
 import { encodeCursor, type LogCursor } from "./cursor";
@@ -66,8 +66,11 @@ function keysetCondition(cursor: Pick<LogCursor, "createdAt" | "id" | "direction
     : sql`(${messages.createdAt}, ${messages.id}) > ${position}`;
 }
 
-const newestFirst = [desc(messages.createdAt), desc(messages.id)];
-const oldestFirst = [asc(messages.createdAt), asc(messages.id)];
+// Spelled out to match the indexes (`created_at DESC NULLS LAST, id DESC NULLS LAST`): a bare
+// `desc` means NULLS FIRST, which Postgres cannot read from those indexes in either direction and
+// answers with a full sort. Both columns are NOT NULL, so the NULLS clause changes no result.
+const newestFirst = [sql`${messages.createdAt} desc nulls last`, sql`${messages.id} desc nulls last`];
+const oldestFirst = [sql`${messages.createdAt} asc nulls first`, sql`${messages.id} asc nulls first`];
 
 const listColumns = {
   id: messages.id,
@@ -234,7 +237,7 @@ export async function fetchExportBatch(
     .limit(size)) as ExportRow[];
 }
 
-export const EXPORT_BATCH_SIZE = 2000;
+export const EXPORT_BATCH_SIZE = 10_000;
 
 /**
  * Every matching message, newest first, in keyset batches. The next batch is requested while the
