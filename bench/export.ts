@@ -45,7 +45,8 @@ async function prepareDatabase(): Promise<{ workspaceId: string; campaignId: str
     workspaceId = user.workspaceId;
     await sql`insert into campaigns (id, workspace_id, name, status) values ('cmp_benchexport', ${workspaceId}, 'Bench: 1M messages', 'active')`;
   }
-  const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from messages where campaign_id = 'cmp_benchexport'`;
+  const [counted] = await sql<{ count: number }[]>`select count(*)::int as count from messages where campaign_id = 'cmp_benchexport'`;
+  const count = counted?.count ?? 0;
   if (count !== ROWS) {
     console.log(`Seeding ${ROWS.toLocaleString("en-US")} messages with generate_series…`);
     const started = performance.now();
