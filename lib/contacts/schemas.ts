@@ -2,16 +2,21 @@
 // attribute names follow the campaign builder's identifier rule.
 import { z } from "zod";
 import { BUILT_IN_ATTRIBUTES, identifierSchema } from "@/lib/campaigns/schemas";
-import { e164PhoneSchema, MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
+import { e164PhoneSchema, isStorableText, MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
 
 export const MAX_CONTACT_ATTRIBUTES = 100;
 export const MAX_CONTACT_NAME_LENGTH = 200;
 
 export const contactPhoneSchema = e164PhoneSchema;
 
+const STORABLE_MESSAGE = "Contains a NUL character (\\u0000) or an unpaired surrogate, which cannot be stored.";
+
 /** A stored attribute value: what a trigger field of any type produces. */
 export const contactAttributeValueSchema = z.union([
-  z.string().max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`),
+  z
+    .string()
+    .max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`)
+    .refine(isStorableText, { message: STORABLE_MESSAGE, params: { code: "invalid_characters" } }),
   z.number().refine(Number.isFinite, "Expected a finite number."),
   z.boolean(),
 ]);
@@ -39,7 +44,14 @@ export const contactAttributesSchema = z
  * the stored ones (the same rule as a trigger request); an omitted or null name keeps the stored one.
  */
 export const upsertContactSchema = z.object({
-  name: z.string().trim().min(1, "Leave the name out instead of sending an empty one.").max(MAX_CONTACT_NAME_LENGTH).nullable().optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Leave the name out instead of sending an empty one.")
+    .max(MAX_CONTACT_NAME_LENGTH)
+    .refine(isStorableText, { message: STORABLE_MESSAGE, params: { code: "invalid_characters" } })
+    .nullable()
+    .optional(),
   attributes: contactAttributesSchema.optional(),
 });
 export type UpsertContactInput = z.input<typeof upsertContactSchema>;

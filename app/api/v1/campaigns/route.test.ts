@@ -44,6 +44,9 @@ describe("POST /api/v1/campaigns", () => {
     const snake = await create(owner, { name: "x", rate_limit_per_minute: 5 });
     expect(snake.status).toBe(422);
     expect(snake.body.errors).toEqual([expect.objectContaining({ path: "rate_limit_per_minute", code: "unrecognized_key" })]);
+    const unstorable = await create(owner, { name: "Order\u0000 confirmation" });
+    expect(unstorable.status).toBe(422);
+    expect(unstorable.body.errors).toEqual([expect.objectContaining({ path: "name", code: "invalid_characters" })]);
     const bulk = await create(owner, { name: "Newsletter", kind: "bulk" });
     expect(bulk.status).toBe(422);
     expect(bulk.body.errors).toEqual([expect.objectContaining({ path: "kind" })]);
@@ -93,7 +96,8 @@ describe("GET /api/v1/campaigns", () => {
   });
 
   it("422 for a bad cursor, limit or status", async () => {
-    for (const query of ["?cursor=bm90LWEtY3Vyc29y", "?limit=0", "?limit=101", "?limit=ten", "?status=running", "?includeArchived=yes"]) {
+    const tampered = Buffer.from(JSON.stringify(["2026-01-01T00:00:00Z", "cmp_\u0000"])).toString("base64url");
+    for (const query of [`?cursor=${tampered}`, "?cursor=bm90LWEtY3Vyc29y", "?limit=0", "?limit=101", "?limit=ten", "?status=running", "?includeArchived=yes"]) {
       const response = await list(owner, query);
       expect(response.status, query).toBe(422);
       expect((response.body as unknown as { errors: unknown[] }).errors.length, query).toBeGreaterThan(0);

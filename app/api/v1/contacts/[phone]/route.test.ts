@@ -77,6 +77,9 @@ describe("/api/v1/contacts/{phone}", () => {
     expect(builtIn.body.errors?.map((e) => e.path)).toEqual(["attributes.name", "attributes.phoneNumber"]);
     expect((await get(account.key, PHONE)).status).toBe(404);
     expect((await put(account.key, PHONE, { name: "" })).status).toBe(422);
+    const unstorable = await put(account.key, PHONE, { name: "Ma\u0000ria", attributes: { note: "\ud800" } });
+    expect(unstorable.status).toBe(422);
+    expect(unstorable.body.errors?.map((e) => e.path)).toEqual(["name", "attributes.note"]);
     expect((await callRoute(PUT, "PUT", `/api/v1/contacts/${PHONE}`, { key: account.key, params: { phone: PHONE }, body: "[" })).status).toBe(400);
   });
 
