@@ -136,7 +136,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
     const date = new Date(createdAt);
-    if (typeof id !== "string" || Number.isNaN(date.getTime())) throw new Error("bad cursor");
+    if (typeof id !== "string" || !/^[A-Za-z0-9_]{1,100}$/.test(id) || Number.isNaN(date.getTime())) throw new Error("bad cursor");
     return { createdAt: date, id };
   } catch {
     throw validationFailed([{ path: "cursor", code: "invalid_cursor", message: "The cursor is not valid; start again from the first page." }]);
