@@ -1,15 +1,16 @@
-// Process-level entry points to the dispatcher. State lives on globalThis: Next.js can load this
-// module in more than one module graph per process, and the throughput limiter must be shared by
-// every pass in the process to hold a sender at its rate.
+// Process-level entry points to the dispatcher. The throughput limiter and the drain bookkeeping live
+// on globalThis: Next.js can load this module in more than one module graph per process, and every
+// pass in the process must share them to hold a sender at its rate. Providers stay per module graph.
 import { after } from "next/server";
 import { getDb } from "@/db";
 import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
 import { defaultProviders, type ProviderRegistry } from "./providers";
 import { createThroughputLimiter, type ThroughputLimiter } from "./throughput";
 
+const providers: ProviderRegistry = defaultProviders();
+
 interface DispatchState {
   limiter: ThroughputLimiter;
-  providers: ProviderRegistry;
   /** The drain started by dispatchSoon, if one is running. */
   draining: Promise<void> | null;
   /** Set when dispatchSoon is called during a drain: drain once more when it ends. */
@@ -18,13 +19,13 @@ interface DispatchState {
 
 function state(): DispatchState {
   const global = globalThis as { __sendstreamDispatch?: DispatchState };
-  global.__sendstreamDispatch ??= { limiter: createThroughputLimiter(), providers: defaultProviders(), draining: null, again: false };
+  global.__sendstreamDispatch ??= { limiter: createThroughputLimiter(), draining: null, again: false };
   return global.__sendstreamDispatch;
 }
 
 /** Sends due messages now, until none are due or `deadlineMs` (default 10 s) has passed. */
 export async function dispatchDue(options: Pick<DispatchOptions, "deadlineMs" | "limit"> = {}): Promise<DispatchSummary> {
-  const { limiter, providers } = state();
+  const { limiter } = state();
   return runDispatch({ db: await getDb(), limiter, providers }, { deadlineMs: options.deadlineMs ?? 10_000, limit: options.limit });
 }
 

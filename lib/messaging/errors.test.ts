@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GraphApiError } from "@/lib/whatsapp/graph";
 import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, classifySendError, GRAPH_ERROR_RULES, retryDelayMs, SendError } from "./errors";
 
@@ -52,5 +52,26 @@ describe("retryDelayMs", () => {
   it("spreads retries out (jitter)", () => {
     const delays = new Set(Array.from({ length: 50 }, () => retryDelayMs(4, {})));
     expect(delays.size).toBeGreaterThan(40);
+  });
+});
+
+describe("errors from another module graph", () => {
+  // Next.js loads server modules more than once per process; an error thrown by one copy of the
+  // classes must classify the same in the other (it once failed retryable sends as internal_error).
+  it("classifies a GraphApiError and a SendError built from a second copy of the modules", async () => {
+    vi.resetModules();
+    const other = await import("@/lib/whatsapp/graph");
+    const otherErrors = await import("./errors");
+    const { GraphApiError: LocalGraphApiError } = await import("@/lib/whatsapp/graph");
+    vi.resetModules();
+    const { classifySendError: classifyHere } = await import("./errors");
+
+    const throttled = new other.GraphApiError({ kind: "graph", httpStatus: 400, code: 130429, message: "(#130429) Rate limit hit" });
+    expect(other.GraphApiError).not.toBe((await import("@/lib/whatsapp/graph")).GraphApiError);
+    expect(classifyHere(throttled)).toMatchObject({ retryable: true, code: "130429" });
+    expect(classifyHere(new other.GraphApiError({ kind: "timeout", message: "slow" }))).toMatchObject({ retryable: true, code: "timeout" });
+    const failure = { retryable: false, code: "no_credentials", reason: "Missing token." };
+    expect(classifyHere(new otherErrors.SendError(failure))).toEqual(failure);
+    expect(new Error("plain") instanceof LocalGraphApiError).toBe(false);
   });
 });

@@ -75,8 +75,15 @@ export function reasonForCode(code: number, metaMessage?: string | null): string
   return ruleFor(code)?.reason ?? (metaMessage?.trim() || `WhatsApp rejected the message (error ${code}).`);
 }
 
+const SEND_ERROR = Symbol.for("sendstream.SendError");
+
 /** A send failure that is not a Graph API answer (missing credentials, unusable response, …). */
 export class SendError extends Error {
+  // Recognised across module graphs, like GraphApiError.
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[SEND_ERROR] === true;
+  }
+  readonly [SEND_ERROR] = true;
   constructor(readonly failure: SendFailure) {
     super(failure.reason);
     this.name = "SendError";

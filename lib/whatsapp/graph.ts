@@ -18,8 +18,16 @@ export function graphConfigFromEnv(accessToken: string, timeoutMs?: number): Gra
   };
 }
 
+// Next.js can load this module in several module graphs per process, so `instanceof` against one
+// graph's class misses errors thrown by another's; a process-wide brand recognises them all.
+const GRAPH_API_ERROR = Symbol.for("sendstream.GraphApiError");
+
 /** A Graph API failure: an `{error:{…}}` body, a non-JSON HTTP error, a timeout or a network error. */
 export class GraphApiError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[GRAPH_API_ERROR] === true;
+  }
+  readonly [GRAPH_API_ERROR] = true;
   readonly httpStatus: number | null;
   /** Meta's error code (130429, 131026, …); null for timeouts, network errors and non-Graph bodies. */
   readonly code: number | null;
