@@ -94,12 +94,19 @@ export async function logsCsvStream(
           if (done) controller.close();
           return;
         }
-        const next = await batches.next();
-        if (next.done) {
-          done = true;
-          controller.close();
-        } else {
-          controller.enqueue(encoder.encode(csvLines(next.value)));
+        try {
+          const next = await batches.next();
+          if (next.done) {
+            done = true;
+            controller.close();
+          } else {
+            controller.enqueue(encoder.encode(csvLines(next.value)));
+          }
+        } catch (error) {
+          // Headers are gone already: all that is left is to log it and cut the download short, so
+          // the client sees a failed transfer rather than a file that silently ends early.
+          console.error("Logs CSV export failed mid-stream:", error);
+          controller.error(error);
         }
       },
       async cancel() {
