@@ -219,6 +219,25 @@ export interface ExportRow {
   position: string;
 }
 
+/** One keyset batch of the export, newest first (a query builder: awaitable, and explainable in tests). */
+export function exportBatchQuery(
+  db: Executor,
+  scope: LogScope,
+  filters: LogFilters,
+  after: { createdAt: string; id: string } | undefined,
+  size: number,
+) {
+  const where = after
+    ? and(logWhere(scope, filters), keysetCondition({ ...after, direction: "older" }))
+    : logWhere(scope, filters);
+  return db
+    .select(exportColumns)
+    .from(messages)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(size);
+}
+
 export async function fetchExportBatch(
   db: Executor,
   scope: LogScope,
@@ -226,15 +245,7 @@ export async function fetchExportBatch(
   after: { createdAt: string; id: string } | undefined,
   size: number,
 ): Promise<ExportRow[]> {
-  const where = after
-    ? and(logWhere(scope, filters), keysetCondition({ ...after, direction: "older" }))
-    : logWhere(scope, filters);
-  return (await db
-    .select(exportColumns)
-    .from(messages)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(size)) as ExportRow[];
+  return (await exportBatchQuery(db, scope, filters, after, size)) as ExportRow[];
 }
 
 export const EXPORT_BATCH_SIZE = 10_000;
