@@ -54,8 +54,7 @@ export interface JsonBody {
   raw: Uint8Array;
 }
 
-/** Content-Type check (415), size cap (413) and JSON parse (400) in that order. */
-export async function readJsonBody(request: Request, options: { limitBytes: number }): Promise<JsonBody> {
+export function assertJsonContentType(request: Request): void {
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new ApiError({
       status: 415,
@@ -64,19 +63,29 @@ export async function readJsonBody(request: Request, options: { limitBytes: numb
       detail: "Send the body as JSON with the header Content-Type: application/json.",
     });
   }
-  const raw = await readBodyBytes(request, options.limitBytes);
+}
+
+/** Decodes UTF-8 JSON bytes; anything unreadable is a 400 saying what is wrong. */
+export function parseJsonBytes(raw: Uint8Array, emptyDetail = "The body is empty; send a JSON document."): unknown {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
   } catch {
     throw malformedJson("The body is not valid UTF-8.");
   }
-  if (text.trim() === "") throw malformedJson("The body is empty; send a JSON document.");
+  if (text.trim() === "") throw malformedJson(emptyDetail);
   try {
-    return { value: JSON.parse(text), raw };
+    return JSON.parse(text);
   } catch (error) {
     throw malformedJson(`The body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** Content-Type check (415), size cap (413) and JSON parse (400) in that order. */
+export async function readJsonBody(request: Request, options: { limitBytes: number }): Promise<JsonBody> {
+  assertJsonContentType(request);
+  const raw = await readBodyBytes(request, options.limitBytes);
+  return { value: parseJsonBytes(raw), raw };
 }
 
 function malformedJson(detail: string): ApiError {

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
-import { constantTimeEqual } from "./constant-time";
+import { constantTimeEqual } from "@/lib/crypto/constant-time";
 
 /**
  * Checks `Authorization: Bearer <CRON_SECRET>` (what Vercel Cron sends) in constant time.

@@ -5,7 +5,7 @@ import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { messages, senders } from "@/db/schema";
 import { decryptSecret } from "@/lib/crypto/secrets";
-import { constantTimeEqual } from "./constant-time";
+import { constantTimeEqual } from "@/lib/crypto/constant-time";
 import { reasonForCode } from "./errors";
 import { isReportedStatus, reportUpdate, statusesBelow, type StatusReport } from "./status";
 

@@ -1,7 +1,6 @@
 // Reading a trigger body: JSON only (415), 64 KiB for an object or 1 MiB for an array (413),
 // well-formed UTF-8 JSON (400).
-import { ApiError } from "@/lib/http/errors";
-import { isJsonContentType, KIB, payloadTooLarge, readBodyBytes } from "@/lib/http/body";
+import { assertJsonContentType, KIB, parseJsonBytes, payloadTooLarge, readBodyBytes } from "@/lib/http/body";
 
 export const MAX_OBJECT_BODY_BYTES = 64 * KIB;
 export const MAX_ARRAY_BODY_BYTES = 1024 * KIB;
@@ -23,33 +22,11 @@ export function firstSignificantByte(bytes: Uint8Array): number {
 }
 
 export async function readTriggerBody(request: Request): Promise<TriggerBody> {
-  if (!isJsonContentType(request.headers.get("content-type"))) {
-    throw new ApiError({
-      status: 415,
-      code: "unsupported_media_type",
-      title: "Unsupported media type",
-      detail: "Send the body as JSON with the header Content-Type: application/json.",
-    });
-  }
+  assertJsonContentType(request);
   // Read up to the array cap, then hold anything that is not an array to the object cap.
   const raw = await readBodyBytes(request, MAX_ARRAY_BODY_BYTES);
   if (raw.byteLength > MAX_OBJECT_BODY_BYTES && firstSignificantByte(raw) !== 0x5b /* [ */) {
     throw payloadTooLarge(MAX_OBJECT_BODY_BYTES);
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(raw);
-  } catch {
-    throw malformedJson("The body is not valid UTF-8.");
-  }
-  if (text.trim() === "") throw malformedJson("The body is empty; send a JSON object or an array of objects.");
-  try {
-    return { value: JSON.parse(text), raw };
-  } catch (error) {
-    throw malformedJson(`The body is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
-function malformedJson(detail: string): ApiError {
-  return new ApiError({ status: 400, code: "malformed_json", title: "Malformed JSON", detail });
+  return { value: parseJsonBytes(raw, "The body is empty; send a JSON object or an array of objects."), raw };
 }
