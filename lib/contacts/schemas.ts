@@ -2,21 +2,20 @@
 // attribute names follow the campaign builder's identifier rule.
 import { z } from "zod";
 import { BUILT_IN_ATTRIBUTES, identifierSchema } from "@/lib/campaigns/schemas";
-import { e164PhoneSchema, isStorableText, MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
+import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
+import { e164PhoneSchema, MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
 
 export const MAX_CONTACT_ATTRIBUTES = 100;
 export const MAX_CONTACT_NAME_LENGTH = 200;
 
 export const contactPhoneSchema = e164PhoneSchema;
 
-const STORABLE_MESSAGE = "Contains a NUL character (\\u0000) or an unpaired surrogate, which cannot be stored.";
-
 /** A stored attribute value: what a trigger field of any type produces. */
 export const contactAttributeValueSchema = z.union([
   z
     .string()
     .max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`)
-    .refine(isStorableText, { message: STORABLE_MESSAGE, params: { code: "invalid_characters" } }),
+    .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } }),
   z.number().refine(Number.isFinite, "Expected a finite number."),
   z.boolean(),
 ]);
@@ -49,7 +48,7 @@ export const upsertContactSchema = z.object({
     .trim()
     .min(1, "Leave the name out instead of sending an empty one.")
     .max(MAX_CONTACT_NAME_LENGTH)
-    .refine(isStorableText, { message: STORABLE_MESSAGE, params: { code: "invalid_characters" } })
+    .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } })
     .nullable()
     .optional(),
   attributes: contactAttributesSchema.optional(),

@@ -70,4 +70,16 @@ describe("readJsonBody", () => {
     const error = await rejection(readJsonBody(post(new Uint8Array([0x22, 0xff, 0xfe, 0x22])), { limitBytes: 100 }));
     expect(error.status).toBe(400);
   });
+
+  it("answers 422 for text the database cannot store, naming where it is", async () => {
+    const body = JSON.stringify({ name: "A\u0000B", tags: ["ok", "\ud800"] });
+    const error = await rejection(readJsonBody(post(body), { limitBytes: 1000 }));
+    expect(error.status).toBe(422);
+    expect(error.errors?.map((e) => e.path)).toEqual(["name", "tags[1]"]);
+  });
+
+  it("lets a caller that must verify a signature first opt out of the text check", async () => {
+    const { value } = await readJsonBody(post(JSON.stringify({ name: "A\u0000B" })), { limitBytes: 1000, rejectUnstorableText: false });
+    expect(value).toEqual({ name: "A\u0000B" });
+  });
 });

@@ -1,4 +1,5 @@
-import { ApiError } from "./errors";
+import { ApiError, validationFailed } from "./errors";
+import { unstorableTextErrors } from "./storable-text";
 
 export const KIB = 1024;
 
@@ -81,11 +82,22 @@ export function parseJsonBytes(raw: Uint8Array, emptyDetail = "The body is empty
   }
 }
 
-/** Content-Type check (415), size cap (413) and JSON parse (400) in that order. */
-export async function readJsonBody(request: Request, options: { limitBytes: number }): Promise<JsonBody> {
+/**
+ * Content-Type check (415), size cap (413), JSON parse (400), then text the database cannot store
+ * (422), in that order. Callers that verify a signature over the raw body first opt out of the last.
+ */
+export async function readJsonBody(
+  request: Request,
+  options: { limitBytes: number; rejectUnstorableText?: boolean },
+): Promise<JsonBody> {
   assertJsonContentType(request);
   const raw = await readBodyBytes(request, options.limitBytes);
-  return { value: parseJsonBytes(raw), raw };
+  const value = parseJsonBytes(raw);
+  if (options.rejectUnstorableText ?? true) {
+    const unstorable = unstorableTextErrors(value);
+    if (unstorable.length > 0) throw validationFailed(unstorable);
+  }
+  return { value, raw };
 }
 
 function malformedJson(detail: string): ApiError {

@@ -1,9 +1,8 @@
 // Parsing REST API input: bodies strictly (unknown members → 422), query strings by schema.
 import type { z } from "zod";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { validationFailed, type FieldError } from "@/lib/http/errors";
-import { formatPath, zodFieldErrors } from "@/lib/http/problem";
-import { isStorableText } from "@/lib/trigger/validation";
+import { validationFailed } from "@/lib/http/errors";
+import { zodFieldErrors } from "@/lib/http/problem";
 import { unknownMemberErrors } from "./strict";
 
 export const MAX_API_BODY_BYTES = 64 * KIB;
@@ -16,31 +15,12 @@ export function parseStrict<S extends z.ZodType>(schema: S, value: unknown): z.o
   throw validationFailed([...unknown, ...(result.success ? [] : zodFieldErrors(result.error))]);
 }
 
-/** Strings (and member names) Postgres cannot store: a NUL character or an unpaired surrogate. */
-export function unstorableTextErrors(value: unknown, path: (string | number)[] = []): FieldError[] {
-  const error = (at: (string | number)[]) => ({
-    path: formatPath(at),
-    code: "invalid_characters",
-    message: "Contains a NUL character (\\u0000) or an unpaired surrogate, which cannot be stored.",
-  });
-  if (typeof value === "string") return isStorableText(value) ? [] : [error(path)];
-  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableTextErrors(item, [...path, index]));
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).flatMap(([key, item]) =>
-      isStorableText(key) ? unstorableTextErrors(item, [...path, key]) : [error([...path, key])],
-    );
-  }
-  return [];
-}
-
 /**
  * A JSON body (415 / 413 / 400 first), validated strictly. Text the database cannot store is
  * refused here for every REST body, so no service ever fails on it.
  */
 export async function readStrictBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   const { value } = await readJsonBody(request, { limitBytes: MAX_API_BODY_BYTES });
-  const unstorable = unstorableTextErrors(value);
-  if (unstorable.length > 0) throw validationFailed(unstorable);
   return parseStrict(schema, value);
 }
 

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
+import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 
 export const MAX_BATCH_SIZE = 100;
 /** Longest text accepted for a `string` field; WhatsApp caps a body parameter well below this. */
@@ -33,15 +34,6 @@ const isoDateSchema = z
     message: DATE_MESSAGE,
     params: { code: "invalid_format" },
   });
-
-// Postgres text and jsonb cannot hold U+0000, and jsonb refuses unpaired UTF-16 surrogates.
-const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const STORABLE_TEXT_MESSAGE = "Contains a NUL character (\\u0000) or an unpaired surrogate, which cannot be stored.";
-
-/** Whether a string can be stored as Postgres text / jsonb as it is. */
-export function isStorableText(value: string): boolean {
-  return !UNSTORABLE_TEXT.test(value);
-}
 
 const fieldSchemas: Record<FieldType, z.ZodType> = {
   string: z

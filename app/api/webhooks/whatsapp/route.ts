@@ -22,7 +22,7 @@ export const GET = withPublic(async ({ request }) => {
 
 /** Delivery statuses, signed with X-Hub-Signature-256 over the raw body. */
 export const POST = withPublic(async ({ request }) => {
-  const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES });
+  const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES, rejectUnstorableText: false });
   const outcome = await handleWebhookDelivery(await getDb(), { raw, body: value, signature: request.headers.get("x-hub-signature-256") });
   if (!outcome.ok) {
     throw new ApiError({
