@@ -175,7 +175,7 @@ function MessageRow({ row, fresh, campaignName, showCampaign }: { row: LogMessag
             className="size-7"
             aria-expanded={open}
             aria-controls={detailsId}
-            aria-label={`${open ? "Hide" : "Show"} full message to ${row.phoneNumber}`}
+            aria-label={`${open ? "Hide" : "Show"} full message to ${row.phone}`}
             onClick={() => setOpen((value) => !value)}
           >
             {open ? <ChevronDown aria-hidden /> : <ChevronRight aria-hidden />}
@@ -189,14 +189,14 @@ function MessageRow({ row, fresh, campaignName, showCampaign }: { row: LogMessag
             <Link href={`/campaigns/${row.campaignId}/logs`} className="hover:underline">{campaignName ?? row.campaignId}</Link>
           </TableCell>
         )}
-        <TableCell className="font-mono text-xs">{row.phoneNumber}</TableCell>
+        <TableCell className="font-mono text-xs">{row.phone}</TableCell>
         <TableCell className="max-w-[20rem] truncate" title={row.text}>{row.text}</TableCell>
         <TableCell><LogStatusBadge status={row.status} /></TableCell>
-        <TableCell className="max-w-[16rem] truncate text-destructive" title={row.errorReason ?? undefined}>
-          {row.errorReason ? (
+        <TableCell className="max-w-[16rem] truncate text-destructive" title={row.error?.reason}>
+          {row.error ? (
             <>
-              {row.errorReason}
-              {row.errorCode && <span className="ml-1.5 text-xs text-muted-foreground">({row.errorCode})</span>}
+              {row.error.reason}
+              {row.error.code && <span className="ml-1.5 text-xs text-muted-foreground">({row.error.code})</span>}
             </>
           ) : (
             <span className="text-muted-foreground">—</span>
@@ -214,10 +214,10 @@ function MessageRow({ row, fresh, campaignName, showCampaign }: { row: LogMessag
               <dd>{row.template.name} <span className="text-muted-foreground">({row.template.language})</span></dd>
               <dt className="text-muted-foreground">Message id</dt>
               <dd className="font-mono text-xs">{row.id}</dd>
-              {row.errorReason && (
+              {row.error && (
                 <>
                   <dt className="text-muted-foreground">Error</dt>
-                  <dd className="text-destructive">{row.errorReason}{row.errorCode ? ` (code ${row.errorCode})` : ""}</dd>
+                  <dd className="text-destructive">{row.error.reason}{row.error.code ? ` (code ${row.error.code})` : ""}</dd>
                 </>
               )}
               <dt className="text-muted-foreground">Timeline (UTC)</dt>

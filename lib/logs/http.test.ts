@@ -38,17 +38,20 @@ describe("messages list response", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");
     const body = (await response.json()) as CampaignMessagesBody;
-    expect(body.data.map((m) => m.phoneNumber)).toEqual(["+14155550103", "+14155550102"]);
+    expect(body.data.map((m) => m.phone)).toEqual(["+14155550103", "+14155550102"]);
     expect(body.data[1]).toEqual({
       id: expect.stringMatching(/^msg_/),
       campaignId,
-      phoneNumber: "+14155550102",
+      object: "message",
+      phone: "+14155550102",
       template: { name: "order_update", language: "en_US" },
       text: "Hi Ada, your order shipped.",
       status: "failed",
-      errorCode: "131026",
-      errorReason: "Message undeliverable",
+      wamid: null,
+      error: { code: "131026", reason: "Message undeliverable" },
+      attempts: 0,
       createdAt: "2026-11-20T11:00:00.000Z",
+      updatedAt: expect.any(String),
       sentAt: null,
       deliveredAt: null,
       readAt: null,
@@ -56,7 +59,7 @@ describe("messages list response", () => {
     });
     expect(body.counts).toEqual({ queued: 1, sent: 0, delivered: 1, read: 0, failed: 1, total: 3 });
     const next = (await (await call("messages", `limit=2&cursor=${body.nextCursor}`)).json()) as CampaignMessagesBody;
-    expect(next.data.map((m) => m.phoneNumber)).toEqual(["+14155550101"]);
+    expect(next.data.map((m) => m.phone)).toEqual(["+14155550101"]);
     expect(next.nextCursor).toBeNull();
     expect(next.counts).toBeUndefined();
   });

@@ -53,9 +53,9 @@ describe("campaign logs query", () => {
 
   it("lists newest first with display statuses (sending shows as queued)", async () => {
     const page = await listLogMessages(await getDb(), scope, parseLogListParams({}));
-    expect(page.data.map((m) => m.phoneNumber.slice(-3))).toEqual(["106", "105", "104", "103", "102", "101"]);
+    expect(page.data.map((m) => m.phone.slice(-3))).toEqual(["106", "105", "104", "103", "102", "101"]);
     expect(page.data.map((m) => m.status)).toEqual(["failed", "read", "delivered", "sent", "queued", "queued"]);
-    expect(page.data[0]).toMatchObject({ errorCode: "131026", errorReason: "Message undeliverable", createdAt: "2026-11-05T23:59:59.999Z" });
+    expect(page.data[0]).toMatchObject({ error: { code: "131026", reason: "Message undeliverable" }, createdAt: "2026-11-05T23:59:59.999Z" });
     expect(page.nextCursor).toBeNull();
     expect(page.hasNewer).toBe(false);
   });
@@ -63,7 +63,7 @@ describe("campaign logs query", () => {
   it("filters by status, phone digits and an inclusive day range", async () => {
     const db = await getDb();
     const ids = async (query: Record<string, string>) =>
-      (await listLogMessages(db, scope, parseLogListParams(query))).data.map((m) => m.phoneNumber.slice(-3));
+      (await listLogMessages(db, scope, parseLogListParams(query))).data.map((m) => m.phone.slice(-3));
     expect(await ids({ status: "queued" })).toEqual(["102", "101"]);
     expect(await ids({ status: "failed,read" })).toEqual(["106", "105"]);
     expect(await ids({ phone: "+44 7700" })).toEqual(["106", "105", "104"]);
@@ -183,7 +183,7 @@ describe("keyset pagination stability", () => {
     const first = await listLogMessages(db, scope, parseLogListParams({ limit: "5" }));
     await insertMessageRows(account.workspaceId, campaign.id, [{ phoneNumber: "+14155550199" }]);
     const poll = await listLogMessages(db, scope, parseLogListParams({ limit: "5", cursor: first.prevCursor! }));
-    expect(poll.data.map((m) => m.phoneNumber)).toEqual(["+14155550199"]);
+    expect(poll.data.map((m) => m.phone)).toEqual(["+14155550199"]);
     const again = await listLogMessages(db, scope, parseLogListParams({ limit: "5", cursor: poll.prevCursor! }));
     expect(again.data).toEqual([]);
     expect(again.prevCursor).toBe(poll.prevCursor);

@@ -3,9 +3,10 @@
 import { and, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { messages, type MessageStatus } from "@/db/schema";
+import { toPublicMessage, type PublicMessage, type PublicMessageRow } from "@/lib/messaging/public-message";
 import { encodeCursor, type LogCursor } from "./cursor";
 import type { LogFilters, LogListParams } from "./filters";
-import { LOG_STATUSES, storedStatuses, toLogStatus, type LogStatus, type StatusCounts } from "./status";
+import { LOG_STATUSES, storedStatuses, toLogStatus, type StatusCounts } from "./status";
 
 /** Whose messages: always one workspace, optionally one of its campaigns. */
 export interface LogScope {
@@ -13,23 +14,8 @@ export interface LogScope {
   campaignId?: string;
 }
 
-/** A message as logs show it and the JSON lists return it. */
-export interface LogMessage {
-  id: string;
-  campaignId: string;
-  phoneNumber: string;
-  template: { name: string; language: string };
-  /** The message as the recipient reads it. */
-  text: string;
-  status: LogStatus;
-  errorCode: string | null;
-  errorReason: string | null;
-  createdAt: string;
-  sentAt: string | null;
-  deliveredAt: string | null;
-  readAt: string | null;
-  failedAt: string | null;
-}
+/** A message as logs show it and the JSON lists return it: the same object as `GET /api/v1/messages/{id}`. */
+export type LogMessage = PublicMessage;
 
 export interface LogPage {
   data: LogMessage[];
@@ -82,7 +68,10 @@ const listColumns = {
   status: messages.status,
   errorCode: messages.errorCode,
   errorReason: messages.errorReason,
+  wamid: messages.wamid,
+  attempts: messages.attempts,
   createdAt: messages.createdAt,
+  updatedAt: messages.updatedAt,
   sentAt: messages.sentAt,
   deliveredAt: messages.deliveredAt,
   readAt: messages.readAt,
@@ -90,42 +79,8 @@ const listColumns = {
   position: cursorTimestamp,
 };
 
-interface ListRow {
-  id: string;
-  campaignId: string;
-  phoneNumber: string;
-  templateName: string;
-  templateLanguage: string;
-  renderedText: string;
-  status: MessageStatus;
-  errorCode: string | null;
-  errorReason: string | null;
-  createdAt: Date;
-  sentAt: Date | null;
-  deliveredAt: Date | null;
-  readAt: Date | null;
-  failedAt: Date | null;
+interface ListRow extends PublicMessageRow {
   position: string;
-}
-
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
-
-function toLogMessage(row: ListRow): LogMessage {
-  return {
-    id: row.id,
-    campaignId: row.campaignId,
-    phoneNumber: row.phoneNumber,
-    template: { name: row.templateName, language: row.templateLanguage },
-    text: row.renderedText,
-    status: toLogStatus(row.status),
-    errorCode: row.errorCode,
-    errorReason: row.errorReason,
-    createdAt: row.createdAt.toISOString(),
-    sentAt: iso(row.sentAt),
-    deliveredAt: iso(row.deliveredAt),
-    readAt: iso(row.readAt),
-    failedAt: iso(row.failedAt),
-  };
 }
 
 const cursorFor = (row: ListRow, direction: LogCursor["direction"]) =>
@@ -158,7 +113,7 @@ export async function listLogMessages(db: Executor, scope: LogScope, params: Log
   if (newest) prevCursor = cursorFor(newest, "newer");
   else if (cursor) prevCursor = encodeCursor({ ...cursor, direction: "newer" });
   return {
-    data: page.map(toLogMessage),
+    data: page.map(toPublicMessage),
     nextCursor: oldest && hasOlder ? cursorFor(oldest, "older") : null,
     prevCursor,
     hasNewer,

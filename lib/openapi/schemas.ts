@@ -177,24 +177,8 @@ export const messageSchema = z.object({
   failedAt: timestamp().nullable(),
 });
 
-export const logMessageSchema = z.object({
-  id: opaqueId("msg", EXAMPLE_IDS.message),
-  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
-  phoneNumber: phone,
-  template: z.object({ name: z.string(), language: z.string() }),
-  text: z.string(),
-  status: messageStatus,
-  errorCode: z.string().nullable(),
-  errorReason: z.string().nullable(),
-  createdAt: timestamp(),
-  sentAt: timestamp().nullable(),
-  deliveredAt: timestamp().nullable(),
-  readAt: timestamp().nullable(),
-  failedAt: timestamp().nullable(),
-});
-
 export const messagePageSchema = z.object({
-  data: z.array(logMessageSchema),
+  data: z.array(messageSchema),
   nextCursor: nextCursorSchema,
   prevCursor: z.string().nullable().meta({ description: "Reads messages newer than this page (poll it for new arrivals)." }),
   hasNewer: z.boolean(),

@@ -39,15 +39,15 @@ describe("GET /api/v1/campaigns/{id}/messages", () => {
   it("pages newest first with cursors and stays stable when messages arrive", async () => {
     const first = await call("limit=2");
     expect(first.status).toBe(200);
-    expect(first.body.data.map((m) => m.phoneNumber)).toEqual(["+14155550104", "+14155550103"]);
+    expect(first.body.data.map((m) => m.phone)).toEqual(["+14155550104", "+14155550103"]);
     await insertMessageRows(workspaceId, campaignId, [{ phoneNumber: "+14155550199" }]);
     const second = await call(`limit=2&cursor=${first.body.nextCursor}`);
-    expect(second.body.data.map((m) => m.phoneNumber)).toEqual(["+14155550102", "+14155550101"]);
+    expect(second.body.data.map((m) => m.phone)).toEqual(["+14155550102", "+14155550101"]);
     const third = await call(`limit=2&cursor=${second.body.nextCursor}`);
-    expect(third.body.data.map((m) => m.phoneNumber)).toEqual(["+14155550100"]);
+    expect(third.body.data.map((m) => m.phone)).toEqual(["+14155550100"]);
     expect(third.body.nextCursor).toBeNull();
     const arrivals = await call(`cursor=${first.body.prevCursor}`);
-    expect(arrivals.body.data.map((m) => m.phoneNumber)).toEqual(["+14155550199"]);
+    expect(arrivals.body.data.map((m) => m.phone)).toEqual(["+14155550199"]);
   });
 
   it("hides another workspace's campaign behind 404", async () => {

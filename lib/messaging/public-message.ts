@@ -1,0 +1,73 @@
+// A message as callers see it: the same object from `GET /api/v1/messages/{id}`, the message lists
+// and the logs pages.
+import type { messages } from "@/db/schema";
+import { toLogStatus, type LogStatus } from "@/lib/logs/status";
+
+export interface PublicMessage {
+  id: string;
+  object: "message";
+  /** `sending` (a dispatcher holds the message right now) reads as `queued`. */
+  status: LogStatus;
+  campaignId: string;
+  phone: string;
+  template: { name: string; language: string };
+  /** The message as the recipient reads it. */
+  text: string;
+  /** WhatsApp message id once the provider accepted the message. */
+  wamid: string | null;
+  error: { code: string | null; reason: string } | null;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  failedAt: string | null;
+}
+
+type MessageRow = typeof messages.$inferSelect;
+
+/** The columns `toPublicMessage` reads. */
+export type PublicMessageRow = Pick<
+  MessageRow,
+  | "id"
+  | "status"
+  | "campaignId"
+  | "phoneNumber"
+  | "templateName"
+  | "templateLanguage"
+  | "renderedText"
+  | "wamid"
+  | "errorCode"
+  | "errorReason"
+  | "attempts"
+  | "createdAt"
+  | "updatedAt"
+  | "sentAt"
+  | "deliveredAt"
+  | "readAt"
+  | "failedAt"
+>;
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+export function toPublicMessage(row: PublicMessageRow): PublicMessage {
+  return {
+    id: row.id,
+    object: "message",
+    status: toLogStatus(row.status),
+    campaignId: row.campaignId,
+    phone: row.phoneNumber,
+    template: { name: row.templateName, language: row.templateLanguage },
+    text: row.renderedText,
+    wamid: row.wamid,
+    error: row.status === "failed" || row.errorReason ? { code: row.errorCode, reason: row.errorReason ?? "Unknown error" } : null,
+    attempts: row.attempts,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    sentAt: iso(row.sentAt),
+    deliveredAt: iso(row.deliveredAt),
+    readAt: iso(row.readAt),
+    failedAt: iso(row.failedAt),
+  };
+}
