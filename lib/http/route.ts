@@ -3,6 +3,7 @@ import { after } from "next/server";
 import { getDb } from "@/db";
 import { authenticateApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
 import { ApiError } from "./errors";
+import { originFromHeaders } from "./origin";
 import { problemResponse, toApiError } from "./problem";
 
 type Params = Record<string, string | string[] | undefined>;
@@ -151,11 +152,8 @@ export function assertSameOrigin(request: Request): void {
 
 function allowedOrigins(request: Request): Set<string> {
   const origins = new Set<string>([new URL(request.url).origin]);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  if (host) {
-    const proto = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
-    origins.add(`${proto}://${host}`);
-  }
+  const forwarded = originFromHeaders(request.headers, new URL(request.url).protocol.replace(":", ""));
+  if (forwarded) origins.add(forwarded);
   if (process.env.APP_URL) origins.add(new URL(process.env.APP_URL).origin);
   return origins;
 }

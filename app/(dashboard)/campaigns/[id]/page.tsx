@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { CampaignBuilder } from "@/components/campaigns/campaign-builder";
@@ -11,15 +10,9 @@ import { ApiError } from "@/lib/http/errors";
 import { getSender } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
 import { getWorkspace } from "@/lib/workspaces";
+import { requestOrigin } from "@/lib/http/request-origin";
 
 export const metadata: Metadata = { title: "Campaign" };
-
-async function requestOrigin(): Promise<string | undefined> {
-  const list = await headers();
-  const host = list.get("x-forwarded-host") ?? list.get("host");
-  if (!host) return undefined;
-  return `${list.get("x-forwarded-proto") ?? "http"}://${host}`;
-}
 
 export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { CodeBlock } from "@/components/docs/code-block";
 import { EndpointDoc } from "@/components/docs/endpoint";
 import { InlineText } from "@/components/docs/inline-text";
@@ -10,18 +9,12 @@ import { buildOpenApiDocument, problemExample, queryParameters } from "@/lib/ope
 import { ERROR_CATALOG } from "@/lib/openapi/errors";
 import { quickStartSteps } from "@/lib/openapi/quickstart";
 import { endpointAnchor, ENDPOINTS, TAGS } from "@/lib/openapi/registry";
+import { requestOrigin } from "@/lib/http/request-origin";
 
 export const metadata: Metadata = {
   title: "API reference",
   description: "The Sendstream REST API: trigger WhatsApp template messages, manage campaigns, templates, contacts and messages.",
 };
-
-async function requestOrigin(): Promise<string | undefined> {
-  const list = await headers();
-  const host = list.get("x-forwarded-host") ?? list.get("host");
-  if (!host) return undefined;
-  return `${list.get("x-forwarded-proto") ?? "http"}://${host}`;
-}
 
 const CONVENTIONS = [
   ["Authentication", "An API key in `x-api-key` or `Authorization: Bearer`."],

@@ -1,6 +1,5 @@
 import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { connection } from "next/server";
@@ -20,6 +19,7 @@ import { zodFieldErrors } from "@/lib/http/problem";
 import { logListParamsSchema, searchParamsRecord } from "@/lib/logs/filters";
 import { logsLinks } from "@/lib/logs/links";
 import { countLogStatuses, listLogMessages } from "@/lib/logs/query";
+import { requestOrigin } from "@/lib/http/request-origin";
 
 export const metadata: Metadata = { title: "Campaign logs" };
 
@@ -87,10 +87,7 @@ export default async function CampaignLogsPage({ params, searchParams }: { param
   if (filtered || counts.total > 0) {
     empty = <NoMatchesEmptyState clearHref={basePath} />;
   } else {
-    const requestHeaders = await headers();
-    const host = requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host");
-    const origin = host ? `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${host}` : undefined;
-    const deployment = await getDeploymentDetails(db, user.workspaceId, campaign, origin);
+    const deployment = await getDeploymentDetails(db, user.workspaceId, campaign, await requestOrigin());
     empty = <FirstMessageEmptyState curl={deployment.curl} campaignId={campaign.id} active={campaign.status === "active"} />;
   }
 

@@ -1,0 +1,6 @@
+/** The origin the client used, honouring a reverse proxy's forwarded host and protocol. */
+export function originFromHeaders(headers: { get(name: string): string | null }, fallbackProtocol = "http"): string | undefined {
+  const host = headers.get("x-forwarded-host") ?? headers.get("host");
+  if (!host) return undefined;
+  return `${headers.get("x-forwarded-proto") ?? fallbackProtocol}://${host}`;
+}
