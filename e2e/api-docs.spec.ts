@@ -3,20 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { signUpNewUser } from "./fixtures";
-
-async function createKeyThroughUi(page: Page, name: string): Promise<string> {
-  await page.getByRole("link", { name: "API Keys" }).click();
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create API key" });
-  await dialog.getByLabel("Name").fill(name);
-  await dialog.getByRole("button", { name: "Create", exact: true }).click();
-  const reveal = page.getByRole("dialog", { name: "Save your API key" });
-  await expect(reveal).toBeVisible();
-  const key = await reveal.getByLabel("API key").inputValue();
-  await reveal.getByRole("button", { name: "Done" }).click();
-  return key;
-}
+import { createApiKeyThroughUi, signUpNewUser } from "./fixtures";
 
 /** The command text of a code example on the docs page, exactly as a reader would copy it. */
 async function example(page: Page, name: string): Promise<string> {
@@ -46,7 +33,7 @@ test("the API docs render publicly and their quick start works as pasted, with a
   await anonymous.close();
 
   await signUpNewUser(page, { workspace: "Docs Test Co" });
-  const key = await createKeyThroughUi(page, "Docs quick start");
+  const key = await createApiKeyThroughUi(page, "Docs quick start");
 
   await page.goto("/docs/api");
   await expect(page.getByRole("heading", { name: "Sendstream API", level: 1 })).toBeVisible();

@@ -22,3 +22,45 @@ export async function signUpNewUser(page: Page, options: { name?: string; email?
   await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible();
   return { email, name, password: TEST_PASSWORD };
 }
+
+/** Creates a key in Settings → API Keys and returns the full key read from the one-time reveal dialog. */
+export async function createApiKeyThroughUi(page: Page, name = "E2E key"): Promise<string> {
+  await page.goto("/settings/api-keys");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create API key" });
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByRole("button", { name: "Create", exact: true }).click();
+  const reveal = page.getByRole("dialog", { name: "Save your API key" });
+  await expect(reveal).toBeVisible();
+  const key = await reveal.getByLabel("API key").inputValue();
+  await reveal.getByRole("button", { name: "Done" }).click();
+  return key;
+}
+
+/**
+ * From the campaigns list: builds a trigger campaign mapping `phone`, `name` and `order_number` to
+ * the sandbox's order confirmation template, deploys it and returns its id.
+ */
+export async function deployOrderCampaign(page: Page, name = "Order confirmation"): Promise<string> {
+  await page.getByRole("button", { name: "New campaign" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New campaign" });
+  await dialog.getByLabel("Campaign name").fill(name);
+  await dialog.getByRole("button", { name: "Create campaign" }).click();
+  await expect(page).toHaveURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
+  const id = page.url().split("/").pop()!;
+  await page.getByRole("button", { name: "Add field" }).click();
+  await page.getByLabel("Request field 1").fill("name");
+  await page.getByLabel("Request field 1").blur();
+  await page.getByRole("button", { name: "Add field" }).click();
+  await page.getByLabel("Request field 2").fill("order_number");
+  await page.getByLabel("Request field 2").blur();
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_confirmation · en_US · utility" });
+  await page.getByLabel("Attribute for Body {{1}}").selectOption("name");
+  await page.getByLabel("Attribute for Body {{2}}").selectOption("order_number");
+  await page.getByRole("button", { name: "Deploy" }).click();
+  const live = page.getByRole("dialog", { name: "Your campaign is live" });
+  await expect(live).toBeVisible();
+  await live.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("campaign-status")).toHaveText("Active");
+  return id;
+}

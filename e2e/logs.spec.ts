@@ -1,48 +1,12 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import Papa from "papaparse";
-import { signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 /** The sandbox fails this reserved number at once with 131026 (lib/messaging/providers/sandbox.ts). */
 const UNDELIVERABLE = "+447700131026";
 const CAMPAIGN_NAME = 'Spring "VIP", 2026';
-
-async function deployCampaign(page: Page): Promise<string> {
-  await page.getByRole("button", { name: "New campaign" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "New campaign" });
-  await dialog.getByLabel("Campaign name").fill(CAMPAIGN_NAME);
-  await dialog.getByRole("button", { name: "Create campaign" }).click();
-  await expect(page).toHaveURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
-  const id = page.url().split("/").pop()!;
-  await page.getByRole("button", { name: "Add field" }).click();
-  await page.getByLabel("Request field 1").fill("name");
-  await page.getByLabel("Request field 1").blur();
-  await page.getByRole("button", { name: "Add field" }).click();
-  await page.getByLabel("Request field 2").fill("order_number");
-  await page.getByLabel("Request field 2").blur();
-  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_confirmation · en_US · utility" });
-  await page.getByLabel("Attribute for Body {{1}}").selectOption("name");
-  await page.getByLabel("Attribute for Body {{2}}").selectOption("order_number");
-  await page.getByRole("button", { name: "Deploy" }).click();
-  const live = page.getByRole("dialog", { name: "Your campaign is live" });
-  await expect(live).toBeVisible();
-  await live.getByRole("button", { name: "Done" }).click();
-  await expect(page.getByTestId("campaign-status")).toHaveText("Active");
-  return id;
-}
-
-async function createApiKey(page: Page): Promise<string> {
-  await page.goto("/settings/api-keys");
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create API key" });
-  await dialog.getByLabel("Name").fill("Logs e2e");
-  await dialog.getByRole("button", { name: "Create", exact: true }).click();
-  const reveal = page.getByRole("dialog", { name: "Save your API key" });
-  const key = await reveal.getByLabel("API key").inputValue();
-  await reveal.getByRole("button", { name: "Done" }).click();
-  return key;
-}
 
 async function downloadCsv(page: Page): Promise<{ fileName: string; rows: Record<string, string>[] }> {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
@@ -58,8 +22,8 @@ async function downloadCsv(page: Page): Promise<{ fileName: string; rows: Record
 
 test("messages sent through a campaign appear live in its logs, and Export CSV downloads exactly those rows", async ({ page, playwright, baseURL }) => {
   await signUpNewUser(page, { workspace: "Logs Shop" });
-  const campaignId = await deployCampaign(page);
-  const key = await createApiKey(page);
+  const campaignId = await deployOrderCampaign(page, CAMPAIGN_NAME);
+  const key = await createApiKeyThroughUi(page, "Logs e2e");
 
   // Empty logs explain how to send the first message.
   await page.goto(`/campaigns/${campaignId}/logs`);

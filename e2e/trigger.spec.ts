@@ -1,44 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { signUpNewUser } from "./fixtures";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
-
-async function deployOrderCampaign(page: Page): Promise<string> {
-  await page.getByRole("button", { name: "New campaign" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "New campaign" });
-  await dialog.getByLabel("Campaign name").fill("Order confirmation");
-  await dialog.getByRole("button", { name: "Create campaign" }).click();
-  await expect(page).toHaveURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
-  const id = page.url().split("/").pop()!;
-
-  await page.getByRole("button", { name: "Add field" }).click();
-  await page.getByLabel("Request field 1").fill("name");
-  await page.getByLabel("Request field 1").blur();
-  await page.getByRole("button", { name: "Add field" }).click();
-  await page.getByLabel("Request field 2").fill("order_number");
-  await page.getByLabel("Request field 2").blur();
-  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_confirmation · en_US · utility" });
-  await page.getByLabel("Attribute for Body {{1}}").selectOption("name");
-  await page.getByLabel("Attribute for Body {{2}}").selectOption("order_number");
-  await page.getByRole("button", { name: "Deploy" }).click();
-  const live = page.getByRole("dialog", { name: "Your campaign is live" });
-  await expect(live).toBeVisible();
-  await live.getByRole("button", { name: "Done" }).click();
-  await expect(page.getByTestId("campaign-status")).toHaveText("Active");
-  return id;
-}
-
-async function createApiKey(page: Page): Promise<string> {
-  await page.getByRole("link", { name: "API Keys" }).click();
-  await page.getByRole("button", { name: "Create API key" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create API key" });
-  await dialog.getByLabel("Name").fill("Shop backend");
-  await dialog.getByRole("button", { name: "Create", exact: true }).click();
-  const reveal = page.getByRole("dialog", { name: "Save your API key" });
-  const key = await reveal.getByLabel("API key").inputValue();
-  await reveal.getByRole("button", { name: "Done" }).click();
-  return key;
-}
 
 async function messageStatus(api: APIRequestContext, location: string, key: string) {
   const response = await api.get(location, { headers: { "x-api-key": key } });
@@ -49,7 +12,7 @@ async function messageStatus(api: APIRequestContext, location: string, key: stri
 test("deploy a campaign, trigger it with an API key, and watch the message get delivered", async ({ page, playwright, baseURL }) => {
   await signUpNewUser(page, { workspace: "Trigger Shop" });
   const campaignId = await deployOrderCampaign(page);
-  const key = await createApiKey(page);
+  const key = await createApiKeyThroughUi(page, "Shop backend");
 
   // An external system: no session cookie, only the key.
   const api = await playwright.request.newContext({ baseURL });
