@@ -1,7 +1,7 @@
 // `npm run bench:export`: the logs CSV export of 1,000,000 messages through `next start` on Postgres,
 // against `psql \copy` of the equivalent SELECT in the same run, with the server's peak RSS growth.
 //
-// Env: BENCH_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_ROWS (1000000),
+// Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_ROWS (1000000),
 // BENCH_RUNS (3), BENCH_PORT (3205), NEXT_DIST_DIR (default .next-logs; built when missing or BENCH_BUILD=1).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -10,7 +10,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = "sendstream_bench_export";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
