@@ -77,7 +77,7 @@ test("messages sent through a campaign appear live in its logs, and Export CSV d
   const failed = byId[ids[2]!]!;
   expect(failed).toMatchObject({ phone_number: UNDELIVERABLE, status: "failed" });
   expect(failed.error_reason).toMatch(/undeliverable/i);
-  expect(failed.error_code).not.toBe("");
+  expect(failed.error_code).toBe("131026");
   // The exported error is the one the table shows.
   await expect(failedRow).toContainText(failed.error_reason!);
   await expect(failedRow).toContainText(`(${failed.error_code})`);
@@ -92,6 +92,8 @@ test("messages sent through a campaign appear live in its logs, and Export CSV d
 
   // Phone search.
   await page.getByRole("link", { name: "Clear" }).click();
+  await expect(page).not.toHaveURL(/status=failed/);
+  await expect(table.locator("tbody tr[data-message-id]")).toHaveCount(3);
   await page.getByLabel("Phone number").fill("552672");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(table.locator("tbody tr[data-message-id]")).toHaveCount(1);
