@@ -19,8 +19,6 @@ import {
   updateCampaign,
 } from "./service";
 
-process.env.AUTH_SECRET ??= "test-secret-0123456789abcdef0123456789abcdef";
-
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/webhooks/whatsapp/route";
 import { createTestAccount } from "@/lib/testing/factories";
-import { createTestMessage, ensureTestEncryptionKey, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
+import { createTestMessage, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
 import { parseWebhookPayload, signPayload, verifySignature } from "./webhook";
-
-ensureTestEncryptionKey();
 
 const ctx = { params: Promise.resolve({}) };
 const URL_BASE = "http://localhost/api/webhooks/whatsapp";

@@ -165,6 +165,16 @@ const messageExample = {
   failedAt: null,
 };
 
+const contactExample = {
+  id: EXAMPLE_IDS.contact,
+  object: "contact",
+  phone: "+14155552671",
+  name: "Maria",
+  attributes: { order_id: "A-10482", vip: true },
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+};
+
 const lifecycle = (action: "deploy" | "pause" | "resume" | "archive") => {
   const info = {
     deploy: {
@@ -533,15 +543,7 @@ export const ENDPOINTS: Endpoint[] = [
         status: 200,
         description: "The contact.",
         schema: contactSchema,
-        example: {
-          id: EXAMPLE_IDS.contact,
-          object: "contact",
-          phone: "+14155552671",
-          name: "Maria",
-          attributes: { order_id: "A-10482", vip: true },
-          createdAt: EXAMPLE_TIME,
-          updatedAt: EXAMPLE_TIME,
-        },
+        example: contactExample,
       },
     ],
     errors: ["not_found", "validation_failed"],
@@ -564,29 +566,13 @@ export const ENDPOINTS: Endpoint[] = [
         status: 200,
         description: "Updated.",
         schema: contactSchema,
-        example: {
-          id: EXAMPLE_IDS.contact,
-          object: "contact",
-          phone: "+14155552671",
-          name: "Maria",
-          attributes: { order_id: "A-10482", vip: true },
-          createdAt: EXAMPLE_TIME,
-          updatedAt: "2026-11-21T15:20:00.000Z",
-        },
+        example: { ...contactExample, updatedAt: "2026-11-21T15:20:00.000Z" },
       },
       {
         status: 201,
         description: "Created.",
         schema: contactSchema,
-        example: {
-          id: EXAMPLE_IDS.contact,
-          object: "contact",
-          phone: "+14155552671",
-          name: "Maria",
-          attributes: { order_id: "A-10482", vip: true },
-          createdAt: EXAMPLE_TIME,
-          updatedAt: EXAMPLE_TIME,
-        },
+        example: contactExample,
         headers: { Location: { description: "`/api/v1/contacts/{phone}` of the new contact.", schema: { type: "string" } } },
       },
     ],

@@ -1,22 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { senders } from "@/db/schema";
 import { createTestAccount } from "@/lib/testing/factories";
-import { graphError, startFakeGraph, type FakeGraph } from "@/lib/testing/fake-graph";
+import { graphError } from "@/lib/testing/fake-graph";
+import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
 import { getSender, loadSenderCredentials, testSenderConnection, updateSenderSettings } from "./service";
 
-process.env.AUTH_SECRET ??= "test-secret-0123456789abcdef0123456789abcdef";
-
-let graph: FakeGraph;
-beforeAll(async () => {
-  graph = await startFakeGraph();
-  process.env.WHATSAPP_GRAPH_URL = graph.url;
-});
-afterAll(async () => {
-  delete process.env.WHATSAPP_GRAPH_URL;
-  await graph.close();
-});
+const fakeGraph = fakeGraphForFile();
 
 const whatsapp = {
   provider: "whatsapp" as const,
@@ -71,21 +62,21 @@ describe("sender settings", () => {
     const db = await getDb();
     const { workspaceId } = await createTestAccount();
     await updateSenderSettings(db, workspaceId, whatsapp);
-    graph.handle((req) =>
+    fakeGraph().handle((req) =>
       req.path === `/v23.0/${whatsapp.phoneNumberId}`
         ? { body: { display_phone_number: "+1 555-0100", verified_name: "Demo", throughput: { level: "STANDARD" }, whatsapp_business_manager_messaging_limit: "TIER_10K" } }
         : { status: 404, body: {} },
     );
     const result = await testSenderConnection(db, workspaceId, { phoneNumberId: whatsapp.phoneNumberId });
     expect(result).toMatchObject({ ok: true, displayPhoneNumber: "+1 555-0100", throughputPerSecond: 80, messagingTierLabel: "10,000 customers / 24 h" });
-    expect(graph.requests.at(-1)!.headers.authorization).toBe(`Bearer ${whatsapp.accessToken}`);
+    expect(fakeGraph().requests.at(-1)!.headers.authorization).toBe(`Bearer ${whatsapp.accessToken}`);
     expect(await getSender(db, workspaceId)).toMatchObject({ displayPhoneNumber: "+1 555-0100", messagingTier: "TIER_10K" });
   });
 
   it("reports the exact Graph error", async () => {
     const db = await getDb();
     const { workspaceId } = await createTestAccount();
-    graph.handle(() => graphError(190, "Error validating access token: Session has expired.", 401));
+    fakeGraph().handle(() => graphError(190, "Error validating access token: Session has expired.", 401));
     const result = await testSenderConnection(db, workspaceId, { phoneNumberId: "106540352242922", accessToken: "EAAold" });
     expect(result).toEqual({
       ok: false,

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { updateSenderSettings } from "@/lib/senders/service";
 import { createTestAccount } from "@/lib/testing/factories";
-import { graphError, startFakeGraph, type FakeGraph } from "@/lib/testing/fake-graph";
+import { graphError } from "@/lib/testing/fake-graph";
+import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
 import { listTemplates, syncTemplates } from "./service";
 
-process.env.AUTH_SECRET ??= "test-secret-0123456789abcdef0123456789abcdef";
-
-let graph: FakeGraph;
-beforeAll(async () => {
-  graph = await startFakeGraph();
-  process.env.WHATSAPP_GRAPH_URL = graph.url;
-});
-afterAll(async () => {
-  delete process.env.WHATSAPP_GRAPH_URL;
-  await graph.close();
-});
+const fakeGraph = fakeGraphForFile();
 
 describe("templates", () => {
   it("gives a sandbox workspace its demo templates once, approved first", async () => {
@@ -42,7 +33,7 @@ describe("templates", () => {
       { id: "9001", name: "welcome", language: "en_US", category: "MARKETING", status: "APPROVED", parameter_format: "NAMED", components: [{ type: "BODY", text: "Hi {{name}}" }] },
       { id: "9002", name: "receipt", language: "de", category: "UTILITY", status: "REJECTED", components: [{ type: "BODY", text: "Beleg {{1}}" }] },
     ];
-    graph.handle((req) => {
+    fakeGraph().handle((req) => {
       if (req.path !== "/v23.0/1022901293/message_templates") return { status: 404, body: {} };
       const after = req.query.get("after");
       const index = after ? Number(after) : 0;
@@ -67,7 +58,7 @@ describe("templates", () => {
     const db = await getDb();
     const { workspaceId } = await createTestAccount();
     await updateSenderSettings(db, workspaceId, { provider: "whatsapp", phoneNumberId: "1065403522", wabaId: "1022901293", accessToken: "EAAtok" });
-    graph.handle(() => graphError(100, "Unsupported get request.", 400));
+    fakeGraph().handle(() => graphError(100, "Unsupported get request.", 400));
     await expect(syncTemplates(db, workspaceId)).rejects.toMatchObject({ status: 502, code: "graph_error" });
     expect(await listTemplates(db, workspaceId)).toEqual([]);
   });

@@ -6,10 +6,6 @@ import { newId, randomBase62 } from "@/lib/crypto/random";
 import { encryptSecret } from "@/lib/crypto/secrets";
 
 /** Secrets at rest need a key; tests that store WhatsApp credentials get a fixed one. */
-export function ensureTestEncryptionKey(): void {
-  if (!process.env.ENCRYPTION_KEY && !process.env.AUTH_SECRET) process.env.ENCRYPTION_KEY = "11".repeat(32);
-}
-
 export async function createTestCampaign(workspaceId: string, overrides: { name?: string } = {}): Promise<string> {
   const db = await getDb();
   const id = newId("cmp");
@@ -107,7 +103,6 @@ export async function connectTestWhatsAppSender(
   workspaceId: string,
   overrides: Partial<TestWhatsAppSender> & { throughputPerSecond?: number } = {},
 ): Promise<TestWhatsAppSender> {
-  ensureTestEncryptionKey();
   const db = await getDb();
   const sender: TestWhatsAppSender = {
     phoneNumberId: overrides.phoneNumberId ?? String(100_000_000_000 + Math.floor(Math.random() * 1e11)),

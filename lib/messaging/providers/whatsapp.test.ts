@@ -1,30 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { encryptSecret } from "@/lib/crypto/secrets";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError, startFakeGraph, type FakeGraph } from "@/lib/testing/fake-graph";
-import { createTestMessage, ensureTestEncryptionKey, getTestMessage, connectTestWhatsAppSender } from "@/lib/testing/messaging-factories";
+import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
+import { createTestMessage, getTestMessage, connectTestWhatsAppSender } from "@/lib/testing/messaging-factories";
 import { runDispatch, systemClock } from "../dispatcher";
 import { classifySendError } from "../errors";
 import { createThroughputLimiter } from "../throughput";
 import type { OutboundMessage, SenderForSend } from "./types";
 import { createWhatsAppProvider } from "./whatsapp";
 
-ensureTestEncryptionKey();
-
-let graph: FakeGraph;
-const previousUrl = process.env.WHATSAPP_GRAPH_URL;
-
-beforeAll(async () => {
-  graph = await startFakeGraph();
-  process.env.WHATSAPP_GRAPH_URL = graph.url;
-});
-afterAll(async () => {
-  process.env.WHATSAPP_GRAPH_URL = previousUrl;
-  await graph.close();
-});
+const fakeGraph = fakeGraphForFile();
 beforeEach(() => {
-  graph.requests.length = 0;
+  fakeGraph().requests.length = 0;
 });
 
 const template = {
@@ -50,7 +39,7 @@ const accepted = (wamid: string) => ({
 });
 
 async function failureFor(reply: Parameters<FakeGraph["handle"]>[0], timeoutMs = 2_000) {
-  graph.handle(reply);
+  fakeGraph().handle(reply);
   const error = await createWhatsAppProvider({ timeoutMs }).send(message, sender()).then(
     () => null,
     (e: unknown) => e,
@@ -61,10 +50,10 @@ async function failureFor(reply: Parameters<FakeGraph["handle"]>[0], timeoutMs =
 
 describe("WhatsApp Cloud API provider (against a local fake Graph API)", () => {
   it("posts the template message to {version}/{phone-number-id}/messages with the sender's token and returns the wamid", async () => {
-    graph.handle(() => accepted("wamid.HBgLMTY1MDU1NTEyMzQVAgARGBI"));
+    fakeGraph().handle(() => accepted("wamid.HBgLMTY1MDU1NTEyMzQVAgARGBI"));
     const result = await createWhatsAppProvider().send(message, sender("EAAG-secret"));
     expect(result).toEqual({ wamid: "wamid.HBgLMTY1MDU1NTEyMzQVAgARGBI" });
-    const [request] = graph.requests;
+    const [request] = fakeGraph().requests;
     expect(request!.method).toBe("POST");
     expect(request!.path).toBe("/v23.0/106540352242922/messages");
     expect(request!.headers.authorization).toBe("Bearer EAAG-secret");
@@ -120,7 +109,7 @@ describe("WhatsApp Cloud API provider (against a local fake Graph API)", () => {
       const error = await createWhatsAppProvider().send(message, sender()).catch((e: unknown) => e);
       expect(classifySendError(error)).toMatchObject({ retryable: true, code: "network_error" });
     } finally {
-      process.env.WHATSAPP_GRAPH_URL = graph.url;
+      process.env.WHATSAPP_GRAPH_URL = fakeGraph().url;
     }
   });
 
@@ -131,7 +120,7 @@ describe("WhatsApp Cloud API provider (against a local fake Graph API)", () => {
   it("fails permanently without calling the API when the sender is not fully configured", async () => {
     const error = await createWhatsAppProvider().send(message, { ...sender(), phoneNumberId: null }).catch((e: unknown) => e);
     expect(classifySendError(error)).toMatchObject({ retryable: false, code: "sender_not_configured" });
-    expect(graph.requests).toHaveLength(0);
+    expect(fakeGraph().requests).toHaveLength(0);
   });
 });
 
@@ -146,7 +135,7 @@ describe("dispatching through a WhatsApp sender", () => {
     const ok = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550101", nextAttemptAt });
     const bad = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550102", nextAttemptAt });
     const busy = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550103", nextAttemptAt });
-    graph.handle((request) => {
+    fakeGraph().handle((request) => {
       const to = (request.body as { to: string }).to;
       if (to === "+14155550102") return graphError(131026, "Message undeliverable");
       if (to === "+14155550103") return graphError(130429, "Rate limit hit");
@@ -156,8 +145,8 @@ describe("dispatching through a WhatsApp sender", () => {
       { db: await getDb(), clock: { now: () => Date.now() + ahead, sleep: systemClock.sleep }, limiter: createThroughputLimiter(), providers: { sandbox: createWhatsAppProvider(), whatsapp: createWhatsAppProvider() } },
       { workspaceIds: [account.workspaceId] },
     );
-    expect(graph.requests.every((r) => r.path === `/v23.0/${credentials.phoneNumberId}/messages`)).toBe(true);
-    expect(graph.requests.every((r) => r.headers.authorization === `Bearer ${credentials.accessToken}`)).toBe(true);
+    expect(fakeGraph().requests.every((r) => r.path === `/v23.0/${credentials.phoneNumberId}/messages`)).toBe(true);
+    expect(fakeGraph().requests.every((r) => r.headers.authorization === `Bearer ${credentials.accessToken}`)).toBe(true);
     expect(await getTestMessage(ok)).toMatchObject({ status: "sent", wamid: "wamid.FAKE+14155550101" });
     expect(await getTestMessage(bad)).toMatchObject({ status: "failed", errorCode: "131026", wamid: null });
     const retry = await getTestMessage(busy);
