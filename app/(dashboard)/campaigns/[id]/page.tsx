@@ -1,16 +1,15 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { CampaignBuilder } from "@/components/campaigns/campaign-builder";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { withDeployment } from "@/lib/campaigns/actions";
 import { getCampaign, listKnownAttributes } from "@/lib/campaigns/service";
-import { ApiError } from "@/lib/http/errors";
 import { getSender } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
 import { getWorkspace } from "@/lib/workspaces";
 import { requestOrigin } from "@/lib/http/request-origin";
+import { orNotFound } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Campaign" };
 
@@ -19,10 +18,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const user = await requireUser();
   const { id } = await params;
   const db = await getDb();
-  const campaign = await getCampaign(db, user.workspaceId, id).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) notFound();
-    throw error;
-  });
+  const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
   const [{ deployment }, templates, knownAttributes, sender, workspace] = await Promise.all([
     withDeployment(db, user.workspaceId, campaign, await requestOrigin()),
     listTemplates(db, user.workspaceId),

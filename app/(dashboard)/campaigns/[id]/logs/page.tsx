@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
+import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { ExportCsvButton } from "@/components/logs/export-csv-button";
 import { FilterErrors } from "@/components/logs/filter-errors";
@@ -14,12 +14,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { getCampaign, getDeploymentDetails } from "@/lib/campaigns/service";
-import { ApiError } from "@/lib/http/errors";
 import { zodFieldErrors } from "@/lib/http/problem";
 import { logListParamsSchema, searchParamsRecord } from "@/lib/logs/filters";
 import { logsLinks } from "@/lib/logs/links";
 import { countLogStatuses, listLogMessages } from "@/lib/logs/query";
 import { requestOrigin } from "@/lib/http/request-origin";
+import { orNotFound } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Campaign logs" };
 
@@ -31,10 +31,7 @@ export default async function CampaignLogsPage({ params, searchParams }: { param
   const { id } = await params;
   const raw = await searchParams;
   const db = await getDb();
-  const campaign = await getCampaign(db, user.workspaceId, id).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) notFound();
-    throw error;
-  });
+  const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
 
   const basePath = `/campaigns/${campaign.id}/logs`;
   const links = logsLinks(basePath, raw);
