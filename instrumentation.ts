@@ -7,8 +7,9 @@ export async function register() {
   const { getDb, isEmbedded, embeddedDataDir } = await import("./db");
   if (isEmbedded()) {
     // Open (migrate, seed) now rather than on the first request, and say how to sign in.
-    await getDb();
-    const { DEMO_USER } = await import("./db/seed");
+    const db = await getDb();
+    const { DEMO_USER, seedDemoData, seedsOnStart } = await import("./db/seed");
+    if (seedsOnStart()) await seedDemoData(db);
     console.log(`▲ Sendstream: embedded database at ${embeddedDataDir()}`);
     if (process.env.NODE_ENV !== "production") {
       console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);

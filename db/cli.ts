@@ -5,7 +5,6 @@ import { DEMO_USER, seedDemoData } from "./seed";
 const command = process.argv[2];
 
 async function main() {
-  process.env.SENDSTREAM_SEED ??= "false";
   const db = await getDb();
   const target = isEmbedded() ? "embedded database" : "Postgres (DATABASE_URL)";
   if (command === "migrate") {

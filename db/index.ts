@@ -1,11 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
+import type { DB } from "./types";
 
-export type DB = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A database handle or an open transaction: what every query function accepts. */
-export type Executor = Pick<DB, "select" | "insert" | "update" | "delete" | "execute" | "transaction">;
+export type { DB, Executor } from "./types";
 
 export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 
@@ -82,10 +80,6 @@ async function openEmbedded(dir: string): Promise<DB> {
       releaseLock();
     };
     await migrate(db);
-    if (process.env.NODE_ENV !== "test" && process.env.SENDSTREAM_SEED !== "false") {
-      const { seedDemoData } = await import("./seed");
-      await seedDemoData(db);
-    }
     return db;
   } catch (error) {
     releaseLock();

@@ -1,10 +1,18 @@
 import { eq } from "drizzle-orm";
-import type { DB } from "./index";
+import type { DB } from "./types";
 import { users } from "./schema";
 import { createUserWithWorkspace } from "@/lib/auth/accounts";
 import { hashPassword } from "@/lib/auth/password";
 
 export const DEMO_USER = { email: "demo@sendstream.local", password: "sendstream-demo", name: "Demo User", workspaceName: "Demo Shop" };
+
+/**
+ * Whether a server start fills the database with demo data: only the embedded database (local
+ * development), never under tests, and not with SENDSTREAM_SEED=false.
+ */
+export function seedsOnStart(): boolean {
+  return !process.env.DATABASE_URL && process.env.NODE_ENV !== "test" && process.env.SENDSTREAM_SEED !== "false";
+}
 
 /** Demo user, workspace and sandbox sender. Safe to run again: existing demo data is left alone. */
 export async function seedDemoData(db: DB): Promise<{ created: boolean }> {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Executor } from "@/db";
+import type { Executor } from "@/db/types";
 import { memberships, senders, users, workspaces } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
