@@ -1,10 +1,10 @@
 // Contacts of a workspace, keyed by E.164 phone number.
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import { contacts } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed } from "@/lib/http/errors";
-import { queryRows } from "@/lib/trigger/sql";
 import { contactPhoneSchema, upsertContactSchema, type UpsertContactInput } from "./schemas";
 
 export interface ContactView {

@@ -4,6 +4,7 @@
 // lease, so a row reclaimed by another instance after its lease expired is never overwritten.
 import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import { messages, senders } from "@/db/schema";
 import { classifySendError, MAX_SEND_ATTEMPTS, retryDelayMs, type SendFailure } from "./errors";
 import { defaultProviders, type ProviderRegistry, type SenderForSend } from "./providers";
@@ -172,14 +173,16 @@ function createSentWriter(db: Executor, onWritten: (count: number) => void, guar
         ),
         sql`, `,
       );
-      const updated = await db.execute(sql`
-        update ${messages} as m
-        set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = v.sender_id, locked_until = null,
-            error_code = null, error_reason = null, updated_at = v.sent_at
-        from (values ${values}) as v(id, wamid, sent_at, sender_id, lease)
-        where m.id = v.id and m.status = 'sending' and m.locked_until = v.lease
-        returning m.id`);
-      onWritten(rowsOf(updated).length);
+      const updated = await queryRows<{ id: string }>(
+        db,
+        sql`update ${messages} as m
+          set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = v.sender_id, locked_until = null,
+              error_code = null, error_reason = null, updated_at = v.sent_at
+          from (values ${values}) as v(id, wamid, sent_at, sender_id, lease)
+          where m.id = v.id and m.status = 'sending' and m.locked_until = v.lease
+          returning m.id`,
+      );
+      onWritten(updated.length);
     }).finally(current.resolve);
   };
 
@@ -197,12 +200,6 @@ function createSentWriter(db: Executor, onWritten: (count: number) => void, guar
       return current.done;
     },
   };
-}
-
-/** `db.execute` answers `{ rows }` on PGlite and an array on postgres.js. */
-function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result)) return result;
-  return (result as { rows?: unknown[] }).rows ?? [];
 }
 
 function semaphore(size: number) {

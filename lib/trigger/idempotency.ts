@@ -2,9 +2,9 @@
 // key for 24 hours; a retry with the same body gets it back, a different body gets a 422.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import { sha256Hex } from "@/lib/crypto/secrets";
 import { ApiError, badRequest } from "@/lib/http/errors";
-import { queryRows } from "./sql";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_WINDOW_HOURS = 24;

@@ -2,8 +2,8 @@
 // instance shares them. One atomic upsert per request increments all of its buckets.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import { ApiError } from "@/lib/http/errors";
-import { queryRows } from "./sql";
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 /** Trigger requests per minute allowed for one API key unless TRIGGER_KEY_RATE_LIMIT_PER_MINUTE says otherwise. */

@@ -6,6 +6,7 @@
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import {
   parseStoredMessageConfig,
   parseStoredTriggerConfig,
@@ -31,7 +32,6 @@ import {
   type RateLimitBucket,
   type RateLimitUsage,
 } from "./rate-limit";
-import { queryRows } from "./sql";
 import { checkBodyShape, phoneCandidates, validateTriggerItems, type TriggerItem } from "./validation";
 
 export interface TriggerRequest {

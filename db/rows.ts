@@ -1,6 +1,6 @@
 import type { Logger, SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { Executor } from "@/db";
+import type { Executor } from "./types";
 
 const dialect = new PgDialect();
 
@@ -22,8 +22,14 @@ function postgresJsSession(db: Executor): { client: PostgresJsSql; logger?: Logg
   return { client: client as PostgresJsSql, logger: session?.logger };
 }
 
+/** The rows of a `db.execute` result on either driver: postgres.js answers an array, PGlite `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return (result as { rows?: T[] }).rows ?? [];
+}
+
 /**
- * Rows of a raw query on either driver (postgres.js returns an array, PGlite `{ rows }`).
+ * Rows of a raw query on either driver.
  * With `prepared`, postgres.js runs it as a named prepared statement (parsed once per
  * connection), unless DATABASE_PREPARE=false says a transaction-mode pooler is in the way.
  */
@@ -36,6 +42,5 @@ export async function queryRows<T>(db: Executor, query: SQL, options: { prepared
       return (await session.client.unsafe(text, params, { prepare: true })) as T[];
     }
   }
-  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
+  return rowsOf<T>(await db.execute(query));
 }
