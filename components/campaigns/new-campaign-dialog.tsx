@@ -25,7 +25,7 @@ export function NewCampaignDialog({ variant = "default" }: { variant?: "default"
   const nameError = form.formState.errors.name?.message;
 
   async function submit(values: FormOutput) {
-    const result = await requestJson<{ id: string }>("/api/campaigns", { method: "POST", body: values });
+    const result = await requestJson<{ id: string }>("/api/v1/campaigns", { method: "POST", body: { name: values.name, kind: values.kind } });
     if (!result.ok) {
       const fieldError = result.problem.errors?.find((e) => e.path === "name");
       if (fieldError) form.setError("name", { message: fieldError.message });

@@ -1,0 +1,168 @@
+import { Lock, Plus, Trash2, Webhook } from "lucide-react";
+import { useMemo } from "react";
+import { useFieldArray, useWatch } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { usableTrigger } from "@/lib/campaigns/editor";
+import { samplePayload } from "@/lib/campaigns/sample";
+import { FIELD_TYPES, PHONE_ATTRIBUTE, type FieldType } from "@/lib/campaigns/schemas";
+import type { FieldError } from "@/lib/http/errors";
+import { CheckList, NodeBadge, type BuilderForm } from "./builder-parts";
+import { NativeSelect } from "./native-select";
+
+const TYPE_LABELS: Record<FieldType, string> = {
+  string: "Text",
+  number: "Number",
+  boolean: "Yes / no",
+  email: "Email",
+  date: "Date",
+};
+
+/** Step 1: which request fields the webhook reads and the contact attribute each one saves to. */
+export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderForm; checks: FieldError[]; knownAttributes: string[] }) {
+  const { fields, append, remove } = useFieldArray({ control: form.control, name: "triggerConfig.fields" });
+  const trigger = useWatch({ control: form.control, name: "triggerConfig" });
+  const errors = form.formState.errors.triggerConfig;
+  const example = useMemo(() => samplePayload(usableTrigger(trigger)), [trigger]);
+
+  return (
+    <Card className="gap-4 border-l-4 border-l-primary" aria-labelledby="trigger-node-title" role="group">
+      <CardHeader>
+        <div className="flex items-start gap-3">
+          <NodeBadge step={1} icon={<Webhook />} />
+          <div>
+            <CardTitle id="trigger-node-title">Trigger: your system calls the webhook</CardTitle>
+            <CardDescription className="mt-1">
+              Choose which fields of the JSON request body Sendstream reads, and where each one is saved on the contact.
+            </CardDescription>
+          </div>
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <div className="grid gap-2 rounded-lg border bg-muted/30 p-3">
+          <div className="grid items-end gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto]">
+            <div className="grid gap-1.5">
+              <label htmlFor="phone-field" className="text-xs font-medium">
+                Phone number field
+              </label>
+              <Input
+                id="phone-field"
+                className="font-mono"
+                aria-invalid={errors?.phoneField ? true : undefined}
+                aria-describedby="phone-field-hint"
+                {...form.register("triggerConfig.phoneField")}
+              />
+            </div>
+            <div className="grid gap-1.5">
+              <span className="text-xs font-medium">Saves to</span>
+              <div className="flex h-9 items-center gap-1.5 rounded-md border border-dashed px-3 font-mono text-sm text-muted-foreground">
+                <Lock className="size-3.5" aria-hidden /> {PHONE_ATTRIBUTE}
+              </div>
+            </div>
+            <span className="pb-2 text-xs text-muted-foreground">Always required</span>
+          </div>
+          <p id="phone-field-hint" className="text-xs text-muted-foreground">
+            The recipient&apos;s WhatsApp number in international format, e.g. <code className="font-mono">+14155552671</code>. This mapping cannot be removed.
+          </p>
+          {errors?.phoneField && (
+            <p role="alert" className="text-xs font-medium text-destructive">
+              {errors.phoneField.message}
+            </p>
+          )}
+        </div>
+
+        <div className="grid gap-2">
+          {fields.length > 0 && (
+            <div className="hidden grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8rem_5rem_2.25rem] gap-2 px-0.5 text-xs font-medium text-muted-foreground sm:grid">
+              <span>Request field</span>
+              <span>Saves to contact attribute</span>
+              <span>Type</span>
+              <span>Required</span>
+              <span className="sr-only">Remove</span>
+            </div>
+          )}
+          <datalist id="contact-attributes">
+            {knownAttributes
+              .filter((a) => a !== PHONE_ATTRIBUTE)
+              .map((attribute) => (
+                <option key={attribute} value={attribute} />
+              ))}
+          </datalist>
+          {fields.map((row, index) => {
+            const rowErrors = errors?.fields?.[index];
+            const n = index + 1;
+            const fieldRegister = form.register(`triggerConfig.fields.${index}.field`);
+            return (
+              <div key={row.id} className="grid gap-1">
+                <div className="grid grid-cols-2 items-center gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8rem_5rem_2.25rem]">
+                  <Input
+                    aria-label={`Request field ${n}`}
+                    placeholder="order_number"
+                    className="font-mono"
+                    aria-invalid={rowErrors?.field ? true : undefined}
+                    {...fieldRegister}
+                    onBlur={(event) => {
+                      void fieldRegister.onBlur(event);
+                      const value = event.target.value.trim();
+                      if (value && !form.getValues(`triggerConfig.fields.${index}.attribute`)) {
+                        form.setValue(`triggerConfig.fields.${index}.attribute`, value, { shouldDirty: true, shouldValidate: true });
+                      }
+                    }}
+                  />
+                  <Input
+                    aria-label={`Contact attribute ${n}`}
+                    placeholder="same as the field"
+                    list="contact-attributes"
+                    className="font-mono"
+                    aria-invalid={rowErrors?.attribute ? true : undefined}
+                    {...form.register(`triggerConfig.fields.${index}.attribute`)}
+                  />
+                  <NativeSelect aria-label={`Type ${n}`} {...form.register(`triggerConfig.fields.${index}.type`)}>
+                    {FIELD_TYPES.map((type) => (
+                      <option key={type} value={type}>
+                        {TYPE_LABELS[type]}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                  <label className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" className="size-4 accent-[var(--primary)]" aria-label={`Required ${n}`} {...form.register(`triggerConfig.fields.${index}.required`)} />
+                    <span className="sm:sr-only">Required</span>
+                  </label>
+                  <Button type="button" variant="ghost" size="icon" aria-label={`Remove field ${n}`} onClick={() => remove(index)}>
+                    <Trash2 aria-hidden />
+                  </Button>
+                </div>
+                {(rowErrors?.field || rowErrors?.attribute) && (
+                  <p role="alert" className="text-xs font-medium text-destructive">
+                    {rowErrors.field?.message ?? rowErrors.attribute?.message}
+                  </p>
+                )}
+              </div>
+            );
+          })}
+          <div>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => append({ field: "", attribute: "", type: "string", required: true }, { shouldFocus: true })}
+            >
+              <Plus aria-hidden /> Add field
+            </Button>
+            <span className="ml-3 text-xs text-muted-foreground">e.g. the customer&apos;s name or the order number. Other fields in the request are ignored.</span>
+          </div>
+          {errors?.fields?.root?.message && <p className="text-xs font-medium text-destructive">{errors.fields.root.message}</p>}
+        </div>
+
+        <details className="group rounded-lg border">
+          <summary className="cursor-pointer px-3 py-2 text-sm font-medium select-none">Example request body</summary>
+          <pre className="overflow-x-auto border-t bg-muted/40 px-3 py-2 font-mono text-xs" data-testid="sample-payload">
+            {JSON.stringify(example, null, 2)}
+          </pre>
+        </details>
+        <CheckList checks={checks} />
+      </CardContent>
+    </Card>
+  );
+}
