@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { contacts, messages, senders } from "@/db/schema";
+import { encodeCursor } from "@/db/cursor";
+import { campaigns, contacts, messages, senders } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { createTestAccount } from "@/lib/testing/factories";
@@ -17,6 +18,7 @@ import {
   pauseCampaign,
   resumeCampaign,
   updateCampaign,
+  type CampaignPage,
 } from "./service";
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -223,6 +225,34 @@ describe("campaign service", () => {
     );
     const stats = (await listCampaigns(db, account.workspaceId)).data.find((c) => c.id === campaignId)!.stats;
     expect(stats).toEqual({ total: 6, queued: 1, sent: 3, delivered: 2, read: 1, failed: 2 });
+  });
+
+  it("pages through campaigns created within one millisecond without skipping or repeating any", async () => {
+    const db = await getDb();
+    const account = await createTestAccount();
+    const ids: string[] = [];
+    for (const micros of ["123100", "123200", "123300"]) {
+      const { id } = await createCampaign(db, account.workspaceId, { name: `Same millisecond ${micros}` });
+      await db
+        .update(campaigns)
+        .set({ createdAt: sql`${`2026-03-01T10:00:00.${micros}Z`}::timestamptz` })
+        .where(eq(campaigns.id, id));
+      ids.push(id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: CampaignPage = await listCampaigns(db, account.workspaceId, { limit: 1, cursor });
+      seen.push(...page.data.map((c) => c.id));
+      cursor = page.nextCursor;
+    } while (cursor && seen.length <= ids.length);
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  it("refuses a cursor whose id is not a campaign id", async () => {
+    const db = await getDb();
+    const foreign = encodeCursor({ createdAt: "2026-03-01T10:00:00.123100Z", id: "msg_abc", direction: "older" });
+    expect(await rejection(listCampaigns(db, workspaceId, { cursor: foreign }))).toMatchObject({ status: 422, code: "validation_failed" });
   });
 
   it("describes the deployment: both webhook URLs, limits and a curl example built from the mapping", async () => {

@@ -1,6 +1,7 @@
 // Campaign records and their lifecycle: draft → active ⇄ paused, any → archived.
-import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { campaigns, contacts, messages, templates } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, conflict, notFound, validationFailed } from "@/lib/http/errors";
@@ -128,19 +129,14 @@ export interface CampaignPage {
   nextCursor: string | null;
 }
 
-function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
-}
+const CAMPAIGN_ID = /^cmp_[A-Za-z0-9]{1,64}$/;
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const date = new Date(createdAt);
-    if (typeof id !== "string" || !/^[A-Za-z0-9_]{1,100}$/.test(id) || Number.isNaN(date.getTime())) throw new Error("bad cursor");
-    return { createdAt: date, id };
-  } catch {
+function decodeListCursor(token: string): KeysetCursor {
+  const cursor = decodeCursor(token, { id: CAMPAIGN_ID });
+  if (!cursor || cursor.direction !== "older") {
     throw validationFailed([{ path: "cursor", code: "invalid_cursor", message: "The cursor is not valid; start again from the first page." }]);
   }
+  return cursor;
 }
 
 /** Newest first, keyset-paginated, with message counts per status. */
@@ -149,18 +145,16 @@ export async function listCampaigns(db: Executor, workspaceId: string, options: 
   const conditions = [eq(campaigns.workspaceId, workspaceId)];
   if (options.status) conditions.push(eq(campaigns.status, options.status));
   else if (!options.includeArchived) conditions.push(ne(campaigns.status, "archived"));
-  if (options.cursor) {
-    const after = decodeCursor(options.cursor);
-    conditions.push(or(lt(campaigns.createdAt, after.createdAt), and(eq(campaigns.createdAt, after.createdAt), lt(campaigns.id, after.id)))!);
-  }
+  if (options.cursor) conditions.push(keysetCondition(campaigns, decodeListCursor(options.cursor)));
   const rows = await db
-    .select({ campaign: campaigns, template: templateSummaryColumns })
+    .select({ campaign: campaigns, template: templateSummaryColumns, position: cursorTimestamp(campaigns.createdAt) })
     .from(campaigns)
     .leftJoin(templates, and(eq(templates.id, campaigns.templateId), eq(templates.workspaceId, campaigns.workspaceId)))
     .where(and(...conditions))
     .orderBy(desc(campaigns.createdAt), desc(campaigns.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
+  const last = page.at(-1);
   const stats = await campaignStats(
     db,
     workspaceId,
@@ -171,7 +165,7 @@ export async function listCampaigns(db: Executor, workspaceId: string, options: 
       ...toView(r.campaign, r.template?.id ? r.template : null),
       stats: stats.get(r.campaign.id) ?? emptyStats(),
     })),
-    nextCursor: rows.length > limit && page.length > 0 ? encodeCursor(page[page.length - 1]!.campaign) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.campaign.id, direction: "older" }) : null,
   };
 }
 

@@ -2,9 +2,9 @@
 // the export batches. The logs pages, the JSON lists and the CSV export all read through here.
 import { and, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { cursorTimestamp, encodeCursor, keysetCondition, type CursorDirection } from "@/db/cursor";
 import { messages, type MessageStatus } from "@/db/schema";
 import { toPublicMessage, type PublicMessage, type PublicMessageRow } from "@/lib/messaging/public-message";
-import { encodeCursor, type LogCursor } from "./cursor";
 import type { LogFilters, LogListParams } from "./filters";
 import { LOG_STATUSES, storedStatuses, toLogStatus, type StatusCounts } from "./status";
 
@@ -31,7 +31,7 @@ export interface LogPage {
 }
 
 /** `created_at` with microseconds in UTC: exact enough to resume a keyset scan. */
-const cursorTimestamp = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const cursorPosition = cursorTimestamp(messages.createdAt);
 
 export function logWhere(scope: LogScope, filters: LogFilters): SQL {
   const conditions: SQL[] = [eq(messages.workspaceId, scope.workspaceId)];
@@ -42,14 +42,6 @@ export function logWhere(scope: LogScope, filters: LogFilters): SQL {
   if (filters.from) conditions.push(gte(messages.createdAt, filters.from));
   if (filters.to) conditions.push(lt(messages.createdAt, filters.to));
   return and(...conditions)!;
-}
-
-/** Rows strictly after the cursor position in the cursor's reading direction. */
-function keysetCondition(cursor: Pick<LogCursor, "createdAt" | "id" | "direction">): SQL {
-  const position = sql`(${cursor.createdAt}::timestamptz, ${cursor.id})`;
-  return cursor.direction === "older"
-    ? sql`(${messages.createdAt}, ${messages.id}) < ${position}`
-    : sql`(${messages.createdAt}, ${messages.id}) > ${position}`;
 }
 
 // Spelled out to match the indexes (`created_at DESC NULLS LAST, id DESC NULLS LAST`): a bare
@@ -76,14 +68,14 @@ const listColumns = {
   deliveredAt: messages.deliveredAt,
   readAt: messages.readAt,
   failedAt: messages.failedAt,
-  position: cursorTimestamp,
+  position: cursorPosition,
 };
 
 interface ListRow extends PublicMessageRow {
   position: string;
 }
 
-const cursorFor = (row: ListRow, direction: LogCursor["direction"]) =>
+const cursorFor = (row: ListRow, direction: CursorDirection) =>
   encodeCursor({ createdAt: row.position, id: row.id, direction });
 
 /**
@@ -93,7 +85,7 @@ const cursorFor = (row: ListRow, direction: LogCursor["direction"]) =>
  */
 export async function listLogMessages(db: Executor, scope: LogScope, params: LogListParams): Promise<LogPage> {
   const { cursor, limit } = params;
-  const where = cursor ? and(logWhere(scope, params), keysetCondition(cursor)) : logWhere(scope, params);
+  const where = cursor ? and(logWhere(scope, params), keysetCondition(messages, cursor)) : logWhere(scope, params);
   const readingNewer = cursor?.direction === "newer";
   const rows = (await db
     .select(listColumns)
@@ -154,7 +146,7 @@ const exportColumns = {
   sentAt: isoUtc(messages.sentAt),
   deliveredAt: isoUtc(messages.deliveredAt),
   readAt: isoUtc(messages.readAt),
-  position: cursorTimestamp,
+  position: cursorPosition,
 };
 
 /** One exported message; timestamps are already ISO 8601 UTC text. */
@@ -183,7 +175,7 @@ export function exportBatchQuery(
   size: number,
 ) {
   const where = after
-    ? and(logWhere(scope, filters), keysetCondition({ ...after, direction: "older" }))
+    ? and(logWhere(scope, filters), keysetCondition(messages, { ...after, direction: "older" }))
     : logWhere(scope, filters);
   return db
     .select(exportColumns)
