@@ -21,7 +21,7 @@ const POLL_LIMIT = 100;
 const SETTLING: LogStatus[] = ["queued", "sent", "delivered"];
 
 export interface LivePolling {
-  /** The session JSON list route of the campaign. */
+  /** The campaign's messages list, `/api/v1/campaigns/{id}/messages` (same-origin: the session cookie signs it in). */
   url: string;
   /** The current filters as a query string (no cursor). */
   filterQuery: string;

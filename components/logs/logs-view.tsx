@@ -1,0 +1,155 @@
+import { redirect } from "next/navigation";
+import type * as React from "react";
+import { PageHeader } from "@/components/ui/page-header";
+import type { Executor } from "@/db";
+import type { FieldError } from "@/lib/http/errors";
+import { zodFieldErrors } from "@/lib/http/problem";
+import type { LogsCampaignOption } from "@/lib/logs/campaign";
+import { logListParamsSchema, searchParamsRecord, type LogListParams } from "@/lib/logs/filters";
+import { logsLinks } from "@/lib/logs/links";
+import { countLogStatuses, listLogMessages, type LogPage, type LogScope } from "@/lib/logs/query";
+import type { StatusCounts } from "@/lib/logs/status";
+import { ExportCsvButton } from "./export-csv-button";
+import { FilterErrors } from "./filter-errors";
+import { NoMatchesEmptyState } from "./first-message";
+import { LiveLogs } from "./live-logs";
+import { LogsFilters, type LogsFilterValues } from "./logs-filters";
+import { LogsPagination } from "./pagination";
+
+export type LogsSearchParams = Record<string, string | string[] | undefined>;
+
+interface LogsBase {
+  /** The page's own path; filter, status and pagination links stay on it. */
+  basePath: string;
+  links: ReturnType<typeof logsLinks>;
+  values: LogsFilterValues;
+  /** Remounts the live table whenever the server renders another selection. */
+  selectionKey: string;
+}
+
+export type LogsData =
+  | (LogsBase & { ok: false; errors: FieldError[] })
+  | (LogsBase & {
+      ok: true;
+      query: LogListParams;
+      page: LogPage;
+      counts: StatusCounts;
+      /** No filters and not a single message in scope: the page explains how to get the first one. */
+      noMessages: boolean;
+    });
+
+/** Parses the logs search params and reads one page of messages plus the status counts. */
+export async function loadLogs(db: Executor, scope: LogScope, basePath: string, raw: LogsSearchParams): Promise<LogsData> {
+  const links = logsLinks(basePath, raw);
+  const values = { status: first(raw.status), phone: first(raw.phone), from: first(raw.from), to: first(raw.to) };
+  const parsed = logListParamsSchema.safeParse(searchParamsRecord(raw));
+  if (!parsed.success) {
+    return { ok: false, basePath, links, values, selectionKey: "", errors: zodFieldErrors(parsed.error) };
+  }
+  const query = parsed.data;
+  const [page, counts] = await Promise.all([listLogMessages(db, scope, query), countLogStatuses(db, scope, query)]);
+  // Paging back up to the top lands on the real first page (full, and live again).
+  if (query.cursor?.direction === "newer" && !page.hasNewer) redirect(links.firstPage);
+  return {
+    ok: true,
+    basePath,
+    links,
+    values,
+    selectionKey: `${links.filters.toString()}|${first(raw.cursor) ?? ""}|${page.data[0]?.id ?? ""}`,
+    query,
+    page,
+    counts,
+    noMessages: links.filters.size === 0 && counts.total === 0,
+  };
+}
+
+/**
+ * The logs of one campaign or of the whole workspace: header, status counts, filters, the messages
+ * table and keyset pagination. A campaign's logs also export CSV and, on the first page, poll for
+ * new messages.
+ */
+export function LogsView({
+  data,
+  title,
+  description,
+  actions,
+  campaignId,
+  campaigns,
+  noMessages,
+}: {
+  data: LogsData;
+  title: string;
+  description: string;
+  /** Header actions shown before Export CSV. */
+  actions?: React.ReactNode;
+  /** Set on a campaign's logs: live updates and CSV export through its /api/v1 routes. */
+  campaignId?: string;
+  /** Set on the workspace-wide logs: a campaign filter and a campaign column. */
+  campaigns?: LogsCampaignOption[];
+  /** Shown when there are no messages at all (rather than none matching the filters). */
+  noMessages: React.ReactNode;
+}) {
+  const { basePath, links } = data;
+  const exportButton = campaignId ? <ExportCsvButton action={`/api/v1/campaigns/${campaignId}/logs.csv`} filters={links.filters} /> : null;
+  const header = (
+    <PageHeader
+      title={title}
+      description={description}
+      actions={
+        actions || exportButton ? (
+          <>
+            {actions}
+            {exportButton}
+          </>
+        ) : undefined
+      }
+    />
+  );
+  const filterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} />;
+
+  if (!data.ok) {
+    return (
+      <>
+        {header}
+        <div className="grid gap-5">
+          {filterBar}
+          <FilterErrors errors={data.errors} clearHref={basePath} />
+        </div>
+      </>
+    );
+  }
+
+  const { query, page } = data;
+  const isFirstPage = !query.cursor;
+  return (
+    <>
+      {header}
+      <LiveLogs
+        key={data.selectionKey}
+        rows={page.data}
+        counts={data.counts}
+        statusHrefs={links.statusHrefs}
+        activeStatus={query.status ?? []}
+        polling={
+          campaignId && isFirstPage
+            ? { url: `/api/v1/campaigns/${campaignId}/messages`, filterQuery: links.filters.toString(), prevCursor: page.prevCursor }
+            : null
+        }
+        campaignNames={campaigns && Object.fromEntries(campaigns.map((campaign) => [campaign.id, campaign.name]))}
+        filters={filterBar}
+        empty={data.noMessages ? noMessages : <NoMatchesEmptyState clearHref={basePath} />}
+        pagination={
+          <LogsPagination
+            newerHref={page.hasNewer ? links.page(page.prevCursor) : null}
+            olderHref={links.page(page.nextCursor)}
+            newestHref={isFirstPage ? null : links.firstPage}
+          />
+        }
+      />
+    </>
+  );
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
