@@ -64,6 +64,8 @@ export const auditEvents = pgTable(
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Set instead of the user when an API key acted. */
+    actorApiKeyId: text("actor_api_key_id"),
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),

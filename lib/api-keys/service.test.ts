@@ -142,7 +142,9 @@ describe("API key service", () => {
     const request = new Request("http://localhost/api/keys", {
       headers: { "x-forwarded-for": "198.51.100.4, 10.0.0.1", "user-agent": "Mozilla/5.0" },
     });
-    expect(auditActorFromRequest(request, "usr_1")).toEqual({ userId: "usr_1", ip: "198.51.100.4", userAgent: "Mozilla/5.0" });
-    expect(auditActorFromRequest(new Request("http://localhost/"), "usr_1")).toEqual({ userId: "usr_1", ip: null, userAgent: null });
+    const user = { type: "user", id: "usr_1", email: "a@example.test", name: "A" } as const;
+    expect(auditActorFromRequest(request, user)).toEqual({ userId: "usr_1", apiKeyId: null, ip: "198.51.100.4", userAgent: "Mozilla/5.0" });
+    expect(auditActorFromRequest(new Request("http://localhost/"), user)).toEqual({ userId: "usr_1", apiKeyId: null, ip: null, userAgent: null });
+    expect(auditActorFromRequest(request, { type: "api_key", id: "key_1", name: "CRM" })).toMatchObject({ userId: null, apiKeyId: "key_1" });
   });
 });

@@ -2,13 +2,15 @@ import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { apiKeys, auditEvents, users } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
+import type { Actor } from "@/lib/workspaces";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { displayApiKey, generateApiKey, hashApiKey } from "./format";
 import { createApiKeySchema, type ApiKeyListItem, type CreatedApiKey } from "./schemas";
 
-/** Who did it, for the audit trail. */
+/** Who did it, for the audit trail: a user, or an API key acting for the workspace. */
 export interface AuditActor {
-  userId: string;
+  userId: string | null;
+  apiKeyId?: string | null;
   ip: string | null;
   userAgent: string | null;
 }
@@ -105,6 +107,7 @@ function auditRow(
     id: newId("evt"),
     workspaceId,
     actorUserId: actor.userId,
+    actorApiKeyId: actor.apiKeyId ?? null,
     action,
     targetType: "api_key",
     targetId: key.id,
@@ -114,10 +117,15 @@ function auditRow(
   };
 }
 
-/** Client address and user agent of a request, for audit rows (first hop of X-Forwarded-For). */
-export function auditActorFromRequest(request: Request, userId: string): AuditActor {
+/** The actor of a request with its client address and user agent, for audit rows (first hop of X-Forwarded-For). */
+export function auditActorFromRequest(request: Request, actor: Actor): AuditActor {
   const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   const ip = forwarded || request.headers.get("x-real-ip")?.trim() || null;
   const userAgent = request.headers.get("user-agent");
-  return { userId, ip: ip ? ip.slice(0, 64) : null, userAgent: userAgent ? userAgent.slice(0, 512) : null };
+  return {
+    userId: actor.type === "user" ? actor.id : null,
+    apiKeyId: actor.type === "api_key" ? actor.id : null,
+    ip: ip ? ip.slice(0, 64) : null,
+    userAgent: userAgent ? userAgent.slice(0, 512) : null,
+  };
 }

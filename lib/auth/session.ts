@@ -1,5 +1,7 @@
 import { getServerSession } from "next-auth";
+import { getToken } from "next-auth/jwt";
 import { redirect } from "next/navigation";
+import { prepareAuthEnvironment } from "./environment";
 import { authOptions, SIGN_IN_PATH } from "./options";
 
 export interface SessionUser {
@@ -9,6 +11,7 @@ export interface SessionUser {
   workspaceId: string;
 }
 
+/** For pages and server components: the signed-in user of the current request, if any. */
 export async function getSessionUser(): Promise<SessionUser | null> {
   const session = await getServerSession(authOptions);
   return session?.user?.id && session.user.workspaceId ? session.user : null;
@@ -19,4 +22,44 @@ export async function requireUser(): Promise<SessionUser> {
   const user = await getSessionUser();
   if (!user) redirect(SIGN_IN_PATH);
   return user;
+}
+
+const SESSION_COOKIE = "next-auth.session-token";
+const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;
+
+/**
+ * The signed-in user of a route request, read from its session cookie alone. Only the cookie is
+ * consulted: next-auth would otherwise also take an `Authorization: Bearer` value as a session
+ * token, and that header belongs to API keys here.
+ */
+export async function getRequestSessionUser(request: Request): Promise<SessionUser | null> {
+  const cookies = parseCookies(request.headers.get("cookie"));
+  const names = Object.keys(cookies);
+  const secureCookie = names.some((name) => name.startsWith(SECURE_SESSION_COOKIE));
+  if (!secureCookie && !names.some((name) => name.startsWith(SESSION_COOKIE))) return null;
+  prepareAuthEnvironment();
+  const token = await getToken({
+    req: { cookies, headers: {} } as unknown as Parameters<typeof getToken>[0]["req"],
+    secureCookie,
+    secret: process.env.AUTH_SECRET,
+    logger: { error: () => {}, warn: () => {}, debug: () => {} } as unknown as Console,
+  });
+  if (!token?.sub || !token.workspaceId) return null;
+  return { id: token.sub, email: token.email ?? "", name: token.name ?? "", workspaceId: token.workspaceId };
+}
+
+function parseCookies(header: string | null): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of header?.split(";") ?? []) {
+    const index = part.indexOf("=");
+    if (index <= 0) continue;
+    const name = part.slice(0, index).trim();
+    const value = part.slice(index + 1).trim();
+    try {
+      cookies[name] = decodeURIComponent(value);
+    } catch {
+      cookies[name] = value;
+    }
+  }
+  return cookies;
 }

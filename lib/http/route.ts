@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { after } from "next/server";
 import { getDb } from "@/db";
-import { authenticateApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
+import { apiKeyUnauthorized, authenticateApiKey, readPresentedApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
+import type { Actor } from "@/lib/workspaces";
 import { ApiError } from "./errors";
 import { originFromHeaders } from "./origin";
 import { problemResponse, toApiError } from "./problem";
@@ -17,16 +18,20 @@ export interface BaseContext<P> {
   requestId: string;
 }
 
-export interface SessionContext<P> extends BaseContext<P> {
-  user: { id: string; email: string; name: string; workspaceId: string };
+export interface WorkspaceContext<P> extends BaseContext<P> {
   workspaceId: string;
+  actor: Actor;
 }
 
-export interface ApiKeyContext<P> extends BaseContext<P> {
-  /** The key the request authenticated with (never the key itself). */
-  apiKey: { id: string; name: string };
-  workspaceId: string;
-}
+/**
+ * Which credentials a route takes: `both` (every /api/v1 route: the web app and integrators
+ * call the same tree), `key` (the trigger endpoint) or `session` (key management, sender
+ * settings: a key can never manage keys).
+ */
+export type AcceptedCredentials = "both" | "key" | "session";
+
+/** Options for a route only the signed-in web app may call (outside /api/v1). */
+export const webAppOnly = { accept: "session" } as const satisfies { accept: AcceptedCredentials };
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -59,55 +64,65 @@ export function withPublic<P extends Params = Params>(
 }
 
 /**
- * A route for the signed-in web app. Mutations must come from our own origin (the session cookie
- * would otherwise ride along on a cross-site form post) and carry JSON when they have a body.
+ * The one wrapper for workspace routes. An API key header present → key authentication: the
+ * cookie is ignored, there is no same-origin check (integrators are other origins by nature),
+ * and the key's "last used" time is recorded after the response (at most once a minute). No key
+ * → the session cookie, with the same-origin check on unsafe methods (the cookie would otherwise
+ * ride along on a cross-site form post). Neither → one 401 with `WWW-Authenticate`, identical to
+ * the one for a bad key. The key is looked up on every request: once a delete has returned, the
+ * next request with that key gets 401, whatever cookie comes with it.
  */
-export function withSession<P extends Params = Params>(
-  handler: (context: SessionContext<P>) => Promise<Response>,
+export function withWorkspace<P extends Params = Params>(
+  handler: (context: WorkspaceContext<P>) => Promise<Response>,
+  { accept = "both" }: { accept?: AcceptedCredentials } = {},
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
-      if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request);
-      const { getSessionUser } = await import("@/lib/auth/session");
-      const user = await getSessionUser();
-      if (!user) {
-        throw new ApiError({
-          status: 401,
-          code: "unauthenticated",
-          title: "Unauthenticated",
-          detail: "Sign in to continue.",
-        });
+      const keyPresented = accept !== "session" && readPresentedApiKey(request.headers) !== null;
+      if (keyPresented || accept === "key") {
+        const db = await getDb();
+        const key = await authenticateApiKey(db, request.headers);
+        try {
+          const response = await handler({
+            request,
+            params: (await context.params) as P,
+            requestId,
+            workspaceId: key.workspaceId,
+            actor: { type: "api_key", id: key.id, name: key.name },
+          });
+          return noStoreByDefault(response);
+        } finally {
+          runAfterResponse(requestId, "recording API key use", () => recordApiKeyUse(db, key));
+        }
       }
-      return handler({ request, params: (await context.params) as P, requestId, user, workspaceId: user.workspaceId });
+      const { getRequestSessionUser } = await import("@/lib/auth/session");
+      const user = await getRequestSessionUser(request);
+      if (!user) throw accept === "session" ? sessionRequired() : apiKeyUnauthorized(false);
+      if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request);
+      const response = await handler({
+        request,
+        params: (await context.params) as P,
+        requestId,
+        workspaceId: user.workspaceId,
+        actor: { type: "user", id: user.id, email: user.email, name: user.name },
+      });
+      return noStoreByDefault(response);
     });
 }
 
-/**
- * A route for external systems, authenticated by an API key (`x-api-key` or `Authorization: Bearer`):
- * 401 / 400 per the API-key rules before the handler runs. After the response, the key's
- * "last used" time is recorded (throttled to one write per key per minute). The key is looked up
- * on every request: a request that authenticated before a delete committed may still finish, and
- * every request that starts after the delete has returned gets 401.
- */
-export function withApiKey<P extends Params = Params>(
-  handler: (context: ApiKeyContext<P>) => Promise<Response>,
-): NextRouteHandler {
-  return (request, context) =>
-    runRoute(request, async (requestId) => {
-      const db = await getDb();
-      const key = await authenticateApiKey(db, request.headers);
-      try {
-        return await handler({
-          request,
-          params: (await context.params) as P,
-          requestId,
-          apiKey: { id: key.id, name: key.name },
-          workspaceId: key.workspaceId,
-        });
-      } finally {
-        runAfterResponse(requestId, "recording API key use", () => recordApiKeyUse(db, key));
-      }
-    });
+function sessionRequired(): ApiError {
+  return new ApiError({
+    status: 401,
+    code: "unauthenticated",
+    title: "Unauthenticated",
+    detail: "Sign in to continue. This endpoint belongs to the web app and does not accept API keys.",
+  });
+}
+
+/** Workspace data is never stored by shared caches unless a route says otherwise. */
+function noStoreByDefault(response: Response): Response {
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
+  return response;
 }
 
 /**

@@ -309,14 +309,14 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/api/v1/me",
     tag: "Account",
     summary: "Who am I",
-    description: "The workspace and the API key the request authenticated with. The quickest way to check that a key works.",
+    description: "The workspace and the API key (or the signed-in user) the request authenticated as. The quickest way to check that a key works.",
     auth: "apiKey",
     responses: [
       {
         status: 200,
         description: "The key's workspace and the key (never the key itself).",
         schema: meSchema,
-        example: { workspace: { id: EXAMPLE_IDS.workspace, name: "Demo Shop" }, key: { id: EXAMPLE_IDS.apiKey, name: "Shopify" } },
+        example: { workspace: { id: EXAMPLE_IDS.workspace, name: "Demo Shop" }, key: { id: EXAMPLE_IDS.apiKey, name: "Shopify" }, user: null },
       },
     ],
     errors: [],

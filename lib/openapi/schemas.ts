@@ -229,5 +229,12 @@ export const triggerDryRunSchema = z.union([
 
 export const meSchema = z.object({
   workspace: z.object({ id: opaqueId("ws", EXAMPLE_IDS.workspace), name: z.string() }),
-  key: z.object({ id: opaqueId("key", EXAMPLE_IDS.apiKey), name: z.string() }),
+  key: z
+    .object({ id: opaqueId("key", EXAMPLE_IDS.apiKey), name: z.string() })
+    .nullable()
+    .meta({ description: "The API key the request authenticated with; null for the signed-in web app." }),
+  user: z
+    .object({ id: opaqueId("usr", "usr_8cLq2ZRt5WnY"), email: z.string(), name: z.string() })
+    .nullable()
+    .meta({ description: "The signed-in user, when the request came from the web app; null for an API key." }),
 });

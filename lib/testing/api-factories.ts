@@ -1,4 +1,5 @@
 // Test helpers for the /api/v1 routes: an account with a real API key, and a caller for route handlers.
+import { encode } from "next-auth/jwt";
 import { getDb } from "@/db";
 import { createApiKey } from "@/lib/api-keys/service";
 import type { NextRouteHandler } from "@/lib/http/route";
@@ -17,8 +18,22 @@ export async function createApiAccount(): Promise<ApiAccount> {
   return { userId: account.id, workspaceId: account.workspaceId, key };
 }
 
+/** A real next-auth session cookie for the account's user, as the browser would send it after sign-in. */
+export async function sessionCookie(account: { userId: string; workspaceId: string; email?: string; name?: string }): Promise<string> {
+  const token = await encode({
+    token: { sub: account.userId, workspaceId: account.workspaceId, email: account.email ?? "user@example.test", name: account.name ?? "Test User" },
+    secret: process.env.AUTH_SECRET!,
+  });
+  return `next-auth.session-token=${token}`;
+}
+
+/** The headers a same-origin fetch from the web app carries. */
+export const SAME_ORIGIN = { origin: "http://localhost", "sec-fetch-site": "same-origin" } as const;
+
 export interface CallOptions {
   key?: string | null;
+  /** A session cookie (see `sessionCookie`); sent as the `cookie` header. */
+  cookie?: string;
   params?: Record<string, string>;
   /** An object is sent as JSON; a string is sent as it is. */
   body?: unknown;
@@ -38,7 +53,11 @@ export async function callRoute<T = Record<string, unknown>>(
   url: string,
   options: CallOptions = {},
 ): Promise<CallResult<T>> {
-  const headers: Record<string, string> = { ...(options.key ? { "x-api-key": options.key } : {}), ...options.headers };
+  const headers: Record<string, string> = {
+    ...(options.key ? { "x-api-key": options.key } : {}),
+    ...(options.cookie ? { cookie: options.cookie } : {}),
+    ...options.headers,
+  };
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);

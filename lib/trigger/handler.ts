@@ -1,7 +1,7 @@
 // The route handler shared by `POST /api/campaigns/{id}/trigger` and `POST /outbound/{id}`.
 import { getDb } from "@/db";
 import { dispatchSoon } from "@/lib/messaging";
-import { json, methodNotAllowed, runAfterResponse, withApiKey } from "@/lib/http/route";
+import { json, methodNotAllowed, runAfterResponse, withWorkspace } from "@/lib/http/route";
 import { pruneIdempotencyKeys } from "./idempotency";
 import { pruneRateLimitCounters } from "./rate-limit";
 import { triggerCampaign } from "./service";
@@ -9,10 +9,10 @@ import { triggerCampaign } from "./service";
 /** About one accepted request in this many also clears expired counters and idempotency keys. */
 const PRUNE_ONE_IN = 1000;
 
-export const triggerPost = withApiKey<{ id: string }>(async ({ request, params, requestId, apiKey, workspaceId }) => {
+export const triggerPost = withWorkspace<{ id: string }>(async ({ request, params, requestId, actor, workspaceId }) => {
   const db = await getDb();
   const dryRun = new URL(request.url).searchParams.get("dryRun") === "true";
-  const outcome = await triggerCampaign(db, { workspaceId, apiKeyId: apiKey.id, campaignId: params.id, request, dryRun });
+  const outcome = await triggerCampaign(db, { workspaceId, apiKeyId: actor.id, campaignId: params.id, request, dryRun });
   if (outcome.queued) {
     dispatchSoon();
     if (Math.random() * PRUNE_ONE_IN < 1) {
@@ -23,6 +23,6 @@ export const triggerPost = withApiKey<{ id: string }>(async ({ request, params, 
     }
   }
   return json(outcome.body, { status: outcome.status, headers: { ...outcome.headers, "Cache-Control": "no-store" } });
-});
+}, { accept: "key" });
 
 export const triggerMethodNotAllowed = methodNotAllowed(["POST"]);

@@ -1,17 +1,17 @@
 import { getDb } from "@/db";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { json, methodNotAllowed, withSession } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
 import { getSender, updateSenderSettings } from "@/lib/senders/service";
 
 const noStore = { "Cache-Control": "no-store" };
 
-export const GET = withSession(async ({ workspaceId }) => json(await getSender(await getDb(), workspaceId), { headers: noStore }));
+export const GET = withWorkspace(async ({ workspaceId }) => json(await getSender(await getDb(), workspaceId), { headers: noStore }), webAppOnly);
 
 /** Secrets are accepted here and never returned: the response shows them masked. */
-export const PUT = withSession(async ({ request, workspaceId }) => {
+export const PUT = withWorkspace(async ({ request, workspaceId }) => {
   const { value } = await readJsonBody(request, { limitBytes: 16 * KIB });
   return json(await updateSenderSettings(await getDb(), workspaceId, (value ?? {}) as Parameters<typeof updateSenderSettings>[2]), { headers: noStore });
-});
+}, webAppOnly);
 
 export const POST = methodNotAllowed(["GET", "PUT"]);
 export const PATCH = methodNotAllowed(["GET", "PUT"]);

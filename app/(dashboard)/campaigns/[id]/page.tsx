@@ -3,7 +3,7 @@ import { connection } from "next/server";
 import { CampaignBuilder } from "@/components/campaigns/campaign-builder";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
-import { withDeployment } from "@/lib/campaigns/actions";
+import { campaignResource } from "@/lib/campaigns/http";
 import { getCampaign, listKnownAttributes } from "@/lib/campaigns/service";
 import { getSender } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
@@ -20,7 +20,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
   const [{ deployment }, templates, knownAttributes, sender, workspace] = await Promise.all([
-    withDeployment(db, user.workspaceId, campaign, await requestOrigin()),
+    campaignResource(db, user.workspaceId, campaign, await requestOrigin()),
     listTemplates(db, user.workspaceId),
     listKnownAttributes(db, user.workspaceId),
     getSender(db, user.workspaceId),

@@ -1,21 +1,21 @@
 import { getDb } from "@/db";
+import { campaignResource } from "@/lib/campaigns/http";
 import { createCampaignSchema } from "@/lib/campaigns/schemas";
 import { createCampaign, listCampaigns } from "@/lib/campaigns/service";
-import { methodNotAllowed, withApiKey } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { parseQuery, readStrictBody } from "@/lib/openapi/request";
-import { apiJson, campaignResource } from "@/lib/openapi/resources";
 import { listCampaignsQuerySchema } from "@/lib/openapi/schemas";
 
-export const GET = withApiKey(async ({ request, workspaceId }) => {
+export const GET = withWorkspace(async ({ request, workspaceId }) => {
   const query = parseQuery(listCampaignsQuerySchema, new URL(request.url));
-  return apiJson(await listCampaigns(await getDb(), workspaceId, query));
+  return json(await listCampaigns(await getDb(), workspaceId, query));
 });
 
-export const POST = withApiKey(async ({ request, workspaceId }) => {
+export const POST = withWorkspace(async ({ request, workspaceId }) => {
   const input = await readStrictBody(request, createCampaignSchema);
   const db = await getDb();
   const campaign = await createCampaign(db, workspaceId, input);
-  return apiJson(await campaignResource(db, workspaceId, campaign), {
+  return json(await campaignResource(db, workspaceId, campaign), {
     status: 201,
     headers: { Location: `/api/v1/campaigns/${campaign.id}` },
   });

@@ -7,6 +7,7 @@ import { displayApiKey, generateApiKey, hashApiKey } from "@/lib/api-keys/format
 import { createApiKey, deleteApiKey, type AuditActor } from "@/lib/api-keys/service";
 import { createTestAccount } from "@/lib/testing/factories";
 import { withCountingGetDb } from "@/lib/testing/counting-db";
+import { sessionCookie } from "@/lib/testing/api-factories";
 import { GET, POST } from "./route";
 
 const URL_ME = "http://localhost/api/v1/me";
@@ -65,8 +66,20 @@ describe("GET /api/v1/me with an API key", () => {
       expect(body).toEqual({
         workspace: { id: account.workspaceId, name: expect.any(String) },
         key: { id, name: "Shopify store" },
+        user: null,
       });
     }
+  });
+
+  it("answers for the signed-in web app with the user and no key", async () => {
+    const account = await createTestAccount({ name: "Maria", email: `maria-${Date.now()}@example.test` });
+    const response = await call({ cookie: await sessionCookie({ userId: account.id, workspaceId: account.workspaceId, email: account.email, name: account.name }) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      workspace: { id: account.workspaceId, name: expect.any(String) },
+      key: null,
+      user: { id: account.id, email: account.email, name: "Maria" },
+    });
   });
 
   it("answers 401 without an error code when no key is sent", async () => {

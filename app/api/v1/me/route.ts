@@ -1,16 +1,17 @@
 import { getDb } from "@/db";
 import { notFound } from "@/lib/http/errors";
-import { json, methodNotAllowed, withApiKey } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { getWorkspace } from "@/lib/workspaces";
 
-/** Who the presented API key belongs to: the smallest useful check that a key works. */
-export const GET = withApiKey(async ({ apiKey, workspaceId }) => {
+/** Who the request authenticates as: the smallest useful check that a key works. */
+export const GET = withWorkspace(async ({ actor, workspaceId }) => {
   const workspace = await getWorkspace(await getDb(), workspaceId);
   if (!workspace) throw notFound("The workspace of this API key no longer exists.");
-  return json(
-    { workspace: { id: workspace.id, name: workspace.name }, key: { id: apiKey.id, name: apiKey.name } },
-    { headers: { "Cache-Control": "no-store" } },
-  );
+  return json({
+    workspace: { id: workspace.id, name: workspace.name },
+    key: actor.type === "api_key" ? { id: actor.id, name: actor.name } : null,
+    user: actor.type === "user" ? { id: actor.id, email: actor.email, name: actor.name } : null,
+  });
 });
 
 export const POST = methodNotAllowed(["GET"]);

@@ -1,10 +1,9 @@
 import { getDb } from "@/db";
-import { methodNotAllowed, withApiKey } from "@/lib/http/route";
-import { apiJson } from "@/lib/openapi/resources";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { listTemplates } from "@/lib/templates/service";
 
 /** Every template the workspace's sender can use: one page, so `nextCursor` is always null. */
-export const GET = withApiKey(async ({ workspaceId }) => apiJson({ data: await listTemplates(await getDb(), workspaceId), nextCursor: null }));
+export const GET = withWorkspace(async ({ workspaceId }) => json({ data: await listTemplates(await getDb(), workspaceId), nextCursor: null }));
 
 export const POST = methodNotAllowed(["GET"]);
 export const PUT = methodNotAllowed(["GET"]);

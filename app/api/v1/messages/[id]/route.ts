@@ -1,9 +1,9 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, withApiKey } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { getPublicMessage } from "@/lib/trigger/messages";
 
 /** One message's status and timestamps (the `Location` of an accepted trigger request). */
-export const GET = withApiKey<{ id: string }>(async ({ params, workspaceId }) => {
+export const GET = withWorkspace<{ id: string }>(async ({ params, workspaceId }) => {
   const message = await getPublicMessage(await getDb(), workspaceId, params.id);
   return json(message, { headers: { "Cache-Control": "no-store" } });
 });

@@ -1,9 +1,9 @@
 import { getDb } from "@/db";
-import { methodNotAllowed, withApiKey } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { campaignLogsCsvResponse } from "@/lib/logs/http";
 
 /** The campaign's logs as CSV (same filters as the web app's Export CSV), streamed. */
-export const GET = withApiKey<{ id: string }>(async ({ request, params, workspaceId }) =>
+export const GET = withWorkspace<{ id: string }>(async ({ request, params, workspaceId }) =>
   campaignLogsCsvResponse(await getDb(), { workspaceId, campaignId: params.id, url: new URL(request.url) }),
 );
 

@@ -1,9 +1,9 @@
 import { getDb } from "@/db";
-import { methodNotAllowed, withApiKey } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { campaignMessagesResponse } from "@/lib/logs/http";
 
 /** The campaign's messages, newest first, with keyset cursors (`nextCursor` / `prevCursor`). */
-export const GET = withApiKey<{ id: string }>(async ({ request, params, workspaceId }) =>
+export const GET = withWorkspace<{ id: string }>(async ({ request, params, workspaceId }) =>
   campaignMessagesResponse(await getDb(), { workspaceId, campaignId: params.id, url: new URL(request.url) }),
 );
 

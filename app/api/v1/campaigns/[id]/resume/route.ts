@@ -1,3 +1,3 @@
-import { campaignActionRoutes } from "@/lib/openapi/resources";
+import { campaignActionRoutes } from "@/lib/campaigns/http";
 
 export const { POST, GET, PUT, PATCH, DELETE } = campaignActionRoutes("resume");

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { ApiError } from "@/lib/http/errors";
 import { createTestAccount } from "@/lib/testing/factories";
-import { readOptionalJson, runCampaignAction } from "./actions";
+import { readOptionalJson, runCampaignAction } from "./http";
 import { createCampaign } from "./service";
 
-const post = (init: RequestInit = {}) => new Request("http://app.test/api/campaigns/x/deploy", { method: "POST", ...init });
+const post = (init: RequestInit = {}) => new Request("http://app.test/api/v1/campaigns/x/deploy", { method: "POST", ...init });
 
 describe("readOptionalJson", () => {
   it("treats a request without a body as an empty object", async () => {
@@ -24,12 +24,21 @@ describe("runCampaignAction", () => {
     const db = await getDb();
     const { workspaceId } = await createTestAccount();
     const campaign = await createCampaign(db, workspaceId, { name: "Draft" });
-    await expect(runCampaignAction(db, workspaceId, campaign.id, "deploy", { version: "one" })).rejects.toThrow();
+    await expect(runCampaignAction(db, workspaceId, campaign.id, "deploy", { version: "one" })).rejects.toMatchObject({
+      status: 422,
+      code: "validation_failed",
+      errors: [expect.objectContaining({ path: "version" })],
+    });
+    await expect(runCampaignAction(db, workspaceId, campaign.id, "deploy", { version: 1, force: true })).rejects.toMatchObject({
+      status: 422,
+      code: "validation_failed",
+      errors: [expect.objectContaining({ path: "force" })],
+    });
     const error = await runCampaignAction(db, workspaceId, campaign.id, "deploy", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("deploy_checks_failed");
     const archived = await runCampaignAction(db, workspaceId, campaign.id, "archive", null, "http://origin.test");
-    expect(archived.campaign.status).toBe("archived");
+    expect(archived.status).toBe("archived");
     expect(archived.deployment).toBeNull();
   });
 });

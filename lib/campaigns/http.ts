@@ -1,0 +1,66 @@
+// Request → response for the campaign routes under /api/v1 (the web app and integrators alike).
+import { getDb, type Executor } from "@/db";
+import { KIB, readJsonBody } from "@/lib/http/body";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { parseStrict } from "@/lib/openapi/request";
+import { lifecycleActionSchema } from "./schemas";
+import {
+  archiveCampaign,
+  deployCampaign,
+  getDeploymentDetails,
+  pauseCampaign,
+  resumeCampaign,
+  type CampaignView,
+  type DeploymentDetails,
+} from "./service";
+
+export const CAMPAIGN_ACTIONS = ["deploy", "pause", "resume", "archive"] as const;
+export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
+
+/** A campaign as the API returns it: the campaign itself, with its deployment details once deployed. */
+export interface CampaignResource extends CampaignView {
+  /** Webhook URLs, limits and the curl example; present once the campaign has been deployed. */
+  deployment: DeploymentDetails | null;
+}
+
+export async function campaignResource(db: Executor, workspaceId: string, campaign: CampaignView, origin?: string): Promise<CampaignResource> {
+  const deployed = campaign.status === "active" || campaign.status === "paused";
+  return { ...campaign, deployment: deployed ? await getDeploymentDetails(db, workspaceId, campaign, origin) : null };
+}
+
+/** A lifecycle request may come without a body; with one, it must be JSON. */
+export async function readOptionalJson(request: Request): Promise<unknown> {
+  const hasBody = request.headers.has("content-type") || Number(request.headers.get("content-length") ?? 0) > 0;
+  if (!hasBody) return {};
+  const { value } = await readJsonBody(request, { limitBytes: 4 * KIB });
+  return value ?? {};
+}
+
+export async function runCampaignAction(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  action: CampaignAction,
+  body: unknown,
+  origin?: string,
+): Promise<CampaignResource> {
+  const options = parseStrict(lifecycleActionSchema, body ?? {});
+  const run = { deploy: deployCampaign, pause: pauseCampaign, resume: resumeCampaign, archive: archiveCampaign }[action];
+  const campaign = await run(db, workspaceId, id, options);
+  return campaignResource(db, workspaceId, campaign, origin);
+}
+
+/** The handlers of `POST /api/v1/campaigns/{id}/<action>` (every other method answers 405). */
+export function campaignActionRoutes(action: CampaignAction) {
+  const notAllowed = methodNotAllowed(["POST"]);
+  return {
+    POST: withWorkspace<{ id: string }>(async ({ request, params, workspaceId }) => {
+      const body = await readOptionalJson(request);
+      return json(await runCampaignAction(await getDb(), workspaceId, params.id, action, body, new URL(request.url).origin));
+    }),
+    GET: notAllowed,
+    PUT: notAllowed,
+    PATCH: notAllowed,
+    DELETE: notAllowed,
+  };
+}
