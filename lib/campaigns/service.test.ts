@@ -5,6 +5,7 @@ import { encodeCursor } from "@/db/cursor";
 import { campaigns, contacts, messages, senders } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
+import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
 import { listTemplates } from "@/lib/templates/service";
 import {
@@ -80,7 +81,12 @@ describe("campaign service", () => {
     const db = await getDb();
     const before = (await listCampaigns(db, workspaceId)).data.length;
     expect((await rejection(createCampaign(db, workspaceId, { name: "Bulk", kind: "bulk" }))).status).toBe(422);
-    await expect(createCampaign(db, workspaceId, { name: " " })).rejects.toThrow();
+    // Input validation throws a ZodError; `.catch(toApiError)` gives the problem a route answers with.
+    await expect(createCampaign(db, workspaceId, { name: " " }).catch(toApiError)).resolves.toMatchObject({
+      status: 422,
+      code: "validation_failed",
+      errors: [expect.objectContaining({ path: "name", code: "too_small" })],
+    });
     expect((await listCampaigns(db, workspaceId)).data.length).toBe(before);
   });
 
@@ -90,8 +96,10 @@ describe("campaign service", () => {
     expect(campaign.version).toBe(2);
     expect(campaign.template).toMatchObject({ id: orderTemplateId, name: "order_confirmation", status: "APPROVED" });
     await expect(
-      updateCampaign(db, workspaceId, campaign.id, { triggerConfig: { phoneField: "phone", fields: [{ field: "phone", attribute: "x", type: "string", required: true }] } }),
-    ).rejects.toThrow();
+      updateCampaign(db, workspaceId, campaign.id, {
+        triggerConfig: { phoneField: "phone", fields: [{ field: "phone", attribute: "x", type: "string", required: true }] },
+      }).catch(toApiError),
+    ).resolves.toMatchObject({ status: 422, code: "validation_failed", errors: [expect.objectContaining({ path: "triggerConfig.fields[0].field" })] });
     const missingTemplate = await rejection(updateCampaign(db, workspaceId, campaign.id, { templateId: "tpl_nope" }));
     expect(missingTemplate.status).toBe(422);
     expect((await getCampaign(db, workspaceId, campaign.id)).version).toBe(2);

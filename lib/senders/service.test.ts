@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { senders } from "@/db/schema";
+import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError } from "@/lib/testing/fake-graph";
 import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
@@ -54,7 +55,12 @@ describe("sender settings", () => {
     const db = await getDb();
     const { workspaceId } = await createTestAccount();
     await expect(updateSenderSettings(db, workspaceId, { ...whatsapp, accessToken: "" })).rejects.toMatchObject({ status: 422 });
-    await expect(updateSenderSettings(db, workspaceId, { ...whatsapp, phoneNumberId: "abc" })).rejects.toThrow();
+    // The ids are checked by the input schema (a ZodError); routes answer it as this problem.
+    await expect(updateSenderSettings(db, workspaceId, { ...whatsapp, phoneNumberId: "abc" }).catch(toApiError)).resolves.toMatchObject({
+      status: 422,
+      code: "validation_failed",
+      errors: [expect.objectContaining({ path: "phoneNumberId" })],
+    });
     expect((await getSender(db, workspaceId)).provider).toBe("sandbox");
   });
 
