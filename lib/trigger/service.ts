@@ -7,18 +7,13 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import {
-  parseStoredMessageConfig,
-  parseStoredTriggerConfig,
-  NAME_ATTRIBUTE,
-  PHONE_ATTRIBUTE,
-  type CampaignStatus,
-} from "@/lib/campaigns/schemas";
-import { CONTACT_UPSERT_CONFLICT } from "@/lib/contacts/service";
+import { parseStoredMessageConfig, parseStoredTriggerConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
-import { renderTemplate, resolveVariableValues, type ParameterFormat, type SendComponent } from "@/lib/templates";
+import { composeMessage, contactAttributes, type MessageTemplatePayload } from "@/lib/outbox/compose";
+import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
+import type { ParameterFormat } from "@/lib/templates";
 import { readTriggerBody, type TriggerBody } from "./body";
 import { claimKeySql, findStoredResponse, parseIdempotencyKey, replayStoredResponse, requestFingerprint, storedResponseSql, type StoredResponse } from "./idempotency";
 import {
@@ -32,7 +27,7 @@ import {
   type RateLimitBucket,
   type RateLimitUsage,
 } from "./rate-limit";
-import { checkBodyShape, phoneCandidates, validateTriggerItems, type TriggerItem } from "./validation";
+import { checkBodyShape, phoneCandidates, validateTriggerItems } from "./validation";
 
 export interface TriggerRequest {
   workspaceId: string;
@@ -65,11 +60,7 @@ export interface DryRunMessage {
   attributes: Record<string, unknown>;
 }
 
-export interface MessageTemplatePayload {
-  name: string;
-  language: { code: string };
-  components: SendComponent[];
-}
+export type { MessageTemplatePayload };
 
 export interface TriggerOutcome {
   status: 200 | 202 | number;
@@ -203,38 +194,25 @@ async function processTrigger(
   const stored = new Map(context.contacts.map((contact) => [contact.phone, contact]));
   const renderErrors: FieldError[] = [];
   const rendered = validated.items.map((item, index) => {
-    const known = stored.get(item.phone);
-    const attributes: Record<string, unknown> = {
-      ...(known?.attributes ?? {}),
-      ...(known?.name ? { [NAME_ATTRIBUTE]: known.name } : {}),
-      ...item.attributes,
-      [PHONE_ATTRIBUTE]: item.phone,
-    };
-    const values = resolveVariableValues(messageConfig, template, attributes);
-    if (!values.ok) {
-      for (const key of values.missing) {
-        const mapping = messageConfig.variables.find((v) => v.key === key);
-        const field = triggerConfig.fields.find((f) => f.attribute === mapping?.attribute)?.field;
+    const attributes = contactAttributes(item.phone, stored.get(item.phone), item.attributes);
+    const message = composeMessage(template, messageConfig, attributes);
+    if (!message.ok) {
+      for (const { key, attribute } of message.missing) {
+        const field = triggerConfig.fields.find((f) => f.attribute === attribute)?.field;
         renderErrors.push({
           path: formatPath([...(parsed.isBatch ? [index] : []), ...(field ? [field] : [])]),
           code: "unrenderable_variable",
-          message: mapping?.attribute
-            ? `The template variable ${key} needs the attribute "${mapping.attribute}": send it, or give the variable a fallback.`
+          message: attribute
+            ? `The template variable ${key} needs the attribute "${attribute}": send it, or give the variable a fallback.`
             : `The template variable ${key} has no attribute and no fallback.`,
         });
       }
       return null;
     }
-    const output = renderTemplate(template, values.values);
-    return { item, attributes, text: output.text, components: output.components };
+    return { item, attributes, text: message.text, template: message.template };
   });
   if (renderErrors.length > 0) throw validationFailed(renderErrors, "A template variable has no value for this request.");
   const messages = rendered.filter((m) => m !== null);
-  const templatePayload = (components: SendComponent[]): MessageTemplatePayload => ({
-    name: template.name,
-    language: { code: template.language },
-    components,
-  });
 
   if (input.dryRun) {
     const data: DryRunMessage[] = messages.map((m) => ({
@@ -242,7 +220,7 @@ async function processTrigger(
       campaignId: campaign.id,
       phone: m.item.phone,
       text: m.text,
-      template: templatePayload(m.components),
+      template: m.template,
       attributes: m.attributes,
     }));
     return { status: 200, body: parsed.isBatch ? { dryRun: true, data } : { dryRun: true, ...data[0] }, headers: {}, queued: false };
@@ -257,21 +235,22 @@ async function processTrigger(
     createdAt: createdAt.toISOString(),
   }));
   const body = parsed.isBatch ? { data: accepted } : accepted[0]!;
-  const inserted = await insertMessages(db, {
+  // Round trip 3: contact upserts and message inserts (+ the idempotency claim) in one statement.
+  const inserted = await enqueueMessages(db, {
     workspaceId: input.workspaceId,
     campaignId: campaign.id,
     apiKeyId: input.apiKeyId,
     senderId: context.sender.id,
     template: { name: template.name, language: template.language },
-    contacts: mergeContacts(validated.items),
+    contacts: contactUpserts(validated.items),
     messages: messages.map((m, i) => ({
       id: accepted[i]!.id,
       phone: m.item.phone,
       renderedText: m.text,
-      payload: { template: templatePayload(m.components) },
+      payload: { template: m.template },
     })),
     createdAt,
-    idempotency: idempotencyKey ? { key: idempotencyKey, requestHash, status: 202, body } : null,
+    claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash, status: 202, body }) : null,
   });
   if (inserted === 0 && idempotencyKey) {
     // A concurrent request with the same key won the claim; answer with what it stored.
@@ -293,24 +272,6 @@ function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {
   const single = again.body as Partial<AcceptedMessage> | null;
   const location: Record<string, string> = single && typeof single.id === "string" ? { Location: messageLocation(single.id) } : {};
   return { status: again.status, body: again.body, headers: { ...again.headers, ...location }, queued: false };
-}
-
-/** One row per phone (a batch may name a phone twice): later items' attributes win. */
-function mergeContacts(items: TriggerItem[]): { id: string; phone: string; name: string | null; attributes: Record<string, unknown> }[] {
-  const byPhone = new Map<string, { id: string; phone: string; name: string | null; attributes: Record<string, unknown> }>();
-  for (const item of items) {
-    const { [NAME_ATTRIBUTE]: name, ...attributes } = item.attributes;
-    const existing = byPhone.get(item.phone);
-    const nameText = typeof name === "string" && name.trim() !== "" ? name : name === undefined || name === null ? null : String(name);
-    if (existing) {
-      existing.attributes = { ...existing.attributes, ...attributes };
-      existing.name = nameText ?? existing.name;
-    } else {
-      byPhone.set(item.phone, { id: newId("ctc"), phone: item.phone, name: nameText, attributes });
-    }
-  }
-  // A fixed order keeps concurrent upserts of overlapping batches from deadlocking.
-  return [...byPhone.values()].sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
 }
 
 /** Round trip 2: rate-limit increments and everything the request needs, in one statement. */
@@ -345,58 +306,6 @@ export async function loadTriggerContext(
     { prepared: true },
   );
   return row!;
-}
-
-/**
- * Round trip 3: contact upserts (attributes merged) and `queued` message inserts in one atomic
- * statement. With an idempotency key, the claim is part of it and nothing is written when
- * another request holds the key. Returns the number of messages inserted.
- */
-export async function insertMessages(
-  db: Executor,
-  input: {
-    workspaceId: string;
-    campaignId: string;
-    apiKeyId: string | null;
-    senderId: string;
-    template: { name: string; language: string };
-    contacts: { id: string; phone: string; name: string | null; attributes: Record<string, unknown> }[];
-    messages: { id: string; phone: string; renderedText: string; payload: Record<string, unknown> }[];
-    createdAt: Date;
-    idempotency: { key: string; requestHash: string; status: number; body: unknown } | null;
-  },
-): Promise<number> {
-  const claim = input.idempotency
-    ? sql`claim as (${claimKeySql({ campaignId: input.campaignId, ...input.idempotency })}),`
-    : sql``;
-  const claimed = input.idempotency ? sql`where exists (select 1 from claim)` : sql``;
-  const [row] = await queryRows<{ inserted: number }>(
-    db,
-    sql`with ${claim}
-      upserted as (
-        insert into contacts as c (id, workspace_id, phone_number, name, attributes)
-        select x.id, ${input.workspaceId}, x.phone, x.name, coalesce(x.attributes, '{}'::jsonb)
-        from jsonb_to_recordset(${JSON.stringify(input.contacts)}::jsonb) as x(id text, phone text, name text, attributes jsonb)
-        ${claimed}
-        order by x.phone
-        ${CONTACT_UPSERT_CONFLICT}
-        returning c.id, c.phone_number
-      ),
-      inserted as (
-        insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, api_key_id, phone_number,
-          template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at)
-        select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, ${input.senderId}, ${input.apiKeyId}, m.phone,
-          ${input.template.name}, ${input.template.language}, m.rendered_text, m.payload, 'queued', now(),
-          ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(input.messages.map((m) => ({ id: m.id, phone: m.phone, rendered_text: m.renderedText, payload: m.payload })))}::jsonb)
-          as m(id text, phone text, rendered_text text, payload jsonb)
-        join upserted u on u.phone_number = m.phone
-        returning 1
-      )
-      select count(*)::int as inserted from inserted`,
-    { prepared: true },
-  );
-  return Number(row?.inserted ?? 0);
 }
 
 /** Adds the RateLimit headers to a refusal; anything that is not an ApiError is rethrown as is (and logged as a 500). */

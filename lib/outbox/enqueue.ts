@@ -1,0 +1,96 @@
+// Storing composed messages as `queued` (due now) together with their contacts, set-based: one
+// statement for any number of messages, atomic. The dispatcher (lib/messaging) takes it from there.
+import { sql, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
+import { NAME_ATTRIBUTE } from "@/lib/campaigns/schemas";
+import { CONTACT_UPSERT_CONFLICT } from "@/lib/contacts/service";
+import { newId } from "@/lib/crypto/random";
+
+export interface ContactUpsert {
+  id: string;
+  phone: string;
+  name: string | null;
+  attributes: Record<string, unknown>;
+}
+
+export interface QueuedMessage {
+  id: string;
+  phone: string;
+  renderedText: string;
+  payload: Record<string, unknown>;
+}
+
+export interface EnqueueInput {
+  workspaceId: string;
+  campaignId: string;
+  apiKeyId: string | null;
+  senderId: string;
+  template: { name: string; language: string };
+  /** One per phone (see `contactUpserts`); every message's phone must be among them. */
+  contacts: ContactUpsert[];
+  messages: QueuedMessage[];
+  createdAt: Date;
+  /**
+   * A statement that must return a row for anything to be written (the trigger's idempotency
+   * claim). It runs inside the same statement, so the claim and the writes commit together.
+   */
+  claim?: SQL | null;
+}
+
+/**
+ * Contact rows to upsert for a set of recipients, one per phone (a batch may name a phone twice:
+ * later attributes win). `name` goes to its own column, every other attribute to `attributes`.
+ */
+export function contactUpserts(recipients: { phone: string; attributes: Record<string, unknown> }[]): ContactUpsert[] {
+  const byPhone = new Map<string, ContactUpsert>();
+  for (const recipient of recipients) {
+    const { [NAME_ATTRIBUTE]: name, ...attributes } = recipient.attributes;
+    const existing = byPhone.get(recipient.phone);
+    const nameText = typeof name === "string" && name.trim() !== "" ? name : name === undefined || name === null ? null : String(name);
+    if (existing) {
+      existing.attributes = { ...existing.attributes, ...attributes };
+      existing.name = nameText ?? existing.name;
+    } else {
+      byPhone.set(recipient.phone, { id: newId("ctc"), phone: recipient.phone, name: nameText, attributes });
+    }
+  }
+  // A fixed order keeps concurrent upserts of overlapping batches from deadlocking.
+  return [...byPhone.values()].sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
+}
+
+/**
+ * Contact upserts (attributes merged) and `queued` message inserts in one atomic statement.
+ * With a `claim`, nothing is written unless it returns a row. Returns the number of messages inserted.
+ */
+export async function enqueueMessages(db: Executor, input: EnqueueInput): Promise<number> {
+  const claim = input.claim ? sql`claim as (${input.claim}),` : sql``;
+  const claimed = input.claim ? sql`where exists (select 1 from claim)` : sql``;
+  const [row] = await queryRows<{ inserted: number }>(
+    db,
+    sql`with ${claim}
+      upserted as (
+        insert into contacts as c (id, workspace_id, phone_number, name, attributes)
+        select x.id, ${input.workspaceId}, x.phone, x.name, coalesce(x.attributes, '{}'::jsonb)
+        from jsonb_to_recordset(${JSON.stringify(input.contacts)}::jsonb) as x(id text, phone text, name text, attributes jsonb)
+        ${claimed}
+        order by x.phone
+        ${CONTACT_UPSERT_CONFLICT}
+        returning c.id, c.phone_number
+      ),
+      inserted as (
+        insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, api_key_id, phone_number,
+          template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at)
+        select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, ${input.senderId}, ${input.apiKeyId}, m.phone,
+          ${input.template.name}, ${input.template.language}, m.rendered_text, m.payload, 'queued', now(),
+          ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(input.messages.map((m) => ({ id: m.id, phone: m.phone, rendered_text: m.renderedText, payload: m.payload })))}::jsonb)
+          as m(id text, phone text, rendered_text text, payload jsonb)
+        join upserted u on u.phone_number = m.phone
+        returning 1
+      )
+      select count(*)::int as inserted from inserted`,
+    { prepared: true },
+  );
+  return Number(row?.inserted ?? 0);
+}
