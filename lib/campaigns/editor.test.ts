@@ -20,7 +20,7 @@ import {
   type EditableCampaign,
 } from "./editor";
 import { campaignEditorSchema, updateCampaignSchema, type FieldType, type TriggerField } from "./schemas";
-import type { DeploymentDetails } from "./service";
+import type { DeploymentDetails } from "./deployment";
 
 const row = (field: string, attribute: string, required = true, type: FieldType = "string"): TriggerField => ({ field, attribute, type, required });
 const bodyVar = (name: string, example?: string): TemplateVariable => ({ key: `body.${name}`, component: "body", name, ...(example ? { example } : {}) });

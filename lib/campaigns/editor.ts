@@ -12,7 +12,8 @@ import {
   type TriggerConfig,
   type UpdateCampaignInput,
 } from "./schemas";
-import type { CampaignView, DeploymentDetails } from "./service";
+import type { DeploymentDetails } from "./deployment";
+import type { CampaignView } from "./service";
 
 /** The builder form's values (schema input: what the fields hold while editing). */
 export type EditorFormValues = CampaignEditorInput;

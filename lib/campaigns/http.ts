@@ -4,15 +4,9 @@ import { KIB, readJsonBody } from "@/lib/http/body";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { parseStrict } from "@/lib/openapi/request";
 import { lifecycleActionSchema } from "./schemas";
-import {
-  archiveCampaign,
-  deployCampaign,
-  getDeploymentDetails,
-  pauseCampaign,
-  resumeCampaign,
-  type CampaignView,
-  type DeploymentDetails,
-} from "./service";
+import { getDeploymentDetails, type DeploymentDetails } from "./deployment";
+import { archiveCampaign, deployCampaign, pauseCampaign, resumeCampaign } from "./lifecycle";
+import type { CampaignView } from "./service";
 
 export const CAMPAIGN_ACTIONS = ["deploy", "pause", "resume", "archive"] as const;
 export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];

@@ -8,19 +8,9 @@ import { ApiError } from "@/lib/http/errors";
 import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
 import { listTemplates } from "@/lib/templates/service";
-import {
-  archiveCampaign,
-  createCampaign,
-  deployCampaign,
-  getCampaign,
-  getDeploymentDetails,
-  listCampaigns,
-  listKnownAttributes,
-  pauseCampaign,
-  resumeCampaign,
-  updateCampaign,
-  type CampaignPage,
-} from "./service";
+import { getDeploymentDetails } from "./deployment";
+import { archiveCampaign, deployCampaign, pauseCampaign, resumeCampaign } from "./lifecycle";
+import { createCampaign, getCampaign, listCampaigns, listKnownAttributes, updateCampaign, type CampaignPage } from "./service";
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {

@@ -1,15 +1,12 @@
-// Campaign records and their lifecycle: draft → active ⇄ paused, any → archived.
+// Campaign records: get, list, create and update, message counts and known attributes.
+// Status changes are in lifecycle.ts, webhook URLs and the curl example in deployment.ts.
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { campaigns, contacts, messages, templates } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, conflict, notFound, validationFailed } from "@/lib/http/errors";
-import { apiUrl, appUrl } from "@/lib/env";
-import { getSenderRow, isSenderConfigured, messagingTierLabel } from "@/lib/senders/service";
-import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
-import { deployChecks } from "./checks";
-import { curlExample, samplePayload } from "./sample";
+import { getTemplateRow } from "@/lib/templates/service";
 import {
   BUILT_IN_ATTRIBUTES,
   createCampaignSchema,
@@ -26,7 +23,10 @@ import {
   type UpdateCampaignInput,
 } from "./schemas";
 
-type CampaignRow = typeof campaigns.$inferSelect;
+// Pages and components outside this module still import these from here; new code imports ./deployment.
+export { getDeploymentDetails, type DeploymentDetails } from "./deployment";
+
+export type CampaignRow = typeof campaigns.$inferSelect;
 
 export const EDITABLE_STATUSES: CampaignStatus[] = ["draft", "paused"];
 
@@ -90,7 +90,8 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
 
 const templateSummaryColumns = { id: templates.id, name: templates.name, language: templates.language, status: templates.status };
 
-async function loadRow(db: Executor, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<CampaignRow> {
+/** The workspace's campaign row, 404 otherwise; `lock` holds it for the rest of the transaction. */
+export async function loadCampaignRow(db: Executor, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<CampaignRow> {
   const query = db
     .select()
     .from(campaigns)
@@ -101,7 +102,8 @@ async function loadRow(db: Executor, workspaceId: string, id: string, options: {
   return row;
 }
 
-async function withTemplate(db: Executor, row: CampaignRow): Promise<CampaignView> {
+/** The row as the API shows it, with its template's summary. */
+export async function viewWithTemplate(db: Executor, row: CampaignRow): Promise<CampaignView> {
   if (!row.templateId) return toView(row, null);
   const [template] = await db
     .select(templateSummaryColumns)
@@ -112,7 +114,7 @@ async function withTemplate(db: Executor, row: CampaignRow): Promise<CampaignVie
 }
 
 export async function getCampaign(db: Executor, workspaceId: string, id: string): Promise<CampaignView> {
-  return withTemplate(db, await loadRow(db, workspaceId, id));
+  return viewWithTemplate(db, await loadCampaignRow(db, workspaceId, id));
 }
 
 export interface ListCampaignsOptions {
@@ -234,7 +236,8 @@ function notEditable(row: CampaignRow): ApiError {
   return conflict(`This campaign is ${row.status} and can no longer be edited.`, "campaign_not_editable");
 }
 
-function versionConflict(row: CampaignRow): ApiError {
+/** 409 for a write based on an older version than the stored one. */
+export function versionConflict(row: CampaignRow): ApiError {
   return new ApiError({
     status: 409,
     code: "version_conflict",
@@ -248,7 +251,7 @@ function versionConflict(row: CampaignRow): ApiError {
 export async function updateCampaign(db: Executor, workspaceId: string, id: string, input: UpdateCampaignInput): Promise<CampaignView> {
   const changes = updateCampaignSchema.parse(input);
   return db.transaction(async (tx) => {
-    const row = await loadRow(tx, workspaceId, id, { lock: true });
+    const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
     if (!isEditable(row.status)) throw notEditable(row);
     if (changes.version !== undefined && changes.version !== row.version) throw versionConflict(row);
     if (changes.templateId) {
@@ -270,137 +273,9 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), inArray(campaigns.status, EDITABLE_STATUSES), eq(campaigns.version, row.version)),
       )
       .returning();
-    if (!updated) throw versionConflict(await loadRow(tx, workspaceId, id));
-    return withTemplate(tx, updated);
+    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
+    return viewWithTemplate(tx, updated);
   });
-}
-
-/** Runs the deploy checks for a campaign as stored; an empty list means it can go live. */
-export async function checkCampaign(db: Executor, workspaceId: string, row: CampaignRow) {
-  const sender = await getSenderRow(db, workspaceId);
-  const template = row.templateId ? await getTemplateRow(db, workspaceId, row.templateId) : null;
-  return deployChecks({
-    triggerConfig: row.triggerConfig,
-    messageConfig: row.messageConfig,
-    template: template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null,
-    sender: { provider: sender.provider, configured: isSenderConfigured(sender) },
-  });
-}
-
-async function activate(
-  db: Executor,
-  workspaceId: string,
-  id: string,
-  from: CampaignStatus[],
-  options: { version?: number },
-): Promise<CampaignView> {
-  return db.transaction(async (tx) => {
-    const row = await loadRow(tx, workspaceId, id, { lock: true });
-    if (!from.includes(row.status)) {
-      throw conflict(
-        row.status === "active" ? "This campaign is already active." : `A ${row.status} campaign cannot be ${from.includes("draft") ? "deployed" : "resumed"}.`,
-        "invalid_status_transition",
-      );
-    }
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
-    const errors = await checkCampaign(tx, workspaceId, row);
-    if (errors.length > 0) {
-      throw new ApiError({
-        status: 422,
-        code: "deploy_checks_failed",
-        title: "The campaign is not ready",
-        detail: `Fix ${errors.length === 1 ? "this problem" : `these ${errors.length} problems`} before the campaign can go live.`,
-        errors,
-      });
-    }
-    const [updated] = await tx
-      .update(campaigns)
-      .set({
-        status: "active",
-        version: sql`${campaigns.version} + 1`,
-        ...(row.status === "draft" ? { deployedAt: new Date() } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), inArray(campaigns.status, from), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadRow(tx, workspaceId, id));
-    return withTemplate(tx, updated);
-  });
-}
-
-/** draft → active, after the deploy checks pass (422 `deploy_checks_failed` with every failure otherwise). */
-export function deployCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
-  return activate(db, workspaceId, id, ["draft"], options);
-}
-
-/** paused → active; the checks run again because a paused campaign may have been edited. */
-export function resumeCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
-  return activate(db, workspaceId, id, ["paused"], options);
-}
-
-async function transition(
-  db: Executor,
-  workspaceId: string,
-  id: string,
-  to: CampaignStatus,
-  from: CampaignStatus[],
-  options: { version?: number },
-): Promise<CampaignView> {
-  return db.transaction(async (tx) => {
-    const row = await loadRow(tx, workspaceId, id, { lock: true });
-    if (row.status === to) return withTemplate(tx, row);
-    if (!from.includes(row.status)) {
-      throw conflict(`A ${row.status} campaign cannot be ${to === "paused" ? "paused" : to}.`, "invalid_status_transition");
-    }
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ status: to, version: sql`${campaigns.version} + 1`, updatedAt: new Date() })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadRow(tx, workspaceId, id));
-    return withTemplate(tx, updated);
-  });
-}
-
-/** active → paused (pausing a paused campaign is a no-op). Trigger calls get 409 while paused. */
-export function pauseCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
-  return transition(db, workspaceId, id, "paused", ["active"], options);
-}
-
-/** any → archived (archiving twice is a no-op). Archived campaigns keep their messages and logs. */
-export function archiveCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
-  return transition(db, workspaceId, id, "archived", ["draft", "active", "paused"], options);
-}
-
-export interface DeploymentDetails {
-  webhookUrls: { trigger: string; outbound: string };
-  limits: { senderThroughputPerSecond: number; messagingTier: string; triggerRequestsPerMinute: number };
-  samplePayload: Record<string, string | number | boolean>;
-  curl: string;
-}
-
-/** Webhook URLs, sending limits and a ready curl example for a campaign. */
-export async function getDeploymentDetails(
-  db: Executor,
-  workspaceId: string,
-  campaign: Pick<CampaignView, "id" | "triggerConfig" | "rateLimitPerMinute">,
-  requestOrigin?: string,
-): Promise<DeploymentDetails> {
-  const sender = await getSenderRow(db, workspaceId);
-  const trigger = `${appUrl(requestOrigin)}/api/campaigns/${campaign.id}/trigger`;
-  const outbound = `${apiUrl(requestOrigin)}/outbound/${campaign.id}`;
-  const body = samplePayload(campaign.triggerConfig);
-  return {
-    webhookUrls: { trigger, outbound },
-    limits: {
-      senderThroughputPerSecond: sender.throughputPerSecond,
-      messagingTier: messagingTierLabel(sender),
-      triggerRequestsPerMinute: campaign.rateLimitPerMinute,
-    },
-    samplePayload: body,
-    curl: curlExample(trigger, body),
-  };
 }
 
 /**
