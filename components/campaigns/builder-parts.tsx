@@ -17,7 +17,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import type { EditorFormValues } from "@/lib/campaigns/editor";
 import type { CampaignEditorValues } from "@/lib/campaigns/schemas";
-import type { DeploymentDetails } from "@/lib/campaigns/service";
+import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { FieldError } from "@/lib/http/errors";
 import { cn } from "@/lib/utils";
 import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";

@@ -1,5 +1,5 @@
 import { Gauge, Send, Timer } from "lucide-react";
-import type { DeploymentDetails } from "@/lib/campaigns/service";
+import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import { CopyButton } from "./copy-button";
 
 export function SendingLimits({ limits }: { limits: DeploymentDetails["limits"] }) {

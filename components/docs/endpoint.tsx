@@ -1,6 +1,6 @@
 import type { Endpoint, Parameter } from "@/lib/openapi/registry";
 import { endpointAnchor, endpointErrors } from "@/lib/openapi/registry";
-import { errorEntry } from "@/lib/openapi/errors";
+import { errorEntry } from "@/lib/http/error-catalog";
 import { CodeBlock } from "./code-block";
 import { InlineText } from "./inline-text";
 import { MethodBadge } from "./method-badge";

@@ -30,26 +30,24 @@ export const LAST_USED_RESOLUTION_SECONDS = 60;
  * differs, as RFC 6750 asks, between "no credentials" and "credentials that did not work".
  */
 export function apiKeyUnauthorized(credentialsSent: boolean): ApiError {
-  return new ApiError({
-    status: 401,
-    code: "unauthorized",
-    title: "Unauthorized",
-    detail: "A valid API key is required. Send it in the x-api-key header or as Authorization: Bearer <key>.",
-    headers: {
-      "WWW-Authenticate": credentialsSent ? `${WWW_AUTHENTICATE_REALM}, error="invalid_token"` : WWW_AUTHENTICATE_REALM,
-      "Cache-Control": "no-store",
+  return new ApiError(
+    "unauthorized",
+    "A valid API key is required. Send it in the x-api-key header or as Authorization: Bearer <key>.",
+    {
+      headers: {
+        "WWW-Authenticate": credentialsSent ? `${WWW_AUTHENTICATE_REALM}, error="invalid_token"` : WWW_AUTHENTICATE_REALM,
+        "Cache-Control": "no-store",
+      },
     },
-  });
+  );
 }
 
 function conflictingCredentials(): ApiError {
-  return new ApiError({
-    status: 400,
-    code: "conflicting_api_keys",
-    title: "Bad request",
-    detail: "The x-api-key header and the Authorization: Bearer header carry different keys. Send one key.",
-    headers: { "Cache-Control": "no-store" },
-  });
+  return new ApiError(
+    "conflicting_api_keys",
+    "The x-api-key header and the Authorization: Bearer header carry different keys. Send one key.",
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }
 
 /**

@@ -65,12 +65,10 @@ export async function createApiKey(
       .from(apiKeys)
       .where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.deletedAt)));
     if ((counted?.active ?? 0) >= MAX_ACTIVE_KEYS_PER_WORKSPACE) {
-      throw new ApiError({
-        status: 409,
-        code: "api_key_limit_reached",
-        title: "Conflict",
-        detail: `A workspace can have at most ${MAX_ACTIVE_KEYS_PER_WORKSPACE} API keys. Delete keys you no longer use first.`,
-      });
+      throw new ApiError(
+        "api_key_limit_reached",
+        `A workspace can have at most ${MAX_ACTIVE_KEYS_PER_WORKSPACE} API keys. Delete keys you no longer use first.`,
+      );
     }
     const [row] = await tx
       .insert(apiKeys)

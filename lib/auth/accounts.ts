@@ -36,12 +36,7 @@ export async function createUserWithWorkspace(
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (inserted.length === 0) {
-      throw new ApiError({
-        status: 409,
-        code: "account_exists",
-        title: "Account exists",
-        detail: "An account with this email address already exists. Sign in instead.",
-      });
+      throw new ApiError("account_exists", "An account with this email address already exists. Sign in instead.");
     }
     await tx.insert(workspaces).values({ id: workspaceId, name: input.workspaceName || `${input.name}'s workspace` });
     await tx.insert(memberships).values({ workspaceId, userId, role: "owner" });

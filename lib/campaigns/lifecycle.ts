@@ -39,13 +39,11 @@ async function activate(
     if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
     const errors = await checkCampaign(tx, workspaceId, row);
     if (errors.length > 0) {
-      throw new ApiError({
-        status: 422,
-        code: "deploy_checks_failed",
-        title: "The campaign is not ready",
-        detail: `Fix ${errors.length === 1 ? "this problem" : `these ${errors.length} problems`} before the campaign can go live.`,
-        errors,
-      });
+      throw new ApiError(
+        "deploy_checks_failed",
+        `Fix ${errors.length === 1 ? "this problem" : `these ${errors.length} problems`} before the campaign can go live.`,
+        { errors },
+      );
     }
     const [updated] = await tx
       .update(campaigns)

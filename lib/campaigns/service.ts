@@ -23,9 +23,6 @@ import {
   type UpdateCampaignInput,
 } from "./schemas";
 
-// Pages and components outside this module still import these from here; new code imports ./deployment.
-export { getDeploymentDetails, type DeploymentDetails } from "./deployment";
-
 export type CampaignRow = typeof campaigns.$inferSelect;
 
 export const EDITABLE_STATUSES: CampaignStatus[] = ["draft", "paused"];
@@ -238,13 +235,11 @@ function notEditable(row: CampaignRow): ApiError {
 
 /** 409 for a write based on an older version than the stored one. */
 export function versionConflict(row: CampaignRow): ApiError {
-  return new ApiError({
-    status: 409,
-    code: "version_conflict",
-    title: "Conflict",
-    detail: `The campaign was changed elsewhere (now version ${row.version}). Reload it and apply your changes again.`,
-    extensions: { currentVersion: row.version },
-  });
+  return new ApiError(
+    "version_conflict",
+    `The campaign was changed elsewhere (now version ${row.version}). Reload it and apply your changes again.`,
+    { extensions: { currentVersion: row.version } },
+  );
 }
 
 /** Saves name / mapping / template; only drafts and paused campaigns can change. */

@@ -11,12 +11,7 @@ export function isJsonContentType(contentType: string | null): boolean {
 }
 
 export function payloadTooLarge(limitBytes: number): ApiError {
-  return new ApiError({
-    status: 413,
-    code: "payload_too_large",
-    title: "Payload too large",
-    detail: `The request body exceeds the limit of ${Math.floor(limitBytes / KIB)} KiB.`,
-  });
+  return new ApiError("payload_too_large", `The request body exceeds the limit of ${Math.floor(limitBytes / KIB)} KiB.`);
 }
 
 /**
@@ -57,12 +52,7 @@ export interface JsonBody {
 
 export function assertJsonContentType(request: Request): void {
   if (!isJsonContentType(request.headers.get("content-type"))) {
-    throw new ApiError({
-      status: 415,
-      code: "unsupported_media_type",
-      title: "Unsupported media type",
-      detail: "Send the body as JSON with the header Content-Type: application/json.",
-    });
+    throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
   }
 }
 
@@ -101,5 +91,5 @@ export async function readJsonBody(
 }
 
 function malformedJson(detail: string): ApiError {
-  return new ApiError({ status: 400, code: "malformed_json", title: "Malformed JSON", detail });
+  return new ApiError("malformed_json", detail);
 }

@@ -1,3 +1,7 @@
+import { errorEntry, type ErrorCode, type ErrorCodeWithStatus } from "./error-catalog";
+
+export type { ErrorCode } from "./error-catalog";
+
 export interface FieldError {
   /** Where the problem is, e.g. `phone`, `[3].phone`, `fields[1].name`. */
   path: string;
@@ -5,48 +9,53 @@ export interface FieldError {
   message: string;
 }
 
-export interface ApiErrorInit {
-  status: number;
-  /** Stable, machine-readable slug; also the last segment of the problem `type`. */
-  code: string;
-  title: string;
-  detail: string;
+export interface ApiErrorOptions {
   errors?: FieldError[];
   headers?: HeadersInit;
   /** Extra problem members (RFC 9457 extensions). */
   extensions?: Record<string, unknown>;
 }
 
-/** Any error a route can throw to answer with a specific problem+json response. */
+/**
+ * Any error a route can throw to answer with a specific problem+json response. The code comes
+ * from the error catalogue, which alone decides the status and the title; the detail says what
+ * happened this time.
+ */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly title: string;
   readonly detail: string;
   readonly errors?: FieldError[];
   readonly headers?: HeadersInit;
   readonly extensions?: Record<string, unknown>;
 
-  constructor(init: ApiErrorInit) {
-    super(init.detail);
+  constructor(code: ErrorCode, detail: string, options: ApiErrorOptions = {}) {
+    super(detail);
+    const entry = errorEntry(code);
     this.name = "ApiError";
-    this.status = init.status;
-    this.code = init.code;
-    this.title = init.title;
-    this.detail = init.detail;
-    this.errors = init.errors;
-    this.headers = init.headers;
-    this.extensions = init.extensions;
+    this.code = code;
+    this.status = entry.status;
+    this.title = entry.title;
+    this.detail = detail;
+    this.errors = options.errors;
+    this.headers = options.headers;
+    this.extensions = options.extensions;
+  }
+
+  /** The same error with more response headers (e.g. rate-limit headers on a refusal). */
+  withHeaders(headers: HeadersInit): ApiError {
+    const merged = new Headers(headers);
+    new Headers(this.headers).forEach((value, key) => merged.set(key, value));
+    return new ApiError(this.code, this.detail, { errors: this.errors, headers: merged, extensions: this.extensions });
   }
 }
 
-export const notFound = (detail = "The requested resource does not exist.") =>
-  new ApiError({ status: 404, code: "not_found", title: "Not found", detail });
+export const notFound = (detail = "The requested resource does not exist.") => new ApiError("not_found", detail);
 
-export const conflict = (detail: string, code = "conflict") => new ApiError({ status: 409, code, title: "Conflict", detail });
+export const conflict = (detail: string, code: ErrorCodeWithStatus<409>) => new ApiError(code, detail);
 
 export const validationFailed = (errors: FieldError[], detail = "The request did not pass validation.") =>
-  new ApiError({ status: 422, code: "validation_failed", title: "Validation failed", detail, errors });
+  new ApiError("validation_failed", detail, { errors });
 
-export const badRequest = (detail: string, code = "bad_request") =>
-  new ApiError({ status: 400, code, title: "Bad request", detail });
+export const badRequest = (detail: string, code: ErrorCodeWithStatus<400> = "bad_request") => new ApiError(code, detail);

@@ -6,7 +6,7 @@ import { formatPath, isDatabaseUnavailable, problemResponse, toApiError } from "
 describe("problemResponse", () => {
   it("renders RFC 9457 members, the content type and no-store", async () => {
     const response = problemResponse(
-      new ApiError({ status: 409, code: "campaign_not_active", title: "Campaign not active", detail: "The campaign is paused.", headers: { "X-Extra": "1" } }),
+      new ApiError("campaign_not_active", "The campaign is paused.", { headers: { "X-Extra": "1" } }),
       { requestId: "req_1" },
     );
     expect(response.status).toBe(409);
@@ -23,10 +23,10 @@ describe("problemResponse", () => {
   });
 
   it("cannot let an extension overwrite the standard members", async () => {
-    const response = problemResponse(new ApiError({ status: 400, code: "x", title: "X", detail: "d", extensions: { status: 200, title: "ok", limit: 5 } }));
+    const response = problemResponse(new ApiError("bad_request", "d", { extensions: { status: 200, title: "ok", limit: 5 } }));
     const body = await response.json();
     expect(body.status).toBe(400);
-    expect(body.title).toBe("X");
+    expect(body.title).toBe("Bad request");
     expect(body.limit).toBe(5);
   });
 });
@@ -54,7 +54,7 @@ describe("toApiError", () => {
   });
 
   it("passes ApiError through untouched", () => {
-    const original = new ApiError({ status: 404, code: "not_found", title: "Not found", detail: "nope" });
+    const original = new ApiError("not_found", "nope");
     expect(toApiError(original)).toBe(original);
   });
 });

@@ -74,27 +74,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ZodError) {
-    return new ApiError({
-      status: 422,
-      code: "validation_failed",
-      title: "Validation failed",
-      detail: "The request did not pass validation.",
-      errors: zodFieldErrors(error),
-    });
+    return new ApiError("validation_failed", "The request did not pass validation.", { errors: zodFieldErrors(error) });
   }
   if (isDatabaseUnavailable(error)) {
-    return new ApiError({
-      status: 503,
-      code: "service_unavailable",
-      title: "Service unavailable",
-      detail: "The database is temporarily unavailable. Retry shortly.",
-      headers: { "Retry-After": "5" },
-    });
+    return new ApiError("service_unavailable", "The database is temporarily unavailable. Retry shortly.", { headers: { "Retry-After": "5" } });
   }
-  return new ApiError({
-    status: 500,
-    code: "internal_error",
-    title: "Internal server error",
-    detail: "Something went wrong on our side. The error was logged; retry or contact support with the request id.",
-  });
+  return new ApiError("internal_error", "Something went wrong on our side. The error was logged; retry or contact support with the request id.");
 }

@@ -48,10 +48,11 @@ describe("assertSameOrigin", () => {
 describe("route wrappers", () => {
   it("adds a request id and maps thrown errors to problem+json", async () => {
     const handler = withPublic(async () => {
-      throw new ApiError({ status: 418, code: "teapot", title: "Teapot", detail: "short and stout" });
+      throw new ApiError("campaign_not_active", "short and stout");
     });
     const response = await handler(new Request("http://app.test/x"), noParams);
-    expect(response.status).toBe(418);
+    expect(response.status).toBe(409);
+    expect(await response.clone().json()).toMatchObject({ title: "Campaign not active", detail: "short and stout" });
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect((await response.json()).requestId).toBe(response.headers.get("x-request-id"));
   });

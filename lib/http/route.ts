@@ -111,12 +111,7 @@ export function withWorkspace<P extends Params = Params>(
 }
 
 function sessionRequired(): ApiError {
-  return new ApiError({
-    status: 401,
-    code: "unauthenticated",
-    title: "Unauthenticated",
-    detail: "Sign in to continue. This endpoint belongs to the web app and does not accept API keys.",
-  });
+  return new ApiError("unauthenticated", "Sign in to continue. This endpoint belongs to the web app and does not accept API keys.");
 }
 
 /** Workspace data is never stored by shared caches unless a route says otherwise. */
@@ -147,21 +142,11 @@ export function assertSameOrigin(request: Request): void {
   const expected = allowedOrigins(request);
   const crossSite = fetchSite === "cross-site" || (origin !== null && !expected.has(origin));
   if (crossSite || (origin === null && fetchSite === null)) {
-    throw new ApiError({
-      status: 403,
-      code: "cross_site_request",
-      title: "Cross-site request refused",
-      detail: "This endpoint only accepts requests from the Sendstream web app.",
-    });
+    throw new ApiError("cross_site_request", "This endpoint only accepts requests from the Sendstream web app.");
   }
   const hasBody = request.headers.get("content-length") !== "0" && request.headers.has("content-type");
   if (hasBody && !/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
-    throw new ApiError({
-      status: 415,
-      code: "unsupported_media_type",
-      title: "Unsupported media type",
-      detail: "Send the body as JSON with the header Content-Type: application/json.",
-    });
+    throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
   }
 }
 
@@ -183,12 +168,10 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 export function methodNotAllowed(allow: string[]): NextRouteHandler {
   return (request) =>
     runRoute(request, async () => {
-      throw new ApiError({
-        status: 405,
-        code: "method_not_allowed",
-        title: "Method not allowed",
-        detail: `${request.method} is not supported here. Allowed: ${allow.join(", ")}.`,
-        headers: { Allow: allow.join(", ") },
-      });
+      throw new ApiError(
+        "method_not_allowed",
+        `${request.method} is not supported here. Allowed: ${allow.join(", ")}.`,
+        { headers: { Allow: allow.join(", ") } },
+      );
     });
 }

@@ -1,7 +1,7 @@
-// The one filter schema for campaign logs: page search params, the session routes and the
-// /api/v1 routes all parse their query string with these schemas.
+// The one filter schema for campaign logs: the logs pages' search params and the /api/v1 routes
+// parse their query string with these schemas.
 import { z } from "zod";
-import { decodeCursor, type LogCursor } from "./cursor";
+import { decodeCursor, type KeysetCursor } from "@/db/cursor";
 import { LOG_STATUSES, type LogStatus } from "./status";
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -101,7 +101,7 @@ const cursorParam = z.preprocess(
   z
     .string()
     .max(512)
-    .transform((value, ctx): LogCursor => {
+    .transform((value, ctx): KeysetCursor => {
       const cursor = decodeCursor(value);
       if (!cursor) {
         ctx.addIssue({ code: "custom", message: "This cursor is not valid. Use nextCursor or prevCursor from a previous page." });
@@ -122,7 +122,7 @@ export const logListParamsSchema = z.intersection(
 );
 
 export interface LogListParams extends LogFilters {
-  cursor?: LogCursor;
+  cursor?: KeysetCursor;
   limit: number;
 }
 

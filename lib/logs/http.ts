@@ -1,5 +1,5 @@
-// Request → response for the logs routes. The session routes and the /api/v1 routes are thin
-// wrappers around these two functions, so both surfaces behave identically.
+// Request → response for the logs routes under /api/v1 (the web app's logs pages and integrators
+// call the same two).
 import type { Executor } from "@/db";
 import { json } from "@/lib/http/route";
 import { getCampaign } from "@/lib/campaigns/service";

@@ -4,7 +4,7 @@ import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow, insertMessageRows } from "@/lib/testing/logs-factories";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { decodeCursor, encodeCursor } from "@/db/cursor";
 import { parseLogFilters, parseLogListParams } from "./filters";
 import { countLogStatuses, exportBatchQuery, listLogMessages, type LogScope } from "./query";
 

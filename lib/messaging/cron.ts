@@ -7,21 +7,14 @@ import { constantTimeEqual } from "@/lib/crypto/constant-time";
  */
 export function assertCronAuthorized(authorization: string | null, secret: string | undefined): void {
   if (!secret) {
-    throw new ApiError({
-      status: 503,
-      code: "cron_not_configured",
-      title: "Cron not configured",
-      detail: "Set CRON_SECRET to enable this endpoint.",
-    });
+    throw new ApiError("cron_not_configured", "Set CRON_SECRET to enable this endpoint.");
   }
   const presented = /^Bearer\s+(.+)$/i.exec(authorization?.trim() ?? "")?.[1] ?? "";
   if (!constantTimeEqual(presented, secret)) {
-    throw new ApiError({
-      status: 401,
-      code: "unauthenticated",
-      title: "Unauthenticated",
-      detail: "Send Authorization: Bearer <CRON_SECRET>.",
-      headers: { "WWW-Authenticate": 'Bearer realm="sendstream-cron"' },
-    });
+    throw new ApiError(
+      "unauthenticated",
+      "Send Authorization: Bearer <CRON_SECRET>.",
+      { headers: { "WWW-Authenticate": 'Bearer realm="sendstream-cron"' } },
+    );
   }
 }

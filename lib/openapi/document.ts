@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
 import { upsertContactSchema } from "@/lib/contacts/schemas";
 import { problemType } from "@/lib/http/problem";
-import { ERROR_CATALOG, errorEntry, type ErrorCode } from "./errors";
+import { ERROR_CATALOG, errorEntry, type ErrorCode } from "@/lib/http/error-catalog";
 import { endpointErrors, ENDPOINTS, TAGS, type Endpoint, type Parameter } from "./registry";
 import {
   campaignListItemSchema,

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
 import { upsertContactSchema } from "@/lib/contacts/schemas";
-import { COMMON_API_ERRORS, type ErrorCode } from "./errors";
+import { COMMON_API_ERRORS, type ErrorCode } from "@/lib/http/error-catalog";
 import {
   campaignPageSchema,
   campaignSchema,
@@ -298,6 +298,7 @@ const triggerEndpoint = (path: string, operationId: string, summary: string, not
     "unsupported_media_type",
     "validation_failed",
     "idempotency_key_reused",
+    "invalid_idempotency_key",
     "rate_limited",
   ],
 });

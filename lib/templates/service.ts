@@ -121,25 +121,18 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
     return { provider: "sandbox", total: list.length, approved: list.filter((t) => t.status === "APPROVED").length, removed: 0 };
   }
   if (!isSenderConfigured(sender) || !sender.wabaId || !sender.accessTokenEncrypted) {
-    throw new ApiError({
-      status: 409,
-      code: "sender_not_configured",
-      title: "WhatsApp is not connected",
-      detail: "Add your WhatsApp Business Account ID and access token in Settings → WhatsApp, then sync again.",
-    });
+    throw new ApiError("sender_not_configured", "Add your WhatsApp Business Account ID and access token in Settings → WhatsApp, then sync again.");
   }
   let remote;
   try {
     remote = await listMessageTemplates(graphConfigFromEnv(decryptSecret(sender.accessTokenEncrypted), 15_000), sender.wabaId);
   } catch (error) {
     if (!(error instanceof GraphApiError)) throw error;
-    throw new ApiError({
-      status: 502,
-      code: "graph_error",
-      title: "WhatsApp refused the template sync",
-      detail: `${error.message}${error.code ? ` (code ${error.code})` : ""}`,
-      extensions: { graph: { code: error.code, subcode: error.subcode, details: error.details, kind: error.kind } },
-    });
+    throw new ApiError(
+      "graph_error",
+      `${error.message}${error.code ? ` (code ${error.code})` : ""}`,
+      { extensions: { graph: { code: error.code, subcode: error.subcode, details: error.details, kind: error.kind } } },
+    );
   }
   const now = new Date();
   return db.transaction(async (tx) => {

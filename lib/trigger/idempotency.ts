@@ -69,12 +69,10 @@ export function claimKeySql(input: { campaignId: string; key: string; requestHas
 /** The stored response again, or a 422 when the key was first used with another body. */
 export function replayStoredResponse(stored: StoredResponse, requestHash: string): { status: number; body: unknown; headers: Record<string, string> } {
   if (stored.requestHash !== requestHash) {
-    throw new ApiError({
-      status: 422,
-      code: "idempotency_key_reused",
-      title: "Idempotency key reused",
-      detail: "This Idempotency-Key was already used on this campaign with a different request body. Use a new key for a new request.",
-    });
+    throw new ApiError(
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used on this campaign with a different request body. Use a new key for a new request.",
+    );
   }
   return { status: stored.status, body: stored.body, headers: { "Idempotent-Replay": "true" } };
 }

@@ -90,14 +90,11 @@ export function assertWithinRateLimits(usage: RateLimitUsage[]): void {
   if (violated.length === 0) return;
   const retryAfter = Math.max(...violated.map((u) => u.resetSeconds));
   const names = violated.map((u) => (u.policy === "key" ? `this API key (${u.limit} requests per minute)` : `this campaign (${u.limit} requests per minute)`));
-  throw new ApiError({
-    status: 429,
-    code: "rate_limited",
-    title: "Too many requests",
-    detail: `Rate limit exceeded for ${names.join(" and ")}. Retry in ${retryAfter} second${retryAfter === 1 ? "" : "s"}.`,
-    headers: { ...rateLimitHeaders(usage), "Retry-After": String(retryAfter) },
-    extensions: { "violated-policies": violated.map((u) => u.policy) },
-  });
+  throw new ApiError(
+    "rate_limited",
+    `Rate limit exceeded for ${names.join(" and ")}. Retry in ${retryAfter} second${retryAfter === 1 ? "" : "s"}.`,
+    { headers: { ...rateLimitHeaders(usage), "Retry-After": String(retryAfter) }, extensions: { "violated-policies": violated.map((u) => u.policy) } },
+  );
 }
 
 /** Removes counters whose window ended long ago (any instance may run it; cheap and idempotent). */

@@ -154,36 +154,27 @@ async function processTrigger(
   }
 
   if (campaign.kind !== "trigger") {
-    throw new ApiError({
-      status: 409,
-      code: "not_a_trigger_campaign",
-      title: "Not a trigger campaign",
-      detail: "This is a bulk campaign; only trigger campaigns accept trigger requests. Nothing was sent.",
-    });
+    throw new ApiError("not_a_trigger_campaign", "This is a bulk campaign; only trigger campaigns accept trigger requests. Nothing was sent.");
   }
   if (campaign.status !== "active") {
-    throw new ApiError({
-      status: 409,
-      code: "campaign_not_active",
-      title: "Campaign not active",
-      detail: `The campaign is ${campaign.status}; only active campaigns accept trigger requests. Nothing was sent.${
+    throw new ApiError(
+      "campaign_not_active",
+      `The campaign is ${campaign.status}; only active campaigns accept trigger requests. Nothing was sent.${
         campaign.status === "draft" ? " Deploy it first." : campaign.status === "paused" ? " Resume it first." : ""
       }`,
-      extensions: { campaignStatus: campaign.status },
-    });
+      { extensions: { campaignStatus: campaign.status } },
+    );
   }
   const template = context.template;
   if (!template || template.status !== "APPROVED" || !context.sender) {
-    throw new ApiError({
-      status: 409,
-      code: "campaign_not_sendable",
-      title: "Campaign cannot send",
-      detail: !context.sender
+    throw new ApiError(
+      "campaign_not_sendable",
+      !context.sender
         ? "The workspace has no sender configured. Nothing was sent."
         : template
           ? `The campaign's template ${template.name} is ${template.status.toLowerCase()}, not approved. Nothing was sent.`
           : "The campaign's template no longer exists. Pick another template. Nothing was sent.",
-    });
+    );
   }
 
   const triggerConfig = parseStoredTriggerConfig(campaign.trigger_config);
@@ -256,13 +247,11 @@ async function processTrigger(
     // A concurrent request with the same key won the claim; answer with what it stored.
     const winner = await findStoredResponse(db, campaign.id, idempotencyKey);
     if (winner) return replay(winner, requestHash);
-    throw new ApiError({
-      status: 409,
-      code: "idempotency_conflict",
-      title: "Request in progress",
-      detail: "A request with this Idempotency-Key is being processed. Retry shortly.",
-      headers: { "Retry-After": "1" },
-    });
+    throw new ApiError(
+      "idempotency_conflict",
+      "A request with this Idempotency-Key is being processed. Retry shortly.",
+      { headers: { "Retry-After": "1" } },
+    );
   }
   return { status: 202, body, headers: parsed.isBatch ? {} : { Location: messageLocation(accepted[0]!.id) }, queued: true };
 }
@@ -311,16 +300,5 @@ export async function loadTriggerContext(
 /** Adds the RateLimit headers to a refusal; anything that is not an ApiError is rethrown as is (and logged as a 500). */
 function withExtraHeaders(error: unknown, headers: Record<string, string>, usage: RateLimitUsage[]): unknown {
   if (!(error instanceof ApiError) || usage.length === 0) return error;
-  const apiError = error;
-  const merged = new Headers(headers);
-  new Headers(apiError.headers).forEach((value, key) => merged.set(key, value));
-  return new ApiError({
-    status: apiError.status,
-    code: apiError.code,
-    title: apiError.title,
-    detail: apiError.detail,
-    errors: apiError.errors,
-    headers: merged,
-    extensions: apiError.extensions,
-  });
+  return error.withHeaders(headers);
 }

@@ -6,7 +6,7 @@ import { MethodBadge } from "@/components/docs/method-badge";
 import { appUrl } from "@/lib/env";
 import { endpointCurl } from "@/lib/openapi/curl";
 import { buildOpenApiDocument, problemExample, queryParameters } from "@/lib/openapi/document";
-import { ERROR_CATALOG } from "@/lib/openapi/errors";
+import { ERROR_CATALOG } from "@/lib/http/error-catalog";
 import { quickStartSteps } from "@/lib/openapi/quickstart";
 import { endpointAnchor, ENDPOINTS, TAGS } from "@/lib/openapi/registry";
 import { requestOrigin } from "@/lib/http/request-origin";
@@ -15,6 +15,8 @@ export const metadata: Metadata = {
   title: "API reference",
   description: "The Sendstream REST API: trigger WhatsApp template messages, manage campaigns, templates, contacts and messages.",
 };
+
+const AUDIENCE_LABELS = { web_app: "web app only", platform: "WhatsApp webhook and cron only" } as const;
 
 const CONVENTIONS = [
   ["Authentication", "An API key in `x-api-key` or `Authorization: Bearer`."],
@@ -220,7 +222,7 @@ export default async function ApiDocsPage() {
                     </td>
                     <td className="px-3 py-2.5 text-[13px] text-muted-foreground">
                       <span className="font-medium text-foreground">{error.title}.</span> <InlineText text={error.description} />
-                      {"webAppOnly" in error && error.webAppOnly ? <span className="ml-1 text-xs text-muted-foreground/80">(web app only)</span> : null}
+                      {"audience" in error && error.audience ? <span className="ml-1 text-xs text-muted-foreground/80">({AUDIENCE_LABELS[error.audience]})</span> : null}
                     </td>
                   </tr>
                 ))}

@@ -10,12 +10,10 @@ export const GET = withPublic(async ({ request }) => {
   const challenge = query.get("hub.challenge");
   const token = query.get("hub.verify_token") ?? "";
   if (query.get("hub.mode") !== "subscribe" || !challenge || !(await isKnownVerifyToken(await getDb(), token))) {
-    throw new ApiError({
-      status: 403,
-      code: "verification_failed",
-      title: "Verification failed",
-      detail: "hub.mode must be subscribe and hub.verify_token must match the verify token of a connected WhatsApp sender.",
-    });
+    throw new ApiError(
+      "verification_failed",
+      "hub.mode must be subscribe and hub.verify_token must match the verify token of a connected WhatsApp sender.",
+    );
   }
   return new Response(challenge, { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 });
@@ -25,15 +23,12 @@ export const POST = withPublic(async ({ request }) => {
   const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES, rejectUnstorableText: false });
   const outcome = await handleWebhookDelivery(await getDb(), { raw, body: value, signature: request.headers.get("x-hub-signature-256") });
   if (!outcome.ok) {
-    throw new ApiError({
-      status: 401,
-      code: "invalid_signature",
-      title: "Invalid signature",
-      detail:
-        outcome.reason === "unsigned"
-          ? "The X-Hub-Signature-256 header is missing."
-          : "X-Hub-Signature-256 does not match the body for the app secret of the WhatsApp sender it names.",
-    });
+    throw new ApiError(
+      "invalid_signature",
+      outcome.reason === "unsigned"
+        ? "The X-Hub-Signature-256 header is missing."
+        : "X-Hub-Signature-256 does not match the body for the app secret of the WhatsApp sender it names.",
+    );
   }
   return json({ received: true, applied: outcome.applied, ignored: outcome.ignored });
 });

@@ -7,7 +7,8 @@ import { LogsView, loadLogs, type LogsSearchParams } from "@/components/logs/log
 import { Button } from "@/components/ui/button";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
-import { getCampaign, getDeploymentDetails } from "@/lib/campaigns/service";
+import { getDeploymentDetails } from "@/lib/campaigns/deployment";
+import { getCampaign } from "@/lib/campaigns/service";
 import { orNotFound } from "@/lib/http/page-not-found";
 import { requestOrigin } from "@/lib/http/request-origin";
 

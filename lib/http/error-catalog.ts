@@ -1,13 +1,17 @@
-// Every problem `code` the API answers with. Problem `type`s point at `/docs/api#error-<code>`,
-// where the docs page renders this catalog.
+// Every problem `code` the service answers with. The code alone decides the status and the title
+// (ApiError takes nothing else), and problem `type`s point at `/docs/api#error-<code>`, where the
+// docs page renders this catalog.
 export interface ErrorEntry {
   code: string;
   status: number;
   title: string;
   /** What happened and what to do about it. */
   description: string;
-  /** Only the signed-in web app's routes answer with it. */
-  webAppOnly?: boolean;
+  /**
+   * Who meets it besides API clients: `web_app` (only the signed-in web app's routes answer with
+   * it) or `platform` (Meta's webhook handshake, the scheduler's cron call).
+   */
+  audience?: "web_app" | "platform";
 }
 
 export const ERROR_CATALOG = [
@@ -20,19 +24,32 @@ export const ERROR_CATALOG = [
     description: "Both `x-api-key` and `Authorization: Bearer` were sent with different keys. Send one of them.",
   },
   {
+    code: "invalid_idempotency_key",
+    status: 400,
+    title: "Bad request",
+    description: "The `Idempotency-Key` header is blank, longer than 255 characters or not printable ASCII. A UUID works well.",
+  },
+  {
     code: "unauthorized",
     status: 401,
     title: "Unauthorized",
     description:
       "The API key is missing, malformed, unknown or deleted (one identical answer for all four, with `WWW-Authenticate: Bearer realm=\"sendstream\"`). Create a key under Settings → API Keys.",
   },
-  { code: "unauthenticated", status: 401, title: "Unauthenticated", description: "The session expired or is missing. Sign in again.", webAppOnly: true },
+  {
+    code: "unauthenticated",
+    status: 401,
+    title: "Unauthenticated",
+    description:
+      "The session expired or is missing: sign in again. (The cron route answers it too when `Authorization: Bearer <CRON_SECRET>` is missing or wrong.)",
+    audience: "web_app",
+  },
   {
     code: "cross_site_request",
     status: 403,
     title: "Cross-site request refused",
     description: "A session-authenticated change came from another site. Only the Sendstream web app may call these routes.",
-    webAppOnly: true,
+    audience: "web_app",
   },
   {
     code: "not_found",
@@ -78,9 +95,9 @@ export const ERROR_CATALOG = [
     title: "Request in progress",
     description: "Another request with the same `Idempotency-Key` is still being processed. Retry after `Retry-After` seconds.",
   },
-  { code: "sender_not_configured", status: 409, title: "WhatsApp is not connected", description: "WhatsApp credentials are missing. Finish Settings → WhatsApp.", webAppOnly: true },
-  { code: "api_key_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many API keys as it may have. Delete one first.", webAppOnly: true },
-  { code: "account_exists", status: 409, title: "Account exists", description: "An account with this email already exists. Sign in instead.", webAppOnly: true },
+  { code: "sender_not_configured", status: 409, title: "WhatsApp is not connected", description: "WhatsApp credentials are missing. Finish Settings → WhatsApp.", audience: "web_app" },
+  { code: "api_key_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many API keys as it may have. Delete one first.", audience: "web_app" },
+  { code: "account_exists", status: 409, title: "Account exists", description: "An account with this email already exists. Sign in instead.", audience: "web_app" },
   {
     code: "payload_too_large",
     status: 413,
@@ -120,14 +137,40 @@ export const ERROR_CATALOG = [
     title: "Internal server error",
     description: "Something failed on our side and was logged. Retry, or contact support with the `requestId` from the body.",
   },
-  { code: "graph_error", status: 502, title: "WhatsApp refused the template sync", description: "The WhatsApp Graph API refused a request; the detail carries its error code.", webAppOnly: true },
+  { code: "graph_error", status: 502, title: "WhatsApp refused the template sync", description: "The WhatsApp Graph API refused a request; the detail carries its error code.", audience: "web_app" },
+  {
+    code: "invalid_signature",
+    status: 401,
+    title: "Invalid signature",
+    description: "A WhatsApp webhook delivery without a valid `X-Hub-Signature-256` for the app secret of a connected sender. Nothing was applied.",
+    audience: "platform",
+  },
+  {
+    code: "verification_failed",
+    status: 403,
+    title: "Verification failed",
+    description: "Meta's webhook handshake sent a `hub.verify_token` that no connected WhatsApp sender uses. Copy the verify token from Settings → WhatsApp.",
+    audience: "platform",
+  },
+  {
+    code: "cron_not_configured",
+    status: 503,
+    title: "Cron not configured",
+    description: "`/api/cron/dispatch` needs `CRON_SECRET` set in the environment before it runs.",
+    audience: "platform",
+  },
   { code: "service_unavailable", status: 503, title: "Service unavailable", description: "The database is temporarily unreachable. Retry after `Retry-After` seconds." },
 ] as const satisfies readonly ErrorEntry[];
 
 export type ErrorCode = (typeof ERROR_CATALOG)[number]["code"];
 
+/** The codes that answer with one status, e.g. `ErrorCodeWithStatus<409>`. */
+export type ErrorCodeWithStatus<S extends number> = Extract<(typeof ERROR_CATALOG)[number], { status: S }>["code"];
+
+const ENTRIES = new Map<string, ErrorEntry>(ERROR_CATALOG.map((entry) => [entry.code, entry]));
+
 export function errorEntry(code: ErrorCode): ErrorEntry {
-  return ERROR_CATALOG.find((entry) => entry.code === code)!;
+  return ENTRIES.get(code)!;
 }
 
 /** Answered by every key-authenticated endpoint. */
