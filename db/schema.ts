@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   index,
   integer,
   jsonb,
@@ -14,6 +15,11 @@ const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "dat
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
+export const optOutMethods = ["manual", "import", "api", "keyword"] as const;
+export type OptOutMethod = (typeof optOutMethods)[number];
+export const attributeTypes = ["string", "number", "boolean", "date"] as const;
+export type AttributeType = (typeof attributeTypes)[number];
+
 export const users = pgTable("users", {
   id: text("id").primaryKey(),
   email: text("email").notNull().unique(),
@@ -26,6 +32,8 @@ export const users = pgTable("users", {
 export const workspaces = pgTable("workspaces", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
+  /** Inbound replies that opt a contact out, besides STOP and UNSUBSCRIBE (upper case, trimmed). */
+  optOutKeywords: jsonb("opt_out_keywords").$type<string[]>().notNull().default([]),
   createdAt: createdAt(),
 });
 
@@ -132,6 +140,8 @@ export const campaigns = pgTable(
     templateId: text("template_id").references(() => templates.id, { onDelete: "set null" }),
     /** Trigger requests allowed per minute for this campaign. */
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(600),
+    /** Trigger campaigns: skip (and record) sends to opted-out contacts. Bulk campaigns always do. */
+    respectOptOut: boolean("respect_opt_out").notNull().default(true),
     version: integer("version").notNull().default(1),
     deployedAt: at("deployed_at"),
     createdAt: createdAt(),
@@ -148,10 +158,117 @@ export const contacts = pgTable(
     phoneNumber: text("phone_number").notNull(),
     name: text("name"),
     attributes: jsonb("attributes").$type<Record<string, unknown>>().notNull().default({}),
+    /** Set while the contact is opted out; cleared when they opt back in. */
+    optedOutAt: at("opted_out_at"),
+    optOutMethod: text("opt_out_method", { enum: optOutMethods }),
+    /** Who or what opted them out: the user's email, the API key's name, the import's file, the keyword. */
+    optOutDetail: text("opt_out_detail"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("contacts_workspace_phone_idx").on(t.workspaceId, t.phoneNumber)],
+  (t) => [
+    uniqueIndex("contacts_workspace_phone_idx").on(t.workspaceId, t.phoneNumber),
+    index("contacts_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    index("contacts_attributes_idx").using("gin", sql`${t.attributes} jsonb_path_ops`),
+  ],
+);
+
+/** A workspace's contact attributes and their types, for typed editing, import mapping and segments. */
+export const contactAttributes = pgTable(
+  "contact_attributes",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    type: text("type", { enum: attributeTypes }).notNull().default("string"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.key] })],
+);
+
+/** Static audiences: contacts added by hand, by import or by the API. */
+export const contactLists = pgTable(
+  "contact_lists",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("contact_lists_workspace_name_idx").on(t.workspaceId, t.name)],
+);
+
+export const contactListMembers = pgTable(
+  "contact_list_members",
+  {
+    listId: text("list_id").notNull().references(() => contactLists.id, { onDelete: "cascade" }),
+    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.contactId] }), index("contact_list_members_contact_idx").on(t.contactId)],
+);
+
+/** Dynamic audiences: a saved filter over contacts, counted live. */
+export const segments = pgTable(
+  "segments",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    filter: jsonb("filter").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("segments_workspace_name_idx").on(t.workspaceId, t.name)],
+);
+
+export const importStatuses = ["awaiting_file", "processing", "completed", "failed"] as const;
+
+/** A CSV import job: its options, progress counters and final report. */
+export const contactImports = pgTable(
+  "contact_imports",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    status: text("status", { enum: importStatuses }).notNull().default("awaiting_file"),
+    fileName: text("file_name").notNull(),
+    /** Column mapping, default country, whether existing contacts are updated. */
+    options: jsonb("options").$type<Record<string, unknown>>().notNull(),
+    listId: text("list_id").references(() => contactLists.id, { onDelete: "set null" }),
+    rowsRead: integer("rows_read").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    unchanged: integer("unchanged").notNull().default(0),
+    duplicates: integer("duplicates").notNull().default(0),
+    invalid: integer("invalid").notNull().default(0),
+    error: text("error"),
+    createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdByApiKeyId: text("created_by_api_key_id"),
+    createdAt: createdAt(),
+    startedAt: at("started_at"),
+    finishedAt: at("finished_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("contact_imports_workspace_created_idx").on(t.workspaceId, t.createdAt.desc())],
+);
+
+/** An import's rows as read from the file (a staging table: loaded with COPY, merged in one statement). */
+export const contactImportRows = pgTable(
+  "contact_import_rows",
+  {
+    importId: text("import_id").notNull().references(() => contactImports.id, { onDelete: "cascade" }),
+    rowNumber: integer("row_number").notNull(),
+    /** E.164, or null when the row is invalid. */
+    phone: text("phone"),
+    name: text("name"),
+    attributes: jsonb("attributes").$type<Record<string, unknown>>(),
+    optedOut: boolean("opted_out"),
+    /** Why the row was rejected; null for a valid row. */
+    error: text("error"),
+    /** The row as it was in the file, for the rejected-rows download. */
+    raw: text("raw"),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );
 
 export const messageStatuses = ["queued", "sending", "sent", "delivered", "read", "failed"] as const;
@@ -190,6 +307,7 @@ export const messages = pgTable(
   (t) => [
     index("messages_campaign_created_idx").on(t.campaignId, t.createdAt.desc(), t.id.desc()),
     index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    index("messages_contact_created_idx").on(t.contactId, t.createdAt.desc()),
     index("messages_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status in ('queued', 'sending')`),
