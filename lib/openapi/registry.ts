@@ -18,6 +18,9 @@ import {
   triggerBodySchema,
   triggerDryRunSchema,
 } from "./schemas";
+import { AUDIENCES_ENDPOINTS } from "./endpoints/audiences";
+import { CONTACTS_ENDPOINTS } from "./endpoints/contacts";
+import { IMPORTS_ENDPOINTS } from "./endpoints/imports";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -27,7 +30,9 @@ export const TAGS = [
   { name: "Trigger", description: "Send one templated message per recipient through an active trigger campaign." },
   { name: "Messages", description: "Read a message's status, a campaign's messages and its logs as CSV." },
   { name: "Templates", description: "WhatsApp templates available to the workspace's sender." },
-  { name: "Contacts", description: "Recipients and their attributes, keyed by phone number." },
+  { name: "Contacts", description: "Recipients, their typed attributes and their consent, keyed by phone number or id." },
+  { name: "Audiences", description: "Lists (static membership) and segments (saved filters, counted live) that bulk campaigns target." },
+  { name: "Imports", description: "CSV imports of contacts: a job with progress, a report and the rejected rows." },
   { name: "Reference", description: "This API's machine-readable description." },
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];
@@ -590,6 +595,9 @@ export const ENDPOINTS: Endpoint[] = [
     responses: [{ status: 200, description: "The document.", contentType: "application/json" }],
     errors: [],
   },
+  ...CONTACTS_ENDPOINTS,
+  ...AUDIENCES_ENDPOINTS,
+  ...IMPORTS_ENDPOINTS,
 ];
 
 /** Errors an endpoint can answer with, the shared ones included, in status order. */
