@@ -19,7 +19,10 @@ export const metadata: Metadata = {
 const AUDIENCE_LABELS = { web_app: "web app only", platform: "WhatsApp webhook and cron only" } as const;
 
 const CONVENTIONS = [
-  ["Authentication", "An API key in `x-api-key` or `Authorization: Bearer`."],
+  [
+    "Authentication",
+    "An API key in `x-api-key` or `Authorization: Bearer`. The web app calls the same endpoints with its session; a key, when sent, always decides.",
+  ],
   ["Bodies", "JSON in camelCase. Unknown fields are refused with 422."],
   ["Ids", "Opaque strings with a type prefix (`cmp_…`, `msg_…`)."],
   ["Timestamps", "ISO 8601 in UTC, e.g. `2026-11-21T14:03:07.512Z`."],
