@@ -5,18 +5,18 @@ export async function register() {
   const { prepareAuthEnvironment } = await import("./lib/auth/environment");
   prepareAuthEnvironment();
   const { getDb, isEmbedded, embeddedDataDir } = await import("./db");
+  const building = process.env.NEXT_PHASE === "phase-production-build";
   if (isEmbedded()) {
-    // Open (migrate, seed) now rather than on the first request, and say how to sign in.
-    const db = await getDb();
-    const { DEMO_USER, seedDemoData, seedsOnStart } = await import("./db/seed");
-    if (seedsOnStart()) await seedDemoData(db);
+    // Open (and migrate) now rather than on the first request.
+    await getDb();
     console.log(`▲ Sendstream: embedded database at ${embeddedDataDir()}`);
-    if (process.env.NODE_ENV !== "production") {
-      console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);
-    }
+  }
+  const { DEMO_USER, seedDemoData, seedsOnStart } = await import("./db/seed");
+  if (!building && seedsOnStart()) {
+    await seedDemoData(await getDb());
+    console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);
   }
   // In-process message dispatcher for long-running servers; Vercel uses the cron route instead.
-  const building = process.env.NEXT_PHASE === "phase-production-build";
   if (!building && !process.env.VERCEL && !process.env.VITEST && process.env.DISPATCHER !== "off") {
     const { startDispatchLoop } = await import("./lib/messaging/loop");
     startDispatchLoop();

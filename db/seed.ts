@@ -7,11 +7,14 @@ import { hashPassword } from "@/lib/auth/password";
 export const DEMO_USER = { email: "demo@sendstream.local", password: "sendstream-demo", name: "Demo User", workspaceName: "Demo Shop" };
 
 /**
- * Whether a server start fills the database with demo data: only the embedded database (local
- * development), never under tests, and not with SENDSTREAM_SEED=false.
+ * Whether a server start fills the database with demo data. A known login must never appear in a
+ * production deployment, so only `next dev` on the embedded database seeds by itself;
+ * SENDSTREAM_SEED=true asks for it anywhere (a staging box), SENDSTREAM_SEED=false never.
  */
-export function seedsOnStart(): boolean {
-  return !process.env.DATABASE_URL && process.env.NODE_ENV !== "test" && process.env.SENDSTREAM_SEED !== "false";
+export function seedsOnStart(env: Record<string, string | undefined> = process.env): boolean {
+  if (env.SENDSTREAM_SEED === "true") return true;
+  if (env.SENDSTREAM_SEED === "false") return false;
+  return env.NODE_ENV === "development" && !env.DATABASE_URL;
 }
 
 /** Demo user, workspace and sandbox sender. Safe to run again: existing demo data is left alone. */

@@ -22,4 +22,9 @@ describe("getEnv", () => {
   it("treats empty strings as unset", () => {
     expect(getEnv({ DATABASE_URL: "", APP_URL: "" }).DATABASE_URL).toBeUndefined();
   });
+
+  it("accepts only true or false for SENDSTREAM_SEED", () => {
+    expect(getEnv({ SENDSTREAM_SEED: "true" }).SENDSTREAM_SEED).toBe("true");
+    expect(() => getEnv({ SENDSTREAM_SEED: "yes" })).toThrowError(/SENDSTREAM_SEED/);
+  });
 });

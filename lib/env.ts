@@ -22,6 +22,7 @@ export const envSchema = z.object({
   GITHUB_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  SENDSTREAM_SEED: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
   VERCEL: z.string().optional(),
 });
 
