@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
-import { isJsonContentType, readJsonBody } from "./body";
+import { exceedsJsonDepth, isJsonContentType, MAX_JSON_DEPTH, readJsonBody } from "./body";
 
 function post(body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) {
   return new Request("http://localhost/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
@@ -81,5 +81,29 @@ describe("readJsonBody", () => {
   it("lets a caller that must verify a signature first opt out of the text check", async () => {
     const { value } = await readJsonBody(post(JSON.stringify({ name: "A\u0000B" })), { limitBytes: 1000, rejectUnstorableText: false });
     expect(value).toEqual({ name: "A\u0000B" });
+  });
+
+  it("answers 400, not a stack overflow, for a small body nested 5,000 levels deep", async () => {
+    const body = "[".repeat(5000) + "]".repeat(5000);
+    const error = await rejection(readJsonBody(post(body), { limitBytes: 16 * 1024 }));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe("malformed_json");
+    expect(error.detail).toContain("deeper than 32");
+  });
+
+  it("accepts nesting up to the limit", async () => {
+    const body = '{"a":'.repeat(MAX_JSON_DEPTH - 1) + "[1]" + "}".repeat(MAX_JSON_DEPTH - 1);
+    await expect(readJsonBody(post(body), { limitBytes: 1000 })).resolves.toBeTruthy();
+    const deeper = '{"a":'.repeat(MAX_JSON_DEPTH) + "[1]" + "}".repeat(MAX_JSON_DEPTH);
+    expect((await rejection(readJsonBody(post(deeper), { limitBytes: 1000 }))).code).toBe("malformed_json");
+  });
+});
+
+describe("exceedsJsonDepth", () => {
+  it("counts brackets outside strings only, escapes included", () => {
+    expect(exceedsJsonDepth(JSON.stringify({ a: "[[[[[[", b: '\\"{{{{' }), 2)).toBe(false);
+    expect(exceedsJsonDepth('["\\\\", [[1]]]', 3)).toBe(false);
+    expect(exceedsJsonDepth('["\\\\", [[[1]]]]', 3)).toBe(true);
+    expect(exceedsJsonDepth("[[]][[]][[]]", 2)).toBe(false);
   });
 });

@@ -56,6 +56,34 @@ export function assertJsonContentType(request: Request): void {
   }
 }
 
+/** No request this service takes comes close; deeper bodies only serve to exhaust the stack. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether `text` opens more than `maxDepth` arrays/objects at once, counted outside strings. A
+ * single loop without recursion, run before JSON.parse so that nothing downstream (parse,
+ * validation, the text checks) walks a body thousands of levels deep. Malformed text is left to
+ * JSON.parse to describe.
+ */
+export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* backslash */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 /** Decodes UTF-8 JSON bytes; anything unreadable is a 400 saying what is wrong. */
 export function parseJsonBytes(raw: Uint8Array, emptyDetail = "The body is empty; send a JSON document."): unknown {
   let text: string;
@@ -65,6 +93,9 @@ export function parseJsonBytes(raw: Uint8Array, emptyDetail = "The body is empty
     throw malformedJson("The body is not valid UTF-8.");
   }
   if (text.trim() === "") throw malformedJson(emptyDetail);
+  if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
+    throw malformedJson(`The body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

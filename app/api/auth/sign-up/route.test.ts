@@ -39,4 +39,10 @@ describe("POST /api/auth/sign-up", () => {
     expect((await signUp("{nope")).status).toBe(400);
     expect((await signUp({ name: "x" }, { origin: "http://evil.test" })).status).toBe(403);
   });
+
+  it("answers 400, never 500, for a 10 KB body nested 5,000 levels deep", async () => {
+    const response = await signUp("[".repeat(5000) + "]".repeat(5000));
+    expect(response.status).toBe(400);
+    expect((await response.json()).type).toBe("/docs/api#error-malformed_json");
+  });
 });

@@ -55,6 +55,9 @@ describe("POST /api/v1/campaigns", () => {
 
   it("400 for malformed JSON, 415 for other content types, 401 without a key", async () => {
     expect((await create(owner, "{name:")).status).toBe(400);
+    const deep = await create(owner, '{"name":' + "[".repeat(5000) + "]".repeat(5000) + "}");
+    expect(deep.status).toBe(400);
+    expect(deep.body.type).toBe("/docs/api#error-malformed_json");
     const form = await callRoute(POST, "POST", "/api/v1/campaigns", { key: owner.key, body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(form.status).toBe(415);
     const anonymous = await callRoute(POST, "POST", "/api/v1/campaigns", { body: { name: "x" } });
