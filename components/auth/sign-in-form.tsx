@@ -10,6 +10,7 @@ import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { fieldAria, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
 
 export function SignInForm({
@@ -33,7 +34,7 @@ export function SignInForm({
       setFormError("Incorrect email or password.");
       return;
     }
-    router.replace(callbackUrl);
+    router.replace(safeCallbackUrl(callbackUrl, window.location.origin));
     router.refresh();
   });
 

@@ -3,6 +3,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import { getDb } from "@/db";
+import { safeCallbackUrl } from "./callback-url";
 import { findOrCreateOAuthUser, verifyCredentials } from "./accounts";
 import { prepareAuthEnvironment } from "./environment";
 import { signInSchema } from "./schemas";
@@ -40,6 +41,10 @@ export const authOptions: NextAuthOptions = {
     ...oauthProviders(),
   ],
   callbacks: {
+    // next-auth's default lets any same-origin-looking string through; resolve it like a browser would.
+    async redirect({ url, baseUrl }) {
+      return `${new URL(baseUrl).origin}${safeCallbackUrl(url, baseUrl)}`;
+    },
     async jwt({ token, user, account }) {
       if (user && account?.provider === "credentials") {
         token.sub = user.id;

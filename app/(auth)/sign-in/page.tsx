@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
-import { getSessionUser, oauthProviders } from "@/lib/auth";
+import { getSessionUser, oauthProviders, safeCallbackUrl } from "@/lib/auth";
+import { appUrl } from "@/lib/env";
+import { requestOrigin } from "@/lib/http/request-origin";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -11,7 +13,7 @@ export default async function SignInPage({ searchParams }: PageProps<"/sign-in">
   const providers = oauthProviders().map((provider) => ({ id: provider.id, name: provider.name }));
   return (
     <SignInForm
-      callbackUrl={typeof callbackUrl === "string" && callbackUrl.startsWith("/") ? callbackUrl : "/campaigns"}
+      callbackUrl={safeCallbackUrl(callbackUrl, appUrl(await requestOrigin()))}
       providers={providers}
       initialError={typeof error === "string" && error !== "CredentialsSignin" ? "Sign-in failed. Try again." : undefined}
     />
