@@ -1,6 +1,6 @@
 "use client";
 
-import { FileText, KeyRound, Megaphone, MessageCircle } from "lucide-react";
+import { FileText, KeyRound, Megaphone, MessageCircle, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -8,6 +8,7 @@ import { cn } from "@/lib/utils";
 const sections = [
   { items: [
     { href: "/campaigns", label: "Campaigns", icon: Megaphone },
+    { href: "/contacts", label: "Contacts", icon: Users },
     { href: "/logs", label: "Logs", icon: FileText },
   ] },
   { heading: "Settings", items: [

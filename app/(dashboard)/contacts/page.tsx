@@ -1,0 +1,41 @@
+import { Upload } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { connection } from "next/server";
+import { ContactsBrowser } from "@/components/contacts/contacts-browser";
+import { ContactsNav } from "@/components/contacts/contacts-nav";
+import { Button } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireUser } from "@/lib/auth";
+
+export const metadata: Metadata = { title: "Contacts" };
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function param(raw: SearchParams, key: string): string | undefined {
+  const value = raw[key];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text?.trim() ? text.trim() : undefined;
+}
+
+export default async function ContactsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await connection();
+  await requireUser();
+  const raw = await searchParams;
+  const query = { search: param(raw, "search"), listId: param(raw, "listId"), segmentId: param(raw, "segmentId"), cursor: param(raw, "cursor") };
+  return (
+    <>
+      <PageHeader
+        title="Contacts"
+        description="The people your workspace messages: their phone numbers, attributes, lists and consent."
+        actions={
+          <Button asChild>
+            <Link href="/contacts/import"><Upload aria-hidden />Import contacts</Link>
+          </Button>
+        }
+      />
+      <ContactsNav />
+      <ContactsBrowser key={JSON.stringify(query)} query={query} />
+    </>
+  );
+}

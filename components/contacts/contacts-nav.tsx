@@ -1,0 +1,37 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/lib/utils";
+
+const tabs = [
+  { href: "/contacts", label: "All contacts", exact: true },
+  { href: "/contacts/lists", label: "Lists" },
+  { href: "/contacts/segments", label: "Segments" },
+  { href: "/contacts/imports", label: "Imports" },
+];
+
+/** Sub-navigation between the contacts, their lists, segments and imports. */
+export function ContactsNav() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Contacts sections" className="-mt-2 mb-6 flex gap-1 overflow-x-auto border-b">
+      {tabs.map((tab) => {
+        const active = tab.exact ? pathname === tab.href : pathname === tab.href || pathname.startsWith(`${tab.href}/`);
+        return (
+          <Link
+            key={tab.href}
+            href={tab.href}
+            aria-current={active ? "page" : undefined}
+            className={cn(
+              "-mb-px shrink-0 border-b-2 border-transparent px-3 py-2 text-sm text-muted-foreground transition-colors hover:text-foreground",
+              active && "border-primary font-medium text-foreground",
+            )}
+          >
+            {tab.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,42 @@
+// Display helpers shared by the contacts pages (no server imports).
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+const dateTimeFormat = new Intl.DateTimeFormat("en-US", {
+  timeZone: "UTC",
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+/** UTC, identical on the server and in every browser. */
+export const formatDateTime = (iso: string) => `${dateTimeFormat.format(new Date(iso))} UTC`;
+export const formatCount = (n: number) => n.toLocaleString("en-US");
+
+export const OPT_OUT_METHOD_LABELS: Record<string, string> = {
+  manual: "by hand",
+  import: "by import",
+  api: "through the API",
+  keyword: "by replying",
+};
+
+export const MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed", "skipped"] as const;
+
+export const MESSAGE_STATUS_LABELS: Record<string, string> = {
+  queued: "Queued",
+  sending: "Queued",
+  sent: "Sent",
+  delivered: "Delivered",
+  read: "Read",
+  failed: "Failed",
+  skipped: "Skipped",
+};
+
+export function attributeText(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  return String(value);
+}

@@ -1,0 +1,85 @@
+// Reading a CSV in the browser without freezing the tab: a small synchronous preview, then one
+// streamed pass in a web worker (papaparse `worker: true`, `chunk`) that only counts.
+import Papa from "papaparse";
+
+export const PREVIEW_ROWS = 10;
+const SCAN_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface CsvPreview {
+  headers: string[];
+  rows: string[][];
+}
+
+export interface CsvScan {
+  /** Data rows (the header row excluded). */
+  rows: number;
+  /** Per column: non-empty cells that do not start with a country code (`+`). */
+  withoutCountryCode: number[];
+}
+
+/** Spreadsheet damage (`4.41E+11`) is invalid whatever the country; it is not counted as "no country code". */
+const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
+
+export function lacksCountryCode(cell: string | undefined): boolean {
+  const value = cell?.trim() ?? "";
+  return value !== "" && !value.startsWith("+") && !SCIENTIFIC.test(value);
+}
+
+/** The header row and the first rows, read from the start of the file only. */
+export function readPreview(file: File): Promise<CsvPreview> {
+  return new Promise((resolve, reject) => {
+    Papa.parse<string[]>(file, {
+      preview: PREVIEW_ROWS + 1,
+      skipEmptyLines: "greedy",
+      complete: (results) => {
+        const [headers = [], ...rows] = results.data;
+        resolve({ headers: headers.map((header) => header.trim()), rows });
+      },
+      error: (error) => reject(error),
+    });
+  });
+}
+
+/**
+ * Counts every row of the file in a web worker. `onProgress` gets a fraction of the file read.
+ * Returns a cancel function.
+ */
+export function scanFile(
+  file: File,
+  columns: number,
+  callbacks: { onProgress: (fraction: number) => void; onDone: (scan: CsvScan) => void; onError: (message: string) => void },
+): () => void {
+  let cancelled = false;
+  let rows = -1;
+  let bytes = 0;
+  const withoutCountryCode = new Array<number>(columns).fill(0);
+  Papa.parse<string[]>(file, {
+    worker: true,
+    skipEmptyLines: "greedy",
+    chunkSize: SCAN_CHUNK_BYTES,
+    chunk: (results, parser) => {
+      if (cancelled) {
+        parser.abort();
+        return;
+      }
+      for (const row of results.data) {
+        rows += 1;
+        if (rows === 0) continue;
+        for (let column = 0; column < columns; column += 1) {
+          if (lacksCountryCode(row[column])) withoutCountryCode[column]! += 1;
+        }
+      }
+      bytes += SCAN_CHUNK_BYTES;
+      callbacks.onProgress(Math.min(1, bytes / Math.max(1, file.size)));
+    },
+    complete: () => {
+      if (!cancelled) callbacks.onDone({ rows: Math.max(0, rows), withoutCountryCode });
+    },
+    error: (error) => {
+      if (!cancelled) callbacks.onError(error.message);
+    },
+  });
+  return () => {
+    cancelled = true;
+  };
+}

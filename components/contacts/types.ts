@@ -1,0 +1,90 @@
+// Shapes of the /api/v1 contacts, lists, segments and imports responses as the pages read them.
+
+export type AttributeType = "string" | "number" | "boolean" | "date";
+
+export interface AttributeDefinition {
+  key: string;
+  type: AttributeType;
+}
+
+export interface ContactConsent {
+  optedOut: boolean;
+  optedOutAt: string | null;
+  method: "manual" | "import" | "api" | "keyword" | null;
+  detail: string | null;
+}
+
+export interface ContactListRef {
+  id: string;
+  name: string;
+}
+
+export interface Contact {
+  id: string;
+  phone: string;
+  name: string | null;
+  attributes: Record<string, unknown>;
+  consent: ContactConsent;
+  lists: ContactListRef[];
+  lastMessageStatus: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContactList {
+  id: string;
+  name: string;
+  contactCount: number;
+  createdAt: string;
+}
+
+export type SegmentCondition =
+  | { field: "attribute"; key: string; op: AttributeOp; value?: string | number | boolean }
+  | { field: "list"; op: "in" | "not_in"; listId: string }
+  | { field: "opted_out"; value: boolean }
+  | { field: "created_at"; op: "before" | "after"; value: string }
+  | { field: "last_message_status"; op: "equals" | "not_equals"; value: string };
+
+export type AttributeOp = "equals" | "not_equals" | "contains" | "is_set" | "is_not_set" | "gt" | "gte" | "lt" | "lte" | "before" | "after";
+
+export interface SegmentFilter {
+  match: "all" | "any";
+  conditions: SegmentCondition[];
+}
+
+export interface Segment {
+  id: string;
+  name: string;
+  filter: SegmentFilter;
+  createdAt: string;
+}
+
+export type ImportStatus = "awaiting_file" | "processing" | "completed" | "failed";
+
+export interface ContactImport {
+  id: string;
+  fileName: string;
+  status: ImportStatus;
+  rowsRead: number;
+  totalRows?: number | null;
+  created: number;
+  updated: number;
+  unchanged: number;
+  duplicates: number;
+  invalid: number;
+  error?: string | null;
+  createdAt: string;
+  finishedAt?: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export type ColumnTarget =
+  | { type: "phone" }
+  | { type: "name" }
+  | { type: "attribute"; key: string; attributeType: AttributeType }
+  | { type: "opted_out" }
+  | { type: "skip" };
