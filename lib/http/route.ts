@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { after } from "next/server";
 import { getDb } from "@/db";
 import { apiKeyUnauthorized, authenticateApiKey, readPresentedApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
+import { describeError } from "@/lib/logging";
 import type { Actor } from "@/lib/workspaces";
 import { ApiError } from "./errors";
 import { originFromHeaders } from "./origin";
@@ -47,7 +48,7 @@ export async function runRoute(request: Request, handler: (requestId: string) =>
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.status >= 500) {
-      console.error(`[${requestId}] ${request.method} ${new URL(request.url).pathname} failed:`, error);
+      console.error(`[${requestId}] ${request.method} ${new URL(request.url).pathname} failed: ${describeError(error)}`);
     }
     response = problemResponse(apiError, { requestId });
   }
@@ -127,7 +128,7 @@ function noStoreByDefault(response: Response): Response {
 export function runAfterResponse(requestId: string, what: string, task: () => Promise<void>): void {
   const run = () =>
     task().catch((error: unknown) => {
-      console.error(`[${requestId}] ${what} failed:`, error);
+      console.error(`[${requestId}] ${what} failed: ${describeError(error)}`);
     });
   try {
     after(run);

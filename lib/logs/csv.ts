@@ -5,6 +5,7 @@ import type { Executor } from "@/db";
 import { exportBatches, EXPORT_BATCH_SIZE, type ExportRow, type LogScope } from "./query";
 import type { LogFilters } from "./filters";
 import { toLogStatus } from "./status";
+import { describeError } from "@/lib/logging";
 
 export const LOG_CSV_COLUMNS = [
   "created_at",
@@ -105,7 +106,7 @@ export async function logsCsvStream(
         } catch (error) {
           // Headers are gone already: all that is left is to log it and cut the download short, so
           // the client sees a failed transfer rather than a file that silently ends early.
-          console.error("Logs CSV export failed mid-stream:", error);
+          console.error(`Logs CSV export failed mid-stream: ${describeError(error)}`);
           controller.error(error);
         }
       },

@@ -6,6 +6,7 @@ import { getDb } from "@/db";
 import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
 import { defaultProviders, type ProviderRegistry } from "./providers";
 import { createThroughputLimiter, type ThroughputLimiter } from "./throughput";
+import { describeError } from "@/lib/logging";
 
 const providers: ProviderRegistry = defaultProviders();
 
@@ -45,7 +46,7 @@ function drain(): Promise<void> {
         await dispatchDue({ deadlineMs: SOON_DEADLINE_MS });
       } while (s.again);
     } catch (error) {
-      console.error("[dispatcher] dispatch after response failed:", error);
+      console.error(`[dispatcher] dispatch after response failed: ${describeError(error)}`);
     } finally {
       s.draining = null;
     }

@@ -10,6 +10,7 @@ import { classifySendError, MAX_SEND_ATTEMPTS, retryDelayMs, type SendFailure } 
 import { defaultProviders, type ProviderRegistry, type SenderForSend } from "./providers";
 import { advanceSandboxDeliveries } from "./providers/sandbox";
 import { createThroughputLimiter, type ThroughputLimiter } from "./throughput";
+import { describeError } from "@/lib/logging";
 
 export interface Clock {
   now(): number;
@@ -255,7 +256,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       await work();
     } catch (error) {
       // The lease expires and another pass picks the message up again.
-      console.error(`[dispatcher] ${what} failed:`, error);
+      console.error(`[dispatcher] ${what} failed: ${describeError(error)}`);
     }
   };
 
@@ -383,7 +384,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
         onlyWorkspaceIds: options.workspaceIds,
       });
     } catch (error) {
-      console.error("[dispatcher] claiming due messages failed:", error);
+      console.error(`[dispatcher] claiming due messages failed: ${describeError(error)}`);
       break;
     }
     if (claimed.length === 0) {
@@ -395,7 +396,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const unknown = [...new Set(claimed.map((m) => m.workspaceId))].filter((id) => !senderCache.has(id));
     if (unknown.length > 0) {
       const loaded = await loadSenders(db, unknown).catch((error: unknown) => {
-        console.error("[dispatcher] loading senders failed:", error);
+        console.error(`[dispatcher] loading senders failed: ${describeError(error)}`);
         return null;
       });
       if (!loaded) break; // leases expire; the messages are picked up again

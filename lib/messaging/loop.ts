@@ -2,6 +2,7 @@
 // drains whatever is due (new messages, retries whose time has come, expired leases) and advances
 // sandbox deliveries. On Vercel the cron route does this instead.
 import { dispatchDue } from "./dispatch";
+import { describeError } from "@/lib/logging";
 
 const POLL_MS = 1_000;
 
@@ -24,7 +25,7 @@ export function startDispatchLoop(options: { pollMs?: number } = {}): () => Prom
       const summary = await dispatchDue({ deadlineMs: 30_000 });
       busy = summary.claimed > 0;
     } catch (error) {
-      console.error("[dispatcher] loop pass failed:", error);
+      console.error(`[dispatcher] loop pass failed: ${describeError(error)}`);
     }
     if (!stopped) schedule(busy ? 0 : pollMs);
   };
