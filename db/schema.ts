@@ -271,7 +271,8 @@ export const contactImportRows = pgTable(
   (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );
 
-export const messageStatuses = ["queued", "sending", "sent", "delivered", "read", "failed"] as const;
+/** `skipped`: deliberately not sent (the contact opted out, …); `error_code` says why. */
+export const messageStatuses = ["queued", "sending", "sent", "delivered", "read", "failed", "skipped"] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 
 export const messages = pgTable(

@@ -8,6 +8,7 @@ const variants = {
   delivered: "success",
   read: "default",
   failed: "destructive",
+  skipped: "warning",
 } as const;
 
 export function LogStatusBadge({ status }: { status: LogStatus }) {

@@ -9,6 +9,7 @@ const accents: Record<LogStatus, string> = {
   delivered: "bg-success",
   read: "bg-primary",
   failed: "bg-destructive",
+  skipped: "bg-warning",
 };
 
 /** Messages per status under the current filters; each tile filters the table to its status. */
@@ -22,7 +23,7 @@ export function StatusCountTiles({
   active: LogStatus[];
 }) {
   return (
-    <ul aria-label="Messages by status" className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+    <ul aria-label="Messages by status" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
       {LOG_STATUSES.map((status) => {
         const selected = active.length === 1 && active[0] === status;
         return (

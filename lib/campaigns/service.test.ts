@@ -64,7 +64,7 @@ describe("campaign service", () => {
     expect(campaign).toMatchObject({ name: "Welcome", kind: "trigger", status: "draft", version: 1, templateId: null });
     expect(campaign.triggerConfig).toEqual({ phoneField: "phone", fields: [] });
     const page = await listCampaigns(db, workspaceId);
-    expect(page.data.find((c) => c.id === campaign.id)?.stats).toEqual({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
+    expect(page.data.find((c) => c.id === campaign.id)?.stats).toEqual({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 });
   });
 
   it("refuses bulk campaigns for now and blank names, writing nothing", async () => {
@@ -219,10 +219,10 @@ describe("campaign service", () => {
     const campaignId = ids[0]!;
     const base = { workspaceId: account.workspaceId, campaignId, phoneNumber: "+14155552671", templateName: "t", templateLanguage: "en", renderedText: "x" };
     await db.insert(messages).values(
-      (["queued", "sent", "delivered", "read", "failed", "failed"] as const).map((status) => ({ ...base, id: newId("msg"), status })),
+      (["queued", "sent", "delivered", "read", "failed", "failed", "skipped"] as const).map((status) => ({ ...base, id: newId("msg"), status })),
     );
     const stats = (await listCampaigns(db, account.workspaceId)).data.find((c) => c.id === campaignId)!.stats;
-    expect(stats).toEqual({ total: 6, queued: 1, sent: 3, delivered: 2, read: 1, failed: 2 });
+    expect(stats).toEqual({ total: 7, queued: 1, sent: 3, delivered: 2, read: 1, failed: 2, skipped: 1 });
   });
 
   it("pages through campaigns created within one millisecond without skipping or repeating any", async () => {

@@ -57,6 +57,8 @@ export interface CampaignStats {
   delivered: number;
   read: number;
   failed: number;
+  /** Deliberately not sent (the contact opted out, …). */
+  skipped: number;
 }
 
 export interface CampaignListItem extends CampaignView {
@@ -169,7 +171,7 @@ export async function listCampaigns(db: Executor, workspaceId: string, options: 
 }
 
 function emptyStats(): CampaignStats {
-  return { total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
+  return { total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 };
 }
 
 /**
@@ -188,6 +190,7 @@ export async function campaignStats(db: Executor, workspaceId: string, campaignI
       delivered: sql<number>`(count(*) filter (where ${messages.status} in ('delivered', 'read')))::int`,
       read: sql<number>`(count(*) filter (where ${messages.status} = 'read'))::int`,
       failed: sql<number>`(count(*) filter (where ${messages.status} = 'failed'))::int`,
+      skipped: sql<number>`(count(*) filter (where ${messages.status} = 'skipped'))::int`,
     })
     .from(messages)
     .where(and(eq(messages.workspaceId, workspaceId), inArray(messages.campaignId, campaignIds)))
@@ -200,6 +203,7 @@ export async function campaignStats(db: Executor, workspaceId: string, campaignI
       delivered: Number(row.delivered),
       read: Number(row.read),
       failed: Number(row.failed),
+      skipped: Number(row.skipped),
     });
   }
   return result;

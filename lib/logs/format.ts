@@ -22,4 +22,5 @@ export const STATUS_LABELS = {
   delivered: "Delivered",
   read: "Read",
   failed: "Failed",
+  skipped: "Skipped",
 } as const;

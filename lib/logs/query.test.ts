@@ -77,7 +77,7 @@ describe("campaign logs query", () => {
   it("counts per display status under the same filters, ignoring the status filter", async () => {
     const db = await getDb();
     expect(await countLogStatuses(db, scope, parseLogFilters({ status: "failed" }))).toEqual({
-      queued: 2, sent: 1, delivered: 1, read: 1, failed: 1, total: 6,
+      queued: 2, sent: 1, delivered: 1, read: 1, failed: 1, skipped: 0, total: 6,
     });
     expect(await countLogStatuses(db, scope, parseLogFilters({ phone: "44" }))).toMatchObject({ queued: 0, failed: 1, total: 3 });
   });

@@ -4,7 +4,7 @@ import type { MessageStatus } from "@/db/schema";
  * Statuses as logs show them. `sending` (a dispatcher holds the message right now) is shown,
  * counted, filtered and exported as `queued`: to the user it has not left yet.
  */
-export const LOG_STATUSES = ["queued", "sent", "delivered", "read", "failed"] as const;
+export const LOG_STATUSES = ["queued", "sent", "delivered", "read", "failed", "skipped"] as const;
 export type LogStatus = (typeof LOG_STATUSES)[number];
 
 export function toLogStatus(status: MessageStatus): LogStatus {

@@ -26,6 +26,11 @@ describe("status rule", () => {
     expect(canAdvance("failed", "sent")).toBe(false);
   });
 
+  it("skipped is final: no report moves it, and it is never below anything reported", () => {
+    for (const status of messageStatuses) expect(canAdvance("skipped", status)).toBe(false);
+    for (const report of ["sent", "delivered", "read", "failed"] as const) expect(statusesBelow(report)).not.toContain("skipped");
+  });
+
   it("statusesBelow lists exactly the statuses a report may replace", () => {
     expect(statusesBelow("delivered").sort()).toEqual(["failed", "queued", "sending", "sent"]);
     expect(statusesBelow("failed").sort()).toEqual(["queued", "sending", "sent"]);

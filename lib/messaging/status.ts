@@ -3,7 +3,10 @@
 // Statuses are ranked; an update is applied only when it moves a message to a higher rank, so
 // webhooks that arrive late, out of order or more than once change nothing:
 //
-//   queued < sending < sent < failed < delivered < read
+//   queued < sending < sent < failed < delivered < read < skipped
+//
+// `skipped` (a send deliberately not made: the contact opted out, …) is final: it ranks above
+// everything, so no report moves a skipped message (it has no wamid anyway). It is never reported.
 //
 // `failed` ranks above `sent`: a message Meta accepted (sent) can still fail, and a late `sent`
 // must not hide that failure. `failed` ranks below `delivered` and `read`: those are proof that the
@@ -24,6 +27,7 @@ export const STATUS_RANK: Record<MessageStatus, number> = {
   failed: 3,
   delivered: 4,
   read: 5,
+  skipped: 6,
 };
 
 /** Statuses a delivery report (webhook or sandbox simulation) can carry. */

@@ -342,7 +342,7 @@ export const ENDPOINTS: Endpoint[] = [
         description: "One page of campaigns.",
         schema: campaignPageSchema,
         example: {
-          data: [{ ...withoutDeployment(activeCampaignExample), stats: { total: 3, queued: 0, sent: 3, delivered: 2, read: 1, failed: 0 } }],
+          data: [{ ...withoutDeployment(activeCampaignExample), stats: { total: 3, queued: 0, sent: 3, delivered: 2, read: 1, failed: 0, skipped: 0 } }],
           nextCursor: "WyIyMDI2LTExLTIxVDE0OjAzOjA3LjUxMloiLCJjbXBfOFFtVDJ3THg0dlliOUtjUiJd",
         },
       },

@@ -93,8 +93,9 @@ export const campaignStatsSchema = z
     delivered: z.number().int(),
     read: z.number().int(),
     failed: z.number().int(),
+    skipped: z.number().int().meta({ description: "Deliberately not sent (the contact opted out); the message's `error` says why." }),
   })
-  .meta({ description: "Message counts: `sent` includes delivered and read messages, `delivered` includes read ones." });
+  .meta({ description: "Message counts: `sent` includes delivered and read messages, `delivered` includes read ones; `failed` and `skipped` apart." });
 
 export const campaignListItemSchema = z.object({ ...campaignShape, stats: campaignStatsSchema });
 
@@ -156,7 +157,10 @@ export const contactSchema = z.object({
 
 // ── Messages ────────────────────────────────────────────────────────────────────────────────
 
-const messageStatus = z.enum(LOG_STATUSES).meta({ description: "`queued` → `sent` → `delivered` → `read`; `failed` from any point." });
+const messageStatus = z.enum(LOG_STATUSES).meta({
+  description:
+    "`queued` → `sent` → `delivered` → `read`; `failed` from any point; `skipped` when the send was deliberately not made (final; `error.code` says why, e.g. `opted_out`).",
+});
 
 export const messageSchema = z.object({
   id: opaqueId("msg", EXAMPLE_IDS.message),
@@ -167,7 +171,10 @@ export const messageSchema = z.object({
   template: z.object({ name: z.string(), language: z.string() }),
   text: z.string().meta({ description: "The message as the recipient reads it." }),
   wamid: z.string().nullable().meta({ description: "WhatsApp's message id once the provider accepted the message." }),
-  error: z.object({ code: z.string().nullable(), reason: z.string() }).nullable(),
+  error: z
+    .object({ code: z.string().nullable(), reason: z.string() })
+    .nullable()
+    .meta({ description: "Why a message failed (WhatsApp's code and reason) or was skipped (code `opted_out`, reason such as \"Contact opted out (replied STOP on 2026-11-20)\")." }),
   attempts: z.number().int(),
   createdAt: timestamp(),
   updatedAt: timestamp(),
@@ -183,7 +190,15 @@ export const messagePageSchema = z.object({
   prevCursor: z.string().nullable().meta({ description: "Reads messages newer than this page (poll it for new arrivals)." }),
   hasNewer: z.boolean(),
   counts: z
-    .object({ total: z.number().int(), queued: z.number().int(), sent: z.number().int(), delivered: z.number().int(), read: z.number().int(), failed: z.number().int() })
+    .object({
+      total: z.number().int(),
+      queued: z.number().int(),
+      sent: z.number().int(),
+      delivered: z.number().int(),
+      read: z.number().int(),
+      failed: z.number().int(),
+      skipped: z.number().int(),
+    })
     .optional()
     .meta({ description: "Counts per status for the same filters; only with `include=counts`." }),
 });
