@@ -27,4 +27,11 @@ describe("getEnv", () => {
     expect(getEnv({ SENDSTREAM_SEED: "true" }).SENDSTREAM_SEED).toBe("true");
     expect(() => getEnv({ SENDSTREAM_SEED: "yes" })).toThrowError(/SENDSTREAM_SEED/);
   });
+
+  it("trusts no proxy hop unless TRUSTED_PROXY_HOPS says how many", () => {
+    expect(getEnv({}).TRUSTED_PROXY_HOPS).toBe(0);
+    expect(getEnv({ TRUSTED_PROXY_HOPS: "2" }).TRUSTED_PROXY_HOPS).toBe(2);
+    expect(() => getEnv({ TRUSTED_PROXY_HOPS: "-1" })).toThrowError(/TRUSTED_PROXY_HOPS/);
+    expect(() => getEnv({ TRUSTED_PROXY_HOPS: "one" })).toThrowError(/TRUSTED_PROXY_HOPS/);
+  });
 });

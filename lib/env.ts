@@ -22,6 +22,11 @@ export const envSchema = z.object({
   GITHUB_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   GOOGLE_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  /**
+   * How many reverse proxies in front of the app append to X-Forwarded-For; the client address is
+   * the entry the outermost one added (n-th from the right). 0: the header is not trusted at all.
+   */
+  TRUSTED_PROXY_HOPS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10).default(0)),
   SENDSTREAM_SEED: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
   VERCEL: z.string().optional(),
 });
