@@ -1,5 +1,9 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/webhooks/whatsapp/route";
+import { getDb } from "@/db";
+import { contacts, workspaces } from "@/db/schema";
+import { newId, randomBase62 } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
 import { parseWebhookPayload, signPayload, verifySignature } from "./webhook";
@@ -27,6 +31,40 @@ function payload(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, s
               messaging_product: "whatsapp",
               metadata: { display_phone_number: "15550783881", phone_number_id: sender.phoneNumberId },
               statuses: statuses.map((s) => ({ recipient_id: "14155550126", timestamp: String(s.timestamp ?? Math.floor(Date.now() / 1000)), ...s })),
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+type InboundInput = { from: string; id?: string } & (
+  | { type: "text"; body: string }
+  | { type: "button"; text: string }
+  | { type: "interactive"; title: string }
+);
+
+function inboundPayload(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, replies: InboundInput[]) {
+  const messages = replies.map((reply) => {
+    const base = { from: reply.from, id: reply.id ?? `wamid.IN${randomBase62(16)}`, timestamp: String(Math.floor(Date.now() / 1000)), type: reply.type };
+    if (reply.type === "text") return { ...base, text: { body: reply.body } };
+    if (reply.type === "button") return { ...base, button: { text: reply.text, payload: reply.text } };
+    return { ...base, interactive: { type: "button_reply", button_reply: { id: "b1", title: reply.title } } };
+  });
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: sender.wabaId,
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550783881", phone_number_id: sender.phoneNumberId },
+              contacts: replies.map((reply) => ({ profile: { name: "Someone" }, wa_id: reply.from })),
+              messages,
             },
           },
         ],
@@ -191,10 +229,111 @@ describe("helpers", () => {
     expect(verifySignature(raw, null, "s3cret")).toBe(false);
   });
 
-  it("parseWebhookPayload skips incoming messages and malformed entries", () => {
+  it("parseWebhookPayload keeps statuses and text replies, and skips malformed entries", () => {
     const parsed = parseWebhookPayload({
-      entry: [null, { id: "w", changes: [{ value: { metadata: { phone_number_id: "p" }, messages: [{ id: "in" }], statuses: [{ id: "wamid.1", status: "sent", timestamp: "1750030073" }, { status: "sent" }, { id: "x", status: "bogus" }] } }] }],
+      entry: [
+        null,
+        {
+          id: "w",
+          changes: [
+            {
+              value: {
+                metadata: { phone_number_id: "p" },
+                messages: [
+                  { id: "in" },
+                  { id: "in.1", from: "14155552671", timestamp: "1750030073", type: "text", text: { body: "STOP" } },
+                  { id: "in.2", from: "14155552671", type: "image", image: { id: "m" } },
+                  { id: "in.3", from: "not-a-number", type: "text", text: { body: "STOP" } },
+                  { id: "in.4", from: "1234", type: "text", text: { body: "STOP" } },
+                ],
+                statuses: [{ id: "wamid.1", status: "sent", timestamp: "1750030073" }, { status: "sent" }, { id: "x", status: "bogus" }],
+              },
+            },
+          ],
+        },
+      ],
     });
-    expect(parsed).toEqual([{ wabaId: "w", phoneNumberId: "p", statuses: [{ wamid: "wamid.1", report: { status: "sent", at: new Date(1750030073000) } }] }]);
+    expect(parsed).toEqual([
+      {
+        wabaId: "w",
+        phoneNumberId: "p",
+        statuses: [{ wamid: "wamid.1", report: { status: "sent", at: new Date(1750030073000) } }],
+        inbound: [{ messageId: "in.1", phone: "+14155552671", text: "STOP", at: new Date(1750030073000) }],
+      },
+    ]);
+  });
+});
+
+describe("POST inbound replies", () => {
+  const digits = () => `1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`;
+
+  async function contactOf(workspaceId: string, phone: string) {
+    const db = await getDb();
+    const [row] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.phoneNumber, phone)));
+    return row ?? null;
+  }
+
+  async function storedContact(workspaceId: string, phone: string) {
+    const db = await getDb();
+    await db.insert(contacts).values({ id: newId("ctc"), workspaceId, phoneNumber: phone, name: "Ann" });
+  }
+
+  it("STOP as text opts the contact out; START opts it back in", async () => {
+    const { account, sender } = await setup();
+    const from = digits();
+    await storedContact(account.workspaceId, `+${from}`);
+    const stop = await deliver(inboundPayload(sender, [{ from, type: "text", body: " stop " }]), sender.appSecret);
+    expect(stop.status).toBe(200);
+    expect(await stop.json()).toMatchObject({ received: true, replies: 1 });
+    const out = await contactOf(account.workspaceId, `+${from}`);
+    expect(out).toMatchObject({ name: "Ann", optOutMethod: "keyword", optOutDetail: "STOP" });
+    expect(out?.optedOutAt).toBeInstanceOf(Date);
+
+    await deliver(inboundPayload(sender, [{ from, type: "text", body: "START" }]), sender.appSecret);
+    expect(await contactOf(account.workspaceId, `+${from}`)).toMatchObject({ optedOutAt: null, optOutMethod: null, optOutDetail: null });
+  });
+
+  it("UNSUBSCRIBE from a button and a workspace keyword from an interactive reply opt out", async () => {
+    const { account, sender } = await setup();
+    const db = await getDb();
+    await db.update(workspaces).set({ optOutKeywords: ["ARRET"] }).where(eq(workspaces.id, account.workspaceId));
+    const [a, b, c] = [digits(), digits(), digits()];
+    for (const phone of [a, b, c]) await storedContact(account.workspaceId, `+${phone}`);
+    const response = await deliver(
+      inboundPayload(sender, [
+        { from: a, type: "button", text: "Unsubscribe" },
+        { from: b, type: "interactive", title: "arret" },
+        { from: c, type: "text", body: "Thanks, see you" },
+      ]),
+      sender.appSecret,
+    );
+    expect(await response.json()).toMatchObject({ replies: 2 });
+    expect(await contactOf(account.workspaceId, `+${a}`)).toMatchObject({ optOutMethod: "keyword", optOutDetail: "UNSUBSCRIBE" });
+    expect(await contactOf(account.workspaceId, `+${b}`)).toMatchObject({ optOutMethod: "keyword", optOutDetail: "ARRET" });
+    expect((await contactOf(account.workspaceId, `+${c}`))?.optedOutAt).toBeNull();
+  });
+
+  it("STOP from an unknown number creates the contact opted out; a duplicated delivery changes nothing", async () => {
+    const { account, sender } = await setup();
+    const from = digits();
+    const body = inboundPayload(sender, [{ from, type: "text", body: "STOP", id: `wamid.DUP${randomBase62(10)}` }]);
+    await deliver(body, sender.appSecret);
+    const first = await contactOf(account.workspaceId, `+${from}`);
+    expect(first).toMatchObject({ optOutMethod: "keyword", optOutDetail: "STOP", name: null });
+    await deliver(body, sender.appSecret);
+    expect(await contactOf(account.workspaceId, `+${from}`)).toEqual(first);
+  });
+
+  it("an unsigned or wrongly signed reply changes nothing, and one workspace's number cannot opt out another's contact", async () => {
+    const victim = await setup();
+    const attacker = await setup();
+    const from = digits();
+    await storedContact(victim.account.workspaceId, `+${from}`);
+    const forged = inboundPayload(victim.sender, [{ from, type: "text", body: "STOP" }]);
+    expect((await deliver(forged, null)).status).toBe(401);
+    expect((await deliver(forged, attacker.sender.appSecret)).status).toBe(401);
+    expect((await deliver(inboundPayload(attacker.sender, [{ from, type: "text", body: "STOP" }]), attacker.sender.appSecret)).status).toBe(200);
+    expect((await contactOf(victim.account.workspaceId, `+${from}`))?.optedOutAt).toBeNull();
+    expect(await contactOf(attacker.account.workspaceId, `+${from}`)).toMatchObject({ optOutDetail: "STOP" });
   });
 });

@@ -1,11 +1,14 @@
-// WhatsApp delivery webhooks: the verify-token handshake, signature verification and applying
-// status updates. Route handlers stay thin; everything here takes a database handle.
+// WhatsApp webhooks: the verify-token handshake, signature verification, applying status updates
+// and inbound replies (consent keywords: STOP, START, …). Route handlers stay thin; everything
+// here takes a database handle.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { messages, senders } from "@/db/schema";
+import { messages, senders, workspaces } from "@/db/schema";
+import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/contacts/opt-out";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
+import { isE164PhoneNumber } from "@/lib/trigger/validation";
 import { reasonForCode } from "./errors";
 import { isReportedStatus, reportUpdate, statusesBelow, type StatusReport } from "./status";
 
@@ -60,6 +63,8 @@ export interface ParsedChange {
   /** `value.metadata.phone_number_id`: the business number the change is about. */
   phoneNumberId: string | null;
   statuses: ParsedStatus[];
+  /** Messages the contact sent us (`value.messages[]`) that carry text. */
+  inbound: InboundReply[];
 }
 
 const asRecord = (value: unknown): Record<string, unknown> | null =>
@@ -85,7 +90,37 @@ function failureOf(status: Record<string, unknown>): { errorCode: string | null;
   return { errorCode: Number.isFinite(code) ? String(code) : null, errorReason: reason };
 }
 
-/** The status updates in a webhook body; anything that is not a status (incoming messages, …) is skipped. */
+/** The text of an inbound message: typed text, a quick-reply button, or an interactive reply's title. */
+function inboundText(message: Record<string, unknown>): string | null {
+  switch (message.type) {
+    case "text":
+      return asString(asRecord(message.text)?.body);
+    case "button": {
+      const button = asRecord(message.button);
+      return asString(button?.text) ?? asString(button?.payload);
+    }
+    case "interactive": {
+      const interactive = asRecord(message.interactive);
+      return asString(asRecord(interactive?.button_reply)?.title) ?? asString(asRecord(interactive?.list_reply)?.title);
+    }
+    default:
+      return null;
+  }
+}
+
+function parseInbound(value: unknown, receivedAt: Date): InboundReply | null {
+  const message = asRecord(value);
+  if (!message) return null;
+  const id = asString(message.id);
+  const from = asString(message.from);
+  const text = inboundText(message);
+  // `from` is the sender's number as digits; a username-only sender has none and is skipped.
+  const phone = from && /^\d{7,15}$/.test(from) ? `+${from}` : null;
+  if (!id || !phone || !isE164PhoneNumber(phone) || text === null) return null;
+  return { messageId: id, phone, text, at: eventTime(message.timestamp, receivedAt) };
+}
+
+/** The status updates and inbound text messages in a webhook body; anything else is skipped. */
 export function parseWebhookPayload(body: unknown, receivedAt: Date = new Date()): ParsedChange[] {
   const changes: ParsedChange[] = [];
   for (const entryValue of asArray(asRecord(body)?.entry)) {
@@ -105,7 +140,10 @@ export function parseWebhookPayload(body: unknown, receivedAt: Date = new Date()
           report: status.status === "failed" ? { status: "failed", at, ...failureOf(status) } : { status: status.status, at },
         });
       }
-      changes.push({ wabaId: asString(entry.id), phoneNumberId: asString(asRecord(value.metadata)?.phone_number_id), statuses });
+      const inbound = asArray(value.messages)
+        .map((message) => parseInbound(message, receivedAt))
+        .filter((message): message is InboundReply => message !== null);
+      changes.push({ wabaId: asString(entry.id), phoneNumberId: asString(asRecord(value.metadata)?.phone_number_id), statuses, inbound });
     }
   }
   return changes;
@@ -125,7 +163,23 @@ export async function applyStatusReport(db: Executor, wamid: string, report: Sta
   return changed.length > 0;
 }
 
-export type WebhookOutcome = { ok: true; applied: number; ignored: number } | { ok: false; reason: "unsigned" | "bad_signature" };
+/**
+ * Applies inbound replies to the contacts of each workspace (its consent keywords: STOP,
+ * UNSUBSCRIBE, its own keywords, START). The webhook and the sandbox's simulated reply both use it.
+ */
+export async function applyInboundMessages(db: Executor, workspaceIds: string[], inbound: InboundReply[]): Promise<ReplyOutcome[]> {
+  if (workspaceIds.length === 0 || inbound.length === 0) return [];
+  const rows = await db.select({ id: workspaces.id, keywords: workspaces.optOutKeywords }).from(workspaces).where(inArray(workspaces.id, workspaceIds));
+  const outcomes: ReplyOutcome[] = [];
+  for (const workspace of rows) {
+    for (const reply of inbound) outcomes.push(await applyConsentReply(db, workspace.id, reply, workspace.keywords ?? []));
+  }
+  return outcomes;
+}
+
+export type WebhookOutcome =
+  | { ok: true; applied: number; ignored: number; replies: number }
+  | { ok: false; reason: "unsigned" | "bad_signature" };
 
 /**
  * Verifies a POSTed webhook and applies its statuses. The body is signed with the app secret of
@@ -159,6 +213,7 @@ export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Arr
 
   let applied = 0;
   let ignored = 0;
+  let replies = 0;
   for (const change of changes) {
     const workspaceIds = verified
       .filter((sender) => (change.phoneNumberId ? sender.phoneNumberId === change.phoneNumberId : sender.wabaId === change.wabaId))
@@ -167,6 +222,12 @@ export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Arr
       if (await applyStatusReport(db, status.wamid, status.report, workspaceIds)) applied++;
       else ignored++;
     }
+    // A reply belongs to the workspace whose business number received it: the number, never the account.
+    if (change.phoneNumberId) {
+      const owners = verified.filter((sender) => sender.phoneNumberId === change.phoneNumberId).map((sender) => sender.workspaceId);
+      const outcomes = await applyInboundMessages(db, owners, change.inbound);
+      replies += outcomes.filter((outcome) => outcome.action !== "none").length;
+    }
   }
-  return { ok: true, applied, ignored };
+  return { ok: true, applied, ignored, replies };
 }
