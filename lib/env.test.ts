@@ -34,4 +34,10 @@ describe("getEnv", () => {
     expect(() => getEnv({ TRUSTED_PROXY_HOPS: "-1" })).toThrowError(/TRUSTED_PROXY_HOPS/);
     expect(() => getEnv({ TRUSTED_PROXY_HOPS: "one" })).toThrowError(/TRUSTED_PROXY_HOPS/);
   });
+
+  it("requires MAIL_WEBHOOK_URL with the webhook mail transport", () => {
+    expect(() => getEnv({ MAIL_TRANSPORT: "webhook" })).toThrowError(/MAIL_WEBHOOK_URL is required/);
+    expect(() => getEnv({ MAIL_TRANSPORT: "smtp" })).toThrowError(/MAIL_TRANSPORT/);
+    expect(getEnv({ MAIL_TRANSPORT: "webhook", MAIL_WEBHOOK_URL: "https://relay.example/mail" }).MAIL_TRANSPORT).toBe("webhook");
+  });
 });

@@ -27,6 +27,9 @@ export const envSchema = z.object({
    * the entry the outermost one added (n-th from the right). 0: the header is not trusted at all.
    */
   TRUSTED_PROXY_HOPS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10).default(0)),
+  MAIL_TRANSPORT: z.preprocess(emptyToUndefined, z.enum(["console", "webhook", "none"]).optional()),
+  MAIL_WEBHOOK_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  MAIL_WEBHOOK_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
   SENDSTREAM_SEED: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
   VERCEL: z.string().optional(),
 });
@@ -47,6 +50,9 @@ export function getEnv(source: Record<string, string | undefined> = process.env)
     throw new Error(
       "DATABASE_URL is required on Vercel: add a Postgres database and set DATABASE_URL in the project's environment variables.",
     );
+  }
+  if (parsed.data.MAIL_TRANSPORT === "webhook" && !parsed.data.MAIL_WEBHOOK_URL) {
+    throw new Error("MAIL_WEBHOOK_URL is required with MAIL_TRANSPORT=webhook: the URL the mail is POSTed to.");
   }
   if (source === process.env) cached = parsed.data;
   return parsed.data;

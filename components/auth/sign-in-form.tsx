@@ -12,6 +12,7 @@ import { fieldAria, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
+import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 
 export function SignInForm({
   callbackUrl,
@@ -31,7 +32,7 @@ export function SignInForm({
     setFormError(undefined);
     const result = await signIn("credentials", { ...values, redirect: false });
     if (!result || result.error) {
-      setFormError("Incorrect email or password.");
+      setFormError(signInErrorMessage(result?.error));
       return;
     }
     router.replace(safeCallbackUrl(callbackUrl, window.location.origin));

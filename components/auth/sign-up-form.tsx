@@ -10,7 +10,8 @@ import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { fieldAria, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { signUpSchema, type SignUpInput } from "@/lib/auth/schemas";
+import { MIN_PASSWORD_LENGTH, signUpSchema, type SignUpInput } from "@/lib/auth/schemas";
+import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { requestJson } from "@/lib/http/client";
 
 export function SignUpForm() {
@@ -29,9 +30,11 @@ export function SignUpForm() {
       if (!result.problem.errors?.length) setFormError(result.problem.detail);
       return;
     }
+    // The sign-up answer is the same for a taken email; only signing in tells, and only to
+    // whoever knows the account's password.
     const signedIn = await signIn("credentials", { email: values.email, password: values.password, redirect: false });
     if (!signedIn || signedIn.error) {
-      router.replace("/sign-in");
+      setFormError(signInErrorMessage(signedIn?.error));
       return;
     }
     router.replace("/campaigns");
@@ -57,7 +60,7 @@ export function SignUpForm() {
         <FormField id="email" label="Work email" error={errors.email?.message}>
           <Input type="email" autoComplete="email" {...fieldAria("email", errors.email?.message)} {...register("email")} />
         </FormField>
-        <FormField id="password" label="Password" error={errors.password?.message} hint="At least 8 characters.">
+        <FormField id="password" label="Password" error={errors.password?.message} hint={`At least ${MIN_PASSWORD_LENGTH} characters, not a common password.`}>
           <Input type="password" autoComplete="new-password" {...fieldAria("password", errors.password?.message, true)} {...register("password")} />
         </FormField>
         <Button type="submit" className="mt-2 w-full" disabled={isSubmitting}>

@@ -1,9 +1,11 @@
 import { count, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { memberships, senders, users, workspaces } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
-import { createAccount, verifyCredentials } from "./accounts";
+import type { Mail } from "@/lib/mail";
+import { createAccount, signUp, verifyCredentials } from "./accounts";
+import { COMMON_PASSWORDS } from "./common-passwords";
 import { signUpSchema } from "./schemas";
 
 const unique = () => `ada-${Math.random().toString(36).slice(2)}@Example.test`;
@@ -46,16 +48,44 @@ describe("accounts", () => {
   });
 });
 
+describe("signUp", () => {
+  it("creates a new account, and leaves an existing one alone while mailing its owner", async () => {
+    const db = await getDb();
+    const sent: Mail[] = [];
+    const mail = async (message: Mail) => void sent.push(message);
+    const email = unique();
+    await signUp(db, signUpSchema.parse({ name: "Ada", email, password: "long enough" }), { mail });
+    expect(sent).toEqual([]);
+    const [before] = await db.select({ n: count() }).from(workspaces);
+    await expect(signUp(db, signUpSchema.parse({ name: "Eve", email: email.toUpperCase(), password: "eve's own password" }), { mail })).resolves.toBeUndefined();
+    const [after] = await db.select({ n: count() }).from(workspaces);
+    expect(after?.n).toBe(before?.n);
+    expect(await verifyCredentials(db, email, "eve's own password")).toBeNull();
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ to: email.toLowerCase(), subject: expect.stringContaining("tried to sign up") });
+  });
+});
+
 describe("signUpSchema", () => {
   it("explains each problem", () => {
     const result = signUpSchema.safeParse({ name: "", email: "nope", password: "short" });
     expect(result.success).toBe(false);
     const messages = Object.fromEntries(result.error!.issues.map((issue) => [issue.path.join("."), issue.message]));
-    expect(messages).toEqual({ name: "Enter your name", email: "Enter a valid email address", password: "Use at least 8 characters" });
+    expect(messages).toEqual({ name: "Enter your name", email: "Enter a valid email address", password: "Use at least 10 characters" });
   });
 
-  it("refuses passwords bcrypt would silently truncate", () => {
-    expect(signUpSchema.safeParse({ name: "A", email: "a@b.test", password: "é".repeat(37) }).success).toBe(false);
-    expect(signUpSchema.safeParse({ name: "A", email: "a@b.test", password: "e".repeat(72) }).success).toBe(true);
+  it("refuses passwords under 10 characters and the most common ones, in any case", () => {
+    const password = (value: string) => signUpSchema.safeParse({ name: "A", email: "a@b.test", password: value }).success;
+    expect(password("12345678")).toBe(false);
+    expect(password("123456789")).toBe(false);
+    for (const common of ["1234567890", "qwertyuiop", "Password123", "1q2w3e4r5t", "MANCHESTER"]) expect(password(common)).toBe(false);
+    expect(password("correct horse battery")).toBe(true);
+    expect(password("e".repeat(200))).toBe(true);
+    expect(password("e".repeat(201))).toBe(false);
+  });
+
+  it("bundles at least the 1,000 most common passwords", () => {
+    expect(COMMON_PASSWORDS.size).toBeGreaterThanOrEqual(1000);
+    expect(COMMON_PASSWORDS.has("123456")).toBe(true);
   });
 });

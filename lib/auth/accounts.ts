@@ -3,6 +3,7 @@ import type { Executor } from "@/db/types";
 import { memberships, senders, users, workspaces } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
+import { sendMail, type MailTransport } from "@/lib/mail";
 import { hashPassword, verifyPassword } from "./password";
 import type { signUpSchema } from "./schemas";
 import type { z } from "zod";
@@ -20,6 +21,35 @@ type SignUp = z.output<typeof signUpSchema>;
 export async function createAccount(db: Executor, input: SignUp): Promise<AccountUser> {
   const passwordHash = await hashPassword(input.password);
   return createUserWithWorkspace(db, { ...input, passwordHash });
+}
+
+/**
+ * Sign-up that answers the same way whether or not the email already has an account, so it cannot
+ * be used to find out who uses Sendstream. A new email gets its account; an existing one is left
+ * alone and its owner is told by mail (sent in the background, so the time taken does not tell
+ * either). Both paths hash the password and run the insert.
+ */
+export async function signUp(db: Executor, input: SignUp, options: { mail?: MailTransport } = {}): Promise<void> {
+  try {
+    await createAccount(db, input);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "account_exists") throw error;
+    void sendMail(signUpAttemptMail(input.email), options.mail).catch((mailError: unknown) => {
+      console.error("Sign-up notice mail failed:", mailError instanceof Error ? mailError.message : mailError);
+    });
+  }
+}
+
+function signUpAttemptMail(email: string) {
+  return {
+    to: email.toLowerCase(),
+    subject: "Someone tried to sign up to Sendstream with your email",
+    text: [
+      "Someone just tried to create a Sendstream account with this email address, which already has an account.",
+      "Nothing was changed. If it was you, sign in with your password instead.",
+      "If it was not you, you can ignore this mail; your account and workspace are untouched.",
+    ].join("\n\n"),
+  };
 }
 
 export async function createUserWithWorkspace(

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { COMMON_PASSWORDS } from "./common-passwords";
+
+export const MIN_PASSWORD_LENGTH = 10;
 
 const email = z
   .string()
@@ -18,9 +21,9 @@ export const signUpSchema = z.object({
   email,
   password: z
     .string()
-    .min(8, "Use at least 8 characters")
-    // bcrypt ignores everything after 72 bytes.
-    .refine((value) => new TextEncoder().encode(value).length <= 72, "Use at most 72 bytes"),
+    .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(200, "Use at most 200 characters")
+    .refine((value) => !COMMON_PASSWORDS.has(value.toLowerCase()), "This password is one of the most common ones. Choose another."),
   workspaceName: z.string().trim().max(100, "Workspace name must be at most 100 characters").optional(),
 });
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { getSessionUser, oauthProviders, safeCallbackUrl } from "@/lib/auth";
+import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { appUrl } from "@/lib/env";
 import { requestOrigin } from "@/lib/http/request-origin";
 
@@ -15,7 +16,7 @@ export default async function SignInPage({ searchParams }: PageProps<"/sign-in">
     <SignInForm
       callbackUrl={safeCallbackUrl(callbackUrl, appUrl(await requestOrigin()))}
       providers={providers}
-      initialError={typeof error === "string" && error !== "CredentialsSignin" ? "Sign-in failed. Try again." : undefined}
+      initialError={typeof error === "string" ? signInErrorMessage(error) : undefined}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { users } from "@/db/schema";
 import { POST } from "./route";
@@ -22,10 +22,35 @@ describe("POST /api/auth/sign-up", () => {
     const email = `new-${Date.now()}@example.test`;
     const response = await signUp({ name: "Grace", email, password: "hopper-1906" });
     expect(response.status).toBe(201);
-    const body = await response.json();
-    expect(body).toEqual({ id: expect.stringMatching(/^usr_/), email, name: "Grace" });
+    expect(await response.json()).toEqual({ ok: true });
     const [row] = await (await getDb()).select().from(users).where(eq(users.email, email));
+    expect(row?.name).toBe("Grace");
     expect(row?.passwordHash).not.toContain("hopper");
+  });
+
+  it("answers a taken email exactly like a new one and tells the owner by mail", async () => {
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    try {
+      const email = `taken-${Date.now()}@example.test`;
+      const first = await signUp({ name: "Grace", email, password: "hopper-1906" });
+      const second = await signUp({ name: "Eve", email: email.toUpperCase(), password: "another-passphrase" });
+      expect(second.status).toBe(first.status);
+      expect(await second.text()).toBe(await first.text());
+      expect([...second.headers.keys()].sort()).toEqual([...first.headers.keys()].sort());
+      const rows = await (await getDb()).select().from(users).where(eq(users.email, email));
+      expect(rows.map((row) => row.name)).toEqual(["Grace"]);
+      await vi.waitFor(() => expect(info.mock.calls.flat().join("\n")).toContain(`mail to ${email}: Someone tried to sign up`));
+    } finally {
+      info.mockRestore();
+    }
+  });
+
+  it("refuses a short or common password", async () => {
+    for (const password of ["12345678", "short-pw1", "qwertyuiop", "Password123"]) {
+      const response = await signUp({ name: "Grace", email: `pw-${Date.now()}@example.test`, password });
+      expect(response.status).toBe(422);
+      expect(new Set((await response.json()).errors.map((e: { path: string }) => e.path))).toEqual(new Set(["password"]));
+    }
   });
 
   it("answers 422 with field errors for bad input", async () => {

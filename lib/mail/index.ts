@@ -1,0 +1,52 @@
+/**
+ * Outgoing mail, behind one function. The transport comes from MAIL_TRANSPORT:
+ * - `console` (the default outside production): prints the mail to the server's terminal;
+ * - `webhook`: POSTs `{ to, subject, text }` as JSON to MAIL_WEBHOOK_URL (with
+ *   `Authorization: Bearer MAIL_WEBHOOK_TOKEN` when set), for a relay such as a mail provider's
+ *   HTTP API or an automation;
+ * - `none`: drops mail. Production without a transport drops it too and warns once.
+ */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export type MailTransport = (mail: Mail) => Promise<void>;
+
+type Env = Record<string, string | undefined>;
+
+let warned = false;
+
+export function mailTransportFromEnv(env: Env = process.env): MailTransport {
+  const kind = env.MAIL_TRANSPORT || (env.NODE_ENV === "production" ? undefined : "console");
+  if (kind === "console") return consoleTransport;
+  if (kind === "webhook" && env.MAIL_WEBHOOK_URL) return webhookTransport(env.MAIL_WEBHOOK_URL, env.MAIL_WEBHOOK_TOKEN);
+  if (kind === "none") return async () => {};
+  return async () => {
+    if (warned) return;
+    warned = true;
+    console.warn("Sendstream: no mail transport is configured (MAIL_TRANSPORT); account notices are not sent.");
+  };
+}
+
+/** Sends one mail with the configured transport. Rejects when the transport fails. */
+export function sendMail(mail: Mail, transport: MailTransport = mailTransportFromEnv()): Promise<void> {
+  return transport(mail);
+}
+
+const consoleTransport: MailTransport = async (mail) => {
+  console.info(`\n--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n---\n`);
+};
+
+function webhookTransport(url: string, token: string | undefined): MailTransport {
+  return async (mail) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(mail),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) throw new Error(`Mail webhook answered ${response.status}`);
+  };
+}
