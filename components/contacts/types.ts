@@ -56,7 +56,9 @@ export interface Segment {
   id: string;
   name: string;
   filter: SegmentFilter;
+  contactCount: number;
   createdAt: string;
+  updatedAt?: string;
 }
 
 export type ImportStatus = "awaiting_file" | "processing" | "completed" | "failed";

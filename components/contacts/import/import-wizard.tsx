@@ -120,7 +120,7 @@ export function ImportWizard() {
       setSubmitError(uploaded.problem.detail);
       return;
     }
-    router.push(`/contacts/imports/${created.data.id}`);
+    router.push(`/contacts/imports/${created.data.id}${scan ? `?rows=${scan.rows}` : ""}`);
   }
 
   const mapped = choices.filter((choice) => choice.kind !== "skip").length;
