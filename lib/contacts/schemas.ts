@@ -54,3 +54,51 @@ export const upsertContactSchema = z.object({
   attributes: contactAttributesSchema.optional(),
 });
 export type UpsertContactInput = z.input<typeof upsertContactSchema>;
+
+/** `POST /api/v1/contacts`: an upsert keyed by the phone in the body. */
+export const createContactSchema = upsertContactSchema.extend({
+  phone: contactPhoneSchema,
+  optedOut: z.boolean().optional(),
+});
+export type CreateContactInput = z.output<typeof createContactSchema>;
+
+/** `PATCH /api/v1/contacts/{idOrPhone}`: attributes are merged, a `null` value removes the key. */
+export const patchContactSchema = z.object({
+  name: upsertContactSchema.shape.name,
+  attributes: z
+    .record(identifierSchema, contactAttributeValueSchema.nullable())
+    .superRefine((attributes, ctx) => {
+      if (Object.keys(attributes).length > MAX_CONTACT_ATTRIBUTES) ctx.addIssue({ code: "custom", message: `At most ${MAX_CONTACT_ATTRIBUTES} attributes.` });
+      for (const key of Object.keys(attributes)) {
+        if ((BUILT_IN_ATTRIBUTES as readonly string[]).includes(key)) {
+          ctx.addIssue({ code: "custom", path: [key], message: `"${key}" is a built-in attribute; send the name as the top-level name.` });
+        }
+      }
+    })
+    .optional(),
+});
+export type PatchContactInput = z.output<typeof patchContactSchema>;
+
+const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+export const pageQueryShape = {
+  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: "Page size, 1–100.", example: 20 }),
+  cursor: z.preprocess(emptyToUndefined, z.string().min(1).max(512).optional()).meta({ description: "`nextCursor` from the previous page." }),
+};
+
+export const listContactsQuerySchema = z.object({
+  ...pageQueryShape,
+  search: z
+    .preprocess(emptyToUndefined, z.string().trim().max(100, "Searches are at most 100 characters.").optional())
+    .meta({ description: "A phone number in any formatting (its digits match anywhere in the number) or part of the name.", example: "415 555" }),
+  listId: z.preprocess(emptyToUndefined, z.string().max(64).optional()).meta({ description: "Only members of this list." }),
+  segmentId: z.preprocess(emptyToUndefined, z.string().max(64).optional()).meta({ description: "Only contacts this segment selects." }),
+  optedOut: z
+    .preprocess(emptyToUndefined, z.enum(["true", "false"]).optional())
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .meta({ description: "`true`: only opted-out contacts; `false`: only contacts who may receive bulk messages." }),
+});
+export type ListContactsQuery = z.output<typeof listContactsQuerySchema>;
+
+export const pageQuerySchema = z.object(pageQueryShape);
+export type PageQuery = z.output<typeof pageQuerySchema>;

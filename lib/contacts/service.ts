@@ -1,11 +1,35 @@
-// Contacts of a workspace, keyed by E.164 phone number.
-import { and, eq, sql } from "drizzle-orm";
+// Contacts of a workspace: addressed by id (`ctc_…`) or by E.164 phone number.
+import { and, desc, eq, ilike, like, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { contacts } from "@/db/schema";
+import { campaigns, contacts, messages, type OptOutMethod } from "@/db/schema";
+import { loadList } from "@/lib/audiences/lists";
+import { c, compileSegmentFilter, escapeLike, invalidCursor, lastMessageStatusSql, segmentFilter } from "@/lib/audiences/segments";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed } from "@/lib/http/errors";
-import { contactPhoneSchema, upsertContactSchema, type UpsertContactInput } from "./schemas";
+import { toLogStatus, type LogStatus } from "@/lib/logs/status";
+import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
+import type { Actor } from "@/lib/workspaces";
+import { typedAttributeErrors } from "./attributes";
+import { optInContact, optOutContact, type OptOutSource } from "./opt-out";
+import {
+  contactPhoneSchema,
+  upsertContactSchema,
+  type CreateContactInput,
+  type ListContactsQuery,
+  type PageQuery,
+  type PatchContactInput,
+  type UpsertContactInput,
+} from "./schemas";
+
+export interface ContactConsent {
+  optedOut: boolean;
+  optedOutAt: string | null;
+  method: OptOutMethod | null;
+  /** Who or what: the user's email, the API key's name, the import's file name, the keyword. */
+  detail: string | null;
+}
 
 export interface ContactView {
   id: string;
@@ -13,8 +37,16 @@ export interface ContactView {
   phone: string;
   name: string | null;
   attributes: Record<string, unknown>;
+  consent: ContactConsent;
+  lists: { id: string; name: string }[];
+  /** The status of the newest message to this contact, across campaigns. */
+  lastMessageStatus: LogStatus | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ContactMessage extends PublicMessage {
+  campaignName: string;
 }
 
 /**
@@ -26,7 +58,8 @@ export const CONTACT_UPSERT_CONFLICT = sql`on conflict (workspace_id, phone_numb
   attributes = c.attributes || excluded.attributes,
   updated_at = now()`;
 
-const missing = () => notFound("No contact with this phone number exists in the API key's workspace.");
+const CONTACT_ID = /^ctc_[A-Za-z0-9]{1,64}$/;
+const missing = () => notFound("No contact with this id or phone number exists in your workspace.");
 
 /** A phone from a URL segment (`+14155552671` or `%2B14155552671`), validated as E.164. */
 export function parseContactPhone(segment: string): string {
@@ -43,26 +76,138 @@ export function parseContactPhone(segment: string): string {
   return parsed.data;
 }
 
-function toView(row: typeof contacts.$inferSelect): ContactView {
+/** `ctc_…` is an id; anything else must be an E.164 phone number (422 otherwise). */
+function identify(idOrPhone: string): SQL {
+  const decoded = safeDecode(idOrPhone).trim();
+  if (decoded.startsWith("ctc_")) return CONTACT_ID.test(decoded) ? eq(c.id, decoded) : sql`false`;
+  return eq(c.phoneNumber, parseContactPhone(idOrPhone));
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** How the acting user or key is recorded when they opt a contact out. */
+export function optOutSourceOf(actor: Actor): OptOutSource {
+  return actor.type === "user" ? { method: "manual", detail: actor.email } : { method: "api", detail: actor.name };
+}
+
+const viewColumns = {
+  contact: c,
+  lists: sql<string>`(select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name) order by l.name, l.id), '[]')::text
+    from contact_list_members lm2 join contact_lists l on l.id = lm2.list_id where lm2.contact_id = ${c.id})`,
+  lastStatus: lastMessageStatusSql(c.id),
+  position: cursorTimestamp(c.createdAt),
+};
+
+type ViewRow = { contact: typeof contacts.$inferSelect; lists: string; lastStatus: string | null; position: string };
+
+function toView({ contact, lists, lastStatus }: ViewRow): ContactView {
   return {
-    id: row.id,
+    id: contact.id,
     object: "contact",
-    phone: row.phoneNumber,
-    name: row.name,
-    attributes: row.attributes ?? {},
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    phone: contact.phoneNumber,
+    name: contact.name,
+    attributes: contact.attributes ?? {},
+    consent: {
+      optedOut: contact.optedOutAt !== null,
+      optedOutAt: contact.optedOutAt?.toISOString() ?? null,
+      method: contact.optOutMethod,
+      detail: contact.optOutDetail,
+    },
+    lists: JSON.parse(lists) as { id: string; name: string }[],
+    lastMessageStatus: lastStatus ? toLogStatus(lastStatus as Parameters<typeof toLogStatus>[0]) : null,
+    createdAt: contact.createdAt.toISOString(),
+    updatedAt: contact.updatedAt.toISOString(),
   };
 }
 
-export async function getContactByPhone(db: Executor, workspaceId: string, phone: string): Promise<ContactView> {
+async function findContact(db: Executor, workspaceId: string, condition: SQL): Promise<ContactView | null> {
   const [row] = await db
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.phoneNumber, phone)))
+    .select(viewColumns)
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), condition))
+    .limit(1);
+  return row ? toView(row) : null;
+}
+
+export async function getContact(db: Executor, workspaceId: string, idOrPhone: string): Promise<ContactView> {
+  const contact = await findContact(db, workspaceId, identify(idOrPhone));
+  if (!contact) throw missing();
+  return contact;
+}
+
+export async function getContactByPhone(db: Executor, workspaceId: string, phone: string): Promise<ContactView> {
+  const contact = await findContact(db, workspaceId, eq(c.phoneNumber, phone));
+  if (!contact) throw missing();
+  return contact;
+}
+
+/** The contact's id, or 404. */
+export async function resolveContactId(db: Executor, workspaceId: string, idOrPhone: string): Promise<string> {
+  const [row] = await db
+    .select({ id: c.id })
+    .from(c)
+    .where(and(eq(c.workspaceId, workspaceId), identify(idOrPhone)))
     .limit(1);
   if (!row) throw missing();
-  return toView(row);
+  return row.id;
+}
+
+/** Newest first, keyset-paginated (microsecond-exact), searched and filtered. */
+export async function listContacts(db: Executor, workspaceId: string, query: ListContactsQuery): Promise<{ data: ContactView[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
+  const conditions: SQL[] = [eq(c.workspaceId, workspaceId)];
+  if (query.search) {
+    const digits = query.search.replace(/\D/g, "");
+    const byName = ilike(c.name, `%${escapeLike(query.search)}%`);
+    conditions.push(digits ? (or(like(c.phoneNumber, `%${digits}%`), byName) as SQL) : byName);
+  }
+  if (query.listId) {
+    await loadList(db, workspaceId, query.listId);
+    conditions.push(sql`exists (select 1 from contact_list_members fm where fm.list_id = ${query.listId} and fm.contact_id = ${c.id})`);
+  }
+  if (query.segmentId) conditions.push(compileSegmentFilter(await segmentFilter(db, workspaceId, query.segmentId)));
+  if (query.optedOut !== undefined) conditions.push(query.optedOut ? sql`${c.optedOutAt} is not null` : sql`${c.optedOutAt} is null`);
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor, { id: CONTACT_ID });
+    if (!cursor || cursor.direction !== "older") throw invalidCursor();
+    conditions.push(keysetCondition({ createdAt: c.createdAt, id: c.id }, cursor));
+  }
+  const rows = await db
+    .select(viewColumns)
+    .from(c)
+    .where(and(...conditions))
+    .orderBy(desc(c.createdAt), desc(c.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(toView),
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.contact.id, direction: "older" }) : null,
+  };
+}
+
+async function assertTypedAttributes(db: Executor, workspaceId: string, attributes: Record<string, unknown> | undefined): Promise<void> {
+  if (!attributes) return;
+  const errors = await typedAttributeErrors(db, workspaceId, attributes);
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+async function upsertRow(db: Executor, workspaceId: string, phone: string, values: UpsertContactInput): Promise<{ id: string; created: boolean }> {
+  const [row] = await queryRows<{ id: string; created: boolean }>(
+    db,
+    sql`insert into contacts as c (id, workspace_id, phone_number, name, attributes)
+      values (${newId("ctc")}, ${workspaceId}, ${phone}, ${values.name ?? null}, ${JSON.stringify(values.attributes ?? {})}::jsonb)
+      ${CONTACT_UPSERT_CONFLICT}
+      returning c.id, (xmax = 0) as created`,
+  );
+  if (!row) throw new Error("Upserting the contact returned no row.");
+  return { id: row.id, created: Boolean(row.created) };
 }
 
 /** Creates or updates the contact with this phone; `created` tells which happened. */
@@ -73,13 +218,89 @@ export async function upsertContact(
   input: UpsertContactInput,
 ): Promise<{ contact: ContactView; created: boolean }> {
   const values = upsertContactSchema.parse(input);
-  const [row] = await queryRows<{ id: string; created: boolean }>(
-    db,
-    sql`insert into contacts as c (id, workspace_id, phone_number, name, attributes)
-      values (${newId("ctc")}, ${workspaceId}, ${phone}, ${values.name ?? null}, ${JSON.stringify(values.attributes ?? {})}::jsonb)
-      ${CONTACT_UPSERT_CONFLICT}
-      returning c.id, (xmax = 0) as created`,
-  );
-  if (!row) throw new Error("Upserting the contact returned no row.");
-  return { contact: await getContactByPhone(db, workspaceId, phone), created: Boolean(row.created) };
+  await assertTypedAttributes(db, workspaceId, values.attributes);
+  const { created } = await upsertRow(db, workspaceId, phone, values);
+  return { contact: await getContactByPhone(db, workspaceId, phone), created };
+}
+
+/** `POST /contacts`: the upsert by the phone in the body, with consent when `optedOut` is sent. */
+export async function createOrUpdateContact(
+  db: Executor,
+  workspaceId: string,
+  input: CreateContactInput,
+  actor: Actor,
+): Promise<{ contact: ContactView; created: boolean }> {
+  await assertTypedAttributes(db, workspaceId, input.attributes);
+  const { id, created } = await db.transaction(async (tx) => {
+    const row = await upsertRow(tx, workspaceId, input.phone, input);
+    if (input.optedOut === true) await optOutContact(tx, workspaceId, row.id, optOutSourceOf(actor));
+    if (input.optedOut === false) await optInContact(tx, workspaceId, row.id);
+    return row;
+  });
+  return { contact: await getContact(db, workspaceId, id), created };
+}
+
+/** Name (null clears it) and attributes (merged; a null value removes the key). */
+export async function updateContact(db: Executor, workspaceId: string, idOrPhone: string, input: PatchContactInput): Promise<ContactView> {
+  const id = await resolveContactId(db, workspaceId, idOrPhone);
+  const entries = Object.entries(input.attributes ?? {});
+  await assertTypedAttributes(db, workspaceId, input.attributes);
+  const set = Object.fromEntries(entries.filter(([, value]) => value !== null));
+  const removed = entries.filter(([, value]) => value === null).map(([key]) => key);
+  const removal = removed.length > 0 ? sql` - array[${sql.join(removed.map((key) => sql`${key}`), sql`, `)}]::text[]` : sql``;
+  await db
+    .update(contacts)
+    .set({
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      attributes: sql`(${contacts.attributes} || ${JSON.stringify(set)}::jsonb)${removal}`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)));
+  return getContact(db, workspaceId, id);
+}
+
+/** Deletes the contact and its memberships; its messages stay in the logs, without the link. */
+export async function deleteContact(db: Executor, workspaceId: string, idOrPhone: string): Promise<void> {
+  const id = await resolveContactId(db, workspaceId, idOrPhone);
+  await db.delete(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)));
+}
+
+/** Opts the contact out (`optedOut` true) or back in, as the acting user or key. */
+export async function setContactConsent(db: Executor, workspaceId: string, idOrPhone: string, optedOut: boolean, actor: Actor): Promise<ContactView> {
+  const id = await resolveContactId(db, workspaceId, idOrPhone);
+  if (optedOut) await optOutContact(db, workspaceId, id, optOutSourceOf(actor));
+  else await optInContact(db, workspaceId, id);
+  return getContact(db, workspaceId, id);
+}
+
+const MESSAGE_ID = /^msg_[A-Za-z0-9]{1,64}$/;
+
+/** The contact's messages across campaigns, newest first, keyset-paginated. */
+export async function listContactMessages(
+  db: Executor,
+  workspaceId: string,
+  idOrPhone: string,
+  query: PageQuery,
+): Promise<{ data: ContactMessage[]; nextCursor: string | null }> {
+  const contactId = await resolveContactId(db, workspaceId, idOrPhone);
+  const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
+  const conditions = [eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)];
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor, { id: MESSAGE_ID });
+    if (!cursor || cursor.direction !== "older") throw invalidCursor();
+    conditions.push(keysetCondition(messages, cursor));
+  }
+  const rows = await db
+    .select({ message: messages, campaignName: campaigns.name, position: cursorTimestamp(messages.createdAt) })
+    .from(messages)
+    .innerJoin(campaigns, eq(campaigns.id, messages.campaignId))
+    .where(and(...conditions))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => ({ ...toPublicMessage(row.message), campaignName: row.campaignName })),
+    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.message.id, direction: "older" }) : null,
+  };
 }

@@ -2,12 +2,10 @@
 // (`/docs/api`) are both rendered from it; the contract test holds it to the route files.
 import type { z } from "zod";
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
-import { upsertContactSchema } from "@/lib/contacts/schemas";
 import { COMMON_API_ERRORS, type ErrorCode } from "@/lib/http/error-catalog";
 import {
   campaignPageSchema,
   campaignSchema,
-  contactSchema,
   EXAMPLE_IDS,
   listCampaignsQuerySchema,
   meSchema,
@@ -115,6 +113,7 @@ const draftCampaignExample = {
   templateId: null,
   template: null,
   rateLimitPerMinute: 600,
+  respectOptOut: true,
   version: 1,
   deployedAt: null,
   createdAt: EXAMPLE_TIME,
@@ -168,16 +167,6 @@ const messageExample = {
   deliveredAt: "2026-11-21T14:03:09.120Z",
   readAt: null,
   failedAt: null,
-};
-
-const contactExample = {
-  id: EXAMPLE_IDS.contact,
-  object: "contact",
-  phone: "+14155552671",
-  name: "Maria",
-  attributes: { order_id: "A-10482", vip: true },
-  createdAt: EXAMPLE_TIME,
-  updatedAt: EXAMPLE_TIME,
 };
 
 const lifecycle = (action: "deploy" | "pause" | "resume" | "archive") => {
@@ -532,57 +521,6 @@ export const ENDPOINTS: Endpoint[] = [
       },
     ],
     errors: [],
-  },
-  {
-    operationId: "getContact",
-    method: "GET",
-    path: "/api/v1/contacts/{phone}",
-    tag: "Contacts",
-    summary: "Get a contact",
-    description: "The contact with this phone number, with its name and attributes.",
-    auth: "apiKey",
-    pathParams: [
-      { name: "phone", description: "The phone number in E.164 (`+` may be sent as `%2B`).", schema: { type: "string" }, required: true, example: "+14155552671" },
-    ],
-    responses: [
-      {
-        status: 200,
-        description: "The contact.",
-        schema: contactSchema,
-        example: contactExample,
-      },
-    ],
-    errors: ["not_found", "validation_failed"],
-  },
-  {
-    operationId: "upsertContact",
-    method: "PUT",
-    path: "/api/v1/contacts/{phone}",
-    tag: "Contacts",
-    summary: "Create or update a contact",
-    description:
-      "Creates the contact, or updates it when the phone number is known. Attributes are merged into the stored ones (the same rule as a trigger request); a name you leave out (or send as null) keeps the stored name. Attribute names follow the field-name rule (letters, digits, underscores); `name` and `phoneNumber` are built in.",
-    auth: "apiKey",
-    pathParams: [
-      { name: "phone", description: "The phone number in E.164 (`+` may be sent as `%2B`).", schema: { type: "string" }, required: true, example: "+14155552671" },
-    ],
-    body: { schema: upsertContactSchema, strict: true, required: true, example: { name: "Maria", attributes: { order_id: "A-10482", vip: true } } },
-    responses: [
-      {
-        status: 200,
-        description: "Updated.",
-        schema: contactSchema,
-        example: { ...contactExample, updatedAt: "2026-11-21T15:20:00.000Z" },
-      },
-      {
-        status: 201,
-        description: "Created.",
-        schema: contactSchema,
-        example: contactExample,
-        headers: { Location: { description: "`/api/v1/contacts/{phone}` of the new contact.", schema: { type: "string" } } },
-      },
-    ],
-    errors: JSON_BODY_ERRORS,
   },
   {
     operationId: "getOpenApiDocument",

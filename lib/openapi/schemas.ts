@@ -2,6 +2,8 @@
 // schemas here describe what the services return (the route tests parse real responses with them).
 import { z } from "zod";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
+import { attributeTypes, optOutMethods } from "@/db/schema";
+import { segmentFilterSchema } from "@/lib/audiences/filter";
 import { LOG_STATUSES } from "@/lib/logs/status";
 import { MAX_BATCH_SIZE } from "@/lib/trigger/validation";
 
@@ -20,6 +22,8 @@ export const EXAMPLE_IDS = {
   contact: "ctc_9GhD4fSa7mQw1ZeV",
   workspace: "ws_2BvN6cXz0lKj8HgT",
   apiKey: "key_7TyU1iOp5aSd3FgH",
+  list: "lst_4RtY8uIo2pAs6DfG",
+  segment: "seg_6JkH3gFd9sAq1WeR",
 } as const;
 
 // ── Problems ────────────────────────────────────────────────────────────────────────────────
@@ -77,6 +81,9 @@ const campaignShape = {
   templateId: z.string().nullable(),
   template: templateSummarySchema.nullable(),
   rateLimitPerMinute: z.number().int().meta({ description: "Trigger requests accepted per minute for this campaign." }),
+  respectOptOut: z.boolean().meta({
+    description: "Trigger campaigns: a request for a contact who opted out is recorded as a `skipped` message (error `opted_out`) instead of being sent. Default true.",
+  }),
   version: z.number().int().meta({ description: "Increases with every change; send it back as `version` for optimistic concurrency." }),
   deployedAt: timestamp().nullable(),
   createdAt: timestamp(),
@@ -145,15 +152,72 @@ export const templateListSchema = z.object({ data: z.array(templateSchema), next
 
 // ── Contacts ────────────────────────────────────────────────────────────────────────────────
 
+const listRefSchema = z.object({ id: opaqueId("lst", EXAMPLE_IDS.list), name: z.string().meta({ example: "VIP customers" }) });
+
+export const contactConsentSchema = z
+  .object({
+    optedOut: z.boolean().meta({ description: "Opted-out contacts never receive bulk messages." }),
+    optedOutAt: timestamp().nullable(),
+    method: z.enum(optOutMethods).nullable().meta({ description: "How they opted out: `manual`, `import`, `api` or `keyword` (a reply)." }),
+    detail: z.string().nullable().meta({ description: "Who or what: the user's email, the API key's name, the import's file name, the keyword." }),
+  })
+  .meta({ description: "Consent. Opting back in clears all of it." });
+
 export const contactSchema = z.object({
   id: opaqueId("ctc", EXAMPLE_IDS.contact),
   object: z.literal("contact"),
   phone,
   name: z.string().nullable(),
-  attributes: z.record(z.string(), z.unknown()).meta({ description: "Custom attributes (trigger fields and API updates, merged)." }),
+  attributes: z.record(z.string(), z.unknown()).meta({ description: "Custom attributes (trigger fields, imports and API updates, merged), typed by the attribute definitions." }),
+  consent: contactConsentSchema,
+  lists: z.array(listRefSchema).meta({ description: "The lists the contact belongs to, by name." }),
+  lastMessageStatus: z.enum(LOG_STATUSES).nullable().meta({ description: "The status of the newest message to this contact, across campaigns." }),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 });
+
+export const contactPageSchema = z.object({ data: z.array(contactSchema), nextCursor: nextCursorSchema });
+
+export const contactAttributeSchema = z.object({
+  key: z.string().meta({ example: "city" }),
+  type: z.enum(attributeTypes).meta({ description: "`date` values are written `YYYY-MM-DD`." }),
+  createdAt: timestamp(),
+});
+
+export const contactAttributeListSchema = z.object({ data: z.array(contactAttributeSchema), nextCursor: nextCursorSchema });
+
+export const listSchema = z.object({
+  id: opaqueId("lst", EXAMPLE_IDS.list),
+  object: z.literal("list"),
+  name: z.string().meta({ example: "VIP customers" }),
+  contactCount: z.number().int().meta({ description: "Members right now (opted-out ones included)." }),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+});
+
+export const listPageSchema = z.object({ data: z.array(listSchema), nextCursor: nextCursorSchema });
+
+export const membershipResultSchema = z.object({
+  listId: opaqueId("lst", EXAMPLE_IDS.list),
+  changed: z.number().int().meta({ description: "Contacts added (or removed) by this request; those already in (or out) are not counted." }),
+  unknownContactIds: z.array(z.string()).meta({ description: "Ids that match no contact of the workspace; nothing happened for them." }),
+  unknownPhones: z.array(z.string()).meta({ description: "Phones that match no contact of the workspace; nothing happened for them." }),
+  contactCount: z.number().int().meta({ description: "Members after the change." }),
+});
+
+export const segmentSchema = z.object({
+  id: opaqueId("seg", EXAMPLE_IDS.segment),
+  object: z.literal("segment"),
+  name: z.string().meta({ example: "Lisbon VIPs" }),
+  filter: segmentFilterSchema,
+  contactCount: z.number().int().meta({ description: "Contacts the filter selects right now (opted-out ones included; audiences leave them out)." }),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+});
+
+export const segmentPageSchema = z.object({ data: z.array(segmentSchema), nextCursor: nextCursorSchema });
+
+export const segmentCountSchema = z.object({ contactCount: z.number().int() });
 
 // ── Messages ────────────────────────────────────────────────────────────────────────────────
 
@@ -201,6 +265,12 @@ export const messagePageSchema = z.object({
     })
     .optional()
     .meta({ description: "Counts per status for the same filters; only with `include=counts`." }),
+});
+
+/** A contact's message history: the message object with its campaign's name. */
+export const contactMessagePageSchema = z.object({
+  data: z.array(messageSchema.extend({ campaignName: z.string().meta({ example: "Order confirmation" }) })),
+  nextCursor: nextCursorSchema,
 });
 
 // ── Trigger ─────────────────────────────────────────────────────────────────────────────────

@@ -5,15 +5,15 @@ import { contactSchema } from "@/lib/openapi/schemas";
 import { callRoute, createApiAccount } from "@/lib/testing/api-factories";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
 import { triggerCampaign } from "@/lib/trigger/service";
-import { DELETE, GET, PUT } from "./route";
+import { GET, POST, PUT } from "./route";
 
 const PHONE = "+14155552671";
 type Contact = { id: string; phone: string; name: string | null; attributes: Record<string, unknown>; errors?: { path: string; code: string }[] };
 
-const get = (key: string, phone: string) => callRoute<Contact>(GET, "GET", `/api/v1/contacts/${phone}`, { key, params: { phone } });
-const put = (key: string, phone: string, body: unknown) => callRoute<Contact>(PUT, "PUT", `/api/v1/contacts/${phone}`, { key, params: { phone }, body });
+const get = (key: string, phone: string) => callRoute<Contact>(GET, "GET", `/api/v1/contacts/${phone}`, { key, params: { idOrPhone: phone } });
+const put = (key: string, phone: string, body: unknown) => callRoute<Contact>(PUT, "PUT", `/api/v1/contacts/${phone}`, { key, params: { idOrPhone: phone }, body });
 
-describe("/api/v1/contacts/{phone}", () => {
+describe("/api/v1/contacts/{idOrPhone} (by phone)", () => {
   it("PUT creates (201, Location), then merges attributes and keeps the name unless one is sent (200)", async () => {
     const account = await createApiAccount();
     const created = await put(account.key, PHONE, { name: "Maria", attributes: { order_id: "A-1", vip: true } });
@@ -80,13 +80,13 @@ describe("/api/v1/contacts/{phone}", () => {
     const unstorable = await put(account.key, PHONE, { name: "Ma\u0000ria", attributes: { note: "\ud800" } });
     expect(unstorable.status).toBe(422);
     expect(unstorable.body.errors?.map((e) => e.path)).toEqual(["name", "attributes.note"]);
-    expect((await callRoute(PUT, "PUT", `/api/v1/contacts/${PHONE}`, { key: account.key, params: { phone: PHONE }, body: "[" })).status).toBe(400);
+    expect((await callRoute(PUT, "PUT", `/api/v1/contacts/${PHONE}`, { key: account.key, params: { idOrPhone: PHONE }, body: "[" })).status).toBe(400);
   });
 
   it("401 without a key, 405 with Allow for other methods", async () => {
-    expect((await callRoute(GET, "GET", `/api/v1/contacts/${PHONE}`, { params: { phone: PHONE } })).status).toBe(401);
-    const wrong = await callRoute(DELETE, "DELETE", `/api/v1/contacts/${PHONE}`, { params: { phone: PHONE } });
+    expect((await callRoute(GET, "GET", `/api/v1/contacts/${PHONE}`, { params: { idOrPhone: PHONE } })).status).toBe(401);
+    const wrong = await callRoute(POST, "POST", `/api/v1/contacts/${PHONE}`, { params: { idOrPhone: PHONE } });
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get("allow")).toBe("GET, PUT");
+    expect(wrong.headers.get("allow")).toBe("GET, PUT, PATCH, DELETE");
   });
 });

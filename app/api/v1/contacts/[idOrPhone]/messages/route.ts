@@ -1,0 +1,16 @@
+import { getDb } from "@/db";
+import { pageQuerySchema } from "@/lib/contacts/schemas";
+import { listContactMessages } from "@/lib/contacts/service";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { parseQuery } from "@/lib/openapi/request";
+
+export const GET = withWorkspace<{ idOrPhone: string }>(async ({ request, params, workspaceId }) => {
+  const query = parseQuery(pageQuerySchema, new URL(request.url));
+  return json(await listContactMessages(await getDb(), workspaceId, params.idOrPhone, query));
+});
+
+const notAllowed = methodNotAllowed(["GET"]);
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;

@@ -1,0 +1,245 @@
+// Segments: saved filters over a workspace's contacts, counted live. A filter compiles to ONE SQL
+// condition over `contacts c`; user values only ever travel as bound parameters.
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { z } from "zod";
+import type { Executor } from "@/db";
+import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
+import { queryRows } from "@/db/rows";
+import { contactLists, contacts, segments } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
+import { conflict, notFound, validationFailed } from "@/lib/http/errors";
+import { storedStatuses } from "@/lib/logs/status";
+import {
+  isIsoDate,
+  segmentFilterSchema,
+  type createSegmentSchema,
+  type SegmentCondition,
+  type SegmentFilter,
+  type updateSegmentSchema,
+} from "./filter";
+import { isUniqueViolation } from "./lists";
+
+export * from "./filter";
+
+const ISO_DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
+
+/** The contacts table as every compiled condition names it. */
+export const c = alias(contacts, "c");
+
+/** `%`, `_` and `\` match themselves in an ILIKE pattern. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/** The status of the contact's newest message (null without messages); the contact page and lists show it too. */
+export function lastMessageStatusSql(contactId: SQL | typeof c.id): SQL<string | null> {
+  return sql<string | null>`(select lm.status from messages lm where lm.contact_id = ${contactId} order by lm.created_at desc, lm.id desc limit 1)`;
+}
+
+function listMember(listId: string): SQL {
+  return sql`exists (select 1 from contact_list_members mem where mem.list_id = ${listId} and mem.contact_id = ${c.id})`;
+}
+
+/** A date-only bound covers the whole UTC day: before → earlier days, after → later days. */
+function createdAtCompiled(op: "before" | "after", value: string): SQL {
+  if (isIsoDate(value)) {
+    return op === "before" ? sql`${c.createdAt} < ${value}::date::timestamp at time zone 'UTC'` : sql`${c.createdAt} >= (${value}::date + 1)::timestamp at time zone 'UTC'`;
+  }
+  const at = new Date(value).toISOString();
+  return op === "before" ? sql`${c.createdAt} < ${at}::timestamptz` : sql`${c.createdAt} > ${at}::timestamptz`;
+}
+
+function attributeCompiled(condition: Extract<SegmentCondition, { field: "attribute" }>): SQL {
+  const { key, op, value } = condition;
+  const attr = sql`(${c.attributes} -> ${key}::text)`;
+  const text = sql`(${c.attributes} ->> ${key}::text)`;
+  switch (op) {
+    case "equals":
+      // Containment is what the GIN (jsonb_path_ops) index serves.
+      return sql`${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb`;
+    case "not_equals":
+      return sql`not (${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb)`;
+    case "contains":
+      return sql`${text} ilike ${`%${escapeLike(String(value))}%`}`;
+    case "is_set":
+      return sql`nullif(${text}, '') is not null`;
+    case "is_not_set":
+      return sql`nullif(${text}, '') is null`;
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
+      const operator = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` }[op];
+      // Only JSON numbers are compared: any other stored value never matches and never fails a cast.
+      return sql`(case when jsonb_typeof(${attr}) = 'number' then ${text}::numeric end) ${operator} ${String(value)}::numeric`;
+    }
+    case "before":
+    case "after": {
+      // YYYY-MM-DD text orders like the dates themselves, so no cast can fail on a malformed value.
+      const operator = op === "before" ? sql`<` : sql`>`;
+      return sql`(case when jsonb_typeof(${attr}) = 'string' and ${text} ~ ${ISO_DATE_PATTERN} then ${text} end) ${operator} ${String(value)}::text`;
+    }
+  }
+}
+
+function conditionCompiled(condition: SegmentCondition): SQL {
+  switch (condition.field) {
+    case "attribute":
+      return attributeCompiled(condition);
+    case "list":
+      return condition.op === "in" ? listMember(condition.listId) : sql`not ${listMember(condition.listId)}`;
+    case "opted_out":
+      return condition.value ? sql`${c.optedOutAt} is not null` : sql`${c.optedOutAt} is null`;
+    case "created_at":
+      return createdAtCompiled(condition.op, condition.value);
+    case "last_message_status": {
+      const statuses = storedStatuses(condition.value);
+      const matches = sql`coalesce(${lastMessageStatusSql(c.id)} in (${sql.join(
+        statuses.map((s) => sql`${s}`),
+        sql`, `,
+      )}), false)`;
+      return condition.op === "equals" ? matches : sql`not ${matches}`;
+    }
+  }
+}
+
+/** The filter as one condition over `contacts c` (workspace scoping is the caller's). */
+export function compileSegmentFilter(filter: SegmentFilter): SQL {
+  if (filter.conditions.length === 0) return sql`true`;
+  const parts = filter.conditions.map((condition) => sql`(${conditionCompiled(condition)})`);
+  return sql`(${sql.join(parts, filter.match === "all" ? sql` and ` : sql` or `)})`;
+}
+
+/** 422 for a list condition naming a list the workspace does not have. */
+export async function assertFilterReferences(db: Executor, workspaceId: string, filter: SegmentFilter, prefix = "filter"): Promise<void> {
+  const listIds = [...new Set(filter.conditions.flatMap((condition) => (condition.field === "list" ? [condition.listId] : [])))];
+  if (listIds.length === 0) return;
+  const found = await db
+    .select({ id: contactLists.id })
+    .from(contactLists)
+    .where(and(eq(contactLists.workspaceId, workspaceId), inArray(contactLists.id, listIds)));
+  const known = new Set(found.map((row) => row.id));
+  const errors = filter.conditions.flatMap((condition, index) =>
+    condition.field === "list" && !known.has(condition.listId)
+      ? [{ path: `${prefix}.conditions[${index}].listId`, code: "unknown_list", message: "No list with this id exists in your workspace." }]
+      : [],
+  );
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+export async function countSegmentFilter(db: Executor, workspaceId: string, filter: SegmentFilter): Promise<number> {
+  const [row] = await queryRows<{ count: number | string }>(
+    db,
+    sql`select count(*)::int as count from contacts c where c.workspace_id = ${workspaceId} and ${compileSegmentFilter(filter)}`,
+  );
+  return Number(row?.count ?? 0);
+}
+
+// ── Saved segments ──────────────────────────────────────────────────────────────────────────
+
+export interface SegmentView {
+  id: string;
+  object: "segment";
+  name: string;
+  filter: SegmentFilter;
+  contactCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type SegmentRow = typeof segments.$inferSelect;
+
+const SEGMENT_ID = /^seg_[A-Za-z0-9]{1,64}$/;
+const missing = () => notFound("No segment with this id exists in your workspace.");
+const nameTaken = (name: string) => conflict(`A segment named "${name}" already exists in your workspace.`, "segment_name_taken");
+
+async function toView(db: Executor, row: SegmentRow): Promise<SegmentView> {
+  const filter = segmentFilterSchema.parse(row.filter);
+  return {
+    id: row.id,
+    object: "segment",
+    name: row.name,
+    filter,
+    contactCount: await countSegmentFilter(db, row.workspaceId, filter),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function loadSegment(db: Executor, workspaceId: string, id: string): Promise<SegmentRow> {
+  if (!SEGMENT_ID.test(id)) throw missing();
+  const [row] = await db.select().from(segments).where(and(eq(segments.workspaceId, workspaceId), eq(segments.id, id)));
+  if (!row) throw missing();
+  return row;
+}
+
+/** The saved filter of a segment, for lists, audiences and counts. */
+export async function segmentFilter(db: Executor, workspaceId: string, id: string): Promise<SegmentFilter> {
+  return segmentFilterSchema.parse((await loadSegment(db, workspaceId, id)).filter);
+}
+
+export async function getSegment(db: Executor, workspaceId: string, id: string): Promise<SegmentView> {
+  return toView(db, await loadSegment(db, workspaceId, id));
+}
+
+export async function createSegment(db: Executor, workspaceId: string, input: z.output<typeof createSegmentSchema>): Promise<SegmentView> {
+  await assertFilterReferences(db, workspaceId, input.filter);
+  const [row] = await db
+    .insert(segments)
+    .values({ id: newId("seg"), workspaceId, name: input.name, filter: input.filter })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw nameTaken(input.name);
+  return toView(db, row);
+}
+
+export async function updateSegment(db: Executor, workspaceId: string, id: string, input: z.output<typeof updateSegmentSchema>): Promise<SegmentView> {
+  await loadSegment(db, workspaceId, id);
+  if (input.filter) await assertFilterReferences(db, workspaceId, input.filter);
+  try {
+    const [row] = await db
+      .update(segments)
+      .set({ ...(input.name !== undefined ? { name: input.name } : {}), ...(input.filter ? { filter: input.filter } : {}), updatedAt: sql`now()` })
+      .where(and(eq(segments.workspaceId, workspaceId), eq(segments.id, id)))
+      .returning();
+    if (!row) throw missing();
+    return toView(db, row);
+  } catch (error) {
+    if (input.name !== undefined && isUniqueViolation(error)) throw nameTaken(input.name);
+    throw error;
+  }
+}
+
+export async function deleteSegment(db: Executor, workspaceId: string, id: string): Promise<void> {
+  await loadSegment(db, workspaceId, id);
+  await db.delete(segments).where(and(eq(segments.workspaceId, workspaceId), eq(segments.id, id)));
+}
+
+export async function listSegments(
+  db: Executor,
+  workspaceId: string,
+  options: { limit?: number; cursor?: string },
+): Promise<{ data: SegmentView[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(options.limit ?? 50, 1), 100);
+  const conditions = [eq(segments.workspaceId, workspaceId)];
+  if (options.cursor) {
+    const cursor = decodeCursor(options.cursor, { id: SEGMENT_ID });
+    if (!cursor || cursor.direction !== "older") throw invalidCursor();
+    conditions.push(keysetCondition(segments, cursor));
+  }
+  const rows = await db
+    .select({ segment: segments, position: cursorTimestamp(segments.createdAt) })
+    .from(segments)
+    .where(and(...conditions))
+    .orderBy(desc(segments.createdAt), desc(segments.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const data: SegmentView[] = [];
+  for (const row of page) data.push(await toView(db, row.segment));
+  return { data, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.segment.id, direction: "older" }) : null };
+}
+
+export const invalidCursor = () =>
+  validationFailed([{ path: "cursor", code: "invalid_cursor", message: "The cursor is not valid; start again from the first page." }]);
