@@ -95,6 +95,12 @@ export const ERROR_CATALOG = [
     title: "Request in progress",
     description: "Another request with the same `Idempotency-Key` is still being processed. Retry after `Retry-After` seconds.",
   },
+  {
+    code: "import_file_already_sent",
+    status: 409,
+    title: "Conflict",
+    description: "The import already has its file (stored, being merged or finished). Create a new import to load another file.",
+  },
   { code: "list_name_taken", status: 409, title: "Conflict", description: "The workspace already has a list with this name. Pick another name or add the contacts to that list." },
   { code: "segment_name_taken", status: 409, title: "Conflict", description: "The workspace already has a segment with this name. Pick another name or change that segment." },
   {
