@@ -155,6 +155,26 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
           {errors?.fields?.root?.message && <p className="text-xs font-medium text-destructive">{errors.fields.root.message}</p>}
         </div>
 
+        <div className="flex items-start gap-3 rounded-lg border p-3">
+          <input
+            id="respect-opt-out"
+            type="checkbox"
+            role="switch"
+            className="mt-0.5 size-4 accent-[var(--primary)]"
+            aria-describedby="respect-opt-out-hint"
+            {...form.register("respectOptOut")}
+          />
+          <div className="grid gap-0.5">
+            <label htmlFor="respect-opt-out" className="text-sm font-medium">
+              Skip contacts who opted out
+            </label>
+            <p id="respect-opt-out-hint" className="text-xs text-muted-foreground">
+              On: a request for a contact who replied STOP (or was opted out) is answered and logged as <em>skipped</em>, and nothing is sent. Turn it
+              off only for messages the contact must get, such as order or security notices.
+            </p>
+          </div>
+        </div>
+
         <details className="group rounded-lg border">
           <summary className="cursor-pointer px-3 py-2 text-sm font-medium select-none">Example request body</summary>
           <pre className="overflow-x-auto border-t bg-muted/40 px-3 py-2 font-mono text-xs" data-testid="sample-payload">

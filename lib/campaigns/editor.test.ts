@@ -119,7 +119,9 @@ describe("toFormValues", () => {
           { key: "body.order_number", attribute: "order_number", fallback: null },
         ],
       },
+      respectOptOut: true,
     });
+    expect(toFormValues({ ...campaign, respectOptOut: false }, templates, []).respectOptOut).toBe(false);
   });
 
   it("copies the trigger rows so editing the form never changes the campaign", () => {
@@ -284,6 +286,13 @@ describe("campaignUpdateBody", () => {
     expect(parseStrict(updateCampaignSchema, body)).toEqual(campaignUpdateBody(values, 4));
   });
 
+  it("sends the opt-out choice when the form has one, and leaves it out otherwise", () => {
+    const off = campaignEditorSchema.parse({ ...values, respectOptOut: false });
+    expect(campaignUpdateBody(off, 4)).toMatchObject({ respectOptOut: false, version: 4 });
+    expect(parseStrict(updateCampaignSchema, campaignUpdateBody(off, 4))).toMatchObject({ respectOptOut: false });
+    expect("respectOptOut" in campaignUpdateBody(values, 4)).toBe(false);
+  });
+
   it("sends a cleared template as null", () => {
     const cleared = campaignEditorSchema.parse({ name: "Draft", triggerConfig: { phoneField: "phone", fields: [] }, templateId: null, messageConfig: { variables: [] } });
     expect(campaignUpdateBody(cleared, 1)).toEqual({ name: "Draft", triggerConfig: { phoneField: "phone", fields: [] }, templateId: null, messageConfig: { variables: [] }, version: 1 });
@@ -301,6 +310,7 @@ describe("splitCampaignResponse", () => {
     templateId: null,
     template: null,
     rateLimitPerMinute: 600,
+    respectOptOut: true,
     version: 3,
     deployedAt: "2026-03-14T10:00:00.000Z",
     createdAt: "2026-03-14T09:00:00.000Z",

@@ -26,6 +26,7 @@ export interface EditableCampaign {
   triggerConfig: TriggerConfig;
   templateId: string | null;
   messageConfig: MessageConfig;
+  respectOptOut?: boolean;
 }
 
 /** What the variable mapping needs to know about a template. */
@@ -68,6 +69,7 @@ export function toFormValues(campaign: EditableCampaign, templates: TemplateWith
     triggerConfig: { phoneField: campaign.triggerConfig.phoneField, fields: campaign.triggerConfig.fields.map((f) => ({ ...f })) },
     templateId: campaign.templateId,
     messageConfig: { variables: template ? alignVariables(template, campaign.messageConfig.variables, attributes) : [] },
+    respectOptOut: campaign.respectOptOut ?? true,
   };
 }
 
@@ -143,6 +145,7 @@ export function campaignUpdateBody(values: CampaignEditorValues, version: number
     },
     templateId: values.templateId,
     messageConfig: { variables: values.messageConfig.variables.map(({ key, attribute, fallback }) => ({ key, attribute, fallback })) },
+    ...(values.respectOptOut !== undefined ? { respectOptOut: values.respectOptOut } : {}),
     version,
   };
 }

@@ -119,6 +119,11 @@ export const campaignEditorSchema = z.object({
   triggerConfig: triggerConfigSchema,
   templateId: z.string().min(1).max(100).nullable(),
   messageConfig: messageConfigSchema,
+  /** Trigger campaigns: skip (and record as `skipped`) contacts who opted out. Absent leaves it as stored. */
+  respectOptOut: z
+    .boolean()
+    .optional()
+    .meta({ description: "Trigger campaigns: contacts who opted out get a `skipped` message (error `opted_out`) instead of a send. New campaigns: true." }),
 });
 export type CampaignEditorInput = z.input<typeof campaignEditorSchema>;
 export type CampaignEditorValues = z.output<typeof campaignEditorSchema>;

@@ -95,6 +95,15 @@ describe("campaign service", () => {
     expect((await getCampaign(db, workspaceId, campaign.id)).version).toBe(2);
   });
 
+  it("respects opt-outs by default; a save can turn it off, and a save without it keeps it", async () => {
+    const db = await getDb();
+    const campaign = await readyDraft();
+    expect(campaign.respectOptOut).toBe(true);
+    expect((await updateCampaign(db, workspaceId, campaign.id, { respectOptOut: false })).respectOptOut).toBe(false);
+    expect((await updateCampaign(db, workspaceId, campaign.id, { name: "Renamed" })).respectOptOut).toBe(false);
+    expect((await getCampaign(db, workspaceId, campaign.id)).respectOptOut).toBe(false);
+  });
+
   it("rejects a save based on an old version", async () => {
     const db = await getDb();
     const campaign = await readyDraft();

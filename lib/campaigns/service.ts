@@ -44,6 +44,8 @@ export interface CampaignView {
   templateId: string | null;
   template: CampaignTemplateSummary | null;
   rateLimitPerMinute: number;
+  /** Trigger sends to opted-out contacts are skipped (recorded as `skipped`, reason `opted_out`). */
+  respectOptOut: boolean;
   version: number;
   deployedAt: string | null;
   createdAt: string;
@@ -80,6 +82,7 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
     templateId: row.templateId,
     template,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    respectOptOut: row.respectOptOut,
     version: row.version,
     deployedAt: row.deployedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -265,6 +268,7 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.messageConfig !== undefined ? { messageConfig: changes.messageConfig } : {}),
         ...(changes.templateId !== undefined ? { templateId: changes.templateId } : {}),
         ...(changes.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: changes.rateLimitPerMinute } : {}),
+        ...(changes.respectOptOut !== undefined ? { respectOptOut: changes.respectOptOut } : {}),
         version: sql`${campaigns.version} + 1`,
         updatedAt: new Date(),
       })
