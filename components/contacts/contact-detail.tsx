@@ -15,7 +15,7 @@ import type { AttributeDefinition, Contact, ContactList, Page } from "./types";
 import { useApi } from "./use-api";
 
 /** One contact: attributes, lists, consent, message history; sandbox workspaces can simulate a reply. */
-export function ContactDetail({ contactId, sandbox, campaignNames }: { contactId: string; sandbox: boolean; campaignNames: Record<string, string> }) {
+export function ContactDetail({ contactId, sandbox }: { contactId: string; sandbox: boolean }) {
   const contact = useApi<Contact>(`/api/v1/contacts/${contactId}`);
   const attributes = useApi<{ data: AttributeDefinition[] }>("/api/v1/contact-attributes");
   const lists = useApi<Page<ContactList>>("/api/v1/lists?limit=100");
@@ -66,7 +66,7 @@ export function ContactDetail({ contactId, sandbox, campaignNames }: { contactId
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="grid min-w-0 content-start gap-6">
           <AttributesForm key={data.updatedAt} contact={data} definitions={attributes.data?.data ?? []} onSaved={refresh} />
-          <MessageHistory contactId={data.id} campaignNames={campaignNames} version={version} />
+          <MessageHistory contactId={data.id} version={version} />
         </div>
         <div className="grid min-w-0 content-start gap-6">
           <ConsentPanel contact={data} onChanged={refresh} />

@@ -127,7 +127,7 @@ export function ImportProgress({ importId, totalRows }: { importId: string; tota
       )}
       {finished && job.duplicates > 0 && (
         <p className="text-sm text-muted-foreground">
-          Duplicates are rows whose phone number appears earlier in the file; the first occurrence was imported.
+          Duplicates are rows whose phone number appears again later in the file; the last occurrence was imported.
         </p>
       )}
     </div>

@@ -11,13 +11,14 @@ interface HistoryMessage {
   id: string;
   status: string;
   campaignId: string;
+  campaignName?: string;
   template: { name: string; language: string };
   error: { code: string | null; reason: string } | null;
   createdAt: string;
 }
 
 /** Every message sent (or skipped) to this contact, across campaigns, newest first. */
-export function MessageHistory({ contactId, campaignNames, version }: { contactId: string; campaignNames: Record<string, string>; version: number }) {
+export function MessageHistory({ contactId, version }: { contactId: string; version: number }) {
   const { data, loading, problem } = useApi<{ data: HistoryMessage[] }>(`/api/v1/contacts/${contactId}/messages?limit=50&v=${version}`);
   const rows = data?.data ?? [];
   return (
@@ -48,7 +49,7 @@ export function MessageHistory({ contactId, campaignNames, version }: { contactI
                   <TableCell className="pl-5"><MessageStatusBadge status={message.status} /></TableCell>
                   <TableCell>
                     <Link href={`/campaigns/${message.campaignId}/logs`} className="hover:text-primary hover:underline">
-                      {campaignNames[message.campaignId] ?? message.campaignId}
+                      {message.campaignName ?? message.campaignId}
                     </Link>
                   </TableCell>
                   <TableCell className="font-mono text-xs text-muted-foreground">{message.template?.name}</TableCell>

@@ -3,7 +3,6 @@ import { connection } from "next/server";
 import { ContactDetail } from "@/components/contacts/contact-detail";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
-import { listLogsCampaignOptions } from "@/lib/logs/campaign";
 import { getSender } from "@/lib/senders/service";
 
 export const metadata: Metadata = { title: "Contact" };
@@ -13,12 +12,6 @@ export default async function ContactPage({ params }: { params: Promise<{ id: st
   const user = await requireUser();
   const { id } = await params;
   const db = await getDb();
-  const [sender, campaigns] = await Promise.all([getSender(db, user.workspaceId), listLogsCampaignOptions(db, user.workspaceId)]);
-  return (
-    <ContactDetail
-      contactId={id}
-      sandbox={sender.provider === "sandbox"}
-      campaignNames={Object.fromEntries(campaigns.map((campaign) => [campaign.id, campaign.name]))}
-    />
-  );
+  const sender = await getSender(db, user.workspaceId);
+  return <ContactDetail contactId={id} sandbox={sender.provider === "sandbox"} />;
 }
