@@ -138,13 +138,22 @@ describe("API key service", () => {
     await expect(createApiKey(db, owner.workspaceId, owner.actor, { name: "Fits again" })).resolves.toMatchObject({ name: "Fits again" });
   });
 
-  it("takes the audit address from the first X-Forwarded-For hop", () => {
+  it("takes the audit address from the hop the trusted proxy added, never from what the client wrote", () => {
     const request = new Request("http://localhost/api/keys", {
-      headers: { "x-forwarded-for": "198.51.100.4, 10.0.0.1", "user-agent": "Mozilla/5.0" },
+      headers: { "x-forwarded-for": "198.51.100.4, 203.0.113.9", "user-agent": "Mozilla/5.0" },
     });
     const user = { type: "user", id: "usr_1", email: "a@example.test", name: "A" } as const;
-    expect(auditActorFromRequest(request, user)).toEqual({ userId: "usr_1", apiKeyId: null, ip: "198.51.100.4", userAgent: "Mozilla/5.0" });
-    expect(auditActorFromRequest(new Request("http://localhost/"), user)).toEqual({ userId: "usr_1", apiKeyId: null, ip: null, userAgent: null });
-    expect(auditActorFromRequest(request, { type: "api_key", id: "key_1", name: "CRM" })).toMatchObject({ userId: null, apiKeyId: "key_1" });
+    const saved = process.env.TRUSTED_PROXY_HOPS;
+    try {
+      delete process.env.TRUSTED_PROXY_HOPS;
+      expect(auditActorFromRequest(request, user)).toEqual({ userId: "usr_1", apiKeyId: null, ip: null, userAgent: "Mozilla/5.0" });
+      process.env.TRUSTED_PROXY_HOPS = "1";
+      expect(auditActorFromRequest(request, user)).toEqual({ userId: "usr_1", apiKeyId: null, ip: "203.0.113.9", userAgent: "Mozilla/5.0" });
+      expect(auditActorFromRequest(new Request("http://localhost/"), user)).toEqual({ userId: "usr_1", apiKeyId: null, ip: null, userAgent: null });
+      expect(auditActorFromRequest(request, { type: "api_key", id: "key_1", name: "CRM" })).toMatchObject({ userId: null, apiKeyId: "key_1" });
+    } finally {
+      if (saved === undefined) delete process.env.TRUSTED_PROXY_HOPS;
+      else process.env.TRUSTED_PROXY_HOPS = saved;
+    }
   });
 });

@@ -1,19 +1,13 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { apiKeys, auditEvents, users } from "@/db/schema";
+import { apiKeys, users } from "@/db/schema";
+import { auditRow, recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
-import type { Actor } from "@/lib/workspaces";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { displayApiKey, generateApiKey, hashApiKey } from "./format";
 import { createApiKeySchema, type ApiKeyListItem, type CreatedApiKey } from "./schemas";
 
-/** Who did it, for the audit trail: a user, or an API key acting for the workspace. */
-export interface AuditActor {
-  userId: string | null;
-  apiKeyId?: string | null;
-  ip: string | null;
-  userAgent: string | null;
-}
+export { auditActorFromRequest, type AuditActor } from "@/lib/audit/service";
 
 /** Enough for any real set of integrations, small enough that a leaked session cannot mint thousands. */
 export const MAX_ACTIVE_KEYS_PER_WORKSPACE = 100;
@@ -74,7 +68,7 @@ export async function createApiKey(
       .insert(apiKeys)
       .values({ id, workspaceId, name, keyHash: hashApiKey(key), displayKey, createdBy: actor.userId })
       .returning({ createdAt: apiKeys.createdAt });
-    await tx.insert(auditEvents).values(auditRow("api_key.created", workspaceId, actor, { id, name, displayKey }));
+    await recordAudit(tx, keyAudit("api_key.created", workspaceId, actor, { id, name, displayKey }));
     return { id, name, key, displayKey, createdAt: row!.createdAt.toISOString() };
   });
 }
@@ -91,39 +85,15 @@ export async function deleteApiKey(db: Executor, workspaceId: string, actor: Aud
       .where(and(eq(apiKeys.id, keyId), eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.deletedAt)))
       .returning({ id: apiKeys.id, name: apiKeys.name, displayKey: apiKeys.displayKey });
     if (!deleted) throw notFound(KEY_NOT_FOUND);
-    await tx.insert(auditEvents).values(auditRow("api_key.deleted", workspaceId, actor, deleted));
+    await recordAudit(tx, keyAudit("api_key.deleted", workspaceId, actor, deleted));
   });
 }
 
-function auditRow(
+function keyAudit(
   action: "api_key.created" | "api_key.deleted",
   workspaceId: string,
   actor: AuditActor,
   key: { id: string; name: string; displayKey: string },
-): typeof auditEvents.$inferInsert {
-  return {
-    id: newId("evt"),
-    workspaceId,
-    actorUserId: actor.userId,
-    actorApiKeyId: actor.apiKeyId ?? null,
-    action,
-    targetType: "api_key",
-    targetId: key.id,
-    metadata: { name: key.name, displayKey: key.displayKey },
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-  };
-}
-
-/** The actor of a request with its client address and user agent, for audit rows (first hop of X-Forwarded-For). */
-export function auditActorFromRequest(request: Request, actor: Actor): AuditActor {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  const ip = forwarded || request.headers.get("x-real-ip")?.trim() || null;
-  const userAgent = request.headers.get("user-agent");
-  return {
-    userId: actor.type === "user" ? actor.id : null,
-    apiKeyId: actor.type === "api_key" ? actor.id : null,
-    ip: ip ? ip.slice(0, 64) : null,
-    userAgent: userAgent ? userAgent.slice(0, 512) : null,
-  };
+): Parameters<typeof auditRow>[0] {
+  return { workspaceId, actor, action, targetType: "api_key", targetId: key.id, metadata: { name: key.name, displayKey: key.displayKey } };
 }

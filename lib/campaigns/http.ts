@@ -1,5 +1,6 @@
 // Request → response for the campaign routes under /api/v1 (the web app and integrators alike).
 import { getDb, type Executor } from "@/db";
+import { auditActorFromRequest, type AuditActor } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { parseStrict } from "@/lib/openapi/request";
@@ -37,10 +38,11 @@ export async function runCampaignAction(
   action: CampaignAction,
   body: unknown,
   origin?: string,
+  actor?: AuditActor,
 ): Promise<CampaignResource> {
   const options = parseStrict(lifecycleActionSchema, body ?? {});
   const run = { deploy: deployCampaign, pause: pauseCampaign, resume: resumeCampaign, archive: archiveCampaign }[action];
-  const campaign = await run(db, workspaceId, id, options);
+  const campaign = await run(db, workspaceId, id, { ...options, actor });
   return campaignResource(db, workspaceId, campaign, origin);
 }
 
@@ -48,9 +50,10 @@ export async function runCampaignAction(
 export function campaignActionRoutes(action: CampaignAction) {
   const notAllowed = methodNotAllowed(["POST"]);
   return {
-    POST: withWorkspace<{ id: string }>(async ({ request, params, workspaceId }) => {
+    POST: withWorkspace<{ id: string }>(async ({ request, params, workspaceId, actor }) => {
       const body = await readOptionalJson(request);
-      return json(await runCampaignAction(await getDb(), workspaceId, params.id, action, body, new URL(request.url).origin));
+      const origin = new URL(request.url).origin;
+      return json(await runCampaignAction(await getDb(), workspaceId, params.id, action, body, origin, auditActorFromRequest(request, actor)));
     }),
     GET: notAllowed,
     PUT: notAllowed,

@@ -2,6 +2,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns } from "@/db/schema";
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
 import { ApiError, conflict } from "@/lib/http/errors";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
@@ -21,12 +22,32 @@ export async function checkCampaign(db: Executor, workspaceId: string, row: Camp
   });
 }
 
+export interface LifecycleOptions {
+  /** The version the caller last saw: a different current version is a 409. */
+  version?: number;
+  /** Who acts, for the audit row written with the change. */
+  actor?: AuditActor;
+}
+
+/** The audit row of a status change, in the transaction that made it. */
+function auditTransition(tx: Executor, workspaceId: string, before: CampaignRow, after: CampaignRow, actor: AuditActor | undefined) {
+  const action = after.status === "active" ? (before.status === "draft" ? "deployed" : "resumed") : after.status;
+  return recordAudit(tx, {
+    workspaceId,
+    actor: actor ?? SYSTEM_ACTOR,
+    action: `campaign.${action}`,
+    targetType: "campaign",
+    targetId: after.id,
+    metadata: { name: after.name, from: before.status, to: after.status, version: after.version },
+  });
+}
+
 async function activate(
   db: Executor,
   workspaceId: string,
   id: string,
   from: CampaignStatus[],
-  options: { version?: number },
+  options: LifecycleOptions,
 ): Promise<CampaignView> {
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
@@ -56,17 +77,18 @@ async function activate(
       .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), inArray(campaigns.status, from), eq(campaigns.version, row.version)))
       .returning();
     if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
+    await auditTransition(tx, workspaceId, row, updated, options.actor);
     return viewWithTemplate(tx, updated);
   });
 }
 
 /** draft → active, after the deploy checks pass (422 `deploy_checks_failed` with every failure otherwise). */
-export function deployCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+export function deployCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
   return activate(db, workspaceId, id, ["draft"], options);
 }
 
 /** paused → active; the checks run again because a paused campaign may have been edited. */
-export function resumeCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+export function resumeCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
   return activate(db, workspaceId, id, ["paused"], options);
 }
 
@@ -76,7 +98,7 @@ async function transition(
   id: string,
   to: CampaignStatus,
   from: CampaignStatus[],
-  options: { version?: number },
+  options: LifecycleOptions,
 ): Promise<CampaignView> {
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
@@ -91,16 +113,17 @@ async function transition(
       .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
       .returning();
     if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
+    await auditTransition(tx, workspaceId, row, updated, options.actor);
     return viewWithTemplate(tx, updated);
   });
 }
 
 /** active → paused (pausing a paused campaign is a no-op). Trigger calls get 409 while paused. */
-export function pauseCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+export function pauseCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
   return transition(db, workspaceId, id, "paused", ["active"], options);
 }
 
 /** any → archived (archiving twice is a no-op). Archived campaigns keep their messages and logs. */
-export function archiveCampaign(db: Executor, workspaceId: string, id: string, options: { version?: number } = {}): Promise<CampaignView> {
+export function archiveCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
   return transition(db, workspaceId, id, "archived", ["draft", "active", "paused"], options);
 }

@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { senders } from "@/db/schema";
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
 import { decryptSecret, encryptSecret, maskSecret } from "@/lib/crypto/secrets";
 import { newId } from "@/lib/crypto/random";
 import { validationFailed, type FieldError } from "@/lib/http/errors";
@@ -111,16 +112,30 @@ export async function loadSenderCredentials(db: Executor, workspaceId: string): 
  * a first WhatsApp setup needs the access token. Switching to the sandbox keeps the credentials
  * so switching back does not mean entering them again.
  */
-export async function updateSenderSettings(db: Executor, workspaceId: string, input: SenderSettingsInput): Promise<SenderView> {
+/**
+ * Saves the sender settings; the audit row names the fields that changed (a secret field only as
+ * "replaced", never its value).
+ */
+export async function updateSenderSettings(
+  db: Executor,
+  workspaceId: string,
+  input: SenderSettingsInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<SenderView> {
   const settings = senderSettingsSchema.parse(input);
   return db.transaction(async (tx) => {
     const row = await getSenderRow(tx, workspaceId);
+    const audit = async (changed: string[]) => {
+      if (changed.length === 0) return;
+      await recordAudit(tx, { workspaceId, actor, action: "sender.settings_changed", targetType: "sender", targetId: row.id, metadata: { changed } });
+    };
     if (settings.provider === "sandbox") {
       const [updated] = await tx
         .update(senders)
         .set({ provider: "sandbox", updatedAt: new Date() })
         .where(eq(senders.id, row.id))
         .returning();
+      await audit(row.provider === "sandbox" ? [] : ["provider"]);
       return toSenderView(updated ?? row);
     }
     const errors: FieldError[] = [];
@@ -144,6 +159,14 @@ export async function updateSenderSettings(db: Executor, workspaceId: string, in
       })
       .where(eq(senders.id, row.id))
       .returning();
+    await audit([
+      ...(row.provider !== "whatsapp" ? ["provider"] : []),
+      ...(numberChanged ? ["phoneNumberId"] : []),
+      ...(row.wabaId !== settings.wabaId ? ["wabaId"] : []),
+      ...(settings.accessToken ? ["accessToken"] : []),
+      ...(settings.appSecret ? ["appSecret"] : []),
+      ...(settings.verifyToken ? ["verifyToken"] : []),
+    ]);
     return toSenderView(updated ?? row);
   });
 }

@@ -1,4 +1,5 @@
 import { getDb } from "@/db";
+import { auditActorFromRequest } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
 import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
 import { getSender, updateSenderSettings } from "@/lib/senders/service";
@@ -8,9 +9,10 @@ const noStore = { "Cache-Control": "no-store" };
 export const GET = withWorkspace(async ({ workspaceId }) => json(await getSender(await getDb(), workspaceId), { headers: noStore }), webAppOnly);
 
 /** Secrets are accepted here and never returned: the response shows them masked. */
-export const PUT = withWorkspace(async ({ request, workspaceId }) => {
+export const PUT = withWorkspace(async ({ request, workspaceId, actor }) => {
   const { value } = await readJsonBody(request, { limitBytes: 16 * KIB });
-  return json(await updateSenderSettings(await getDb(), workspaceId, (value ?? {}) as Parameters<typeof updateSenderSettings>[2]), { headers: noStore });
+  const input = (value ?? {}) as Parameters<typeof updateSenderSettings>[2];
+  return json(await updateSenderSettings(await getDb(), workspaceId, input, auditActorFromRequest(request, actor)), { headers: noStore });
 }, webAppOnly);
 
 export const POST = methodNotAllowed(["GET", "PUT"]);
