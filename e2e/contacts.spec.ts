@@ -28,7 +28,9 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   // Upload → preview and mapping guessed from the headers.
   await page.getByLabel("CSV file").setInputFiles({ name: "spring-fair.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
   await expect(page.getByTestId("file-summary")).toContainText("6 rows");
-  await expect(page.getByRole("table", { name: "File preview" }).locator("tbody tr")).toHaveCount(6);
+  const preview = page.getByRole("table", { name: "File preview" });
+  await expect(preview.locator("tbody tr")).toHaveCount(6);
+  await expect(preview.locator("tbody tr").nth(3)).toContainText("Invalid: a spreadsheet turned this number into scientific notation");
   await expect(page.getByLabel("Import “phone” as")).toHaveValue("phone");
   await expect(page.getByLabel("Import “name” as")).toHaveValue("name");
   await expect(page.getByLabel("Import “city” as")).toHaveValue("new");

@@ -1,4 +1,4 @@
-import { getCountries, getCountryCallingCode, type CountryCode } from "libphonenumber-js";
+import { getCountries, getCountryCallingCode, type CountryCode } from "libphonenumber-js/max";
 
 export interface CountryOption {
   code: CountryCode;

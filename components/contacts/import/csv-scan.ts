@@ -13,16 +13,22 @@ export interface CsvPreview {
 export interface CsvScan {
   /** Data rows (the header row excluded). */
   rows: number;
-  /** Per column: non-empty cells that do not start with a country code (`+`). */
+  /** Per column: non-empty cells written without a country code (neither `+` nor `00`). */
   withoutCountryCode: number[];
 }
 
-/** Spreadsheet damage (`4.41E+11`) is invalid whatever the country; it is not counted as "no country code". */
-const SCIENTIFIC = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
+/**
+ * The rows a default country would change, by the rule of lib/contacts/phone.ts: written without `+`
+ * or `00`. Spreadsheet damage (`4.41E+11`) and text that is no number are invalid whatever the
+ * country, so they are not counted.
+ */
+const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]?\d+$/i;
+const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
 
 export function lacksCountryCode(cell: string | undefined): boolean {
   const value = cell?.trim() ?? "";
-  return value !== "" && !value.startsWith("+") && !SCIENTIFIC.test(value);
+  if (value === "" || value.startsWith("+") || SCIENTIFIC.test(value) || !PHONE_CHARACTERS.test(value)) return false;
+  return !value.replace(/\D/g, "").startsWith("00");
 }
 
 /** The header row and the first rows, read from the start of the file only. */

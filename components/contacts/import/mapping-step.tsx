@@ -2,6 +2,7 @@
 
 import { NativeSelect } from "@/components/campaigns/native-select";
 import { Input } from "@/components/ui/input";
+import { parsePhone, type CountryCode } from "@/lib/contacts/phone";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatCount } from "../format";
 import type { AttributeDefinition, AttributeType } from "../types";
@@ -143,6 +144,7 @@ export function MappingStep({
           <Table aria-label="File preview">
             <TableHeader>
               <TableRow>
+                {phoneIndex >= 0 && <TableHead>Phone as imported</TableHead>}
                 {preview.headers.map((header, index) => (
                   <TableHead key={index}>{header || `Column ${index + 1}`}</TableHead>
                 ))}
@@ -151,6 +153,7 @@ export function MappingStep({
             <TableBody>
               {preview.rows.map((row, rowIndex) => (
                 <TableRow key={rowIndex}>
+                  {phoneIndex >= 0 && <PhoneCell raw={row[phoneIndex] ?? ""} defaultCountry={defaultCountry} />}
                   {preview.headers.map((_, index) => (
                     <TableCell key={index} className="max-w-48 truncate font-mono text-xs">{row[index] ?? ""}</TableCell>
                   ))}
@@ -161,5 +164,17 @@ export function MappingStep({
         </div>
       </section>
     </div>
+  );
+}
+
+/** The number as the import will store it, or why the row will be rejected. */
+function PhoneCell({ raw, defaultCountry }: { raw: string; defaultCountry: string }) {
+  const parsed = parsePhone(raw, { defaultCountry: (defaultCountry || null) as CountryCode | null });
+  return parsed.ok ? (
+    <TableCell className="font-mono text-xs">{parsed.phone}</TableCell>
+  ) : (
+    <TableCell className="max-w-56 truncate text-xs text-destructive" title={parsed.reason}>
+      Invalid: {parsed.reason}
+    </TableCell>
   );
 }

@@ -62,5 +62,8 @@ describe("import column guesses", () => {
     expect(lacksCountryCode(undefined)).toBe(false);
     expect(lacksCountryCode("4.41E+11")).toBe(false);
     expect(lacksCountryCode("4,41E+11")).toBe(false);
+    expect(lacksCountryCode("0033 6 12 34 56 78")).toBe(false);
+    expect(lacksCountryCode("(06) 12-34.56/78")).toBe(true);
+    expect(lacksCountryCode("call me")).toBe(false);
   });
 });
