@@ -224,7 +224,7 @@ const triggerEndpoint = (path: string, operationId: string, summary: string, not
   path,
   tag: "Trigger",
   summary,
-  description: `${note} The body is one recipient object, or an array of 1–100 for a batch. Each object holds the phone number in E.164 (in the field the campaign maps to \`phoneNumber\`, \`phone\` by default) and the campaign's mapped fields, checked against their types and required flags; unmapped fields are ignored. All or nothing: when any item fails, nothing is stored or sent. Accepted messages are queued and sent right after the response. Send \`Idempotency-Key\` to make retries safe: the same key on the same campaign within 24 hours returns the first response with \`Idempotent-Replay: true\`.`,
+  description: `${note} The body is one recipient object, or an array of 1–100 for a batch. Each object holds the phone number in E.164 (in the field the campaign maps to \`phoneNumber\`, \`phone\` by default) and the campaign's mapped fields, checked against their types and required flags; unmapped fields are ignored. All or nothing: when any item fails, nothing is stored or sent. Accepted messages are queued and sent right after the response, except to contacts who opted out when the campaign respects opt-outs (\`respectOptOut\`, the default): those are recorded with status \`skipped\` and error \`opted_out\`, still answered 202, and never sent. Send \`Idempotency-Key\` to make retries safe: the same key on the same campaign within 24 hours returns the first response with \`Idempotent-Replay: true\`.`,
   auth: "apiKey",
   pathParams: [campaignIdParam],
   query: [
@@ -253,7 +253,7 @@ const triggerEndpoint = (path: string, operationId: string, summary: string, not
   responses: [
     {
       status: 202,
-      description: "Accepted: the message is queued (an array body answers `{ data: [...] }`).",
+      description: "Accepted: the message is queued, or `skipped` when the contact opted out (an array body answers `{ data: [...] }`, each item with its own status).",
       schema: triggerAcceptedSchema,
       example: { id: EXAMPLE_IDS.message, status: "queued", campaignId: EXAMPLE_IDS.campaign, phone: "+14155552671", createdAt: EXAMPLE_TIME },
       headers: {

@@ -288,10 +288,17 @@ export const triggerBodySchema = z.union([triggerItemSchema, z.array(triggerItem
 
 export const acceptedMessageSchema = z.object({
   id: opaqueId("msg", EXAMPLE_IDS.message),
-  status: z.literal("queued"),
+  status: z.enum(["queued", "skipped"]).meta({
+    description:
+      "`queued`: it is sent right after the response. `skipped`: the contact opted out and the campaign respects opt-outs (`respectOptOut`); the message is recorded, never sent.",
+  }),
   campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
   phone,
   createdAt: timestamp(),
+  error: z
+    .object({ code: z.literal("opted_out"), reason: z.string().meta({ example: "Contact opted out (replied STOP on 2026-11-20)" }) })
+    .optional()
+    .meta({ description: "Only on `skipped` messages: why nothing is sent." }),
 });
 
 export const triggerAcceptedSchema = z.union([acceptedMessageSchema, z.object({ data: z.array(acceptedMessageSchema) })]);

@@ -1,5 +1,6 @@
 // Storing composed messages as `queued` (due now) together with their contacts, set-based: one
 // statement for any number of messages, atomic. The dispatcher (lib/messaging) takes it from there.
+// A message stored as `skipped` (the contact opted out, …) is final: it is never dispatched.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
@@ -19,6 +20,8 @@ export interface QueuedMessage {
   phone: string;
   renderedText: string;
   payload: Record<string, unknown>;
+  /** `skipped` with its error code and reason: recorded, never sent. Default `queued`. */
+  skip?: { errorCode: string; errorReason: string } | null;
 }
 
 export interface EnqueueInput {
@@ -59,8 +62,19 @@ export function contactUpserts(recipients: { phone: string; attributes: Record<s
   return [...byPhone.values()].sort((a, b) => (a.phone < b.phone ? -1 : a.phone > b.phone ? 1 : 0));
 }
 
+function messageRecord(m: QueuedMessage) {
+  return {
+    id: m.id,
+    phone: m.phone,
+    rendered_text: m.renderedText,
+    payload: m.payload,
+    error_code: m.skip?.errorCode ?? null,
+    error_reason: m.skip?.errorReason ?? null,
+  };
+}
+
 /**
- * Contact upserts (attributes merged) and `queued` message inserts in one atomic statement.
+ * Contact upserts (attributes merged) and `queued` (or `skipped`) message inserts in one atomic statement.
  * With a `claim`, nothing is written unless it returns a row. Returns the number of messages inserted.
  */
 export async function enqueueMessages(db: Executor, input: EnqueueInput): Promise<number> {
@@ -80,12 +94,13 @@ export async function enqueueMessages(db: Executor, input: EnqueueInput): Promis
       ),
       inserted as (
         insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, api_key_id, phone_number,
-          template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at)
+          template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at, error_code, error_reason)
         select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, ${input.senderId}, ${input.apiKeyId}, m.phone,
-          ${input.template.name}, ${input.template.language}, m.rendered_text, m.payload, 'queued', now(),
-          ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(input.messages.map((m) => ({ id: m.id, phone: m.phone, rendered_text: m.renderedText, payload: m.payload })))}::jsonb)
-          as m(id text, phone text, rendered_text text, payload jsonb)
+          ${input.template.name}, ${input.template.language}, m.rendered_text, m.payload,
+          case when m.error_code is null then 'queued' else 'skipped' end, now(),
+          ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz, m.error_code, m.error_reason
+        from jsonb_to_recordset(${JSON.stringify(input.messages.map(messageRecord))}::jsonb)
+          as m(id text, phone text, rendered_text text, payload jsonb, error_code text, error_reason text)
         join upserted u on u.phone_number = m.phone
         returning 1
       )

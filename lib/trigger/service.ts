@@ -1,9 +1,11 @@
 // The trigger endpoint's work: one request → validated, rendered, stored `queued` messages.
 //
 // Database round trips for an accepted request (after the API-key lookup, which is the first):
-//   2. one statement: rate-limit increments + campaign + template + sender + stored contacts
-//      (+ the stored idempotent response when a key is sent);
+//   2. one statement: rate-limit increments + campaign + template + sender + stored contacts with
+//      their opt-out (+ the stored idempotent response when a key is sent);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic.
+// A campaign with `respect_opt_out` stores a `skipped` message (error `opted_out`) for a contact
+// who opted out, and sends nothing for it; the rest of a batch is queued as usual.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
@@ -13,6 +15,8 @@ import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/htt
 import { formatPath } from "@/lib/http/problem";
 import { composeMessage, contactAttributes, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
+import { optOutReason } from "@/lib/contacts/opt-out";
+import type { OptOutMethod } from "@/db/schema";
 import type { ParameterFormat } from "@/lib/templates";
 import { readTriggerBody, type TriggerBody } from "./body";
 import { claimKeySql, findStoredResponse, parseIdempotencyKey, replayStoredResponse, requestFingerprint, storedResponseSql, type StoredResponse } from "./idempotency";
@@ -41,11 +45,17 @@ export interface TriggerRequest {
 /** What the accepted response lists for each message. */
 export interface AcceptedMessage {
   id: string;
-  status: "queued";
+  /** `skipped`: the contact opted out and the campaign respects opt-outs; nothing is sent. */
+  status: "queued" | "skipped";
   campaignId: string;
   phone: string;
   createdAt: string;
+  /** Only on skipped messages: why. */
+  error?: { code: string; reason: string };
 }
+
+/** Error code of a message skipped because its contact opted out. */
+export const OPTED_OUT_CODE = "opted_out";
 
 /** What a dry run returns for each would-be message. */
 export interface DryRunMessage {
@@ -79,10 +89,18 @@ interface TriggerContextRow {
     trigger_config: unknown;
     message_config: unknown;
     rate_limit_per_minute: number;
+    respect_opt_out: boolean;
   } | null;
   template: { name: string; language: string; status: string; parameterFormat: ParameterFormat; components: unknown[] } | null;
   sender: { id: string } | null;
-  contacts: { phone: string; name: string | null; attributes: Record<string, unknown> | null }[];
+  contacts: {
+    phone: string;
+    name: string | null;
+    attributes: Record<string, unknown> | null;
+    opted_out_at: string | null;
+    opt_out_method: OptOutMethod | null;
+    opt_out_detail: string | null;
+  }[];
   stored: { request_hash: string; response_status: number; response_body: unknown } | null;
 }
 
@@ -218,13 +236,25 @@ async function processTrigger(
   }
 
   const createdAt = new Date();
-  const accepted: AcceptedMessage[] = messages.map((m) => ({
-    id: newId("msg"),
-    status: "queued",
-    campaignId: campaign.id,
-    phone: m.item.phone,
-    createdAt: createdAt.toISOString(),
-  }));
+  const skips = messages.map((m) => {
+    const contact = stored.get(m.item.phone);
+    if (!campaign.respect_opt_out || !contact?.opted_out_at) return null;
+    return {
+      errorCode: OPTED_OUT_CODE,
+      errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }),
+    };
+  });
+  const accepted: AcceptedMessage[] = messages.map((m, i) => {
+    const skip = skips[i];
+    return {
+      id: newId("msg"),
+      status: skip ? "skipped" : "queued",
+      campaignId: campaign.id,
+      phone: m.item.phone,
+      createdAt: createdAt.toISOString(),
+      ...(skip ? { error: { code: skip.errorCode, reason: skip.errorReason } } : {}),
+    };
+  });
   const body = parsed.isBatch ? { data: accepted } : accepted[0]!;
   // Round trip 3: contact upserts and message inserts (+ the idempotency claim) in one statement.
   const inserted = await enqueueMessages(db, {
@@ -239,6 +269,7 @@ async function processTrigger(
       phone: m.item.phone,
       renderedText: m.text,
       payload: { template: m.template },
+      skip: skips[i],
     })),
     createdAt,
     claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash, status: 202, body }) : null,
@@ -253,7 +284,12 @@ async function processTrigger(
       { headers: { "Retry-After": "1" } },
     );
   }
-  return { status: 202, body, headers: parsed.isBatch ? {} : { Location: messageLocation(accepted[0]!.id) }, queued: true };
+  return {
+    status: 202,
+    body,
+    headers: parsed.isBatch ? {} : { Location: messageLocation(accepted[0]!.id) },
+    queued: accepted.some((m) => m.status === "queued"),
+  };
 }
 
 function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {
@@ -276,7 +312,7 @@ export async function loadTriggerContext(
   const [row] = await queryRows<TriggerContextRow>(
     db,
     sql`with cmp as (
-        select c.id, c.kind, c.status, c.trigger_config, c.message_config, c.rate_limit_per_minute, c.template_id
+        select c.id, c.kind, c.status, c.trigger_config, c.message_config, c.rate_limit_per_minute, c.respect_opt_out, c.template_id
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
       rl as (${incrementCountersSql(buckets)})
@@ -287,7 +323,8 @@ export async function loadTriggerContext(
                   'parameterFormat', t.parameter_format, 'components', t.components)
            from templates t join cmp on t.id = cmp.template_id where t.workspace_id = ${input.workspaceId}) as template,
         (select jsonb_build_object('id', s.id) from senders s where s.workspace_id = ${input.workspaceId}) as sender,
-        (select coalesce(jsonb_agg(jsonb_build_object('phone', ct.phone_number, 'name', ct.name, 'attributes', ct.attributes)), '[]'::jsonb)
+        (select coalesce(jsonb_agg(jsonb_build_object('phone', ct.phone_number, 'name', ct.name, 'attributes', ct.attributes,
+                  'opted_out_at', ct.opted_out_at, 'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)), '[]'::jsonb)
            from contacts ct
            where ct.workspace_id = ${input.workspaceId}
              and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))) as contacts,
