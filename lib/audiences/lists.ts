@@ -111,13 +111,15 @@ export async function listLists(db: Executor, workspaceId: string, options: { li
   };
 }
 
-export async function createList(db: Executor, workspaceId: string, input: z.output<typeof createListSchema>): Promise<ListView> {
+export async function createList(db: Executor, workspaceId: string, body: z.input<typeof createListSchema>): Promise<ListView> {
+  const input = createListSchema.parse(body);
   const [row] = await db.insert(contactLists).values({ id: newId("lst"), workspaceId, name: input.name }).onConflictDoNothing().returning();
   if (!row) throw nameTaken(input.name);
   return toView(row, 0);
 }
 
-export async function updateList(db: Executor, workspaceId: string, id: string, input: z.output<typeof updateListSchema>): Promise<ListView> {
+export async function updateList(db: Executor, workspaceId: string, id: string, body: z.input<typeof updateListSchema>): Promise<ListView> {
+  const input = updateListSchema.parse(body);
   await loadList(db, workspaceId, id);
   try {
     await db

@@ -13,10 +13,10 @@ import { storedStatuses } from "@/lib/logs/status";
 import {
   isIsoDate,
   segmentFilterSchema,
-  type createSegmentSchema,
+  createSegmentSchema,
   type SegmentCondition,
   type SegmentFilter,
-  type updateSegmentSchema,
+  updateSegmentSchema,
 } from "./filter";
 import { isUniqueViolation } from "./lists";
 
@@ -183,7 +183,8 @@ export async function getSegment(db: Executor, workspaceId: string, id: string):
   return toView(db, await loadSegment(db, workspaceId, id));
 }
 
-export async function createSegment(db: Executor, workspaceId: string, input: z.output<typeof createSegmentSchema>): Promise<SegmentView> {
+export async function createSegment(db: Executor, workspaceId: string, body: z.input<typeof createSegmentSchema>): Promise<SegmentView> {
+  const input = createSegmentSchema.parse(body);
   await assertFilterReferences(db, workspaceId, input.filter);
   const [row] = await db
     .insert(segments)
@@ -194,7 +195,8 @@ export async function createSegment(db: Executor, workspaceId: string, input: z.
   return toView(db, row);
 }
 
-export async function updateSegment(db: Executor, workspaceId: string, id: string, input: z.output<typeof updateSegmentSchema>): Promise<SegmentView> {
+export async function updateSegment(db: Executor, workspaceId: string, id: string, body: z.input<typeof updateSegmentSchema>): Promise<SegmentView> {
+  const input = updateSegmentSchema.parse(body);
   await loadSegment(db, workspaceId, id);
   if (input.filter) await assertFilterReferences(db, workspaceId, input.filter);
   try {

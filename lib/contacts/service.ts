@@ -96,11 +96,15 @@ export function optOutSourceOf(actor: Actor): OptOutSource {
   return actor.type === "user" ? { method: "manual", detail: actor.email } : { method: "api", detail: actor.name };
 }
 
+// Drizzle leaves columns unqualified in the select list of a one-table query, which would bind to
+// the subqueries' own tables: name the outer contact explicitly.
+const OUTER_ID = sql.raw(`"c"."id"`);
+
 const viewColumns = {
   contact: c,
   lists: sql<string>`(select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name) order by l.name, l.id), '[]')::text
-    from contact_list_members lm2 join contact_lists l on l.id = lm2.list_id where lm2.contact_id = ${c.id})`,
-  lastStatus: lastMessageStatusSql(c.id),
+    from contact_list_members lm2 join contact_lists l on l.id = lm2.list_id where lm2.contact_id = ${OUTER_ID})`,
+  lastStatus: lastMessageStatusSql(OUTER_ID),
   position: cursorTimestamp(c.createdAt),
 };
 

@@ -1,0 +1,178 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, type DB } from "@/db";
+import { contacts, messages, type MessageStatus } from "@/db/schema";
+import { addListMembers, createList } from "@/lib/audiences/lists";
+import { createSegment } from "@/lib/audiences/segments";
+import { newId } from "@/lib/crypto/random";
+import { createTestAccount } from "@/lib/testing/factories";
+import { insertCampaignRow } from "@/lib/testing/logs-factories";
+import type { Actor } from "@/lib/workspaces";
+import { defineAttribute } from "./attributes";
+import type { ListContactsQuery } from "./schemas";
+import {
+  createOrUpdateContact,
+  deleteContact,
+  getContact,
+  listContactMessages,
+  listContacts,
+  setContactConsent,
+  updateContact,
+} from "./service";
+
+const USER: Actor = { type: "user", id: "usr_1", email: "owner@example.test", name: "Owner" };
+const KEY: Actor = { type: "api_key", id: "key_1", name: "Shopify" };
+
+let db: DB;
+beforeAll(async () => {
+  db = await getDb();
+});
+
+const list = (workspaceId: string, query: Partial<ListContactsQuery> = {}) => listContacts(db, workspaceId, { limit: 50, ...query });
+
+async function addMessage(workspaceId: string, campaignId: string, contactId: string, phone: string, status: MessageStatus, at: Date) {
+  const [row] = await db
+    .insert(messages)
+    .values({ id: newId("msg"), workspaceId, campaignId, contactId, phoneNumber: phone, templateName: "t", templateLanguage: "en", renderedText: "Hi", status, createdAt: at })
+    .returning();
+  return row!;
+}
+
+describe("contacts service", () => {
+  it("search matches the phone in any formatting or part of the name", async () => {
+    const { workspaceId } = await createTestAccount();
+    await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", name: "Maria Silva" }, KEY);
+    await createOrUpdateContact(db, workspaceId, { phone: "+447700900123", name: "John 100%" }, KEY);
+    const phones = async (search: string) => (await list(workspaceId, { search })).data.map((c) => c.phone);
+    expect(await phones("+1 (415) 555-2671")).toEqual(["+14155552671"]);
+    expect(await phones("415.555")).toEqual(["+14155552671"]);
+    expect(await phones("silva")).toEqual(["+14155552671"]);
+    expect(await phones("MARIA S")).toEqual(["+14155552671"]);
+    expect(await phones("100%")).toEqual(["+447700900123"]);
+    expect(await phones("%")).toEqual(["+447700900123"]);
+    expect(await phones("nobody")).toEqual([]);
+    const other = await createTestAccount();
+    expect((await list(other.workspaceId, { search: "4155552671" })).data).toEqual([]);
+  });
+
+  it("pages newest first without skipping or repeating rows that share a timestamp", async () => {
+    const { workspaceId } = await createTestAccount();
+    const same = new Date("2026-03-01T12:00:00.123Z");
+    await db.insert(contacts).values(
+      Array.from({ length: 7 }, (_, i) => ({ id: newId("ctc"), workspaceId, phoneNumber: `+1415555010${i}`, createdAt: i < 5 ? same : new Date(same.getTime() + i) })),
+    );
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list(workspaceId, { limit: 2, cursor });
+      seen.push(...page.data.map((c) => c.phone));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen).size).toBe(7);
+    expect(seen.slice(0, 2)).toEqual(["+14155550106", "+14155550105"]);
+    await expect(list(workspaceId, { cursor: "not-a-cursor" })).rejects.toMatchObject({ code: "validation_failed" });
+  });
+
+  it("filters by list, segment and consent; rows carry their lists and last message status", async () => {
+    const { workspaceId } = await createTestAccount();
+    const a = (await createOrUpdateContact(db, workspaceId, { phone: "+14155550001", attributes: { city: "Lisbon" } }, KEY)).contact;
+    const b = (await createOrUpdateContact(db, workspaceId, { phone: "+14155550002", attributes: { city: "Porto" }, optedOut: true }, KEY)).contact;
+    const vip = await createList(db, workspaceId, { name: "VIP" });
+    const alpha = await createList(db, workspaceId, { name: "Alpha" });
+    await addListMembers(db, workspaceId, vip.id, { contactIds: [a.id, b.id] });
+    await addListMembers(db, workspaceId, alpha.id, { contactIds: [a.id] });
+    const campaign = await insertCampaignRow(workspaceId);
+    await addMessage(workspaceId, campaign.id, a.id, a.phone, "failed", new Date("2026-01-01T00:00:00Z"));
+    await addMessage(workspaceId, campaign.id, a.id, a.phone, "read", new Date("2026-01-02T00:00:00Z"));
+    const segment = await createSegment(db, workspaceId, { name: "Lisbon", filter: { match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: "Lisbon" }] } });
+
+    const byList = await list(workspaceId, { listId: vip.id });
+    expect(byList.data.map((c) => c.phone)).toEqual(["+14155550002", "+14155550001"]);
+    const first = byList.data[1]!;
+    expect(first.lists).toEqual([
+      { id: alpha.id, name: "Alpha" },
+      { id: vip.id, name: "VIP" },
+    ]);
+    expect(first.lastMessageStatus).toBe("read");
+    expect(byList.data[0]!.lastMessageStatus).toBeNull();
+    expect((await list(workspaceId, { listId: alpha.id })).data.map((c) => c.id)).toEqual([a.id]);
+    expect((await list(workspaceId, { segmentId: segment.id })).data.map((c) => c.id)).toEqual([a.id]);
+    expect((await list(workspaceId, { optedOut: true })).data.map((c) => c.id)).toEqual([b.id]);
+    expect((await list(workspaceId, { optedOut: false })).data.map((c) => c.id)).toEqual([a.id]);
+
+    const stranger = await createTestAccount();
+    await expect(list(stranger.workspaceId, { listId: vip.id })).rejects.toMatchObject({ code: "not_found" });
+    await expect(list(stranger.workspaceId, { segmentId: segment.id })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("gets by id or phone, with consent recorded by whoever acted", async () => {
+    const { workspaceId } = await createTestAccount();
+    const { contact, created } = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", name: "Maria" }, KEY);
+    expect(created).toBe(true);
+    expect(contact.consent).toEqual({ optedOut: false, optedOutAt: null, method: null, detail: null });
+    expect(await getContact(db, workspaceId, "%2B14155552671")).toEqual(contact);
+    expect(await getContact(db, workspaceId, contact.id)).toEqual(contact);
+    await expect(getContact(db, workspaceId, "ctc_nope")).rejects.toMatchObject({ code: "not_found" });
+    await expect(getContact(db, workspaceId, "4155552671")).rejects.toMatchObject({ code: "validation_failed" });
+
+    const out = await setContactConsent(db, workspaceId, contact.id, true, USER);
+    expect(out.consent).toMatchObject({ optedOut: true, method: "manual", detail: "owner@example.test" });
+    expect(out.consent.optedOutAt).not.toBeNull();
+    const again = await setContactConsent(db, workspaceId, contact.phone, true, KEY);
+    expect(again.consent).toEqual(out.consent);
+    const back = await setContactConsent(db, workspaceId, contact.phone, false, KEY);
+    expect(back.consent).toEqual({ optedOut: false, optedOutAt: null, method: null, detail: null });
+    const viaUpsert = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", optedOut: true }, KEY);
+    expect(viaUpsert).toMatchObject({ created: false, contact: { name: "Maria", consent: { optedOut: true, method: "api", detail: "Shopify" } } });
+
+    const stranger = await createTestAccount();
+    await expect(setContactConsent(db, stranger.workspaceId, contact.id, false, USER)).rejects.toMatchObject({ code: "not_found" });
+    expect((await getContact(db, workspaceId, contact.id)).consent.optedOut).toBe(true);
+  });
+
+  it("PATCH merges attributes, null removes a key, typed attributes refuse other types and nothing is written", async () => {
+    const { workspaceId } = await createTestAccount();
+    await defineAttribute(db, workspaceId, { key: "points", type: "number" });
+    await defineAttribute(db, workspaceId, { key: "birthday", type: "date" });
+    const { contact } = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", name: "Maria", attributes: { points: 1, city: "Lisbon", tier: "gold" } }, KEY);
+
+    const updated = await updateContact(db, workspaceId, contact.id, { attributes: { points: 2, city: null, birthday: "1990-05-01" } });
+    expect(updated.attributes).toEqual({ points: 2, tier: "gold", birthday: "1990-05-01" });
+    expect(updated.name).toBe("Maria");
+    expect((await updateContact(db, workspaceId, contact.phone, { name: null })).name).toBeNull();
+
+    const error = await updateContact(db, workspaceId, contact.id, { name: "Changed", attributes: { points: "3", birthday: "1990-02-30", tier: "silver" } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "validation_failed", status: 422 });
+    expect((error as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(["attributes.points", "attributes.birthday"]);
+    expect(await getContact(db, workspaceId, contact.id)).toMatchObject({ name: null, attributes: { points: 2, tier: "gold" } });
+    await expect(createOrUpdateContact(db, workspaceId, { phone: "+14155550000", attributes: { points: "many" } }, KEY)).rejects.toMatchObject({ code: "validation_failed" });
+    expect((await list(workspaceId, {})).data).toHaveLength(1);
+  });
+
+  it("delete keeps the messages (unlinked) and the history lists messages across campaigns with their names", async () => {
+    const { workspaceId } = await createTestAccount();
+    const { contact } = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671" }, KEY);
+    const welcome = await insertCampaignRow(workspaceId, { name: "Welcome" });
+    const orders = await insertCampaignRow(workspaceId, { name: "Orders" });
+    const same = new Date("2026-02-01T00:00:00.000Z");
+    const m1 = await addMessage(workspaceId, welcome.id, contact.id, contact.phone, "delivered", same);
+    const m2 = await addMessage(workspaceId, orders.id, contact.id, contact.phone, "failed", same);
+    const m3 = await addMessage(workspaceId, orders.id, contact.id, contact.phone, "sending", new Date("2026-02-02T00:00:00Z"));
+
+    const first = await listContactMessages(db, workspaceId, contact.phone, { limit: 2 });
+    expect(first.data[0]).toMatchObject({ id: m3.id, object: "message", status: "queued", campaignName: "Orders" });
+    const second = await listContactMessages(db, workspaceId, contact.id, { limit: 2, cursor: first.nextCursor! });
+    expect([...first.data, ...second.data].map((m) => m.id).sort()).toEqual([m1.id, m2.id, m3.id].sort());
+    expect(second.nextCursor).toBeNull();
+    const stranger = await createTestAccount();
+    await expect(listContactMessages(db, stranger.workspaceId, contact.id, { limit: 10 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(deleteContact(db, stranger.workspaceId, contact.id)).rejects.toMatchObject({ code: "not_found" });
+
+    await deleteContact(db, workspaceId, contact.phone);
+    await expect(getContact(db, workspaceId, contact.id)).rejects.toMatchObject({ code: "not_found" });
+    const kept = await db.select().from(messages).where(eq(messages.workspaceId, workspaceId));
+    expect(kept).toHaveLength(3);
+    expect(kept.every((m) => m.contactId === null && m.phoneNumber === contact.phone)).toBe(true);
+  });
+});
