@@ -163,7 +163,7 @@ export async function resolveContactId(db: Executor, workspaceId: string, idOrPh
 }
 
 /** Newest first, keyset-paginated (microsecond-exact), searched and filtered. */
-export async function listContacts(db: Executor, workspaceId: string, query: ListContactsQuery): Promise<{ data: ContactView[]; nextCursor: string | null }> {
+export async function listContacts(db: Executor, workspaceId: string, query: Partial<ListContactsQuery>): Promise<{ data: ContactView[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
   const conditions: SQL[] = [eq(c.workspaceId, workspaceId)];
   if (query.search) {
@@ -284,7 +284,7 @@ export async function listContactMessages(
   db: Executor,
   workspaceId: string,
   idOrPhone: string,
-  query: PageQuery,
+  query: Partial<PageQuery>,
 ): Promise<{ data: ContactMessage[]; nextCursor: string | null }> {
   const contactId = await resolveContactId(db, workspaceId, idOrPhone);
   const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
