@@ -75,7 +75,7 @@ export function withPublic<P extends Params = Params>(
  */
 export function withWorkspace<P extends Params = Params>(
   handler: (context: WorkspaceContext<P>) => Promise<Response>,
-  { accept = "both" }: { accept?: AcceptedCredentials } = {},
+  { accept = "both", csvBody = false }: { accept?: AcceptedCredentials; csvBody?: boolean } = {},
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
@@ -99,7 +99,7 @@ export function withWorkspace<P extends Params = Params>(
       const { getRequestSessionUser } = await import("@/lib/auth/session");
       const user = await getRequestSessionUser(request);
       if (!user) throw accept === "session" ? sessionRequired() : apiKeyUnauthorized(false);
-      if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request);
+      if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request, { csvBody });
       const response = await handler({
         request,
         params: (await context.params) as P,
@@ -137,7 +137,11 @@ export function runAfterResponse(requestId: string, what: string, task: () => Pr
   }
 }
 
-export function assertSameOrigin(request: Request): void {
+/**
+ * `csvBody`: the route also takes `text/csv` from the web app (a CSV upload). Like JSON, it is not a
+ * CORS-safelisted type, so a cross-site page cannot send it without a preflight that fails.
+ */
+export function assertSameOrigin(request: Request, { csvBody = false }: { csvBody?: boolean } = {}): void {
   const origin = request.headers.get("origin");
   const fetchSite = request.headers.get("sec-fetch-site");
   const expected = allowedOrigins(request);
@@ -146,7 +150,8 @@ export function assertSameOrigin(request: Request): void {
     throw new ApiError("cross_site_request", "This endpoint only accepts requests from the Sendstream web app.");
   }
   const hasBody = request.headers.get("content-length") !== "0" && request.headers.has("content-type");
-  if (hasBody && !/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (hasBody && !/^application\/json\b/i.test(contentType) && !(csvBody && /^text\/csv\b/i.test(contentType))) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
   }
 }

@@ -1,0 +1,213 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { queryRows } from "@/db/rows";
+import { createTestAccount } from "@/lib/testing/factories";
+import type { Actor } from "@/lib/workspaces";
+import { runImport } from "./merge";
+import { importOptionsSchema, type ColumnTarget, type ImportOptionsInput } from "./schemas";
+import { createImport, getImport, processImport, recoverImport, rejectedRowsCsv } from "./service";
+import { storeImportFile } from "./store";
+
+let workspaceId: string;
+let actor: Actor;
+
+beforeAll(async () => {
+  const account = await createTestAccount();
+  workspaceId = account.workspaceId;
+  actor = { type: "user", id: account.id, email: account.email, name: account.name };
+});
+
+/** The file in small chunks, split inside records and inside multi-byte characters. */
+async function* chunks(text: string, size = 7): AsyncGenerator<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+}
+
+const columns = (...targets: [string, ColumnTarget][]) => targets.map(([header, target], index) => ({ index, header, target }));
+const CRM_COLUMNS = columns(
+  ["Phone", { type: "phone" }],
+  ["Name", { type: "name" }],
+  ["Plan", { type: "attribute", key: "plan", attributeType: "string" }],
+  ["Orders", { type: "attribute", key: "orders", attributeType: "number" }],
+  ["VIP", { type: "attribute", key: "vip", attributeType: "boolean" }],
+  ["Since", { type: "attribute", key: "since", attributeType: "date" }],
+  ["Notes", { type: "skip" }],
+);
+
+async function importCsv(csv: string, options: Partial<ImportOptionsInput> = {}) {
+  const db = await getDb();
+  const parsed = importOptionsSchema.parse({ fileName: "crm.csv", columns: CRM_COLUMNS, updateExisting: true, ...options });
+  const job = await createImport(db, workspaceId, parsed, actor);
+  await storeImportFile(db, workspaceId, job.id, chunks(csv));
+  await processImport(db, workspaceId, job.id);
+  return getImport(db, workspaceId, job.id);
+}
+
+async function contact(phone: string) {
+  const [row] = await queryRows<{ id: string; name: string | null; attributes: Record<string, unknown>; opted_out_at: unknown; opt_out_method: string | null; opt_out_detail: string | null }>(
+    await getDb(),
+    sql`select id, name, attributes, opted_out_at, opt_out_method, opt_out_detail from contacts where workspace_id = ${workspaceId} and phone_number = ${phone}`,
+  );
+  return row;
+}
+
+async function rejected(id: string) {
+  const { stream } = await rejectedRowsCsv(await getDb(), workspaceId, id);
+  return new Response(stream).text();
+}
+
+const HEADER = "Phone,Name,Plan,Orders,VIP,Since,Notes\n";
+
+describe("CSV import", () => {
+  it("maps columns to phone, name and typed attributes; refuses invalid rows with their reasons", async () => {
+    const csv =
+      HEADER +
+      "+44 7911 123456,Ann Lee,gold,12,yes,2024-05-01,ignored\n" +
+      '0044 7911 123457,"Bo, Jr.",silver,3.5,0,,\n' +
+      "07911 123458,No Country,gold,1,true,,\n" +
+      "4.41E+11,Excel,gold,1,true,,\n" +
+      "+447911123459,Bad Number,gold,twelve,true,,\n" +
+      "+447911123460,Bad Date,gold,1,true,2024-02-30,\n" +
+      "+447911123461,Bad Bool,gold,1,maybe,,\n" +
+      "\n" +
+      "+447911123462,Émilie 🙂,,,,,\n";
+    const job = await importCsv(csv);
+    expect(job).toMatchObject({ status: "completed", rowsRead: 8, created: 3, updated: 0, unchanged: 0, duplicates: 0, invalid: 5, error: null });
+    expect(job.finishedAt).not.toBeNull();
+    expect(await contact("+447911123456")).toMatchObject({ name: "Ann Lee", attributes: { plan: "gold", orders: 12, vip: true, since: "2024-05-01" }, opted_out_at: null });
+    expect(await contact("+447911123457")).toMatchObject({ name: "Bo, Jr.", attributes: { plan: "silver", orders: 3.5, vip: false } });
+    expect((await contact("+447911123462"))?.name).toBe("Émilie 🙂");
+    expect(await contact("+447911123458")).toBeUndefined();
+
+    const lines = (await rejected(job.id)).trim().split("\r\n");
+    expect(lines[0]).toBe("row,reason,Phone,Name,Plan,Orders,VIP,Since,Notes");
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^4,phone: no country code; pick a default country.*,07911 123458,No Country,gold,1,true,,$/),
+      expect.stringMatching(/^5,phone: a spreadsheet turned this number into scientific notation.*,4\.41E\+11,Excel,gold,1,true,,$/),
+      '6,"orders: Not a number: ""twelve"".",+447911123459,Bad Number,gold,twelve,true,,',
+      '7,"since: Not a date as YYYY-MM-DD: ""2024-02-30"".",+447911123460,Bad Date,gold,1,true,2024-02-30,',
+      '8,"vip: Not true or false: ""maybe"".",+447911123461,Bad Bool,gold,1,maybe,,',
+    ]);
+    const attributes = await queryRows<{ key: string; type: string }>(await getDb(), sql`select key, type from contact_attributes where workspace_id = ${workspaceId} order by key`);
+    expect(attributes).toEqual(expect.arrayContaining([{ key: "orders", type: "number" }, { key: "since", type: "date" }, { key: "vip", type: "boolean" }, { key: "plan", type: "string" }]));
+  });
+
+  it("uses a default country only when one is picked, for numbers written without a country code", async () => {
+    const csv = "Phone,Name,Plan,Orders,VIP,Since,Notes\n020 7946 0958,London,,,,,\n+1 415 555 2671,SF,,,,,\n(415) 555-2672,Local US,,,,,\n";
+    const job = await importCsv(csv, { defaultCountry: "GB" });
+    expect(job).toMatchObject({ created: 2, invalid: 1 });
+    expect(await contact("+442079460958")).toMatchObject({ name: "London" });
+    expect(await contact("+14155552671")).toMatchObject({ name: "SF" });
+    expect(await rejected(job.id)).toContain("4,phone: not a valid phone number for GB");
+  });
+
+  it("counts duplicates inside the file (the last row wins) and against stored contacts; re-importing changes nothing", async () => {
+    const csv =
+      HEADER +
+      "+447911234001,First,bronze,1,no,,\n" +
+      "+447911234002,Two,bronze,2,no,,\n" +
+      "+44 7911 234001,Last wins,gold,3,yes,,\n" +
+      "+447911234003,Three,,,,,\n";
+    const first = await importCsv(csv, { newListName: "Spring fair" });
+    expect(first).toMatchObject({ rowsRead: 4, created: 3, updated: 0, unchanged: 0, duplicates: 1, invalid: 0 });
+    expect(await contact("+447911234001")).toMatchObject({ name: "Last wins", attributes: { plan: "gold", orders: 3, vip: true } });
+    const members = async () =>
+      (await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from contact_list_members where list_id = ${first.listId}`))[0]!.n;
+    expect(first.listId).toMatch(/^lst_/);
+    expect(await members()).toBe(3);
+
+    const again = await importCsv(csv, { newListName: "Spring fair" });
+    expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 3, duplicates: 1, listId: first.listId });
+    expect(await members()).toBe(3);
+
+    const changed = await importCsv(HEADER + "+447911234002,Two,silver,2,no,,\n+447911234004,Four,,,,,\n", { listId: first.listId! });
+    expect(changed).toMatchObject({ created: 1, updated: 1, unchanged: 0 });
+    expect(await contact("+447911234002")).toMatchObject({ attributes: { plan: "silver", orders: 2, vip: false } });
+    expect(await members()).toBe(4);
+  });
+
+  it("leaves existing contacts alone unless updateExisting is set", async () => {
+    await importCsv(HEADER + "+447911234101,Original,gold,,,,\n");
+    const job = await importCsv(HEADER + "+447911234101,Renamed,silver,,,,\n", { updateExisting: false });
+    expect(job).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
+    expect(await contact("+447911234101")).toMatchObject({ name: "Original", attributes: { plan: "gold" } });
+  });
+
+  it("maps an opted_out column: true opts out by import, false opts back in only import opt-outs", async () => {
+    const optColumns = columns(["phone", { type: "phone" }], ["unsubscribed", { type: "opted_out" }]);
+    const db = await getDb();
+    await importCsv("phone,unsubscribed\n+447911234201,\n+447911234202,\n", { columns: optColumns });
+    await db.execute(sql`update contacts set opted_out_at = now(), opt_out_method = 'keyword', opt_out_detail = 'STOP' where workspace_id = ${workspaceId} and phone_number = '+447911234202'`);
+
+    const out = await importCsv("phone,unsubscribed\n+447911234201,yes\n+447911234203,1\n+447911234204,perhaps\n", { columns: optColumns, fileName: "unsubscribes.csv" });
+    expect(out).toMatchObject({ created: 1, updated: 1, invalid: 1 });
+    expect(await contact("+447911234201")).toMatchObject({ opt_out_method: "import", opt_out_detail: "unsubscribes.csv" });
+    expect((await contact("+447911234201"))?.opted_out_at).not.toBeNull();
+    expect(await contact("+447911234203")).toMatchObject({ opt_out_method: "import" });
+
+    const back = await importCsv("phone,unsubscribed\n+447911234201,no\n+447911234202,false\n", { columns: optColumns });
+    expect(back).toMatchObject({ updated: 1, unchanged: 1 });
+    expect(await contact("+447911234201")).toMatchObject({ opted_out_at: null, opt_out_method: null, opt_out_detail: null });
+    // Opted out by their own reply: an import never opts them back in.
+    expect(await contact("+447911234202")).toMatchObject({ opt_out_method: "keyword", opt_out_detail: "STOP" });
+  });
+
+  it("refuses a file whose header does not match the mapping, and a mapping that contradicts an attribute's type", async () => {
+    const db = await getDb();
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "x.csv", columns: CRM_COLUMNS }), actor);
+    await expect(storeImportFile(db, workspaceId, job.id, chunks("Mobile,Name\n+447911234301,X\n"))).rejects.toMatchObject({ status: 422 });
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "awaiting_file", rowsRead: 0 });
+    const retried = await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911234301,X,,,,,\n"));
+    expect(retried.rowsRead).toBe(1);
+    await expect(storeImportFile(db, workspaceId, job.id, chunks(HEADER))).rejects.toMatchObject({ status: 409, code: "import_file_already_sent" });
+
+    const conflicting = importOptionsSchema.parse({ fileName: "x.csv", columns: columns(["Phone", { type: "phone" }], ["Orders", { type: "attribute", key: "orders", attributeType: "string" }]) });
+    await expect(createImport(db, workspaceId, conflicting, actor)).rejects.toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ path: "columns[1].target.attributeType" })],
+    });
+  });
+
+  it("stops at the size cap and keeps nothing of the partial file", async () => {
+    const db = await getDb();
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "big.csv", columns: CRM_COLUMNS }), actor);
+    const big = HEADER + "+447911234401,X,,,,,\n".repeat(200);
+    await expect(storeImportFile(db, workspaceId, job.id, chunks(big, 512), { limitBytes: 1024 })).rejects.toMatchObject({ status: 413 });
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "awaiting_file", rowsRead: 0 });
+    const staged = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from contact_import_rows where import_id = ${job.id}`);
+    expect(staged[0]!.n).toBe(0);
+  });
+
+  it("resumes a stored file whose merge never finished, merging it exactly once", async () => {
+    const db = await getDb();
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "crash.csv", columns: CRM_COLUMNS }), actor);
+    await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911234501,Crash,,,,,\n"));
+    // The server died before the merge: nothing is merged yet, and a fresh job is not stale.
+    expect(await recoverImport(db, workspaceId, job.id)).toBeNull();
+    expect(await recoverImport(db, workspaceId, job.id, { staleMergeMs: 0 })).toBe("merge");
+    await Promise.all([processImport(db, workspaceId, job.id), processImport(db, workspaceId, job.id)]);
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "completed", created: 1 });
+    expect(await runImport(db, workspaceId, job.id)).toBeNull();
+    expect(await recoverImport(db, workspaceId, job.id, { staleMergeMs: 0 })).toBeNull();
+  });
+
+  it("gives an abandoned upload back to awaiting_file", async () => {
+    const db = await getDb();
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "gone.csv", columns: CRM_COLUMNS }), actor);
+    await db.execute(sql`update contact_imports set status = 'processing', rows_read = 10 where id = ${job.id}`);
+    expect(await recoverImport(db, workspaceId, job.id, { staleUploadMs: 0 })).toBe("reset");
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "awaiting_file", rowsRead: 0 });
+  });
+
+  it("fails cleanly, merging nothing, when its list was deleted meanwhile", async () => {
+    const db = await getDb();
+    const [list] = await queryRows<{ id: string }>(db, sql`insert into contact_lists (id, workspace_id, name) values ('lst_gone1', ${workspaceId}, 'Gone') returning id`);
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "l.csv", columns: CRM_COLUMNS, listId: list!.id }), actor);
+    await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911234601,Nobody,,,,,\n"));
+    await db.execute(sql`delete from contact_lists where id = 'lst_gone1'`);
+    await processImport(db, workspaceId, job.id);
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "failed", error: expect.stringContaining("list"), created: 0 });
+    expect(await contact("+447911234601")).toBeUndefined();
+  });
+});

@@ -1,0 +1,148 @@
+// The merge of a stored import: one transaction, one set-based statement for the contacts, their
+// consent and the list membership. Either every contact of the file is merged and the report
+// written, or nothing is (the job is then `failed` with the reason).
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
+import { newId } from "@/lib/crypto/random";
+import type { StoredOptions } from "./store";
+
+export interface MergeCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  duplicates: number;
+  invalid: number;
+}
+
+class ImportFailure extends Error {}
+
+/**
+ * Merges a job whose file is stored (`processing` with `started_at` set). A job in any other
+ * state, or one another merge finished meanwhile (the row lock serialises them), is left alone:
+ * `null`. Rules:
+ * - duplicates inside the file: the last row of a phone wins, the earlier ones count as duplicates;
+ * - new phones become contacts; existing ones change only with `updateExisting` and only when the
+ *   name or an attribute differs (re-importing a file changes nothing);
+ * - `opted_out` true opts out (method `import`, detail the file name) a contact who is not already
+ *   out; false opts back in only a contact an import opted out;
+ * - every valid contact joins the list (already a member: nothing happens).
+ */
+export async function runImport(db: Executor, workspaceId: string, importId: string): Promise<MergeCounts | null> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [job] = await queryRows<{ status: string; started_at: unknown; options: StoredOptions; list_id: string | null; file_name: string }>(
+        tx,
+        sql`select status, started_at, options, list_id, file_name from contact_imports
+            where id = ${importId} and workspace_id = ${workspaceId} for update`,
+      );
+      if (!job || job.status !== "processing" || job.started_at === null) return null;
+      const options = job.options;
+      const listId = await resolveList(tx, workspaceId, options, job.list_id);
+      await registerAttributes(tx, workspaceId, options);
+      const counts = await mergeRows(tx, workspaceId, importId, options, listId, job.file_name);
+      await tx.execute(sql`update contact_imports set status = 'completed', list_id = ${listId},
+          created = ${counts.created}, updated = ${counts.updated}, unchanged = ${counts.unchanged},
+          duplicates = ${counts.duplicates}, invalid = ${counts.invalid}, error = null,
+          finished_at = now(), updated_at = now()
+        where id = ${importId}`);
+      return counts;
+    });
+  } catch (error) {
+    const reason = error instanceof ImportFailure ? error.message : "The merge failed on the server; nothing was imported. Create the import again.";
+    if (!(error instanceof ImportFailure)) console.error(`Import ${importId} failed:`, error);
+    await db.execute(sql`update contact_imports set status = 'failed', error = ${reason}, finished_at = now(), updated_at = now()
+      where id = ${importId} and status = 'processing'`);
+    return null;
+  }
+}
+
+async function resolveList(tx: Executor, workspaceId: string, options: StoredOptions, current: string | null): Promise<string | null> {
+  const wanted = options.listId ?? current;
+  if (wanted) {
+    const [list] = await queryRows<{ id: string }>(tx, sql`select id from contact_lists where id = ${wanted} and workspace_id = ${workspaceId}`);
+    if (!list) throw new ImportFailure("The list to add the contacts to was deleted; nothing was imported.");
+    return list.id;
+  }
+  if (!options.newListName) return null;
+  // A list of that name that exists already is used: importing the same file twice must not fail.
+  const [created] = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into contact_lists (id, workspace_id, name) values (${newId("lst")}, ${workspaceId}, ${options.newListName})
+        on conflict (workspace_id, name) do nothing returning id`,
+  );
+  if (created) return created.id;
+  const [existing] = await queryRows<{ id: string }>(tx, sql`select id from contact_lists where workspace_id = ${workspaceId} and name = ${options.newListName}`);
+  return existing!.id;
+}
+
+async function registerAttributes(tx: Executor, workspaceId: string, options: StoredOptions): Promise<void> {
+  const attributes = options.columns.flatMap((column) => (column.target.type === "attribute" ? [column.target] : []));
+  if (attributes.length === 0) return;
+  await tx.execute(sql`insert into contact_attributes (workspace_id, key, type)
+    values ${sql.join(attributes.map((a) => sql`(${workspaceId}, ${a.key}, ${a.attributeType})`), sql`, `)}
+    on conflict (workspace_id, key) do nothing`);
+}
+
+async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string): Promise<MergeCounts> {
+  const update = options.updateExisting ? sql`true` : sql`false`;
+  const [row] = await queryRows<{ valid: number; invalid: number; distinct_phones: number; created: number; updated: number }>(
+    tx,
+    sql`with staged as (
+        select phone, name, attributes, opted_out, row_number from contact_import_rows where import_id = ${importId} and error is null
+      ),
+      valid as (
+        select distinct on (phone) phone, name, coalesce(attributes, '{}'::jsonb) as attributes, opted_out
+        from staged order by phone, row_number desc
+      ),
+      existing as (
+        select c.id, v.phone from contacts c join valid v on c.workspace_id = ${workspaceId} and c.phone_number = v.phone
+      ),
+      ins as (
+        insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method, opt_out_detail)
+        select 'ctc_' || replace(gen_random_uuid()::text, '-', ''), ${workspaceId}, v.phone, v.name, v.attributes,
+               case when v.opted_out then now() end, case when v.opted_out then 'import' end, case when v.opted_out then ${fileName} end
+        from valid v
+        where not exists (select 1 from contacts c where c.workspace_id = ${workspaceId} and c.phone_number = v.phone)
+        on conflict (workspace_id, phone_number) do nothing
+        returning id
+      ),
+      upd as (
+        update contacts c set
+          name = case when ${update} and v.name is not null then v.name else c.name end,
+          attributes = case when ${update} then c.attributes || v.attributes else c.attributes end,
+          opted_out_at = case when v.opted_out is true and c.opted_out_at is null then now()
+                              when v.opted_out is false and c.opt_out_method = 'import' then null
+                              else c.opted_out_at end,
+          opt_out_method = case when v.opted_out is true and c.opted_out_at is null then 'import'
+                                when v.opted_out is false and c.opt_out_method = 'import' then null
+                                else c.opt_out_method end,
+          opt_out_detail = case when v.opted_out is true and c.opted_out_at is null then ${fileName}
+                                when v.opted_out is false and c.opt_out_method = 'import' then null
+                                else c.opt_out_detail end,
+          updated_at = now()
+        from valid v
+        where c.workspace_id = ${workspaceId} and c.phone_number = v.phone
+          and ((${update} and ((v.name is not null and v.name is distinct from c.name) or not (c.attributes @> v.attributes)))
+               or (v.opted_out is true and c.opted_out_at is null)
+               or (v.opted_out is false and c.opt_out_method = 'import'))
+        returning c.id
+      ),
+      joined as (
+        insert into contact_list_members (list_id, contact_id)
+        select ${listId}, id from (select id from ins union all select id from existing) m
+        where ${listId}::text is not null
+        on conflict do nothing
+        returning 1
+      )
+      select (select count(*) from staged)::int as valid,
+             (select count(*) from contact_import_rows where import_id = ${importId} and error is not null)::int as invalid,
+             (select count(*) from valid)::int as distinct_phones,
+             (select count(*) from ins)::int as created,
+             (select count(*) from upd)::int as updated,
+             (select count(*) from joined)::int as joined`,
+  );
+  if (!row) throw new Error("The merge statement returned no row.");
+  const existing = row.distinct_phones - row.created;
+  return { created: row.created, updated: row.updated, unchanged: existing - row.updated, duplicates: row.valid - row.distinct_phones, invalid: row.invalid };
+}

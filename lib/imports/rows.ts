@@ -1,0 +1,126 @@
+// One CSV record → one staged row: the E.164 phone, the name, typed attributes, consent, or the
+// reason the row is refused. Pure, so the rules are tested without a database.
+import Papa from "papaparse";
+import { parseAttributeText } from "@/lib/contacts/attributes";
+import { parsePhone, type CountryCode } from "@/lib/contacts/phone";
+import { MAX_CONTACT_NAME_LENGTH } from "@/lib/contacts/schemas";
+import { isStorableText } from "@/lib/http/storable-text";
+import type { AttributeType } from "@/db/schema";
+import type { ImportOptions } from "./schemas";
+
+export interface StagedRow {
+  rowNumber: number;
+  phone: string | null;
+  name: string | null;
+  attributes: Record<string, string | number | boolean> | null;
+  optedOut: boolean | null;
+  error: string | null;
+  /** The record as CSV, kept for refused rows only (the rejected-rows download). */
+  raw: string | null;
+}
+
+interface Mapping {
+  phone: number;
+  name: number | null;
+  optedOut: number | null;
+  attributes: { index: number; key: string; type: AttributeType; header: string }[];
+  defaultCountry: CountryCode | undefined;
+}
+
+export type RowMapper = (record: string[], rowNumber: number) => StagedRow;
+
+const TRUE_WORDS = new Set(["true", "yes", "y", "1"]);
+const FALSE_WORDS = new Set(["false", "no", "n", "0"]);
+
+/**
+ * `opted_out` cells: true/yes/1 opt the contact out, false/no/0 opt back in a contact that an
+ * import opted out (never one who opted out by reply, by hand or by the API), empty leaves consent alone.
+ */
+export function parseOptedOut(cell: string): { ok: true; value: boolean | null } | { ok: false } {
+  const word = cell.trim().toLowerCase();
+  if (word === "") return { ok: true, value: null };
+  if (TRUE_WORDS.has(word)) return { ok: true, value: true };
+  if (FALSE_WORDS.has(word)) return { ok: true, value: false };
+  return { ok: false };
+}
+
+export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCountry">): RowMapper {
+  const mapping: Mapping = { phone: -1, name: null, optedOut: null, attributes: [], defaultCountry: (options.defaultCountry ?? undefined) as CountryCode | undefined };
+  for (const column of options.columns) {
+    const { target } = column;
+    if (target.type === "phone") mapping.phone = column.index;
+    else if (target.type === "name") mapping.name = column.index;
+    else if (target.type === "opted_out") mapping.optedOut = column.index;
+    else if (target.type === "attribute") mapping.attributes.push({ index: column.index, key: target.key, type: target.attributeType, header: column.header });
+  }
+
+  return (record, rowNumber) => {
+    const refuse = (error: string): StagedRow => ({ rowNumber, phone: null, name: null, attributes: null, optedOut: null, error, raw: csvLine(record) });
+
+    const phone = parsePhone(record[mapping.phone] ?? "", { defaultCountry: mapping.defaultCountry });
+    if (!phone.ok) return refuse(`phone: ${phone.reason}`);
+
+    let name: string | null = null;
+    if (mapping.name !== null) {
+      name = (record[mapping.name] ?? "").trim() || null;
+      if (name !== null && name.length > MAX_CONTACT_NAME_LENGTH) return refuse(`name: longer than ${MAX_CONTACT_NAME_LENGTH} characters`);
+      if (name !== null && !isStorableText(name)) return refuse("name: contains characters that cannot be stored");
+    }
+
+    let attributes: StagedRow["attributes"] = null;
+    for (const attribute of mapping.attributes) {
+      const cell = record[attribute.index] ?? "";
+      if (cell.trim() === "") continue;
+      const value = parseAttributeText(attribute.type, cell);
+      if (!value.ok) return refuse(`${attribute.key}: ${value.reason}`);
+      (attributes ??= {})[attribute.key] = value.value;
+    }
+
+    let optedOut: boolean | null = null;
+    if (mapping.optedOut !== null) {
+      const parsed = parseOptedOut(record[mapping.optedOut] ?? "");
+      if (!parsed.ok) return refuse(`opted_out: expected true/false, yes/no or 1/0, not "${(record[mapping.optedOut] ?? "").slice(0, 40)}"`);
+      optedOut = parsed.value;
+    }
+    return { rowNumber, phone: phone.phone, name, attributes, optedOut, error: null, raw: null };
+  };
+}
+
+/** Cells a spreadsheet would run as a formula get a leading apostrophe; phone numbers and plain numbers keep their sign. */
+const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().,-]*$))/;
+
+/** One CSV line (RFC 4180 quoting, no line break), formula cells neutralised. */
+export function csvLine(record: string[]): string {
+  return Papa.unparse([record], { newline: "", escapeFormulae: FORMULA });
+}
+
+/**
+ * The mapping must describe the file it is applied to: each mapped column's header has to be the
+ * file's header at that index (a wizard mapping applied to another export would silently shift
+ * every value).
+ */
+export function headerMismatches(options: Pick<ImportOptions, "columns">, header: string[]): string[] {
+  const problems: string[] = [];
+  for (const column of options.columns) {
+    if (column.target.type === "skip") continue;
+    const actual = header[column.index];
+    if (actual === undefined) problems.push(`column ${column.index + 1} ("${column.header}") is not in the file, which has ${header.length} columns`);
+    else if (actual.trim() !== column.header.trim()) problems.push(`column ${column.index + 1} is "${actual}" in the file, not "${column.header}"`);
+  }
+  return problems;
+}
+
+/** The default mapping of a CSV sent without one: phone and name by header, every other column a string attribute. */
+export function defaultColumns(header: string[]): { columns: ImportOptions["columns"]; problems: string[] } {
+  const problems: string[] = [];
+  const normalized = header.map((h) => h.trim().toLowerCase());
+  if (!normalized.includes("phone")) problems.push('the header has no "phone" column');
+  const columns = header.map((h, index) => {
+    const key = normalized[index]!;
+    if (key === "phone") return { index, header: h, target: { type: "phone" as const } };
+    if (key === "name") return { index, header: h, target: { type: "name" as const } };
+    if (key === "opted_out") return { index, header: h, target: { type: "opted_out" as const } };
+    return { index, header: h, target: { type: "attribute" as const, key: h.trim(), attributeType: "string" as const } };
+  });
+  return { columns, problems };
+}

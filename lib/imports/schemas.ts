@@ -1,0 +1,95 @@
+// CSV import jobs as the REST API and the import wizard describe them: the options of a job and
+// the job itself (progress and report).
+import { getCountries } from "libphonenumber-js/max";
+import { z } from "zod";
+import { attributeTypes } from "@/db/schema";
+import { attributeKeySchema } from "@/lib/contacts/attributes";
+import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
+
+export const MAX_IMPORT_COLUMNS = 200;
+/** The upload cap: 200 MiB is several million rows of a typical export. */
+export const MAX_IMPORT_FILE_BYTES = 200 * 1024 * 1024;
+
+const COUNTRIES = new Set<string>(getCountries());
+const storable = (schema: z.ZodString) => schema.refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } });
+
+export const columnTargetSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("phone") }),
+  z.object({ type: z.literal("name") }),
+  z.object({ type: z.literal("attribute"), key: attributeKeySchema, attributeType: z.enum(attributeTypes) }),
+  z.object({ type: z.literal("opted_out") }),
+  z.object({ type: z.literal("skip") }),
+]);
+export type ColumnTarget = z.output<typeof columnTargetSchema>;
+
+export const importColumnSchema = z.object({
+  index: z.number().int().min(0).max(MAX_IMPORT_COLUMNS - 1),
+  header: storable(z.string().max(200)),
+  target: columnTargetSchema,
+});
+export type ImportColumn = z.output<typeof importColumnSchema>;
+
+export const importOptionsSchema = z
+  .object({
+    fileName: storable(z.string().trim().min(1, "Name the file.").max(255)),
+    columns: z.array(importColumnSchema).min(1).max(MAX_IMPORT_COLUMNS),
+    defaultCountry: z
+      .string()
+      .refine((code) => COUNTRIES.has(code), { message: "Expected an ISO 3166-1 alpha-2 country code in upper case, such as GB or US." })
+      .nullable()
+      .optional()
+      .describe("Used only for numbers written without + and a country code; without it such numbers are invalid (never guessed)."),
+    updateExisting: z.boolean().default(false).describe("Update the name and attributes of contacts that already exist; otherwise leave them as they are."),
+    listId: z.string().min(1).max(64).optional().describe("Add every valid contact of the file to this list."),
+    newListName: storable(z.string().trim().min(1).max(100)).optional().describe("Add every valid contact to a list of this name, created if the workspace has none."),
+  })
+  .superRefine((options, ctx) => {
+    const seenIndex = new Set<number>();
+    const seenKey = new Set<string>();
+    const counts = { phone: 0, name: 0, opted_out: 0 };
+    options.columns.forEach((column, i) => {
+      if (seenIndex.has(column.index)) ctx.addIssue({ code: "custom", path: ["columns", i, "index"], message: `Column ${column.index} is mapped twice.` });
+      seenIndex.add(column.index);
+      const { target } = column;
+      if (target.type === "phone" || target.type === "name" || target.type === "opted_out") {
+        counts[target.type]++;
+        if (counts[target.type] > 1) ctx.addIssue({ code: "custom", path: ["columns", i, "target"], message: `Only one column can be mapped to ${target.type}.` });
+      }
+      if (target.type === "attribute") {
+        if (seenKey.has(target.key)) ctx.addIssue({ code: "custom", path: ["columns", i, "target", "key"], message: `Another column is already mapped to "${target.key}".` });
+        seenKey.add(target.key);
+      }
+    });
+    if (counts.phone === 0) ctx.addIssue({ code: "custom", path: ["columns"], message: "Map one column to the phone number." });
+    if (options.listId && options.newListName) ctx.addIssue({ code: "custom", path: ["newListName"], message: "Send listId or newListName, not both." });
+  });
+export type ImportOptions = z.output<typeof importOptionsSchema>;
+export type ImportOptionsInput = z.input<typeof importOptionsSchema>;
+
+export const importStatusSchema = z.enum(["awaiting_file", "processing", "completed", "failed"]);
+
+export const importSchema = z.object({
+  id: z.string(),
+  object: z.literal("import"),
+  status: importStatusSchema.describe("`awaiting_file` → `processing` (the file is stored, then merged) → `completed` or `failed`."),
+  fileName: z.string(),
+  rowsRead: z.number().int().describe("Data rows read from the file so far (the header is not counted)."),
+  created: z.number().int().describe("Contacts created."),
+  updated: z.number().int().describe("Existing contacts whose name, attributes or consent changed."),
+  unchanged: z.number().int().describe("Existing contacts left as they were."),
+  duplicates: z.number().int().describe("Rows whose phone appears again later in the file (the last occurrence wins)."),
+  invalid: z.number().int().describe("Rows refused; download them with their reasons from `rejected.csv`."),
+  listId: z.string().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable().describe("When the file was fully stored and the merge began."),
+  finishedAt: z.string().nullable(),
+});
+export type ImportView = z.output<typeof importSchema>;
+
+export const importPageSchema = z.object({ data: z.array(importSchema), nextCursor: z.string().nullable() });
+
+export const listImportsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (1–100, default 20).").meta({ example: 20 }),
+  cursor: z.string().max(200).optional().describe("`nextCursor` of the previous page."),
+});

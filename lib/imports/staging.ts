@@ -1,0 +1,112 @@
+// Where staged rows go: `COPY … FROM STDIN` through postgres.js on Postgres (one streamed statement,
+// no per-row round trips), batched multi-row inserts on the embedded database.
+import type { Writable } from "node:stream";
+import type { Executor } from "@/db";
+import { contactImportRows } from "@/db/schema";
+import type { StagedRow } from "./rows";
+
+export interface StagingSink {
+  add(row: StagedRow): Promise<void>;
+  finish(): Promise<void>;
+  /** Stops writing after a failure; the caller deletes what was stored. */
+  abort(): Promise<void>;
+}
+
+interface PostgresJsCopy {
+  (strings: TemplateStringsArray, ...values: unknown[]): { writable(): Promise<Writable> };
+}
+
+/** The postgres.js client behind a drizzle database, or null on the embedded database. */
+function postgresJsClient(db: Executor): PostgresJsCopy | null {
+  const client = (db as { _?: { session?: { client?: unknown } } })._?.session?.client;
+  if (typeof client !== "function" || typeof (client as { unsafe?: unknown }).unsafe !== "function") return null;
+  return client as unknown as PostgresJsCopy;
+}
+
+export async function openStagingSink(db: Executor, importId: string): Promise<StagingSink> {
+  const sql = postgresJsClient(db);
+  return sql ? copySink(sql, importId) : batchSink(db, importId);
+}
+
+const BATCH_ROWS = 1000;
+
+function batchSink(db: Executor, importId: string): StagingSink {
+  let batch: (typeof contactImportRows.$inferInsert)[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const rows = batch;
+    batch = [];
+    await db.insert(contactImportRows).values(rows);
+  };
+  return {
+    async add(row) {
+      batch.push({ importId, ...row });
+      if (batch.length >= BATCH_ROWS) await flush();
+    },
+    finish: flush,
+    async abort() {
+      batch = [];
+    },
+  };
+}
+
+/** COPY text format: backslash escapes, `\N` for null. */
+function copyField(value: string | null): string {
+  if (value === null) return "\\N";
+  if (!/[\\\t\n\r]/.test(value)) return value;
+  return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+}
+
+const CHUNK_CHARS = 256 * 1024;
+
+async function copySink(sql: PostgresJsCopy, importId: string): Promise<StagingSink> {
+  const stream = await sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`.writable();
+  let failure: Error | null = null;
+  stream.on("error", (error: Error) => {
+    failure ??= error;
+  });
+  const id = copyField(importId);
+  let buffer = "";
+  const write = async () => {
+    if (failure) throw failure;
+    const chunk = buffer;
+    buffer = "";
+    if (!stream.write(chunk)) {
+      await new Promise<void>((resolve, reject) => {
+        const done = () => {
+          stream.off("drain", done);
+          stream.off("error", done);
+          if (failure) reject(failure);
+          else resolve();
+        };
+        stream.on("drain", done);
+        stream.on("error", done);
+      });
+    }
+  };
+  return {
+    async add(row) {
+      const optedOut = row.optedOut === null ? "\\N" : row.optedOut ? "t" : "f";
+      buffer += `${id}\t${row.rowNumber}\t${copyField(row.phone)}\t${copyField(row.name)}\t${copyField(row.attributes && JSON.stringify(row.attributes))}\t${optedOut}\t${copyField(row.error)}\t${copyField(row.raw)}\n`;
+      if (buffer.length >= CHUNK_CHARS) await write();
+    },
+    async finish() {
+      if (buffer) await write();
+      await new Promise<void>((resolve, reject) => {
+        if (failure) return reject(failure);
+        stream.once("error", reject);
+        stream.once("finish", () => resolve());
+        stream.end();
+      });
+      if (failure) throw failure;
+    },
+    async abort() {
+      buffer = "";
+      await new Promise<void>((resolve) => {
+        stream.once("close", () => resolve());
+        stream.destroy(new Error("The import upload was aborted."));
+        setTimeout(resolve, 1000);
+      });
+    },
+  };
+}
