@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/types";
 import { memberships, senders, users, workspaces } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { sendMail, type MailTransport } from "@/lib/mail";
-import { hashPassword, verifyPassword } from "./password";
+import { hashPassword, needsRehash, verifyPassword } from "./password";
 import type { signUpSchema } from "./schemas";
 import type { z } from "zod";
 
@@ -85,6 +85,11 @@ export async function verifyCredentials(db: Executor, email: string, password: s
     .limit(1);
   const ok = await verifyPassword(password, row?.passwordHash);
   if (!ok || !row?.workspaceId) return null;
+  if (row.passwordHash && needsRehash(row.passwordHash)) {
+    // Only this moment has the plain password: move a legacy bcrypt hash to scrypt.
+    const fresh = await hashPassword(password);
+    await db.update(users).set({ passwordHash: fresh }).where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)));
+  }
   return { id: row.id, email: row.email, name: row.name, workspaceId: row.workspaceId };
 }
 

@@ -4,9 +4,11 @@ import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import { getDb } from "@/db";
 import { safeCallbackUrl } from "./callback-url";
-import { findOrCreateOAuthUser, verifyCredentials } from "./accounts";
+import { clientIp } from "@/lib/http/client-ip";
+import { findOrCreateOAuthUser } from "./accounts";
 import { prepareAuthEnvironment } from "./environment";
 import { signInSchema } from "./schemas";
+import { authenticate } from "./sign-in";
 
 prepareAuthEnvironment();
 
@@ -24,6 +26,15 @@ export function oauthProviders() {
   return providers;
 }
 
+function headerRecord(headers: Record<string, unknown> | undefined): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (typeof value === "string") record[name] = value;
+    else if (Array.isArray(value)) record[name] = value.join(", ");
+  }
+  return record;
+}
+
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
   pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
@@ -31,10 +42,12 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(credentials) {
+      async authorize(credentials, req) {
         const parsed = signInSchema.safeParse(credentials);
         if (!parsed.success) return null;
-        const user = await verifyCredentials(await getDb(), parsed.data.email, parsed.data.password);
+        const ip = clientIp(new Request("http://sign-in.invalid/", { headers: headerRecord(req?.headers) }));
+        // A throttled attempt throws: next-auth hands its message (the error code) to the form.
+        const user = await authenticate(await getDb(), { ...parsed.data, ip });
         return user && { id: user.id, email: user.email, name: user.name, workspaceId: user.workspaceId };
       },
     }),

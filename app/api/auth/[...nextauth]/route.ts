@@ -1,5 +1,3 @@
-import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth";
+import { authRouteHandler } from "@/lib/auth/route-handler";
 
-const handler = NextAuth(authOptions);
-export { handler as GET, handler as POST };
+export { authRouteHandler as GET, authRouteHandler as POST };

@@ -1,0 +1,136 @@
+import bcrypt from "bcryptjs";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { users } from "@/db/schema";
+import { POST as signUpRoute } from "@/app/api/auth/sign-up/route";
+import { createAccount, verifyCredentials } from "./accounts";
+import { authOptions } from "./options";
+import { signUpSchema } from "./schemas";
+import { authenticate, SignInThrottledError } from "./sign-in";
+import { withRetryAfter } from "./route-handler";
+import { signInErrorMessage } from "./sign-in-errors";
+import { countAttempt, SIGN_IN_LIMIT_PER_EMAIL, SIGN_UP_LIMIT_PER_IP, signUpRules } from "./throttle";
+
+const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
+const uniqueIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
+const PASSWORD = "right password 1";
+
+async function account() {
+  const email = `${unique("signin")}@example.test`;
+  await createAccount(await getDb(), signUpSchema.parse({ name: "Ada", email, password: PASSWORD }));
+  return email;
+}
+
+const savedHops = process.env.TRUSTED_PROXY_HOPS;
+afterEach(() => {
+  if (savedHops === undefined) delete process.env.TRUSTED_PROXY_HOPS;
+  else process.env.TRUSTED_PROXY_HOPS = savedHops;
+});
+
+describe("sign-in throttling", () => {
+  it("refuses even the right password after 10 wrong ones for the email, and says how long to wait", async () => {
+    const db = await getDb();
+    const email = await account();
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL; i++) {
+      expect(await authenticate(db, { email, password: `wrong ${i}`, ip: uniqueIp() })).toBeNull();
+    }
+    const error = await authenticate(db, { email, password: PASSWORD, ip: uniqueIp() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SignInThrottledError);
+    const wait = (error as SignInThrottledError).retryAfterSeconds;
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+    expect(signInErrorMessage((error as Error).message)).toMatch(/^Too many attempts, try again in \d+ minutes?\.$/);
+  });
+
+  it("starts the email's count again after a successful sign-in", async () => {
+    const db = await getDb();
+    const email = await account();
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL - 1; i++) await authenticate(db, { email, password: "wrong", ip: null });
+    expect(await authenticate(db, { email, password: PASSWORD, ip: null })).toMatchObject({ email });
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL - 1; i++) await authenticate(db, { email, password: "wrong", ip: null });
+    expect(await authenticate(db, { email, password: PASSWORD, ip: null })).toMatchObject({ email });
+  });
+
+  it("counts parallel attempts atomically: a burst gets exactly the limit through", async () => {
+    const db = await getDb();
+    const rule = { bucket: `auth:test:${unique("burst")}`, limit: 5, windowSeconds: 60 };
+    const results = await Promise.all(Array.from({ length: 12 }, () => countAttempt(db, [rule])));
+    expect(results.filter((wait) => wait === null)).toHaveLength(5);
+  });
+
+  it("throttles per client IP across emails when the IP is known", async () => {
+    const db = await getDb();
+    const ip = uniqueIp();
+    const rules = [{ bucket: `auth:sign-in:ip:${ip}`, limit: 2, windowSeconds: 900 }];
+    expect(await countAttempt(db, rules)).toBeNull();
+    expect(await countAttempt(db, rules)).toBeNull();
+    expect(await countAttempt(db, rules)).toBeGreaterThan(0);
+  });
+
+  it("throttles through next-auth's authorize, reading the IP from the trusted proxy hop", async () => {
+    process.env.TRUSTED_PROXY_HOPS = "1";
+    const email = await account();
+    const provider = authOptions.providers[0] as unknown as {
+      options: { authorize: (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown> };
+    };
+    const req = { headers: { "x-forwarded-for": `203.0.113.9, ${uniqueIp()}` } };
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL; i++) {
+      expect(await provider.options.authorize({ email, password: "wrong password" }, req)).toBeNull();
+    }
+    await expect(provider.options.authorize({ email, password: PASSWORD }, req)).rejects.toThrow(/^TooManyAttempts:\d+$/);
+  });
+});
+
+describe("sign-up throttling", () => {
+  it("answers 429 with Retry-After once the client IP has used its hourly allowance", async () => {
+    process.env.TRUSTED_PROXY_HOPS = "1";
+    const ip = uniqueIp();
+    const db = await getDb();
+    for (let i = 0; i < SIGN_UP_LIMIT_PER_IP; i++) expect(await countAttempt(db, signUpRules(ip))).toBeNull();
+    const response = await signUpRoute(
+      new Request("http://app.test/api/auth/sign-up", {
+        method: "POST",
+        headers: { origin: "http://app.test", "content-type": "application/json", "x-forwarded-for": ip },
+        body: JSON.stringify({ name: "Grace", email: `${unique("su")}@example.test`, password: "hopper-1906" }),
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("legacy hashes", () => {
+  it("moves a bcrypt hash to scrypt on the next successful sign-in", async () => {
+    const db = await getDb();
+    const email = await account();
+    await db.update(users).set({ passwordHash: await bcrypt.hash(PASSWORD, 4) }).where(eq(users.email, email));
+    expect(await verifyCredentials(db, email, "not it at all")).toBeNull();
+    const [before] = await db.select().from(users).where(eq(users.email, email));
+    expect(before?.passwordHash).toMatch(/^\$2/);
+    expect(await verifyCredentials(db, email, PASSWORD)).toMatchObject({ email });
+    const [after] = await db.select().from(users).where(eq(users.email, email));
+    expect(after?.passwordHash).toMatch(/^scrypt\$/);
+    expect(await verifyCredentials(db, email, PASSWORD)).toMatchObject({ email });
+  });
+});
+
+describe("next-auth's answer to a throttled sign-in", () => {
+  const post = new Request("http://app.test/api/auth/callback/credentials", { method: "POST" });
+
+  it("gets Retry-After, and 429 when the form asked for JSON", async () => {
+    const json = await withRetryAfter(post, Response.json({ url: "http://app.test/sign-in?error=TooManyAttempts%3A540" }));
+    expect(json.status).toBe(429);
+    expect(json.headers.get("retry-after")).toBe("540");
+    expect(await json.json()).toEqual({ url: "http://app.test/sign-in?error=TooManyAttempts%3A540" });
+    const redirect = await withRetryAfter(post, new Response(null, { status: 302, headers: { location: "/sign-in?error=TooManyAttempts:60" } }));
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("retry-after")).toBe("60");
+  });
+
+  it("leaves every other answer alone", async () => {
+    const wrong = Response.json({ url: "http://app.test/sign-in?error=CredentialsSignin" });
+    expect(await withRetryAfter(post, wrong)).toBe(wrong);
+  });
+});
