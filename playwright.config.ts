@@ -53,6 +53,8 @@ export default defineConfig({
       APP_URL: baseURL,
       AUTH_SECRET: process.env.AUTH_SECRET ?? "e2e-only-secret-0123456789abcdef0123456789",
       CRON_SECRET: process.env.CRON_SECRET ?? "e2e-only-cron-secret-0123456789",
+      // Production refuses to start without a key of its own for stored credentials.
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? "e2e0".repeat(16),
     },
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
   },

@@ -130,6 +130,7 @@ async function startServer(): Promise<ChildProcess> {
       DISPATCHER: "off",
       APP_URL: `http://127.0.0.1:${PORT}`,
       AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-only-secret-0123456789abcdef0123456789",
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? "be0c".repeat(16),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -62,6 +62,7 @@ export async function startServer(env: Record<string, string>, nodeArgs: string[
       NODE_ENV: "production",
       NEXT_DIST_DIR: DIST_DIR,
       AUTH_SECRET: "bench-only-secret-0123456789abcdef0123456789",
+      ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? "be0c".repeat(16),
       CRON_SECRET,
       APP_URL: BASE_URL,
       ...env,

@@ -1,4 +1,4 @@
-// `npm run db:migrate` and `npm run db:seed`: explicit, idempotent, for either database.
+// `npm run db:migrate`, `npm run db:seed` and `npm run secrets:reencrypt`: explicit, idempotent, for either database.
 import { closeDb, getDb, isEmbedded, migrate } from "./index";
 import { DEMO_USER, seedDemoData } from "./seed";
 
@@ -14,8 +14,15 @@ async function main() {
     await migrate(db);
     const { created } = await seedDemoData(db);
     console.log(created ? `Demo data created in the ${target}. Sign in as ${DEMO_USER.email} / ${DEMO_USER.password}.` : `Demo data already present in the ${target}.`);
+  } else if (command === "reencrypt") {
+    // v1 secrets may be under the key derived from the session secret the server generated.
+    const { prepareAuthEnvironment } = await import("@/lib/auth/environment");
+    prepareAuthEnvironment();
+    const { reencryptSenderSecrets } = await import("@/lib/senders/reencrypt");
+    const { reencrypted, unchanged, keyId } = await reencryptSenderSecrets(db);
+    console.log(`Re-encrypted ${reencrypted} stored secret(s) with key "${keyId}" in the ${target}; ${unchanged} already used it.`);
   } else {
-    throw new Error(`Unknown command "${command}". Use "migrate" or "seed".`);
+    throw new Error(`Unknown command "${command}". Use "migrate", "seed" or "reencrypt".`);
   }
 }
 

@@ -3,7 +3,7 @@ import { getEnv } from "./env";
 
 describe("getEnv", () => {
   it("applies defaults for an empty environment", () => {
-    const env = getEnv({ NODE_ENV: "production" });
+    const env = getEnv({ NODE_ENV: "production", ENCRYPTION_KEY: "ab".repeat(32) });
     expect(env.WHATSAPP_GRAPH_URL).toBe("https://graph.facebook.com");
     expect(env.DATABASE_URL).toBeUndefined();
   });
@@ -17,6 +17,14 @@ describe("getEnv", () => {
   it("requires DATABASE_URL on Vercel and says so", () => {
     expect(() => getEnv({ VERCEL: "1" })).toThrowError(/DATABASE_URL is required on Vercel/);
     expect(() => getEnv({ VERCEL: "1", DATABASE_URL: "postgres://u@h/db" })).not.toThrow();
+  });
+
+  it("requires an encryption key of its own in production, but not to build", () => {
+    expect(() => getEnv({ NODE_ENV: "production", AUTH_SECRET: "a".repeat(40) })).toThrowError(/ENCRYPTION_KEY is required in production/);
+    expect(() => getEnv({ NODE_ENV: "production", ENCRYPTION_KEYS: `k2:${"ab".repeat(32)},k1:${"cd".repeat(32)}` })).not.toThrow();
+    expect(() => getEnv({ NODE_ENV: "production", NEXT_PHASE: "phase-production-build" })).not.toThrow();
+    expect(() => getEnv({ NODE_ENV: "development" })).not.toThrow();
+    expect(() => getEnv({ ENCRYPTION_KEYS: "k1:abcd" })).toThrowError(/ENCRYPTION_KEYS/);
   });
 
   it("treats empty strings as unset", () => {

@@ -16,6 +16,15 @@ export const envSchema = z.object({
     emptyToUndefined,
     z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)").optional(),
   ),
+  /** `<id>:<64 hex>,<id>:<64 hex>`: the first encrypts, all decrypt (key rotation). */
+  ENCRYPTION_KEYS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\s*[A-Za-z0-9_-]{1,32}:[0-9a-fA-F]{64}\s*(,\s*[A-Za-z0-9_-]{1,32}:[0-9a-fA-F]{64}\s*)*$/, "must be <id>:<64 hex characters>, comma-separated, the current key first")
+      .optional(),
+  ),
+  NEXT_PHASE: z.string().optional(),
   WHATSAPP_GRAPH_URL: z.preprocess(emptyToUndefined, z.url().default("https://graph.facebook.com")),
   WHATSAPP_GRAPH_VERSION: z.preprocess(emptyToUndefined, z.string().regex(/^v\d+\.\d+$/).default("v23.0")),
   GITHUB_ID: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -53,6 +62,12 @@ export function getEnv(source: Record<string, string | undefined> = process.env)
   }
   if (parsed.data.MAIL_TRANSPORT === "webhook" && !parsed.data.MAIL_WEBHOOK_URL) {
     throw new Error("MAIL_WEBHOOK_URL is required with MAIL_TRANSPORT=webhook: the URL the mail is POSTed to.");
+  }
+  const serving = parsed.data.NODE_ENV === "production" && parsed.data.NEXT_PHASE !== "phase-production-build";
+  if (serving && !parsed.data.ENCRYPTION_KEY && !parsed.data.ENCRYPTION_KEYS) {
+    throw new Error(
+      "ENCRYPTION_KEY is required in production: it encrypts the stored WhatsApp credentials, independently of AUTH_SECRET. Generate one with `openssl rand -hex 32`.",
+    );
   }
   if (source === process.env) cached = parsed.data;
   return parsed.data;
