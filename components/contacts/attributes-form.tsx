@@ -90,7 +90,7 @@ export function AttributesForm({ contact, definitions, onSaved }: { contact: Con
       <CardContent>
         <form onSubmit={save} aria-label="Contact attributes" className="grid gap-4">
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="contact-name" label="Name" error={errors.name}>
+            <FormField id="contact-name" label="Name" error={errors.name} className="content-start">
               <Input {...fieldAria("contact-name", errors.name)} value={name} onChange={(event) => setName(event.target.value)} maxLength={200} />
             </FormField>
             {fields.map((field) => {
@@ -98,7 +98,7 @@ export function AttributesForm({ contact, definitions, onSaved }: { contact: Con
               const value = draft[field.key] ?? "";
               const set = (next: string) => setDraft((current) => ({ ...current, [field.key]: next }));
               return (
-                <FormField key={field.key} id={id} label={<span className="font-mono">{field.key}</span>} error={errors[field.key]} hint={field.type}>
+                <FormField key={field.key} id={id} label={<span className="font-mono">{field.key}</span>} error={errors[field.key]} hint={field.type} className="content-start">
                   {field.type === "boolean" ? (
                     <NativeSelect {...fieldAria(id, errors[field.key], true)} value={value} onChange={(event) => set(event.target.value)}>
                       <option value="">Not set</option>
