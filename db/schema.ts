@@ -62,6 +62,10 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: at("last_used_at"),
     deletedAt: at("deleted_at"),
+    /** `full`: every API route; `trigger`: only the trigger endpoint of `campaign_ids`. */
+    scope: text("scope", { enum: ["full", "trigger"] }).notNull().default("full"),
+    /** The campaigns a `trigger` key may trigger (empty for `full`). */
+    campaignIds: text("campaign_ids").array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash), index("api_keys_workspace_idx").on(t.workspaceId)],
 );
