@@ -1,30 +1,13 @@
 // `POST /contacts/bulk` with a JSON array: up to 1,000 upserts keyed by phone, one statement for
 // the contacts (plus one for consent when any item sends `optedOut`), all or nothing.
 import { sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { attributeTypesOf, coerceAttributeValue } from "@/lib/contacts/attributes";
-import { createContactSchema } from "@/lib/contacts/schemas";
 import { CONTACT_UPSERT_CONFLICT, optOutSourceOf } from "@/lib/contacts/service";
 import { validationFailed, type FieldError } from "@/lib/http/errors";
 import type { Actor } from "@/lib/workspaces";
-
-export const MAX_BULK_CONTACTS = 1000;
-
-export const bulkContactsSchema = z
-  .array(createContactSchema)
-  .min(1, "Send at least one contact.")
-  .max(MAX_BULK_CONTACTS, `At most ${MAX_BULK_CONTACTS} contacts per request; send a CSV body for more.`);
-export type BulkContactsInput = z.output<typeof bulkContactsSchema>;
-
-export const bulkResultSchema = z.object({
-  object: z.literal("bulk_result"),
-  created: z.number().int(),
-  updated: z.number().int(),
-  data: z.array(z.object({ id: z.string(), phone: z.string(), created: z.boolean() })).describe("One entry per item, in the order sent."),
-});
-export type BulkResult = z.output<typeof bulkResultSchema>;
+import type { BulkContactsInput, BulkResult } from "./schemas";
 
 /** Duplicate phones and attribute values that do not fit their declared types, with item paths (`[3].phone`). */
 async function itemErrors(db: Executor, workspaceId: string, items: BulkContactsInput): Promise<FieldError[]> {

@@ -4,6 +4,7 @@ import { getCountries } from "libphonenumber-js/max";
 import { z } from "zod";
 import { attributeTypes } from "@/db/schema";
 import { attributeKeySchema } from "@/lib/contacts/attributes";
+import { createContactSchema } from "@/lib/contacts/schemas";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 
 export const MAX_IMPORT_COLUMNS = 200;
@@ -93,3 +94,20 @@ export const listImportsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size (1–100, default 20).").meta({ example: 20 }),
   cursor: z.string().max(200).optional().describe("`nextCursor` of the previous page."),
 });
+
+export const MAX_BULK_CONTACTS = 1000;
+
+export const bulkContactsSchema = z
+  .array(createContactSchema)
+  .min(1, "Send at least one contact.")
+  .max(MAX_BULK_CONTACTS, `At most ${MAX_BULK_CONTACTS} contacts per request; send a CSV body for more.`);
+export type BulkContactsInput = z.output<typeof bulkContactsSchema>;
+
+export const bulkResultSchema = z.object({
+  object: z.literal("bulk_result"),
+  created: z.number().int(),
+  updated: z.number().int(),
+  data: z.array(z.object({ id: z.string(), phone: z.string(), created: z.boolean() })).describe("One entry per item, in the order sent."),
+});
+export type BulkResult = z.output<typeof bulkResultSchema>;
+
