@@ -1,4 +1,5 @@
 import bcrypt from "bcryptjs";
+import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 
