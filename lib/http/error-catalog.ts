@@ -52,6 +52,13 @@ export const ERROR_CATALOG = [
     audience: "web_app",
   },
   {
+    code: "insufficient_scope",
+    status: 403,
+    title: "Insufficient scope",
+    description:
+      "The API key is trigger-only: it may call `POST /api/campaigns/{id}/trigger` (and `/outbound/{id}`) for the campaigns it was created for, and `GET /api/v1/me`, nothing else. Use a full-access key, or create a key for this campaign.",
+  },
+  {
     code: "not_found",
     status: 404,
     title: "Not found",
@@ -110,6 +117,13 @@ export const ERROR_CATALOG = [
     description: "The attribute is already defined with another type. Its stored values follow that type; use a new key for the new type.",
   },
   { code: "sender_not_configured", status: 409, title: "WhatsApp is not connected", description: "WhatsApp credentials are missing. Finish Settings → WhatsApp.", audience: "web_app" },
+  {
+    code: "sandbox_only",
+    status: 409,
+    title: "Sandbox only",
+    description: "Simulated replies are for the sandbox sender. With WhatsApp connected, real replies arrive on the webhook.",
+    audience: "web_app",
+  },
   { code: "api_key_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many API keys as it may have. Delete one first.", audience: "web_app" },
   { code: "account_exists", status: 409, title: "Account exists", description: "An account with this email already exists. Sign in instead.", audience: "web_app" },
   {
@@ -144,6 +158,13 @@ export const ERROR_CATALOG = [
     status: 429,
     title: "Too many requests",
     description: "The API key's or the campaign's per-minute request limit is used up. Wait `Retry-After` seconds; `RateLimit` and `RateLimit-Policy` describe the limits.",
+  },
+  {
+    code: "too_many_failed_authentications",
+    status: 429,
+    title: "Too many failed authentications",
+    description:
+      "Too many requests from this address presented an invalid API key within a minute. Wait `Retry-After` seconds and check the key; the limit counts failures per client address, never against a workspace.",
   },
   {
     code: "internal_error",

@@ -1,0 +1,99 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { contacts, workspaces } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
+import { problemType } from "@/lib/http/problem";
+import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
+import { connectTestWhatsAppSender } from "@/lib/testing/messaging-factories";
+import { GET, POST } from "./route";
+
+const URL = "/api/sandbox/inbound";
+
+async function account() {
+  const owner = await createApiAccount();
+  return { ...owner, cookie: await sessionCookie(owner) };
+}
+
+async function contact(workspaceId: string, phone = "+14155552671") {
+  const db = await getDb();
+  const id = newId("ctc");
+  await db.insert(contacts).values({ id, workspaceId, phoneNumber: phone, name: "Jane" });
+  return id;
+}
+
+const consent = async (id: string) => {
+  const db = await getDb();
+  const [row] = await db.select().from(contacts).where(eq(contacts.id, id));
+  return row!;
+};
+
+const reply = (cookie: string, body: unknown) => callRoute(POST, "POST", URL, { cookie, headers: SAME_ORIGIN, body });
+
+describe("sandbox: simulate a reply", () => {
+  it("STOP opts the contact out through the webhook's handler, START opts it back in, other text changes nothing", async () => {
+    const owner = await account();
+    const id = await contact(owner.workspaceId);
+    const stop = await reply(owner.cookie, { contactId: id, text: "stop" });
+    expect(stop).toMatchObject({ status: 200, body: { contactId: id, action: "opted_out", changed: true, optedOut: true } });
+    expect(await consent(id)).toMatchObject({ optOutMethod: "keyword", optOutDetail: "STOP" });
+
+    expect((await reply(owner.cookie, { contactId: id, text: "Thanks!" })).body).toMatchObject({ action: "none", changed: false, optedOut: true });
+    expect((await reply(owner.cookie, { contactId: id, text: "STOP" })).body).toMatchObject({ action: "opted_out", changed: false });
+    expect((await reply(owner.cookie, { contactId: id, text: "START" })).body).toMatchObject({ action: "opted_in", changed: true, optedOut: false });
+    expect(await consent(id)).toMatchObject({ optedOutAt: null, optOutMethod: null });
+  });
+
+  it("uses the workspace's own keywords", async () => {
+    const owner = await account();
+    const db = await getDb();
+    await db.update(workspaces).set({ optOutKeywords: ["ARRET"] }).where(eq(workspaces.id, owner.workspaceId));
+    const id = await contact(owner.workspaceId);
+    expect((await reply(owner.cookie, { contactId: id, text: "Arret" })).body).toMatchObject({ action: "opted_out", optedOut: true });
+    expect(await consent(id)).toMatchObject({ optOutDetail: "ARRET" });
+  });
+
+  it("answers another workspace's contact with 404, like a missing one, and touches nothing", async () => {
+    const owner = await account();
+    const intruder = await account();
+    const id = await contact(owner.workspaceId);
+    for (const contactId of [id, "ctc_doesnotexist"]) {
+      const response = await reply(intruder.cookie, { contactId, text: "STOP" });
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+    }
+    expect((await consent(id)).optedOutAt).toBeNull();
+    const db = await getDb();
+    const created = await db.select().from(contacts).where(and(eq(contacts.workspaceId, intruder.workspaceId), eq(contacts.phoneNumber, "+14155552671")));
+    expect(created).toEqual([]);
+  });
+
+  it("409 once the workspace sends through WhatsApp", async () => {
+    const owner = await account();
+    const id = await contact(owner.workspaceId);
+    await connectTestWhatsAppSender(owner.workspaceId);
+    const response = await reply(owner.cookie, { contactId: id, text: "STOP" });
+    expect(response).toMatchObject({ status: 409, body: { type: problemType("sandbox_only") } });
+    expect((await consent(id)).optedOutAt).toBeNull();
+  });
+
+  it("validates the body, refuses keys and cross-site posts, and allows only POST", async () => {
+    const owner = await account();
+    const id = await contact(owner.workspaceId);
+    for (const [body, path] of [
+      [{ contactId: id, text: "   " }, "text"],
+      [{ contactId: id }, "text"],
+      [{ text: "STOP" }, "contactId"],
+      [{ contactId: id, text: "STOP", from: "+1" }, "from"],
+    ] as const) {
+      const response = await reply(owner.cookie, body);
+      expect(response.status).toBe(422);
+      expect((response.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toContain(path);
+    }
+    expect((await callRoute(POST, "POST", URL, { key: owner.key, body: { contactId: id, text: "STOP" } })).status).toBe(401);
+    const crossSite = await callRoute(POST, "POST", URL, { cookie: owner.cookie, headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" }, body: { contactId: id, text: "STOP" } });
+    expect(crossSite.status).toBe(403);
+    expect((await consent(id)).optedOutAt).toBeNull();
+    expect((await callRoute(GET, "GET", URL, { cookie: owner.cookie })).status).toBe(405);
+  });
+});
