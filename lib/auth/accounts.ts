@@ -4,6 +4,7 @@ import { memberships, senders, users, workspaces } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { sendMail, type MailTransport } from "@/lib/mail";
+import { OAuthEmailNotVerifiedError } from "./oauth";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 import type { signUpSchema } from "./schemas";
 import type { z } from "zod";
@@ -93,8 +94,12 @@ export async function verifyCredentials(db: Executor, email: string, password: s
   return { id: row.id, email: row.email, name: row.name, workspaceId: row.workspaceId };
 }
 
-/** Finds or creates the user behind an OAuth sign-in, matched by verified email. */
-export async function findOrCreateOAuthUser(db: Executor, profile: { email: string; name: string }): Promise<AccountUser> {
+/**
+ * Finds or creates the user behind an OAuth sign-in, matched by email: only an email the provider
+ * verified (see lib/auth/oauth.ts), or anyone could claim someone else's account.
+ */
+export async function findOrCreateOAuthUser(db: Executor, profile: { email: string; name: string; emailVerified: boolean }): Promise<AccountUser> {
+  if (!profile.emailVerified) throw new OAuthEmailNotVerifiedError();
   const [existing] = await db
     .select({ id: users.id, email: users.email, name: users.name, workspaceId: memberships.workspaceId })
     .from(users)
@@ -102,5 +107,5 @@ export async function findOrCreateOAuthUser(db: Executor, profile: { email: stri
     .where(eq(users.email, profile.email.toLowerCase()))
     .limit(1);
   if (existing) return existing;
-  return createUserWithWorkspace(db, { ...profile, passwordHash: null });
+  return createUserWithWorkspace(db, { email: profile.email, name: profile.name, passwordHash: null });
 }

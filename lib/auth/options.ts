@@ -7,7 +7,9 @@ import { safeCallbackUrl } from "./callback-url";
 import { clientIp } from "@/lib/http/client-ip";
 import { findOrCreateOAuthUser } from "./accounts";
 import { prepareAuthEnvironment } from "./environment";
+import { fetchGitHubEmails, githubProfileWithVerifiedEmail, OAuthEmailNotVerifiedError, verifiedOAuthEmail } from "./oauth";
 import { signInSchema } from "./schemas";
+import { SIGN_IN_ERRORS } from "./sign-in-errors";
 import { authenticate } from "./sign-in";
 
 prepareAuthEnvironment();
@@ -18,7 +20,19 @@ export const SIGN_IN_PATH = "/sign-in";
 export function oauthProviders() {
   const providers = [];
   if (process.env.GITHUB_ID && process.env.GITHUB_SECRET) {
-    providers.push(GitHubProvider({ clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }));
+    providers.push(
+      GitHubProvider({
+        clientId: process.env.GITHUB_ID,
+        clientSecret: process.env.GITHUB_SECRET,
+        userinfo: {
+          url: "https://api.github.com/user",
+          async request({ client, tokens }) {
+            const profile = await client.userinfo(tokens.access_token!);
+            return githubProfileWithVerifiedEmail(profile, await fetchGitHubEmails(tokens.access_token!));
+          },
+        },
+      }),
+    );
   }
   if (process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET) {
     providers.push(GoogleProvider({ clientId: process.env.GOOGLE_CLIENT_ID, clientSecret: process.env.GOOGLE_CLIENT_SECRET }));
@@ -58,12 +72,20 @@ export const authOptions: NextAuthOptions = {
     async redirect({ url, baseUrl }) {
       return `${new URL(baseUrl).origin}${safeCallbackUrl(url, baseUrl)}`;
     },
-    async jwt({ token, user, account }) {
+    // Refused before any account is looked at; the sign-in page explains why.
+    async signIn({ account, profile }) {
+      if (!account || account.provider === "credentials") return true;
+      if (verifiedOAuthEmail(account.provider, profile as Record<string, unknown> | undefined)) return true;
+      return `${SIGN_IN_PATH}?error=${SIGN_IN_ERRORS.oauthEmailNotVerified}`;
+    },
+    async jwt({ token, user, account, profile }) {
       if (user && account?.provider === "credentials") {
         token.sub = user.id;
         token.workspaceId = (user as { workspaceId?: string }).workspaceId;
-      } else if (user && account && user.email) {
-        const local = await findOrCreateOAuthUser(await getDb(), { email: user.email, name: user.name ?? user.email });
+      } else if (user && account) {
+        const email = verifiedOAuthEmail(account.provider, profile as Record<string, unknown> | undefined);
+        if (!email) throw new OAuthEmailNotVerifiedError();
+        const local = await findOrCreateOAuthUser(await getDb(), { email, name: user.name ?? email, emailVerified: true });
         token.sub = local.id;
         token.name = local.name;
         token.email = local.email;
