@@ -1,6 +1,6 @@
 "use client";
 
-import { FileText, KeyRound, Megaphone, MessageCircle, ScrollText, Users } from "lucide-react";
+import { FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -14,6 +14,7 @@ const sections = [
   { heading: "Settings", items: [
     { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
     { href: "/settings/whatsapp", label: "WhatsApp", icon: MessageCircle },
+    { href: "/settings/contacts", label: "Opt-out keywords", icon: UserCog },
     { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
   ] },
 ];
