@@ -28,8 +28,9 @@ export function csvBody(request: Request): AsyncIterable<Uint8Array> {
 export async function acceptImportFile(request: Request, requestId: string, workspaceId: string, importId: string, body: AsyncIterable<Uint8Array>): Promise<Response> {
   const db = await getDb();
   await storeImportFile(db, workspaceId, importId, body);
+  const view = await getImport(db, workspaceId, importId);
   runAfterResponse(requestId, `merging import ${importId}`, () => processImport(db, workspaceId, importId));
-  return json(await getImport(db, workspaceId, importId), { status: 202, headers: { Location: `/api/v1/imports/${importId}` } });
+  return json(view, { status: 202, headers: { Location: `/api/v1/imports/${importId}` } });
 }
 
 /** `POST /contacts/bulk` with `Content-Type: text/csv`: a job mapped from the header row. */
