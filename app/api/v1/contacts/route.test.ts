@@ -4,6 +4,7 @@ import { messages } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { parseStrict } from "@/lib/openapi/request";
 import { contactMessagePageSchema, contactPageSchema, contactSchema } from "@/lib/openapi/schemas";
+import type { NextRouteHandler } from "@/lib/http/route";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
 import { insertCampaignRow } from "@/lib/testing/logs-factories";
 import * as one from "./[idOrPhone]/route";
@@ -124,7 +125,7 @@ describe("/api/v1/contacts", () => {
     const back = await callRoute<Contact>(optIn.POST, "POST", `${at(PHONE)}/opt-in`, { key: account.key, params });
     expect(back.body.consent).toEqual({ optedOut: false, optedOutAt: null, method: null, detail: null });
 
-    const notAllowed: [string, (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>, string][] = [
+    const notAllowed: [string, NextRouteHandler, string][] = [
       ["DELETE", collection.DELETE, "GET, POST"],
       ["POST", one.POST, "GET, PUT, PATCH, DELETE"],
       ["GET", optOut.GET, "POST"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseStrict } from "@/lib/openapi/request";
 import { listPageSchema, listSchema, membershipResultSchema } from "@/lib/openapi/schemas";
+import type { NextRouteHandler } from "@/lib/http/route";
 import { callRoute, createApiAccount } from "@/lib/testing/api-factories";
 import * as contactsRoute from "../contacts/route";
 import * as members from "./[id]/contacts/route";
@@ -94,7 +95,7 @@ describe("/api/v1/lists", () => {
 
   it("405 with Allow for other methods", async () => {
     const { key } = await createApiAccount();
-    const cases: [string, (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>, string][] = [
+    const cases: [string, NextRouteHandler, string][] = [
       ["PUT", collection.PUT, "GET, POST"],
       ["POST", one.POST, "GET, PATCH, DELETE"],
       ["GET", members.GET, "POST, DELETE"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseStrict } from "@/lib/openapi/request";
 import { segmentCountSchema, segmentPageSchema, segmentSchema } from "@/lib/openapi/schemas";
+import type { NextRouteHandler } from "@/lib/http/route";
 import { callRoute, createApiAccount } from "@/lib/testing/api-factories";
 import * as contactsRoute from "../contacts/route";
 import * as listsRoute from "../lists/route";
@@ -106,7 +107,7 @@ describe("/api/v1/segments", () => {
 
   it("405 with Allow for other methods", async () => {
     const { key } = await createApiAccount();
-    const cases: [string, (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>, string][] = [
+    const cases: [string, NextRouteHandler, string][] = [
       ["DELETE", collection.DELETE, "GET, POST"],
       ["PUT", one.PUT, "GET, PATCH, DELETE"],
       ["POST", countSaved.POST, "GET"],
