@@ -32,9 +32,12 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
-/** The status of the contact's newest message (null without messages); the contact page and lists show it too. */
+/**
+ * The status of the contact's newest message (null without messages); the contact page and lists
+ * show it too. Ordered by `created_at` alone so one probe of messages_contact_created_idx answers it.
+ */
 export function lastMessageStatusSql(contactId: SQL | typeof c.id): SQL<string | null> {
-  return sql<string | null>`(select lm.status from messages lm where lm.contact_id = ${contactId} order by lm.created_at desc, lm.id desc limit 1)`;
+  return sql<string | null>`(select lm.status from messages lm where lm.contact_id = ${contactId} order by lm.created_at desc limit 1)`;
 }
 
 function listMember(listId: string): SQL {
