@@ -123,6 +123,11 @@ export function ImportProgress({ importId, totalRows }: { importId: string; tota
           <Button asChild variant="ghost">
             <Link href="/contacts">View contacts</Link>
           </Button>
+          {job.listId && job.status === "completed" && (
+            <Button asChild variant="ghost">
+              <Link href={`/contacts?listId=${job.listId}`}>View the list</Link>
+            </Button>
+          )}
         </div>
       )}
       {finished && job.duplicates > 0 && (

@@ -74,6 +74,7 @@ export interface ContactImport {
   unchanged: number;
   duplicates: number;
   invalid: number;
+  listId?: string | null;
   error?: string | null;
   createdAt: string;
   finishedAt?: string | null;

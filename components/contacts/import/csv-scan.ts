@@ -3,7 +3,7 @@
 import Papa from "papaparse";
 
 export const PREVIEW_ROWS = 10;
-const SCAN_CHUNK_BYTES = 4 * 1024 * 1024;
+const SCAN_CHUNK_BYTES = 1024 * 1024;
 
 export interface CsvPreview {
   headers: string[];
