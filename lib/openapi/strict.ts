@@ -14,6 +14,9 @@ interface Def {
   in?: z.ZodType;
   element?: z.ZodType;
   options?: z.ZodType[];
+  /** Discriminated unions: the member that picks the option. */
+  discriminator?: string;
+  values?: unknown[];
   left?: z.ZodType;
   right?: z.ZodType;
   valueType?: z.ZodType;
@@ -54,6 +57,16 @@ function knownKeys(schema: z.ZodType): Map<string, z.ZodType> | null {
   }
 }
 
+/** The option a discriminated union picks for `value` by its discriminator, if any. */
+function discriminatedOption(def: Def, value: unknown): z.ZodType | undefined {
+  const key = def.discriminator;
+  if (!key || !isPlainObject(value)) return undefined;
+  return (def.options ?? []).find((option) => {
+    const member = knownKeys(option)?.get(key);
+    return member !== undefined && (defOf(member).values ?? []).includes(value[key]);
+  });
+}
+
 /** Every member of `value` (at any depth) that `schema` does not declare, as 422 field errors. */
 export function unknownMemberErrors(schema: z.ZodType, value: unknown, path: Path = []): FieldError[] {
   const def = defOf(schema);
@@ -75,6 +88,8 @@ export function unknownMemberErrors(schema: z.ZodType, value: unknown, path: Pat
     case "record":
       return isPlainObject(value) ? Object.entries(value).flatMap(([key, item]) => unknownMemberErrors(def.valueType!, item, [...path, key])) : [];
     case "union": {
+      const chosen = discriminatedOption(def, value);
+      if (chosen) return unknownMemberErrors(chosen, value, path);
       const results = (def.options ?? []).map((option) => unknownMemberErrors(option, value, path));
       return results.some((errors) => errors.length === 0) ? [] : (results[0] ?? []);
     }

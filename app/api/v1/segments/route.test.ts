@@ -80,6 +80,13 @@ describe("/api/v1/segments", () => {
     const count = await callRoute<Problem>(countFilter.POST, "POST", "/api/v1/segments/count", { key: mine.key, body: { filter: foreign } });
     expect(count.status).toBe(422);
     expect((await callRoute(countFilter.POST, "POST", "/api/v1/segments/count", { key: mine.key, body: { filter: LISBON, name: "x" } })).status).toBe(422);
+    // Members of another kind of condition are unknown here, not silently dropped.
+    const mixed = await callRoute<Problem>(countFilter.POST, "POST", "/api/v1/segments/count", {
+      key: mine.key,
+      body: { filter: { match: "all", conditions: [{ field: "opted_out", value: true, op: "equals" }] } },
+    });
+    expect(mixed.status).toBe(422);
+    expect(mixed.body.errors).toEqual([expect.objectContaining({ path: "filter.conditions[0].op", code: "unrecognized_key" })]);
   });
 
   it("another workspace's segment is 404 on every route and method, and stays untouched", async () => {
