@@ -89,7 +89,10 @@ export const pageQueryShape = {
 export const listContactsQuerySchema = z.object({
   ...pageQueryShape,
   search: z
-    .preprocess(emptyToUndefined, z.string().trim().max(100, "Searches are at most 100 characters.").optional())
+    .preprocess(
+      emptyToUndefined,
+      z.string().trim().max(100, "Searches are at most 100 characters.").refine(isStorableText, { message: STORABLE_TEXT_MESSAGE }).optional(),
+    )
     .meta({ description: "A phone number in any formatting (its digits match anywhere in the number) or part of the name.", example: "415 555" }),
   listId: z.preprocess(emptyToUndefined, z.string().max(64).optional()).meta({ description: "Only members of this list." }),
   segmentId: z.preprocess(emptyToUndefined, z.string().max(64).optional()).meta({ description: "Only contacts this segment selects." }),

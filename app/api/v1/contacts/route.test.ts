@@ -61,6 +61,8 @@ describe("/api/v1/contacts", () => {
     const query = await callRoute<Problem>(collection.GET, "GET", "/api/v1/contacts?limit=0&optedOut=maybe&cursor=zzz", { key: account.key });
     expect(query.status).toBe(422);
     expect(query.body.errors?.map((e) => e.path).sort()).toEqual(["limit", "optedOut"]);
+    const unstorable = await callRoute<Problem>(collection.GET, "GET", "/api/v1/contacts?search=a%00b", { key: account.key });
+    expect(unstorable.body.errors?.map((e) => e.path)).toEqual(["search"]);
     const cursor = await callRoute<Problem>(collection.GET, "GET", "/api/v1/contacts?cursor=zzz", { key: account.key });
     expect(cursor.body.errors).toEqual([expect.objectContaining({ path: "cursor", code: "invalid_cursor" })]);
     expect((await callRoute<{ data: unknown[] }>(collection.GET, "GET", "/api/v1/contacts", { key: account.key })).body.data).toEqual([]);
