@@ -1,11 +1,57 @@
-import { withAuth } from "next-auth/middleware";
+import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { withAuth, type NextRequestWithAuth } from "next-auth/middleware";
 import { prepareAuthEnvironment } from "@/lib/auth/environment";
+import { problemResponse } from "@/lib/http/problem";
+import { authBodyRefusal, contentSecurityPolicy, newNonce, servedOverHttps, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security";
 
 prepareAuthEnvironment();
 
+const SIGNED_IN_ONLY = /^\/(campaigns|contacts|logs|settings)(\/|$)/;
+
+/** Every page: a per-request nonce for the Content-Security-Policy, and HSTS over https. */
+function pageResponse(request: NextRequest): NextResponse {
+  const nonce = newNonce();
+  const policy = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development" });
+  const requestHeaders = new Headers(request.headers);
+  // Next.js takes the nonce for its own scripts from the request's CSP header while rendering.
+  requestHeaders.set("Content-Security-Policy", policy);
+  requestHeaders.set("x-nonce", nonce);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", policy);
+  return withTransportSecurity(request, response);
+}
+
+function withTransportSecurity<R extends Response>(request: Request, response: R): R {
+  if (servedOverHttps(request)) response.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
+  return response;
+}
+
 // A fast redirect for signed-out visitors; every page and route still checks the session itself.
-export default withAuth({ pages: { signIn: "/sign-in" } });
+const signedInOnly = withAuth((request) => pageResponse(request), { pages: { signIn: "/sign-in" } });
+
+export default async function proxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
+  const { pathname } = request.nextUrl;
+  if (pathname.startsWith("/api/")) {
+    const refusal = authBodyRefusal(request);
+    return refusal ? withTransportSecurity(request, problemResponse(refusal)) : NextResponse.next();
+  }
+  if (SIGNED_IN_ONLY.test(pathname)) {
+    const response = await signedInOnly(request as NextRequestWithAuth, event);
+    return response ? withTransportSecurity(request, response) : pageResponse(request);
+  }
+  return pageResponse(request);
+}
 
 export const config = {
-  matcher: ["/campaigns/:path*", "/logs/:path*", "/settings/:path*"],
+  matcher: [
+    // Only next-auth's routes among the API: other routes cap their own bodies while streaming.
+    "/api/auth/:path*",
+    {
+      source: "/((?!api/|_next/static|_next/image|outbound/|favicon.ico|icon.svg|apple-icon.png|manifest.webmanifest).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
 };

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { GeistMono } from "geist/font/mono";
 import { GeistSans } from "geist/font/sans";
 import { Toaster } from "@/components/ui/toaster";
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
   description: "Send WhatsApp template messages the moment your shop, CRM or Zapier calls a webhook.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request: Next.js can only give its scripts the nonce that
+  // proxy.ts puts in the Content-Security-Policy when there is a request.
+  await connection();
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
       <body className="min-h-dvh font-sans">

@@ -132,6 +132,13 @@ export const ERROR_CATALOG = [
     title: "Payload too large",
     description: "The body is over the limit: 64 KiB for a JSON object (1 MiB for a trigger array).",
   },
+  {
+    code: "length_required",
+    status: 411,
+    title: "Length required",
+    description: "Sign-in requests (`/api/auth/*`) must declare their size with `Content-Length` (browsers always do); a body of unknown length is refused before it is read.",
+    audience: "web_app",
+  },
   { code: "unsupported_media_type", status: 415, title: "Unsupported media type", description: "Send the body as JSON with `Content-Type: application/json`." },
   {
     code: "validation_failed",

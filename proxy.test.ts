@@ -1,0 +1,107 @@
+import { encode } from "next-auth/jwt";
+import { NextRequest, type NextFetchEvent } from "next/server";
+import { afterEach, describe, expect, it } from "vitest";
+import { AUTH_BODY_LIMIT_BYTES, contentSecurityPolicy } from "@/lib/http/security";
+import proxy, { config } from "./proxy";
+
+const event = {} as NextFetchEvent;
+const savedAppUrl = process.env.APP_URL;
+afterEach(() => {
+  if (savedAppUrl === undefined) delete process.env.APP_URL;
+  else process.env.APP_URL = savedAppUrl;
+});
+
+function call(url: string, init: ConstructorParameters<typeof NextRequest>[1] = {}) {
+  return proxy(new NextRequest(url, init), event);
+}
+
+const passedOn = (response: Response) => response.headers.get("x-middleware-next") === "1";
+
+describe("proxy: next-auth request bodies", () => {
+  const url = "http://app.test/api/auth/callback/credentials";
+
+  it("refuses a declared body over the cap with 413 problem+json, before reading it", async () => {
+    const response = await call(url, { method: "POST", headers: { "content-length": String(200 * 1024 * 1024) }, body: "x" });
+    expect(response.status).toBe(413);
+    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect((await response.json()).type).toBe("/docs/api#error-payload_too_large");
+  });
+
+  it("refuses a streamed body without Content-Length with 411", async () => {
+    const body = new ReadableStream({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const response = await call(url, { method: "POST", body, duplex: "half" } as never);
+    expect(response.status).toBe(411);
+    expect((await response.json()).type).toBe("/docs/api#error-length_required");
+  });
+
+  it("refuses a malformed Content-Length and lets a normal sign-in form through", async () => {
+    expect((await call(url, { method: "POST", headers: { "content-length": "12abc" }, body: "x" })).status).toBe(400);
+    const form = "email=ada%40example.test&password=secret&csrfToken=abc&json=true";
+    const ok = await call(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(form.length) }, body: form });
+    expect(passedOn(ok)).toBe(true);
+    const atCap = await call(url, { method: "POST", headers: { "content-length": String(AUTH_BODY_LIMIT_BYTES) }, body: "x" });
+    expect(passedOn(atCap)).toBe(true);
+    expect(passedOn(await call("http://app.test/api/auth/session"))).toBe(true);
+  });
+
+  it("matches next-auth's routes but not the other API routes or the trigger endpoint", () => {
+    const [auth, pages] = config.matcher as [string, { source: string }];
+    expect(auth).toBe("/api/auth/:path*");
+    const pagePattern = new RegExp(`^${pages.source}$`);
+    expect(pagePattern.test("/sign-in")).toBe(true);
+    expect(pagePattern.test("/campaigns/cmp_1")).toBe(true);
+    expect(pagePattern.test("/")).toBe(true);
+    expect(pagePattern.test("/api/v1/campaigns")).toBe(false);
+    expect(pagePattern.test("/outbound/cmp_1")).toBe(false);
+    expect(pagePattern.test("/_next/static/chunks/a.js")).toBe(false);
+  });
+});
+
+describe("proxy: pages", () => {
+  it("sets a nonce-based CSP without 'unsafe-inline' scripts, on the response and for Next's renderer", async () => {
+    const first = await call("http://app.test/sign-in");
+    const policy = first.headers.get("content-security-policy")!;
+    const scriptSrc = policy.split("; ").find((directive) => directive.startsWith("script-src "))!;
+    expect(scriptSrc).toMatch(/^script-src 'self' 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic'$/);
+    expect(scriptSrc).not.toContain("unsafe-inline");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(passedOn(first)).toBe(true);
+    // NextResponse.next({ request: { headers } }) hands overridden request headers to the renderer this way.
+    expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(policy);
+    expect(first.headers.get("x-middleware-request-x-nonce")).toBe(/'nonce-([^']+)'/.exec(policy)![1]);
+    const second = await call("http://app.test/sign-in");
+    expect(second.headers.get("content-security-policy")).not.toBe(policy);
+  });
+
+  it("allows eval for React's development build only", () => {
+    expect(contentSecurityPolicy("n", { dev: true })).toContain("'unsafe-eval'");
+    expect(contentSecurityPolicy("n", { dev: false })).not.toContain("'unsafe-eval'");
+  });
+
+  it("sends HSTS only when the request came over https", async () => {
+    delete process.env.APP_URL;
+    expect((await call("http://app.test/sign-in")).headers.get("strict-transport-security")).toBeNull();
+    expect((await call("https://app.test/sign-in")).headers.get("strict-transport-security")).toBe("max-age=63072000; includeSubDomains");
+    const forwarded = await call("http://app.test/sign-in", { headers: { "x-forwarded-proto": "https" } });
+    expect(forwarded.headers.get("strict-transport-security")).toBe("max-age=63072000; includeSubDomains");
+    process.env.APP_URL = "https://app.example";
+    expect((await call("http://app.test/sign-in")).headers.get("strict-transport-security")).not.toBeNull();
+  });
+
+  it("still sends signed-out visitors of the dashboard to sign in, and lets a session through with the CSP", async () => {
+    const redirect = await call("http://app.test/campaigns/cmp_1?tab=logs");
+    expect(redirect.status).toBe(307);
+    const location = new URL(redirect.headers.get("location")!);
+    expect(location.pathname).toBe("/sign-in");
+    expect(location.searchParams.get("callbackUrl")).toBe("/campaigns/cmp_1?tab=logs");
+
+    const token = await encode({ token: { sub: "usr_1", workspaceId: "ws_1" }, secret: process.env.AUTH_SECRET! });
+    const signedIn = await call("http://app.test/campaigns", { headers: { cookie: `next-auth.session-token=${token}` } });
+    expect(passedOn(signedIn)).toBe(true);
+    expect(signedIn.headers.get("content-security-policy")).toMatch(/'nonce-/);
+  });
+});
