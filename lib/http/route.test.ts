@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { apiKeys } from "@/db/schema";
 import { deleteApiKey } from "@/lib/api-keys/service";
@@ -42,6 +42,35 @@ describe("assertSameOrigin", () => {
     } catch (error) {
       expect((error as ApiError).status).toBe(415);
     }
+  });
+});
+
+describe("assertSameOrigin with APP_URL", () => {
+  const saved = process.env.APP_URL;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.APP_URL;
+    else process.env.APP_URL = saved;
+  });
+
+  it("accepts APP_URL's origin and only that one; X-Forwarded-Host is ignored", () => {
+    process.env.APP_URL = "https://app.example/";
+    const json = { "content-type": "application/json" };
+    expect(() => assertSameOrigin(req("POST", { ...json, origin: "https://app.example" }))).not.toThrow();
+    const refused = [
+      { ...json, origin: "https://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+      { ...json, origin: "http://app.test" },
+      { ...json, origin: "http://app.example" },
+    ];
+    for (const headers of refused) {
+      expect(() => assertSameOrigin(req("POST", headers))).toThrow(expect.objectContaining({ status: 403 }));
+    }
+  });
+
+  it("without APP_URL, accepts the request's own origin or the forwarded one", () => {
+    delete process.env.APP_URL;
+    const json = { "content-type": "application/json" };
+    expect(() => assertSameOrigin(req("POST", { ...json, origin: "http://app.test" }))).not.toThrow();
+    expect(() => assertSameOrigin(req("POST", { ...json, origin: "https://public.example", "x-forwarded-host": "public.example", "x-forwarded-proto": "https" }))).not.toThrow();
   });
 });
 

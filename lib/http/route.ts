@@ -157,10 +157,12 @@ export function assertSameOrigin(request: Request, { csvBody = false }: { csvBod
 }
 
 function allowedOrigins(request: Request): Set<string> {
+  // A configured public URL is the one origin of the web app. X-Forwarded-Host is only as
+  // trustworthy as the proxy in front, and a client can send it when there is none.
+  if (process.env.APP_URL) return new Set([new URL(process.env.APP_URL).origin]);
   const origins = new Set<string>([new URL(request.url).origin]);
   const forwarded = originFromHeaders(request.headers, new URL(request.url).protocol.replace(":", ""));
   if (forwarded) origins.add(forwarded);
-  if (process.env.APP_URL) origins.add(new URL(process.env.APP_URL).origin);
   return origins;
 }
 
