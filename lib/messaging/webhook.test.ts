@@ -178,6 +178,18 @@ describe("POST status ordering", () => {
     expect(await getTestMessage(id)).toMatchObject({ status: "read", readAt: read.readAt, deliveredAt: read.deliveredAt, sentAt: read.sentAt });
   });
 
+  it("a skipped message is final: no reported status changes it", async () => {
+    const { account, sender } = await setup();
+    const wamid = `wamid.SKIP${Math.random().toString(36).slice(2)}`;
+    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "skipped", wamid });
+    const response = await deliver(
+      payload(sender, [{ id: wamid, status: "sent" }, { id: wamid, status: "delivered" }, { id: wamid, status: "read" }, { id: wamid, status: "failed", errors: [{ code: 131026, message: "x" }] }]),
+      sender.appSecret,
+    );
+    expect(await response.json()).toMatchObject({ applied: 0, ignored: 4 });
+    expect(await getTestMessage(id)).toMatchObject({ status: "skipped", sentAt: null, deliveredAt: null, readAt: null, failedAt: null });
+  });
+
   it("failed keeps Meta's code and message", async () => {
     const { sender, wamid, id } = await setup();
     await deliver(

@@ -10,6 +10,7 @@ import { runDispatch, systemClock } from "@/lib/messaging/dispatcher";
 import type { MessageProvider, ProviderRegistry } from "@/lib/messaging/providers";
 import { countingDb } from "@/lib/testing/counting-db";
 import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import { getPublicMessage } from "./messages";
 import { triggerCampaign, type AcceptedMessage } from "./service";
 
 const OPTED_OUT = "+14155552671";
@@ -106,6 +107,11 @@ describe("trigger sends to opted-out contacts", () => {
     const body = outcome.body as AcceptedMessage;
     expect(body).toMatchObject({ status: "skipped", phone: OPTED_OUT, error: { code: "opted_out" } });
     expect(outcome.headers.Location).toBe(`/api/v1/messages/${body.id}`);
+    expect(await getPublicMessage(await getDb(), fx.workspaceId, body.id)).toMatchObject({
+      status: "skipped",
+      error: { code: "opted_out", reason: "Contact opted out (replied STOP on 2026-11-20)" },
+      sentAt: null,
+    });
 
     const db = await getDb();
     const scope = { workspaceId: fx.workspaceId, campaignId: fx.campaignId };
