@@ -145,7 +145,7 @@ export function LiveLogs({
                 <TableHead>Phone</TableHead>
                 <TableHead>Message</TableHead>
                 <TableHead>Status</TableHead>
-                <TableHead>Error</TableHead>
+                <TableHead>Error or reason</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -192,7 +192,7 @@ function MessageRow({ row, fresh, campaignName, showCampaign }: { row: LogMessag
         <TableCell className="font-mono text-xs">{row.phone}</TableCell>
         <TableCell className="max-w-[20rem] truncate" title={row.text}>{row.text}</TableCell>
         <TableCell><LogStatusBadge status={row.status} /></TableCell>
-        <TableCell className="max-w-[16rem] truncate text-destructive" title={row.error?.reason}>
+        <TableCell className={cn("max-w-[16rem] truncate", row.status === "skipped" ? "text-muted-foreground" : "text-destructive")} title={row.error?.reason}>
           {row.error ? (
             <>
               {row.error.reason}
@@ -216,8 +216,8 @@ function MessageRow({ row, fresh, campaignName, showCampaign }: { row: LogMessag
               <dd className="font-mono text-xs">{row.id}</dd>
               {row.error && (
                 <>
-                  <dt className="text-muted-foreground">Error</dt>
-                  <dd className="text-destructive">{row.error.reason}{row.error.code ? ` (code ${row.error.code})` : ""}</dd>
+                  <dt className="text-muted-foreground">{row.status === "skipped" ? "Not sent because" : "Error"}</dt>
+                  <dd className={row.status === "skipped" ? undefined : "text-destructive"}>{row.error.reason}{row.error.code ? ` (code ${row.error.code})` : ""}</dd>
                 </>
               )}
               <dt className="text-muted-foreground">Timeline (UTC)</dt>
