@@ -55,8 +55,8 @@ export function MappingStep({
           <TableHeader>
             <TableRow>
               <TableHead>Column</TableHead>
-              <TableHead>Sample values</TableHead>
-              <TableHead className="min-w-60">Import as</TableHead>
+              <TableHead className="hidden sm:table-cell">Sample values</TableHead>
+              <TableHead className="min-w-52 sm:min-w-60">Import as</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -65,8 +65,8 @@ export function MappingStep({
               const label = header || `Column ${index + 1}`;
               return (
                 <TableRow key={index} className="align-top">
-                  <TableCell className="font-medium">{label}</TableCell>
-                  <TableCell className="max-w-56 truncate font-mono text-xs text-muted-foreground">
+                  <TableCell className="max-w-32 truncate font-medium sm:max-w-48">{label}</TableCell>
+                  <TableCell className="hidden max-w-56 truncate font-mono text-xs text-muted-foreground sm:table-cell">
                     {preview.rows.slice(0, 3).map((row) => row[index] ?? "").filter(Boolean).join(", ") || "—"}
                   </TableCell>
                   <TableCell className="whitespace-normal">
