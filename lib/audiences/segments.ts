@@ -35,6 +35,8 @@ export function escapeLike(text: string): string {
 /**
  * The status of the contact's newest message (null without messages); the contact page and lists
  * show it too. Ordered by `created_at` alone so one probe of messages_contact_created_idx answers it.
+ * As a segment condition it costs that probe per contact (about 2 s per 300,000 contacts measured
+ * on Postgres); a last status stored on the contact would make it a column read.
  */
 export function lastMessageStatusSql(contactId: SQL | typeof c.id): SQL<string | null> {
   return sql<string | null>`(select lm.status from messages lm where lm.contact_id = ${contactId} order by lm.created_at desc limit 1)`;
