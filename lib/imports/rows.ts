@@ -44,6 +44,19 @@ export function parseOptedOut(cell: string): { ok: true; value: boolean | null }
   return { ok: false };
 }
 
+// A column of dates holds few distinct values (a million rows, a few thousand days): checking each
+// once saves building a Date per cell.
+const dateCache = new Map<string, ReturnType<typeof parseAttributeText>>();
+function cachedDate(cell: string): ReturnType<typeof parseAttributeText> {
+  let result = dateCache.get(cell);
+  if (!result) {
+    result = parseAttributeText("date", cell);
+    if (dateCache.size >= 20_000) dateCache.clear();
+    dateCache.set(cell, result);
+  }
+  return result;
+}
+
 export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCountry">): RowMapper {
   const mapping: Mapping = { phone: -1, name: null, optedOut: null, attributes: [], defaultCountry: (options.defaultCountry ?? undefined) as CountryCode | undefined };
   for (const column of options.columns) {
@@ -71,7 +84,7 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
     for (const attribute of mapping.attributes) {
       const cell = record[attribute.index] ?? "";
       if (cell.trim() === "") continue;
-      const value = parseAttributeText(attribute.type, cell);
+      const value = attribute.type === "date" ? cachedDate(cell) : parseAttributeText(attribute.type, cell);
       if (!value.ok) return refuse(`${attribute.key}: ${value.reason}`);
       (attributes ??= {})[attribute.key] = value.value;
     }

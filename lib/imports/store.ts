@@ -1,12 +1,11 @@
 // Storing an import's file: the request body streamed through papaparse (never held in memory),
 // each record mapped to a staged row, the rows streamed into `contact_import_rows`.
-import { pipeline, Readable } from "node:stream";
 import { and, eq, sql } from "drizzle-orm";
-import Papa from "papaparse";
 import type { Executor } from "@/db";
 import { contactImportRows, contactImports } from "@/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { payloadTooLarge } from "@/lib/http/body";
+import { csvRecords } from "./csv";
 import { defaultColumns, headerMismatches, rowMapper } from "./rows";
 import { importOptionsSchema, MAX_IMPORT_FILE_BYTES, type ImportOptions } from "./schemas";
 import { openStagingSink } from "./staging";
@@ -63,23 +62,21 @@ export async function storeImportFile(
   const sink = await openStagingSink(db, importId);
   let rowsRead = 0;
   try {
-    const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: "greedy" }) as unknown as NodeJS.ReadWriteStream & AsyncIterable<string[]>;
-    // A failure on the way in (the size cap, a dropped connection) destroys the parser with it,
-    // which ends the loop below with that error.
-    pipeline(Readable.from(decoded(body, options.limitBytes ?? MAX_IMPORT_FILE_BYTES)), parser, () => {});
     let map: ReturnType<typeof rowMapper> | null = null;
     let rowNumber = 1;
-    for await (const record of parser) {
-      if (!map) {
-        stored = withHeader(stored, record);
-        map = rowMapper(stored);
-        continue;
-      }
-      rowNumber++;
-      await sink.add(map(record, rowNumber));
-      rowsRead++;
-      if (rowsRead % PROGRESS_EVERY_ROWS === 0) {
-        await db.update(contactImports).set({ rowsRead, updatedAt: new Date() }).where(eq(contactImports.id, importId));
+    for await (const batch of csvRecords(decoded(body, options.limitBytes ?? MAX_IMPORT_FILE_BYTES))) {
+      for (const record of batch) {
+        if (!map) {
+          stored = withHeader(stored, record);
+          map = rowMapper(stored);
+          continue;
+        }
+        rowNumber++;
+        await sink.add(map(record, rowNumber));
+        rowsRead++;
+        if (rowsRead % PROGRESS_EVERY_ROWS === 0) {
+          await db.update(contactImports).set({ rowsRead, updatedAt: new Date() }).where(eq(contactImports.id, importId));
+        }
       }
     }
     if (!map) throw validationFailed([{ path: "file", code: "empty_file", message: "The file is empty: it needs a header row and at least one row." }], "The file is empty.");

@@ -1,0 +1,331 @@
+// `npm run bench:import`: a 1,000,000-row CSV (phone, name, 3 attributes, 5 % duplicate phones,
+// 1 % invalid rows) imported end to end through `next start` on Postgres — create the job, PUT the
+// file, poll until the report — then the same file again, then a segment count over the contacts.
+//
+// Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses its own
+// database sendstream_bench_import), BENCH_ROWS (1000000), BENCH_PORT (3207), NEXT_DIST_DIR (default
+// .next-import; built when missing or BENCH_BUILD=1).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import postgres from "postgres";
+
+process.env.NEXT_DIST_DIR ||= ".next-import";
+process.env.BENCH_PORT ||= "3207";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const DB_NAME = "sendstream_bench_import";
+const TMP = path.resolve(import.meta.dirname, ".tmp");
+const CSV_FILE = path.join(TMP, `import-${ROWS}.csv`);
+const TARGETS = { endToEndS: 20, dbRowsPerS: 100_000, rssMb: 150, segmentMs: 500 };
+
+const AREAS = [212, 213, 305, 310, 312, 404, 415, 512, 617, 646, 702, 713, 718, 917, 206, 303];
+const CITIES = ["Lisbon", "Porto", "Leeds", "Austin", "Denver", "Boston", "Miami", "Seattle"];
+
+/** Distinct valid US numbers (checked by the phone tests' fast path: none falls back). */
+function phone(i: number): string {
+  const rest = Math.floor(i / AREAS.length);
+  return `+1${AREAS[i % AREAS.length]}${200 + (rest % 700)}${String(Math.floor(rest / 700)).padStart(4, "0")}`;
+}
+
+const isInvalid = (i: number) => i % 100 === 50;
+const isDuplicate = (i: number) => i % 20 === 19;
+
+/** Row i (0-based): 1 % invalid (spreadsheet damage or no country code), 5 % repeat an earlier valid row's phone. */
+function csvRow(i: number): string {
+  let number = phone(i);
+  if (isInvalid(i)) number = i % 200 === 50 ? "4.41E+11" : `212 555 ${String(i % 10000).padStart(4, "0")}`;
+  else if (isDuplicate(i)) {
+    let earlier = i - 7;
+    while (isInvalid(earlier) || isDuplicate(earlier)) earlier--;
+    number = phone(earlier);
+  }
+  const day = String(1 + (i % 28)).padStart(2, "0");
+  return `${number},Customer ${i},${CITIES[i % CITIES.length]},${i % 1000},2025-0${1 + (i % 9)}-${day}\n`;
+}
+
+async function generateCsv(): Promise<{ bytes: number; expected: { invalid: number; duplicates: number; distinct: number } }> {
+  let invalid = 0;
+  let duplicates = 0;
+  for (let i = 0; i < ROWS; i++) {
+    if (isInvalid(i)) invalid++;
+    else if (isDuplicate(i)) duplicates++;
+  }
+  const expected = { invalid, duplicates, distinct: ROWS - invalid - duplicates };
+  if (!fs.existsSync(CSV_FILE)) {
+    fs.mkdirSync(TMP, { recursive: true });
+    const out = fs.createWriteStream(CSV_FILE);
+    out.write("phone,name,city,points,member_since\n");
+    let chunk = "";
+    for (let i = 0; i < ROWS; i++) {
+      chunk += csvRow(i);
+      if (chunk.length > 1 << 20) {
+        if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+        chunk = "";
+      }
+    }
+    out.end(chunk);
+    await new Promise<void>((resolve) => out.once("finish", () => resolve()));
+  }
+  return { bytes: fs.statSync(CSV_FILE).size, expected };
+}
+
+function rssOfTree(pid: number): number {
+  let total = 0;
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    const current = pids[i]!;
+    try {
+      total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${current}/status`, "utf8"))?.[1] ?? 0) * 1024;
+      const children = fs.readFileSync(`/proc/${current}/task/${current}/children`, "utf8").trim();
+      if (children) pids.push(...children.split(/\s+/).map(Number));
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+interface Job {
+  id: string;
+  status: string;
+  rowsRead: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  duplicates: number;
+  invalid: number;
+  error: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+async function api<T>(baseUrl: string, key: string, method: string, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}${route}`, {
+    method,
+    headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function importOnce(baseUrl: string, key: string, serverPid: number, label: string) {
+  const baseline = rssOfTree(serverPid);
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOfTree(serverPid))), 50);
+  const started = performance.now();
+  const job = await api<Job>(baseUrl, key, "POST", "/api/v1/imports", {
+    fileName: path.basename(CSV_FILE),
+    columns: [
+      { index: 0, header: "phone", target: { type: "phone" } },
+      { index: 1, header: "name", target: { type: "name" } },
+      { index: 2, header: "city", target: { type: "attribute", key: "city", attributeType: "string" } },
+      { index: 3, header: "points", target: { type: "attribute", key: "points", attributeType: "number" } },
+      { index: 4, header: "member_since", target: { type: "attribute", key: "member_since", attributeType: "date" } },
+    ],
+    updateExisting: true,
+    newListName: "Bench import",
+  });
+  const upload = await fetch(`${baseUrl}/api/v1/imports/${job.id}/file`, {
+    method: "PUT",
+    headers: { "x-api-key": key, "content-type": "text/csv", "content-length": String(fs.statSync(CSV_FILE).size) },
+    body: Readable.toWeb(fs.createReadStream(CSV_FILE, { highWaterMark: 1 << 20 })) as ReadableStream,
+    duplex: "half",
+  } as RequestInit);
+  if (upload.status !== 202) throw new Error(`Upload: ${upload.status} ${await upload.text()}`);
+  const stored = performance.now();
+  let report: Job;
+  for (;;) {
+    report = await api<Job>(baseUrl, key, "GET", `/api/v1/imports/${job.id}`);
+    if (report.status === "completed" || report.status === "failed") break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const finished = performance.now();
+  clearInterval(sampler);
+  peak = Math.max(peak, rssOfTree(serverPid));
+  const mergeS = (Date.parse(report.finishedAt!) - Date.parse(report.startedAt!)) / 1000;
+  const result = {
+    label,
+    report,
+    totalS: (finished - started) / 1000,
+    storeS: (stored - started) / 1000,
+    mergeS,
+    baselineMb: baseline / 2 ** 20,
+    peakMb: peak / 2 ** 20,
+    growthMb: (peak - baseline) / 2 ** 20,
+  };
+  console.log(
+    `${label}: ${result.totalS.toFixed(2)} s end to end (upload + parse + COPY ${result.storeS.toFixed(2)} s, merge ${mergeS.toFixed(2)} s); ` +
+      `created ${report.created}, updated ${report.updated}, unchanged ${report.unchanged}, duplicates ${report.duplicates}, invalid ${report.invalid}; ` +
+      `server RSS ${result.baselineMb.toFixed(0)} → ${result.peakMb.toFixed(0)} MB (+${result.growthMb.toFixed(1)} MB)`,
+  );
+  if (report.status !== "completed") throw new Error(`Import ${label} ended ${report.status}: ${report.error}`);
+  return result;
+}
+
+/** The database part alone: the staged rows of the file, COPY'd from a prepared file, timed. */
+async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: number }> {
+  const { importOptionsSchema } = await import("@/lib/imports/schemas");
+  const { rowMapper } = await import("@/lib/imports/rows");
+  const options = importOptionsSchema.parse({
+    fileName: "copy.csv",
+    columns: [
+      { index: 0, header: "phone", target: { type: "phone" } },
+      { index: 1, header: "name", target: { type: "name" } },
+      { index: 2, header: "city", target: { type: "attribute", key: "city", attributeType: "string" } },
+      { index: 3, header: "points", target: { type: "attribute", key: "points", attributeType: "number" } },
+      { index: 4, header: "member_since", target: { type: "attribute", key: "member_since", attributeType: "date" } },
+    ],
+  });
+  const map = rowMapper(options);
+  const copyFile = path.join(TMP, `staged-${ROWS}.copy`);
+  const field = (value: string | null) => (value === null ? "\\N" : value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n"));
+  const out = fs.createWriteStream(copyFile);
+  let chunk = "";
+  for (let i = 0; i < ROWS; i++) {
+    const row = map(csvRow(i).trimEnd().split(","), i + 2);
+    chunk += `imp_benchcopy\t${row.rowNumber}\t${field(row.phone)}\t${field(row.name)}\t${field(row.attributes && JSON.stringify(row.attributes))}\t\\N\t${field(row.error)}\t${field(row.raw)}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+      chunk = "";
+    }
+  }
+  out.end(chunk);
+  await new Promise<void>((resolve) => out.once("finish", () => resolve()));
+
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const [owner] = await sql<{ id: string }[]>`select id from workspaces limit 1`;
+  await sql`insert into contact_imports (id, workspace_id, file_name, options) values ('imp_benchcopy', ${owner!.id}, 'copy.csv', '{}') on conflict do nothing`;
+  await sql`delete from contact_import_rows where import_id = 'imp_benchcopy'`;
+  const started = performance.now();
+  const writable = await sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`.writable();
+  await new Promise<void>((resolve, reject) => {
+    fs.createReadStream(copyFile, { highWaterMark: 1 << 20 }).pipe(writable).on("finish", () => resolve()).on("error", reject);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  await sql`delete from contact_imports where id = 'imp_benchcopy'`;
+  await sql.end();
+  fs.rmSync(copyFile);
+  return { seconds, rows: ROWS };
+}
+
+async function main() {
+  const { ensureBuild, freshDatabase, startServer, writeResultsSection, BASE_URL } = await import("./trigger-support");
+  console.log(`Generating ${ROWS.toLocaleString("en-US")} rows…`);
+  const { bytes, expected } = await generateCsv();
+  console.log(`${CSV_FILE}: ${(bytes / 2 ** 20).toFixed(1)} MiB; expected invalid ${expected.invalid}, duplicates ${expected.duplicates}, contacts ${expected.distinct}`);
+
+  const url = await freshDatabase(DB_NAME);
+  process.env.DATABASE_URL = url;
+  const { getDb, closeDb } = await import("@/db");
+  const { createUserWithWorkspace } = await import("@/lib/auth/accounts");
+  const { createApiKey } = await import("@/lib/api-keys/service");
+  const user = await createUserWithWorkspace(await getDb(), { name: "Bench", email: "bench-import@example.test", passwordHash: null });
+  const { key } = await createApiKey(await getDb(), user.workspaceId, { userId: user.id, ip: null, userAgent: null }, { name: "bench import" });
+
+  ensureBuild();
+  const server = await startServer({ DATABASE_URL: url, DISPATCHER: "off" });
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const load = os.loadavg().map((n) => n.toFixed(1)).join(" / ");
+    const first = await importOnce(BASE_URL, key, server.child.pid!, "first import");
+    const state = async () =>
+      (
+        await sql<{ contacts: number; members: number; updated: string }[]>`select
+          (select count(*)::int from contacts where workspace_id = ${user.workspaceId}) as contacts,
+          (select count(*)::int from contact_list_members) as members,
+          (select max(updated_at)::text from contacts where workspace_id = ${user.workspaceId}) as updated`
+      )[0]!;
+    const before = await state();
+    await sql`vacuum analyze contacts`;
+    await sql`vacuum analyze contact_list_members`;
+    const second = await importOnce(BASE_URL, key, server.child.pid!, "same file again");
+    const after = await state();
+    const unchanged =
+      second.report.created === 0 && second.report.updated === 0 && after.contacts === before.contacts && after.members === before.members && after.updated === before.updated;
+
+    const filter = {
+      match: "all",
+      conditions: [
+        { field: "attribute", key: "city", op: "equals", value: "Lisbon" },
+        { field: "attribute", key: "points", op: "gte", value: 500 },
+        { field: "opted_out", value: false },
+      ],
+    };
+    const counts: number[] = [];
+    let count = 0;
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      count = (await api<{ contactCount: number }>(BASE_URL, key, "POST", "/api/v1/segments/count", { filter })).contactCount;
+      counts.push(performance.now() - t);
+    }
+    const { compileSegmentFilter, segmentFilterSchema } = await import("@/lib/audiences/segments");
+    const { PgDialect } = await import("drizzle-orm/pg-core");
+    const { sql: drizzleSql } = await import("drizzle-orm");
+    // Parameters inlined: the plan is the one of the literal values the count ran with.
+    const query = new PgDialect().sqlToQuery(
+      drizzleSql`select count(*)::int as count from contacts c where c.workspace_id = ${user.workspaceId} and ${compileSegmentFilter(segmentFilterSchema.parse(filter))}`.inlineParams(),
+    );
+    const plan = (await sql.unsafe(`explain (analyze, buffers) ${query.sql}`)).map((row) => (row as Record<string, string>)["QUERY PLAN"]).join("\n");
+    const segmentMs = [...counts].sort((a, b) => a - b)[2]!;
+    console.log(`segment count ${count} in ${segmentMs.toFixed(0)} ms (median of 5, HTTP)\n${plan}`);
+
+    await server.stop();
+    await closeDb();
+    const copy = await timeCopyAlone(url);
+    const dbSeconds = copy.seconds + first.mergeS;
+    const dbRate = ROWS / dbSeconds;
+    console.log(`COPY alone: ${copy.seconds.toFixed(2)} s; database part ${dbSeconds.toFixed(2)} s = ${Math.round(dbRate)} rows/s`);
+
+    const cpu = os.cpus();
+    const reportOk =
+      first.report.invalid === expected.invalid && first.report.duplicates === expected.duplicates && first.report.created === expected.distinct;
+    const pass = (ok: boolean) => (ok ? "PASS" : "FAIL");
+    const growth = Math.max(first.growthMb, second.growthMb);
+    const row = (r: typeof first) =>
+      `| ${r.label} | ${r.totalS.toFixed(2)} s | ${r.storeS.toFixed(2)} s | ${r.mergeS.toFixed(2)} s | ${r.report.created} | ${r.report.updated} | ${r.report.unchanged} | ${r.report.duplicates} | ${r.report.invalid} | ${r.baselineMb.toFixed(0)} → ${r.peakMb.toFixed(0)} MB (+${r.growthMb.toFixed(1)}) |`;
+    writeResultsSection(
+      "import",
+      `
+## Contact import (\`npm run bench:import\`)
+
+Run ${new Date().toISOString()} on ${cpu.length} cores (${cpu[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}; load average before the run ${load}.
+A ${ROWS.toLocaleString("en-US")}-row CSV (${(bytes / 2 ** 20).toFixed(1)} MiB: phone, name, city, points, member_since; ${expected.duplicates.toLocaleString("en-US")} rows repeat an earlier
+phone, ${expected.invalid.toLocaleString("en-US")} are invalid — half \`4.41E+11\`, half without a country code) imported through \`next start\` (production build,
+Postgres through postgres.js) with an API key: \`POST /api/v1/imports\`, \`PUT /api/v1/imports/{id}/file\` (the file streamed from disk), then
+\`GET /api/v1/imports/{id}\` every 100 ms until \`completed\`. Server RSS (process tree, \`/proc\`) sampled every 50 ms. The server, Postgres and
+the client share the machine.
+
+| run | upload → report | upload + parse + COPY | merge | created | updated | unchanged | duplicates | invalid | server RSS |
+|---|---|---|---|---|---|---|---|---|---|
+${row(first)}
+${row(second)}
+
+- End to end (upload to finished report): **${first.totalS.toFixed(1)} s** (target ≤ ${TARGETS.endToEndS} s) — ${pass(first.totalS <= TARGETS.endToEndS)}; the report matches the file (${expected.distinct.toLocaleString("en-US")} created, ${expected.duplicates.toLocaleString("en-US")} duplicates, ${expected.invalid.toLocaleString("en-US")} invalid): ${reportOk ? "yes" : "NO"}.
+- Database part: \`COPY\` of the ${ROWS.toLocaleString("en-US")} staged rows alone ${copy.seconds.toFixed(2)} s (timed separately from a prepared file) + the merge ${first.mergeS.toFixed(2)} s
+  = **${Math.round(dbRate).toLocaleString("en-US")} rows/s** (target ≥ ${TARGETS.dbRowsPerS.toLocaleString("en-US")}) — ${pass(dbRate >= TARGETS.dbRowsPerS)}.
+- Same file again: **${second.totalS.toFixed(1)} s** (target ≤ ${TARGETS.endToEndS} s) — ${pass(second.totalS <= TARGETS.endToEndS)}; changes nothing (0 created, 0 updated, contacts ${after.contacts.toLocaleString("en-US")} and list members ${after.members.toLocaleString("en-US")} as before, no \`updated_at\` moved): ${unchanged ? "yes" : "NO"} — ${pass(unchanged)}.
+- Server RSS growth: **${growth.toFixed(1)} MB** at most (target < ${TARGETS.rssMb} MB) — ${pass(growth < TARGETS.rssMb)}.
+- Segment count over ${after.contacts.toLocaleString("en-US")} contacts (\`city = Lisbon and points ≥ 500 and not opted out\` → ${count.toLocaleString("en-US")}), \`POST /api/v1/segments/count\`:
+  **${segmentMs.toFixed(0)} ms** median of 5 over HTTP (target < ${TARGETS.segmentMs} ms) — ${pass(segmentMs < TARGETS.segmentMs)}. The plan of the same statement:
+
+\`\`\`
+${plan}
+\`\`\`
+`,
+    );
+    console.log("Written to bench/RESULTS.md.");
+  } finally {
+    await sql.end();
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
