@@ -99,6 +99,21 @@ describe("applyConsentReply", () => {
     expect((await contactRow(workspaceId, p))?.optedOutAt).toBeNull();
   });
 
+  it("a reply delivered late changes nothing when a newer keyword reply was already applied", async () => {
+    const { workspaceId } = await createTestAccount();
+    const db = await getDb();
+    const p = phone();
+    const t = (minute: number) => new Date(Date.UTC(2026, 10, 20, 10, minute));
+    await applyConsentReply(db, workspaceId, reply(p, "STOP", t(0)), []);
+    await applyConsentReply(db, workspaceId, reply(p, "START", t(20)), []);
+    expect(await applyConsentReply(db, workspaceId, reply(p, "STOP", t(10)), [])).toMatchObject({ action: "opted_out", changed: false });
+    expect((await contactRow(workspaceId, p))?.optedOutAt).toBeNull();
+
+    await applyConsentReply(db, workspaceId, reply(p, "STOP", t(30)), []);
+    expect(await applyConsentReply(db, workspaceId, reply(p, "START", t(25)), [])).toMatchObject({ action: "opted_in", changed: false });
+    expect(await contactRow(workspaceId, p)).toMatchObject({ optedOutAt: t(30), optOutDetail: "STOP" });
+  });
+
   it("a workspace keyword opts out; other text and another workspace's contact are untouched", async () => {
     const mine = await createTestAccount();
     const other = await createTestAccount();

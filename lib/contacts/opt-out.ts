@@ -136,7 +136,8 @@ function replyEventId(workspaceId: string, messageId: string): string {
  * Applies a reply's keyword to the contact with that phone. STOP from a number not yet known
  * creates the contact opted out, so the wish holds for future sends; START from an unknown number
  * does nothing. Every keyword reply is audited once (with `changed`), keyed by the inbound message
- * id, so a redelivered STOP cannot undo a later START.
+ * id, so a redelivered STOP cannot undo a later START. Meta does not guarantee delivery order: a
+ * reply older than a keyword reply already applied to the contact changes nothing.
  */
 export async function applyConsentReply(db: Executor, workspaceId: string, reply: InboundReply, workspaceKeywords: readonly string[]): Promise<ReplyOutcome> {
   const match = matchConsentKeyword(reply.text, workspaceKeywords);
@@ -144,6 +145,11 @@ export async function applyConsentReply(db: Executor, workspaceId: string, reply
   const eventId = replyEventId(workspaceId, reply.messageId);
   const existing = sql`(select id from contacts where workspace_id = ${workspaceId} and phone_number = ${reply.phone})`;
   const fresh = sql`not exists (select 1 from audit_events where id = ${eventId})`;
+  const at = reply.at.toISOString();
+  // Keyword replies of this contact sent after this one (their rows were written after it was sent).
+  const newerReply = (contactId: SQL) => sql`exists (select 1 from audit_events e
+    where e.workspace_id = ${workspaceId} and e.created_at > ${at}::timestamptz and left(e.id, 7) = 'evt_in_'
+      and e.target_type = 'contact' and e.target_id = ${contactId} and (e.metadata->>'at')::timestamptz > ${at}::timestamptz)`;
   const base = { action: match.action === "opt_out" ? "opted_out" : "opted_in", keyword: match.keyword } as const;
 
   if (match.action === "opt_out") {
@@ -156,7 +162,7 @@ export async function applyConsentReply(db: Executor, workspaceId: string, reply
           on conflict (workspace_id, phone_number) do update
             set opted_out_at = excluded.opted_out_at, opt_out_method = excluded.opt_out_method,
                 opt_out_detail = excluded.opt_out_detail, updated_at = now()
-            where c.opted_out_at is null
+            where c.opted_out_at is null and not ${newerReply(sql`c.id`)}
           returning c.id, (xmax = 0) as created
         ),
         audit as (${auditInsert({
@@ -178,6 +184,7 @@ export async function applyConsentReply(db: Executor, workspaceId: string, reply
     sql`with old as (
         select id, opted_out_at, opt_out_method, opt_out_detail from contacts
         where workspace_id = ${workspaceId} and phone_number = ${reply.phone} and opted_out_at is not null and ${fresh}
+          and not ${newerReply(sql`contacts.id`)}
         for update
       ),
       up as (
