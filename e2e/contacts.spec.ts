@@ -84,6 +84,14 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   const confirm = page.getByRole("alertdialog", { name: "Opt this contact out?" });
   await confirm.getByRole("button", { name: "Opt out" }).click();
   await expect(page.getByTestId("consent-status")).toContainText("Opted out by hand");
+
+  // The sandbox simulates replies: START opts back in, STOP opts out again.
+  await page.getByLabel("Reply text").fill("start");
+  await page.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByTestId("consent-status")).toContainText("Subscribed");
+  await page.getByLabel("Reply text").fill("STOP");
+  await page.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByTestId("consent-status")).toContainText("Opted out by replying");
   await page.screenshot({ path: `${shots}/contacts-contact.png`, fullPage: true });
 
   // A segment: Lisbon contacts (2), then only those opted in (1).

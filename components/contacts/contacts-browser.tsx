@@ -29,7 +29,7 @@ export function ContactsBrowser({ query }: { query: ContactsQuery }) {
   const segments = useApi<Page<Segment>>("/api/v1/segments?limit=100");
   const attributes = useApi<{ data: AttributeDefinition[] }>("/api/v1/contact-attributes");
   const columns = (attributes.data?.data ?? []).slice(0, ATTRIBUTE_COLUMNS);
-  const filtered = Boolean(filters.search || filters.listId || filters.segmentId);
+  const filtered = Boolean(filters.search || filters.listId || filters.segmentId || filters.optedOut);
   const rows = contacts.data?.data ?? [];
 
   if (!contacts.loading && !contacts.problem && !filtered && !cursor && rows.length === 0) {

@@ -8,12 +8,13 @@ export interface ContactsQuery {
   search?: string;
   listId?: string;
   segmentId?: string;
+  optedOut?: string;
   cursor?: string;
 }
 
 /** A plain GET form: the filters live in the URL, so they are shareable and the back button works. */
 export function ContactsFilters({ values, lists, segments }: { values: Omit<ContactsQuery, "cursor">; lists: ContactList[]; segments: Segment[] }) {
-  const active = Boolean(values.search || values.listId || values.segmentId);
+  const active = Boolean(values.search || values.listId || values.segmentId || values.optedOut);
   return (
     <form
       method="get"
@@ -44,6 +45,14 @@ export function ContactsFilters({ values, lists, segments }: { values: Omit<Cont
           {segments.map((segment) => (
             <option key={segment.id} value={segment.id}>{segment.name}</option>
           ))}
+        </NativeSelect>
+      </div>
+      <div className="grid min-w-32 flex-1 gap-1.5">
+        <label htmlFor="contacts-consent" className="text-xs font-medium text-muted-foreground">Consent</label>
+        <NativeSelect id="contacts-consent" name="optedOut" defaultValue={values.optedOut ?? ""}>
+          <option value="">Anyone</option>
+          <option value="false">Subscribed</option>
+          <option value="true">Opted out</option>
         </NativeSelect>
       </div>
       <div className="flex gap-2">

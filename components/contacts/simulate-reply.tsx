@@ -15,13 +15,20 @@ export function SimulateReply({ contactId, onReplied }: { contactId: string; onR
     event.preventDefault();
     if (!text.trim()) return;
     setBusy(true);
-    const result = await requestJson("/api/sandbox/inbound", { method: "POST", body: { contactId, text } });
+    const result = await requestJson<{ action: "opted_out" | "opted_in" | "none"; changed: boolean }>("/api/sandbox/inbound", { method: "POST", body: { contactId, text } });
     setBusy(false);
     if (!result.ok) {
       toast.error(result.problem.detail);
       return;
     }
-    toast.success("Reply received.");
+    const { action, changed } = result.data;
+    toast.success(
+      action === "none"
+        ? "Reply received. It is not a consent keyword, so nothing changed."
+        : action === "opted_out"
+          ? changed ? "Reply received: the contact opted out." : "Reply received: the contact was already opted out."
+          : changed ? "Reply received: the contact opted back in." : "Reply received: the contact was already opted in.",
+    );
     setText("");
     onReplied();
   }

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { ContactsBrowser } from "@/components/contacts/contacts-browser";
+import type { ContactsQuery } from "@/components/contacts/contacts-filters";
 import { ContactsNav } from "@/components/contacts/contacts-nav";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
@@ -22,7 +23,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   await connection();
   await requireUser();
   const raw = await searchParams;
-  const query = { search: param(raw, "search"), listId: param(raw, "listId"), segmentId: param(raw, "segmentId"), cursor: param(raw, "cursor") };
+  const query = Object.fromEntries(["search", "listId", "segmentId", "optedOut", "cursor"].map((key) => [key, param(raw, key)])) as ContactsQuery;
   return (
     <>
       <PageHeader
