@@ -69,6 +69,7 @@ describe("proxy: pages", () => {
     expect(scriptSrc).toMatch(/^script-src 'self' 'nonce-[A-Za-z0-9+/]{22}==' 'strict-dynamic'$/);
     expect(scriptSrc).not.toContain("unsafe-inline");
     expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("worker-src 'self' blob:");
     expect(passedOn(first)).toBe(true);
     // NextResponse.next({ request: { headers } }) hands overridden request headers to the renderer this way.
     expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(policy);

@@ -47,6 +47,8 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean }):
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
+    // The contact import reads CSV files in a papaparse web worker, which papaparse starts from a blob: URL.
+    "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
