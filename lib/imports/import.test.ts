@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/db";
+import { getDb, isEmbedded } from "@/db";
 import { queryRows } from "@/db/rows";
 import { createTestAccount } from "@/lib/testing/factories";
 import type { Actor } from "@/lib/workspaces";
@@ -190,6 +190,27 @@ describe("CSV import", () => {
     expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "completed", created: 1 });
     expect(await runImport(db, workspaceId, job.id)).toBeNull();
     expect(await recoverImport(db, workspaceId, job.id, { staleMergeMs: 0 })).toBeNull();
+  });
+
+  it.skipIf(isEmbedded())("never waits for, nor repeats, a merge that is running", async () => {
+    const db = await getDb();
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "busy.csv", columns: CRM_COLUMNS }), actor);
+    await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911234701,Busy,,,,,\n"));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const merge = db.transaction(async (tx) => {
+      await tx.execute(sql`select id from contact_imports where id = ${job.id} for update`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const started = Date.now();
+    expect(await recoverImport(db, workspaceId, job.id, { staleMergeMs: 0 })).toBeNull();
+    expect(Date.now() - started).toBeLessThan(2000);
+    release();
+    await merge;
   });
 
   it("gives an abandoned upload back to awaiting_file", async () => {

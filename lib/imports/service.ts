@@ -134,14 +134,14 @@ export async function processImport(db: Executor, workspaceId: string, importId:
   if (counts) await db.execute(sql`delete from contact_import_rows where import_id = ${importId} and error is null`);
 }
 
-export const STALE_MERGE_MS = 2 * 60_000;
+export const STALE_MERGE_MS = 30_000;
 export const STALE_UPLOAD_MS = 10 * 60_000;
 
 /**
  * Recovery after a crash or a restart, checked when a job is read: a stored file whose merge has
- * not finished for `staleMergeMs` is merged again (the merge is one transaction, so a crash left
- * nothing half-merged); an upload that stopped for `staleUploadMs` gives the job back to
- * `awaiting_file` so the file can be sent again. Returns what it did.
+ * not finished for `staleMergeMs`, and whose row no running merge holds locked, is merged again
+ * (the merge is one transaction, so a crash left nothing half-merged); an upload that stopped for
+ * `staleUploadMs` gives the job back to `awaiting_file` so the file can be sent again.
  */
 export async function recoverImport(
   db: Executor,
@@ -156,9 +156,13 @@ export async function recoverImport(
     sql`update contact_imports set updated_at = now(),
           status = case when started_at is null then 'awaiting_file' else status end,
           rows_read = case when started_at is null then 0 else rows_read end
-        where id = ${id} and workspace_id = ${workspaceId} and status = 'processing'
-          and ((started_at is not null and updated_at < now() - make_interval(secs => ${mergeMs / 1000}))
-            or (started_at is null and updated_at < now() - make_interval(secs => ${uploadMs / 1000})))
+        where id = (
+          -- A merge in progress holds the job's row lock: skipped, so reading never waits for it.
+          select id from contact_imports
+          where id = ${id} and workspace_id = ${workspaceId} and status = 'processing'
+            and ((started_at is not null and updated_at < now() - make_interval(secs => ${mergeMs / 1000}))
+              or (started_at is null and updated_at < now() - make_interval(secs => ${uploadMs / 1000})))
+          for update skip locked)
         returning case when started_at is null then 'reset' else 'merge' end as action`,
   );
   if (!row) return null;
