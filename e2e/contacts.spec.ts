@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import Papa from "papaparse";
-import { signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 
@@ -16,7 +16,7 @@ const CSV = [
   "+14155550104,Dan,Braga,7",
 ].join("\n");
 
-test("import a CSV, read its report, opt a contact out and count a segment", async ({ page }) => {
+test("import a CSV, read its report, opt a contact out and count a segment", async ({ page, playwright, baseURL }) => {
   await signUpNewUser(page, { workspace: "Contacts Shop" });
 
   const sidebar = page.getByRole("navigation", { name: "Main" });
@@ -91,7 +91,23 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   await expect(page.getByTestId("consent-status")).toContainText("Subscribed");
   await page.getByLabel("Reply text").fill("STOP");
   await page.getByRole("button", { name: "Send reply" }).click();
-  await expect(page.getByTestId("consent-status")).toContainText("Opted out by replying");
+  await expect(page.getByTestId("consent-status")).toContainText("Opted out by replying “STOP”");
+  const contactUrl = page.url();
+
+  // A trigger campaign that respects opt-outs records the send as skipped, with the reason, in the contact's history.
+  await page.goto("/campaigns");
+  const campaignId = await deployOrderCampaign(page, "Order confirmation");
+  const key = await createApiKeyThroughUi(page, "Contacts e2e");
+  const api = await playwright.request.newContext({ baseURL });
+  const triggered = await api.post(`/api/campaigns/${campaignId}/trigger`, { headers: { "x-api-key": key }, data: { phone: "+14155550103", name: "Cleo", order_number: "A-7" } });
+  expect(triggered.status()).toBe(202);
+  await api.dispose();
+  await page.goto(contactUrl);
+  const history = page.getByRole("table", { name: "Message history" });
+  await expect(history.locator("tbody tr")).toHaveCount(1);
+  await expect(history).toContainText("Skipped");
+  await expect(history).toContainText("Order confirmation");
+  await expect(history).toContainText(/opted out/i);
   await page.screenshot({ path: `${shots}/contacts-contact.png`, fullPage: true });
 
   // A segment: Lisbon contacts (2), then only those opted in (1).

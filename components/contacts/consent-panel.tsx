@@ -51,7 +51,7 @@ export function ConsentPanel({ contact, onChanged }: { contact: Contact; onChang
               <Badge variant="warning">Opted out</Badge>
               <p className="text-sm break-words text-muted-foreground">
                 {consent.method ? `Opted out ${OPT_OUT_METHOD_LABELS[consent.method] ?? consent.method}` : "Opted out"}
-                {consent.detail ? <> ({consent.method === "keyword" ? <>“{consent.detail}”</> : consent.detail})</> : null}
+                {consent.detail ? (consent.method === "keyword" ? <> “{consent.detail}”</> : <> ({consent.detail})</>) : null}
                 {consent.optedOutAt ? <> on <time dateTime={consent.optedOutAt}>{formatDateTime(consent.optedOutAt)}</time></> : null}.
               </p>
             </>
