@@ -64,11 +64,11 @@ export function ContactDetail({ contactId, sandbox }: { contactId: string; sandb
         actions={<DeleteContactButton contactId={data.id} phone={data.phone} />}
       />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <div className="grid min-w-0 content-start gap-6">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <AttributesForm key={data.updatedAt} contact={data} definitions={attributes.data?.data ?? []} onSaved={refresh} />
           <MessageHistory contactId={data.id} version={version} />
         </div>
-        <div className="grid min-w-0 content-start gap-6">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <ConsentPanel contact={data} onChanged={refresh} />
           <ContactListsPanel contact={data} lists={lists.data?.data ?? []} onChanged={refresh} />
           {sandbox && <SimulateReply contactId={data.id} onReplied={refresh} />}
