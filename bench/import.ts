@@ -147,7 +147,8 @@ async function importOnce(baseUrl: string, key: string, serverPid: number, label
   const finished = performance.now();
   clearInterval(sampler);
   peak = Math.max(peak, rssOfTree(serverPid));
-  const mergeS = (Date.parse(report.finishedAt!) - Date.parse(report.startedAt!)) / 1000;
+  // From the 202 (file stored) to the report seen by polling: the merge, plus at most one poll interval.
+  const mergeS = (finished - stored) / 1000;
   const result = {
     label,
     report,
@@ -240,6 +241,14 @@ async function main() {
           (select count(*)::int from contact_list_members) as members,
           (select max(updated_at)::text from contacts where workspace_id = ${user.workspaceId}) as updated`
       )[0]!;
+    // The staged rows of a merged import are deleted after its report (refused rows stay for the
+    // download); the second run starts once that cleanup is over so it is timed on its own.
+    const cleanupStarted = performance.now();
+    while ((await sql<{ n: number }[]>`select count(*)::int as n from contact_import_rows where import_id = ${first.report.id} and error is null`)[0]!.n > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const cleanupS = (performance.now() - cleanupStarted) / 1000;
+    console.log(`staged rows deleted ${cleanupS.toFixed(1)} s after the report`);
     const before = await state();
     await sql`vacuum analyze contacts`;
     await sql`vacuum analyze contact_list_members`;
@@ -309,6 +318,7 @@ ${row(second)}
 - Database part: \`COPY\` of the ${ROWS.toLocaleString("en-US")} staged rows alone ${copy.seconds.toFixed(2)} s (timed separately from a prepared file) + the merge ${first.mergeS.toFixed(2)} s
   = **${Math.round(dbRate).toLocaleString("en-US")} rows/s** (target ≥ ${TARGETS.dbRowsPerS.toLocaleString("en-US")}) — ${pass(dbRate >= TARGETS.dbRowsPerS)}.
 - Same file again: **${second.totalS.toFixed(1)} s** (target ≤ ${TARGETS.endToEndS} s) — ${pass(second.totalS <= TARGETS.endToEndS)}; changes nothing (0 created, 0 updated, contacts ${after.contacts.toLocaleString("en-US")} and list members ${after.members.toLocaleString("en-US")} as before, no \`updated_at\` moved): ${unchanged ? "yes" : "NO"} — ${pass(unchanged)}.
+- After the report, the ${(ROWS - expected.invalid).toLocaleString("en-US")} staged valid rows are deleted in the background (done ${cleanupS.toFixed(1)} s after the report; not part of the figures above).
 - Server RSS growth: **${growth.toFixed(1)} MB** at most (target < ${TARGETS.rssMb} MB) — ${pass(growth < TARGETS.rssMb)}.
 - Segment count over ${after.contacts.toLocaleString("en-US")} contacts (\`city = Lisbon and points ≥ 500 and not opted out\` → ${count.toLocaleString("en-US")}), \`POST /api/v1/segments/count\`:
   **${segmentMs.toFixed(0)} ms** median of 5 over HTTP (target < ${TARGETS.segmentMs} ms) — ${pass(segmentMs < TARGETS.segmentMs)}. The plan of the same statement:
