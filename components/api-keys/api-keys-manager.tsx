@@ -7,18 +7,21 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toaster";
-import type { ApiKeyListItem, CreatedApiKey } from "@/lib/api-keys/schemas";
-import { CreateApiKeyDialog } from "./create-api-key-dialog";
+import type { ApiKeyListItem, ApiKeyScope, CreatedApiKey } from "@/lib/api-keys/schemas";
+import { CreateApiKeyDialog, type ScopableCampaign } from "./create-api-key-dialog";
 import { DeleteApiKeyDialog } from "./delete-api-key-dialog";
 import { RelativeTime, useNow } from "./relative-time";
 import { RevealApiKeyDialog } from "./reveal-api-key-dialog";
 
 export function ApiKeysManager({
   initialKeys,
+  campaigns,
   currentUser,
   serverNow,
 }: {
   initialKeys: ApiKeyListItem[];
+  /** Trigger campaigns a key can be limited to. */
+  campaigns: ScopableCampaign[];
   currentUser: { id: string; name: string };
   serverNow: number;
 }) {
@@ -27,6 +30,7 @@ export function ApiKeysManager({
   const [revealOpen, setRevealOpen] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyListItem | null>(null);
   const now = useNow(serverNow);
+  const campaignNames = new Map(campaigns.map((campaign) => [campaign.id, campaign.name]));
 
   function handleCreated(created: CreatedApiKey) {
     const listed: ApiKeyListItem = {
@@ -36,6 +40,7 @@ export function ApiKeysManager({
       createdAt: created.createdAt,
       lastUsedAt: null,
       createdBy: currentUser,
+      scope: created.scope,
     };
     setKeys((current) => [listed, ...current]);
     setRevealed(created);
@@ -53,7 +58,7 @@ export function ApiKeysManager({
       <PageHeader
         title="API Keys"
         description="Keys let your shop, CRM or Zapier trigger campaigns and use the REST API."
-        actions={<CreateApiKeyDialog onCreated={handleCreated} />}
+        actions={<CreateApiKeyDialog campaigns={campaigns} onCreated={handleCreated} />}
       />
       {keys.length === 0 ? (
         <EmptyState
@@ -68,6 +73,7 @@ export function ApiKeysManager({
               <TableRow className="hover:bg-transparent">
                 <TableHead scope="col">Name</TableHead>
                 <TableHead scope="col">Key</TableHead>
+                <TableHead scope="col">Access</TableHead>
                 <TableHead scope="col">Created</TableHead>
                 <TableHead scope="col">Last used</TableHead>
                 <TableHead scope="col">
@@ -83,6 +89,9 @@ export function ApiKeysManager({
                   </TableCell>
                   <TableCell>
                     <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.displayKey}</code>
+                  </TableCell>
+                  <TableCell className="max-w-64">
+                    <ScopeLabel scope={key.scope} campaignNames={campaignNames} />
                   </TableCell>
                   <TableCell className="text-muted-foreground">
                     <RelativeTime value={key.createdAt} now={now} />
@@ -115,5 +124,15 @@ export function ApiKeysManager({
       <RevealApiKeyDialog created={revealed} open={revealOpen} onDone={() => setRevealOpen(false)} onClosed={() => setRevealed(null)} />
       <DeleteApiKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} onDeleted={handleDeleted} />
     </>
+  );
+}
+
+function ScopeLabel({ scope, campaignNames }: { scope: ApiKeyScope; campaignNames: Map<string, string> }) {
+  if (scope.type === "full") return <span className="text-muted-foreground">Full access</span>;
+  const names = scope.campaignIds.map((id) => campaignNames.get(id) ?? "an archived or deleted campaign");
+  return (
+    <span className="block truncate" title={names.join(", ")}>
+      <span className="font-medium">Trigger only</span> <span className="text-muted-foreground">· {names.join(", ")}</span>
+    </span>
   );
 }

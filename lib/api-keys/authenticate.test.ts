@@ -60,7 +60,7 @@ describe("authenticateApiKey", () => {
     const created = await createApiKey(db, account.workspaceId, { userId: account.id, ip: null, userAgent: null }, { name: "CRM" });
     const counting = await countingDb();
     const key = await authenticateApiKey(counting.db, new Headers({ authorization: `Bearer ${created.key}` }));
-    expect(key).toEqual({ id: created.id, name: "CRM", workspaceId: account.workspaceId, lastUsedAt: null });
+    expect(key).toEqual({ id: created.id, name: "CRM", workspaceId: account.workspaceId, lastUsedAt: null, scope: { type: "full" } });
     expect(counting.statements).toHaveLength(1);
     expect(counting.statements[0]).toMatch(/"deleted_at" is null/);
   });

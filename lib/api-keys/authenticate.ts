@@ -3,6 +3,7 @@ import type { Executor } from "@/db";
 import { apiKeys } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { hashApiKey, isWellFormedApiKey } from "./format";
+import type { ApiKeyScope } from "./schemas";
 
 /** The key a request authenticated with. Never carries the key itself or its hash. */
 export interface AuthenticatedApiKey {
@@ -11,6 +12,7 @@ export interface AuthenticatedApiKey {
   workspaceId: string;
   /** As read during authentication; decides whether "last used" needs a write. */
   lastUsedAt: Date | null;
+  scope: ApiKeyScope;
 }
 
 /** Anything with `get(name)`: a Fetch `Headers`, or a plain reader in tests. */
@@ -81,12 +83,20 @@ export async function authenticateApiKey(db: Executor, headers: HeaderReader): P
   if (presented === null) throw apiKeyUnauthorized(false);
   if (!isWellFormedApiKey(presented)) throw apiKeyUnauthorized(true);
   const [key] = await db
-    .select({ id: apiKeys.id, name: apiKeys.name, workspaceId: apiKeys.workspaceId, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      workspaceId: apiKeys.workspaceId,
+      lastUsedAt: apiKeys.lastUsedAt,
+      scope: apiKeys.scope,
+      campaignIds: apiKeys.campaignIds,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hashApiKey(presented)), isNull(apiKeys.deletedAt)))
     .limit(1);
   if (!key) throw apiKeyUnauthorized(true);
-  return key;
+  const { scope, campaignIds, ...rest } = key;
+  return { ...rest, scope: scope === "trigger" ? { type: "trigger", campaignIds } : { type: "full" } };
 }
 
 /** Whether the "last used" value read during authentication is stale enough to be written. */

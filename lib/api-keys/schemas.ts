@@ -10,7 +10,26 @@ export const apiKeyNameSchema = z
   .max(API_KEY_NAME_MAX_LENGTH, `Use at most ${API_KEY_NAME_MAX_LENGTH} characters.`)
   .refine((value) => !/\p{Cc}/u.test(value), "The name cannot contain control characters.");
 
-export const createApiKeySchema = z.object({ name: apiKeyNameSchema });
+/** More than any real integration needs; keeps the key row and the check small. */
+export const MAX_SCOPED_CAMPAIGNS = 100;
+
+/** What a key may do: everything, or trigger the listed campaigns and nothing else. */
+export type ApiKeyScope = { type: "full" } | { type: "trigger"; campaignIds: string[] };
+
+export const apiKeyScopeSchema = z.union([
+  z.literal("full"),
+  z
+    .object({
+      type: z.literal("trigger"),
+      campaignIds: z
+        .array(z.string().regex(/^cmp_[A-Za-z0-9]{1,64}$/, "Not a campaign id."))
+        .min(1, "Choose at least one campaign the key may trigger.")
+        .max(MAX_SCOPED_CAMPAIGNS, `A key can be limited to at most ${MAX_SCOPED_CAMPAIGNS} campaigns.`),
+    })
+    .strict(),
+]);
+
+export const createApiKeySchema = z.object({ name: apiKeyNameSchema, scope: apiKeyScopeSchema.optional() });
 
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 
@@ -22,6 +41,7 @@ export interface ApiKeyListItem {
   createdAt: string;
   lastUsedAt: string | null;
   createdBy: { id: string; name: string } | null;
+  scope: ApiKeyScope;
 }
 
 /** The creation response: the only place the full key ever appears. */
@@ -31,4 +51,5 @@ export interface CreatedApiKey {
   key: string;
   displayKey: string;
   createdAt: string;
+  scope: ApiKeyScope;
 }

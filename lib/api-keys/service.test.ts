@@ -37,6 +37,7 @@ describe("API key service", () => {
       key: created.key,
       displayKey: displayApiKey(created.key),
       createdAt: expect.any(String),
+      scope: { type: "full" },
     });
     const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, created.id));
     expect(row).toMatchObject({ keyHash: hashApiKey(created.key), displayKey: created.displayKey, createdBy: owner.id });
@@ -73,6 +74,7 @@ describe("API key service", () => {
       createdAt: first.createdAt,
       lastUsedAt: null,
       createdBy: { id: owner.id, name: "Grace Hopper" },
+      scope: { type: "full" },
     });
     const serialized = JSON.stringify(list);
     expect(serialized).not.toMatch(KEY_PATTERN_ANYWHERE);

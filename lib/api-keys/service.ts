@@ -1,11 +1,11 @@
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { apiKeys, users } from "@/db/schema";
+import { apiKeys, campaigns, users } from "@/db/schema";
 import { auditRow, recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
-import { ApiError, notFound } from "@/lib/http/errors";
+import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { displayApiKey, generateApiKey, hashApiKey } from "./format";
-import { createApiKeySchema, type ApiKeyListItem, type CreatedApiKey } from "./schemas";
+import { createApiKeySchema, type ApiKeyListItem, type ApiKeyScope, type CreatedApiKey } from "./schemas";
 
 export { auditActorFromRequest, type AuditActor } from "@/lib/audit/service";
 
@@ -24,6 +24,8 @@ export async function listApiKeys(db: Executor, workspaceId: string): Promise<Ap
       lastUsedAt: apiKeys.lastUsedAt,
       createdById: users.id,
       createdByName: users.name,
+      scope: apiKeys.scope,
+      campaignIds: apiKeys.campaignIds,
     })
     .from(apiKeys)
     .leftJoin(users, eq(users.id, apiKeys.createdBy))
@@ -36,7 +38,22 @@ export async function listApiKeys(db: Executor, workspaceId: string): Promise<Ap
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     createdBy: row.createdById && row.createdByName ? { id: row.createdById, name: row.createdByName } : null,
+    scope: scopeOf(row),
   }));
+}
+
+/** The campaigns a trigger-only key can be limited to: the workspace's trigger campaigns not archived. */
+export async function listScopableCampaigns(db: Executor, workspaceId: string): Promise<{ id: string; name: string }[]> {
+  return db
+    .select({ id: campaigns.id, name: campaigns.name })
+    .from(campaigns)
+    .where(and(eq(campaigns.workspaceId, workspaceId), eq(campaigns.kind, "trigger"), ne(campaigns.status, "archived")))
+    .orderBy(campaigns.name, campaigns.id);
+}
+
+/** A key row's scope columns as the API shows them. */
+export function scopeOf(row: { scope: "full" | "trigger"; campaignIds: string[] }): ApiKeyScope {
+  return row.scope === "trigger" ? { type: "trigger", campaignIds: row.campaignIds } : { type: "full" };
 }
 
 /**
@@ -49,11 +66,13 @@ export async function createApiKey(
   actor: AuditActor,
   input: unknown,
 ): Promise<CreatedApiKey> {
-  const { name } = createApiKeySchema.parse(input);
+  const { name, scope: requested } = createApiKeySchema.parse(input);
+  const scope: ApiKeyScope = requested && requested !== "full" ? { type: "trigger", campaignIds: [...new Set(requested.campaignIds)] } : { type: "full" };
   const key = generateApiKey();
   const id = newId("key");
   const displayKey = displayApiKey(key);
   return db.transaction(async (tx) => {
+    if (scope.type === "trigger") await assertWorkspaceCampaigns(tx, workspaceId, scope.campaignIds);
     const [counted] = await tx
       .select({ active: count() })
       .from(apiKeys)
@@ -66,11 +85,34 @@ export async function createApiKey(
     }
     const [row] = await tx
       .insert(apiKeys)
-      .values({ id, workspaceId, name, keyHash: hashApiKey(key), displayKey, createdBy: actor.userId })
+      .values({
+        id,
+        workspaceId,
+        name,
+        keyHash: hashApiKey(key),
+        displayKey,
+        createdBy: actor.userId,
+        scope: scope.type,
+        campaignIds: scope.type === "trigger" ? scope.campaignIds : [],
+      })
       .returning({ createdAt: apiKeys.createdAt });
-    await recordAudit(tx, keyAudit("api_key.created", workspaceId, actor, { id, name, displayKey }));
-    return { id, name, key, displayKey, createdAt: row!.createdAt.toISOString() };
+    const audit = keyAudit("api_key.created", workspaceId, actor, { id, name, displayKey });
+    await recordAudit(tx, { ...audit, metadata: { ...audit.metadata, scope } });
+    return { id, name, key, displayKey, createdAt: row!.createdAt.toISOString(), scope };
   });
+}
+
+/** A trigger-only key names campaigns of its own workspace; another workspace's are unknown ids. */
+async function assertWorkspaceCampaigns(db: Executor, workspaceId: string, campaignIds: string[]): Promise<void> {
+  const found = await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.workspaceId, workspaceId), inArray(campaigns.id, campaignIds)));
+  const known = new Set(found.map((row) => row.id));
+  const errors = campaignIds.flatMap((campaignId, index) =>
+    known.has(campaignId) ? [] : [{ path: `scope.campaignIds[${index}]`, code: "not_found", message: "No campaign with this id exists in your workspace." }],
+  );
+  if (errors.length > 0) throw validationFailed(errors);
 }
 
 /**

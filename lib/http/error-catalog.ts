@@ -216,4 +216,12 @@ export function errorEntry(code: ErrorCode): ErrorEntry {
 }
 
 /** Answered by every key-authenticated endpoint. */
-export const COMMON_API_ERRORS: ErrorCode[] = ["unauthorized", "conflicting_api_keys", "method_not_allowed", "internal_error", "service_unavailable"];
+export const COMMON_API_ERRORS: ErrorCode[] = [
+  "unauthorized",
+  "conflicting_api_keys",
+  "insufficient_scope",
+  "method_not_allowed",
+  "too_many_failed_authentications",
+  "internal_error",
+  "service_unavailable",
+];

@@ -3,8 +3,9 @@ import { encode } from "next-auth/jwt";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { apiKeys } from "@/db/schema";
-import { deleteApiKey } from "@/lib/api-keys/service";
+import { createApiKey, deleteApiKey } from "@/lib/api-keys/service";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
+import { createTriggerFixture } from "@/lib/testing/trigger-factories";
 import { ApiError } from "./errors";
 import { problemType } from "./problem";
 import { assertSameOrigin, methodNotAllowed, webAppOnly, withPublic, withWorkspace, type NextRouteHandler, type WorkspaceContext } from "./route";
@@ -184,6 +185,30 @@ describe("withWorkspace: one wrapper for a session or an API key", () => {
     expect(result.status).toBe(401);
     expect(result.headers.get("www-authenticate")).toBe('Bearer realm="sendstream"');
     expect((await post(keyOnly, { "x-api-key": keyAccount.key })).status).toBe(200);
+  });
+
+  it("a trigger-only key → 403 insufficient_scope on every route that does not take trigger keys, even key-only ones; the handler never runs", async () => {
+    const fx = await createTriggerFixture();
+    const { key } = await createApiKey(await getDb(), fx.workspaceId, { userId: fx.userId, ip: null, userAgent: null }, {
+      name: "Checkout",
+      scope: { type: "trigger", campaignIds: [fx.campaignId] },
+    });
+    const ran = vi.fn(echo);
+    for (const handler of [withWorkspace(ran), withWorkspace(ran, { accept: "key" })]) {
+      const refused = await post(handler, { "x-api-key": key });
+      expect(refused.status).toBe(403);
+      expect(refused.body.type).toBe(problemType("insufficient_scope"));
+    }
+    expect(ran).not.toHaveBeenCalled();
+    const allowed = await callRoute<{ scope: unknown }>(
+      withWorkspace(async (context) => Response.json({ scope: context.scope }), { accept: "key", triggerKeys: true }),
+      "POST",
+      "/api/v1/x",
+      { body: {}, headers: { "x-api-key": key } },
+    );
+    expect(allowed.body.scope).toEqual({ type: "trigger", campaignIds: [fx.campaignId] });
+    const session = await callRoute<{ scope: unknown }>(withWorkspace(async (context) => Response.json({ scope: context.scope })), "GET", "/api/v1/x", { cookie });
+    expect(session.body.scope).toEqual({ type: "full" });
   });
 
   it("session-only routes (keys, sender) never accept a key", async () => {

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { after } from "next/server";
 import { getDb } from "@/db";
-import { apiKeyUnauthorized, authenticateApiKey, readPresentedApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
+import { apiKeyUnauthorized, readPresentedApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
+import { authenticateApiKeyRequest } from "@/lib/api-keys/failures";
+import type { ApiKeyScope } from "@/lib/api-keys/schemas";
+import { FULL_SCOPE, insufficientScope } from "@/lib/api-keys/scope";
 import { describeError } from "@/lib/logging";
 import type { Actor } from "@/lib/workspaces";
 import { ApiError } from "./errors";
@@ -22,6 +25,8 @@ export interface BaseContext<P> {
 export interface WorkspaceContext<P> extends BaseContext<P> {
   workspaceId: string;
   actor: Actor;
+  /** The API key's scope; a session has full access. */
+  scope: ApiKeyScope;
 }
 
 /**
@@ -65,8 +70,9 @@ export function withPublic<P extends Params = Params>(
 }
 
 /**
- * The one wrapper for workspace routes. An API key header present → key authentication: the
- * cookie is ignored, there is no same-origin check (integrators are other origins by nature),
+ * The one wrapper for workspace routes. An API key header present → key authentication (failures
+ * counted per client address, see lib/api-keys/failures.ts; a trigger-only key gets 403 unless the
+ * route takes `triggerKeys`): the cookie is ignored, there is no same-origin check (integrators are other origins by nature),
  * and the key's "last used" time is recorded after the response (at most once a minute). No key
  * → the session cookie, with the same-origin check on unsafe methods (the cookie would otherwise
  * ride along on a cross-site form post). Neither → one 401 with `WWW-Authenticate`, identical to
@@ -75,21 +81,27 @@ export function withPublic<P extends Params = Params>(
  */
 export function withWorkspace<P extends Params = Params>(
   handler: (context: WorkspaceContext<P>) => Promise<Response>,
-  { accept = "both", csvBody = false }: { accept?: AcceptedCredentials; csvBody?: boolean } = {},
+  {
+    accept = "both",
+    csvBody = false,
+    triggerKeys = false,
+  }: { accept?: AcceptedCredentials; csvBody?: boolean; triggerKeys?: boolean } = {},
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
       const keyPresented = accept !== "session" && readPresentedApiKey(request.headers) !== null;
       if (keyPresented || accept === "key") {
         const db = await getDb();
-        const key = await authenticateApiKey(db, request.headers);
+        const key = await authenticateApiKeyRequest(db, request, requestId);
         try {
+          if (key.scope.type === "trigger" && !triggerKeys) throw insufficientScope();
           const response = await handler({
             request,
             params: (await context.params) as P,
             requestId,
             workspaceId: key.workspaceId,
             actor: { type: "api_key", id: key.id, name: key.name },
+            scope: key.scope,
           });
           return noStoreByDefault(response);
         } finally {
@@ -106,6 +118,7 @@ export function withWorkspace<P extends Params = Params>(
         requestId,
         workspaceId: user.workspaceId,
         actor: { type: "user", id: user.id, email: user.email, name: user.name },
+        scope: FULL_SCOPE,
       });
       return noStoreByDefault(response);
     });

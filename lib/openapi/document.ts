@@ -128,6 +128,7 @@ const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
   },
   service_unavailable: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
   idempotency_conflict: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+  too_many_failed_authentications: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
 };
 
 function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {

@@ -541,6 +541,8 @@ export const ENDPOINTS: Endpoint[] = [
 /** Errors an endpoint can answer with, the shared ones included, in status order. */
 export function endpointErrors(endpoint: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(endpoint.auth === "apiKey" ? [...endpoint.errors, ...COMMON_API_ERRORS] : [...endpoint.errors, "method_not_allowed", "internal_error"]);
+  // Trigger-only keys may ask who they are.
+  if (endpoint.operationId === "getMe") codes.delete("insufficient_scope");
   return [...codes];
 }
 

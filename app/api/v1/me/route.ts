@@ -12,7 +12,7 @@ export const GET = withWorkspace(async ({ actor, workspaceId }) => {
     key: actor.type === "api_key" ? { id: actor.id, name: actor.name } : null,
     user: actor.type === "user" ? { id: actor.id, email: actor.email, name: actor.name } : null,
   });
-});
+}, { triggerKeys: true });
 
 export const POST = methodNotAllowed(["GET"]);
 export const PUT = methodNotAllowed(["GET"]);
