@@ -26,6 +26,7 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   await expect(page.getByRole("heading", { name: "Import contacts", level: 1 })).toBeVisible();
 
   // Upload → preview and mapping guessed from the headers.
+  await expect(page.getByLabel("CSV file")).toBeEnabled();
   await page.getByLabel("CSV file").setInputFiles({ name: "spring-fair.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
   await expect(page.getByTestId("file-summary")).toContainText("6 rows");
   const preview = page.getByRole("table", { name: "File preview" });

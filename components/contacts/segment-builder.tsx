@@ -113,7 +113,7 @@ export function SegmentBuilder({ segment, onSaved }: { segment?: Segment; onSave
           </ol>
         )}
         <div>
-          <Button type="button" variant="outline" size="sm" onClick={() => setDrafts((current) => [...current, newDraft(definitions.length > 0 ? "attribute" : "opted_out", definitions)])}>
+          <Button type="button" variant="outline" size="sm" disabled={attributes.loading} onClick={() => setDrafts((current) => [...current, newDraft(definitions.length > 0 ? "attribute" : "opted_out", definitions)])}>
             <Plus aria-hidden />
             Add condition
           </Button>

@@ -5,7 +5,7 @@ import * as React from "react";
 import { cn } from "@/lib/utils";
 
 /** Step 1: a CSV file, picked or dropped. Nothing is uploaded until the last step. */
-export function FileStep({ onFile, error }: { onFile: (file: File) => void; error: string | null }) {
+export function FileStep({ onFile, error, disabled }: { onFile: (file: File) => void; error: string | null; disabled: boolean }) {
   const [over, setOver] = React.useState(false);
   return (
     <div className="grid gap-3">
@@ -20,7 +20,7 @@ export function FileStep({ onFile, error }: { onFile: (file: File) => void; erro
           event.preventDefault();
           setOver(false);
           const file = event.dataTransfer.files[0];
-          if (file) onFile(file);
+          if (file && !disabled) onFile(file);
         }}
         className={cn(
           "flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border border-dashed px-6 py-14 text-center transition-colors hover:bg-muted/40",
@@ -39,6 +39,8 @@ export function FileStep({ onFile, error }: { onFile: (file: File) => void; erro
         id="import-file"
         type="file"
         accept=".csv,text/csv"
+        // Enabled once the workspace's attributes are known, so the column guesses can use them.
+        disabled={disabled}
         aria-label="CSV file"
         className="sr-only"
         onChange={(event) => {

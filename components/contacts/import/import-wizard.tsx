@@ -142,7 +142,7 @@ export function ImportWizard() {
         </p>
       )}
 
-      {step === 0 && <FileStep onFile={pickFile} error={fileError} />}
+      {step === 0 && <FileStep onFile={pickFile} error={fileError ?? (attributes.problem ? attributes.problem.detail : null)} disabled={attributes.loading || Boolean(attributes.problem)} />}
       {step === 1 && loaded && (
         <MappingStep
           preview={loaded.preview}
