@@ -73,9 +73,9 @@ export function ApiKeysManager({
               <TableRow className="hover:bg-transparent">
                 <TableHead scope="col">Name</TableHead>
                 <TableHead scope="col">Key</TableHead>
-                <TableHead scope="col">Access</TableHead>
                 <TableHead scope="col">Created</TableHead>
                 <TableHead scope="col">Last used</TableHead>
+                <TableHead scope="col">Access</TableHead>
                 <TableHead scope="col">
                   <span className="sr-only">Actions</span>
                 </TableHead>
@@ -90,15 +90,15 @@ export function ApiKeysManager({
                   <TableCell>
                     <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{key.displayKey}</code>
                   </TableCell>
-                  <TableCell className="max-w-64">
-                    <ScopeLabel scope={key.scope} campaignNames={campaignNames} />
-                  </TableCell>
                   <TableCell className="text-muted-foreground">
                     <RelativeTime value={key.createdAt} now={now} />
                     {key.createdBy && <span className="block text-xs">by {key.createdBy.name}</span>}
                   </TableCell>
                   <TableCell className="text-muted-foreground">
                     {key.lastUsedAt ? <RelativeTime value={key.lastUsedAt} now={now} /> : "Never"}
+                  </TableCell>
+                  <TableCell className="max-w-64">
+                    <ScopeLabel scope={key.scope} campaignNames={campaignNames} />
                   </TableCell>
                   <TableCell className="text-right">
                     <Button variant="ghost" size="sm" className="text-destructive hover:bg-destructive/10 hover:text-destructive" onClick={() => setDeleting(key)}>
