@@ -12,7 +12,6 @@ interface HistoryMessage {
   status: string;
   campaignId: string;
   campaignName?: string;
-  template: { name: string; language: string };
   error: { code: string | null; reason: string } | null;
   createdAt: string;
 }
@@ -38,7 +37,6 @@ export function MessageHistory({ contactId, version }: { contactId: string; vers
               <TableRow>
                 <TableHead className="pl-5">Status</TableHead>
                 <TableHead>Campaign</TableHead>
-                <TableHead>Template</TableHead>
                 <TableHead>Time</TableHead>
                 <TableHead className="pr-5">Error</TableHead>
               </TableRow>
@@ -52,9 +50,8 @@ export function MessageHistory({ contactId, version }: { contactId: string; vers
                       {message.campaignName ?? message.campaignId}
                     </Link>
                   </TableCell>
-                  <TableCell className="font-mono text-xs text-muted-foreground">{message.template?.name}</TableCell>
                   <TableCell className="text-muted-foreground"><time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time></TableCell>
-                  <TableCell className="max-w-72 truncate pr-5 text-muted-foreground" title={message.error?.reason}>
+                  <TableCell className="min-w-56 pr-5 whitespace-normal text-muted-foreground">
                     {message.error ? `${message.error.reason}${message.error.code ? ` (${message.error.code})` : ""}` : "—"}
                   </TableCell>
                 </TableRow>
