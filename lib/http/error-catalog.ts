@@ -130,7 +130,7 @@ export const ERROR_CATALOG = [
     code: "payload_too_large",
     status: 413,
     title: "Payload too large",
-    description: "The body is over the limit: 64 KiB for a JSON object (1 MiB for a trigger array).",
+    description: "The body is over the limit: 64 KiB for a JSON object (1 MiB for a trigger array or a bulk contact array, 200 MiB for an import's CSV file).",
   },
   {
     code: "length_required",
