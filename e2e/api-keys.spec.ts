@@ -131,8 +131,9 @@ test("key management routes: session, same origin, no secrets in lists, workspac
   const created = await owner.request.post("/api/keys", { data: { name: "Owner key" }, headers: sameOrigin(baseURL) });
   expect(created.status()).toBe(201);
   expect(created.headers()["cache-control"]).toBe("no-store");
-  const body = (await created.json()) as { id: string; name: string; key: string; displayKey: string; createdAt: string };
-  expect(Object.keys(body).sort()).toEqual(["createdAt", "displayKey", "id", "key", "name"]);
+  const body = (await created.json()) as { id: string; name: string; key: string; displayKey: string; createdAt: string; scope: unknown };
+  expect(Object.keys(body).sort()).toEqual(["createdAt", "displayKey", "id", "key", "name", "scope"]);
+  expect(body.scope).toBe("full");
   expect(body.key).toMatch(KEY_PATTERN);
 
   // Cross-site and non-JSON mutations are refused.
