@@ -73,7 +73,7 @@ async function openEmbedded(dir: string): Promise<DB> {
     releaseLock = acquireLock(dir);
   }
   try {
-    const client = await PGlite.create(inMemory ? undefined : dir);
+    const client = await PGlite.create(inMemory ? { loadDataDir: memorySnapshot() } : { dataDir: dir });
     const db = drizzle(client, { schema }) as unknown as DB;
     state.close = async () => {
       await client.close();
@@ -85,6 +85,15 @@ async function openEmbedded(dir: string): Promise<DB> {
     releaseLock();
     throw error;
   }
+}
+
+/**
+ * An in-memory database can start from a migrated snapshot (`PGLITE_MEMORY_SNAPSHOT`, a data dir
+ * dump): the test suite makes one per run, which saves every test file an initdb and the migrations.
+ */
+function memorySnapshot(): Blob | undefined {
+  const file = process.env.PGLITE_MEMORY_SNAPSHOT;
+  return file ? new Blob([fs.readFileSync(file)]) : undefined;
 }
 
 export async function migrate(db: DB): Promise<void> {

@@ -133,7 +133,7 @@ test("key management routes: session, same origin, no secrets in lists, workspac
   expect(created.headers()["cache-control"]).toBe("no-store");
   const body = (await created.json()) as { id: string; name: string; key: string; displayKey: string; createdAt: string; scope: unknown };
   expect(Object.keys(body).sort()).toEqual(["createdAt", "displayKey", "id", "key", "name", "scope"]);
-  expect(body.scope).toBe("full");
+  expect(body.scope).toEqual({ type: "full" });
   expect(body.key).toMatch(KEY_PATTERN);
 
   // Cross-site and non-JSON mutations are refused.

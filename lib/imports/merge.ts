@@ -6,6 +6,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { newId } from "@/lib/crypto/random";
 import type { StoredOptions } from "./store";
+import { describeError } from "@/lib/logging";
 
 export interface MergeCounts {
   created: number;
@@ -61,7 +62,7 @@ export async function runImport(db: Executor, workspaceId: string, importId: str
     });
   } catch (error) {
     const reason = error instanceof ImportFailure ? error.message : "The merge failed on the server; nothing was imported. Create the import again.";
-    if (!(error instanceof ImportFailure)) console.error(`Import ${importId} failed:`, error);
+    if (!(error instanceof ImportFailure)) console.error(`Import ${importId} failed: ${describeError(error)}`);
     await db.execute(sql`update contact_imports set status = 'failed', error = ${reason}, finished_at = now(), updated_at = now()
       where id = ${importId} and status = 'processing'`);
     return null;

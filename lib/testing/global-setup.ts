@@ -3,6 +3,8 @@
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -10,7 +12,8 @@ let cleanup: (() => Promise<void>) | undefined;
 export async function setup() {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
-    console.log("Integration tests: embedded database (in memory, fresh per test file)");
+    await makeMemorySnapshot();
+    console.log("Integration tests: embedded database (in memory, fresh per test file, from a migrated snapshot)");
     return;
   }
   const name = `sendstream_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
@@ -27,6 +30,22 @@ export async function setup() {
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.end();
   };
+}
+
+/** One migrated embedded database per run, loaded by every test file instead of initdb + migrations. */
+async function makeMemorySnapshot(): Promise<void> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle: pglite } = await import("drizzle-orm/pglite");
+  const { migrate: migratePglite } = await import("drizzle-orm/pglite/migrator");
+  const client = await PGlite.create();
+  await migratePglite(pglite(client), { migrationsFolder: path.join(import.meta.dirname, "../../db/migrations") });
+  const dump = await client.dumpDataDir("none");
+  await client.close();
+  const dir = await mkdtemp(path.join(tmpdir(), "sendstream-test-"));
+  const file = path.join(dir, "migrated.tar");
+  await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+  process.env.PGLITE_MEMORY_SNAPSHOT = file;
+  cleanup = () => rm(dir, { recursive: true, force: true });
 }
 
 export async function teardown() {
