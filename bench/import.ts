@@ -329,9 +329,9 @@ ${row(second)}
   \`contacts.workspace_id\` 3.3 s, \`contact_list_members.list_id\` 3.8 s and \`contact_list_members.contact_id\` 10.0 s). \`COPY\` alone
   (14.8 s here) also pays a foreign-key check per staged row (\`contact_import_rows.import_id\`). Parsing is no longer the limit:
   papaparse's Node stream mode was replaced by parsing complete-record chunks (about 6× faster), and E.164 numbers are validated
-  by a compiled fast path (~1 µs each; the full library takes 15–20 µs). The machine was shared with four other engineers'
-  builds and test runs (load average 6–15 on 2 cores during the runs), so every figure here is several times what an idle
-  machine would give; the targets are still not met and the merge is where the time goes. Next steps, not done: drop the
+  by a compiled fast path (~1 µs each; the full library takes 15–20 µs). The breakdown above was measured while the
+  machine was busy (load average 3–6); the table is from a quiet run (load average at its start above). The
+  targets are not met, and the merge is where the time goes. Next steps, not done: drop the
   per-row foreign-key checks from the staging table and the membership insert (validate once per import instead), build the
   GIN index entries after the insert (or leave \`attributes\` unindexed for imports above a size), and make the staged
   table unlogged.
