@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
+import { buildInto } from "./trigger-support";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = "sendstream_bench_export";
@@ -118,7 +119,7 @@ async function startServer(): Promise<ChildProcess> {
   const next = path.join(ROOT, "node_modules/next/dist/bin/next");
   if (process.env.BENCH_BUILD || !fs.existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID"))) {
     console.log(`Building into ${DIST_DIR}…`);
-    execFileSync("node", [next, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST_DIR } });
+    buildInto(DIST_DIR);
   }
   const server = spawn("node", [next, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
