@@ -227,6 +227,6 @@ describe("withWorkspace: one wrapper for a session or an API key", () => {
     await vi.waitFor(async () => {
       const [row] = await db.select({ lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.workspaceId, account.workspaceId));
       expect(row!.lastUsedAt).not.toBeNull();
-    });
+    }, { timeout: 10_000, interval: 50 });
   });
 });

@@ -195,7 +195,7 @@ describe("GET /api/v1/me with an API key", () => {
     await withCountingGetDb(async (statements) => {
       const updates = () => statements.filter((statement) => /^update "api_keys"/i.test(statement)).length;
       expect((await call({ "x-api-key": key })).status).toBe(200);
-      await vi.waitFor(async () => expect(await lastUsedAt(id)).not.toBeNull());
+      await vi.waitFor(async () => expect(await lastUsedAt(id)).not.toBeNull(), { timeout: 10_000, interval: 50 });
       expect(updates()).toBe(1);
       const first = await lastUsedAt(id);
       for (let i = 0; i < 200; i++) expect((await call({ "x-api-key": key })).status).toBe(200);
@@ -214,7 +214,7 @@ describe("GET /api/v1/me with an API key", () => {
       const updates = () => statements.filter((statement) => /^update "api_keys"/i.test(statement)).length;
       expect((await call({ "x-api-key": key.slice(0, -1) + "x" })).status).toBe(401);
       expect((await call({ "x-api-key": key })).status).toBe(200);
-      await vi.waitFor(async () => expect((await lastUsedAt(id))!.getTime()).toBeGreaterThan(stale!.getTime()));
+      await vi.waitFor(async () => expect((await lastUsedAt(id))!.getTime()).toBeGreaterThan(stale!.getTime()), { timeout: 10_000, interval: 50 });
       expect(updates()).toBe(1);
     });
     // A deleted key's row is not modified by requests made with it.
