@@ -2,12 +2,9 @@
 import { createListSchema, membershipSchema, updateListSchema } from "@/lib/audiences/lists";
 import { countSegmentSchema, createSegmentSchema, updateSegmentSchema } from "@/lib/audiences/filter";
 import { pageQuerySchema } from "@/lib/contacts/schemas";
-import type { ErrorCode } from "@/lib/http/error-catalog";
-import type { Endpoint, Parameter } from "../registry";
+import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import { EXAMPLE_IDS, listPageSchema, listSchema, membershipResultSchema, segmentCountSchema, segmentPageSchema, segmentSchema } from "../schemas";
 
-const EXAMPLE_TIME = "2026-11-21T14:03:07.512Z";
-const JSON_BODY_ERRORS: ErrorCode[] = ["malformed_json", "payload_too_large", "unsupported_media_type", "validation_failed"];
 const NEXT_CURSOR = "WyJvIiwiMjAyNi0xMS0yMVQxNDowMzowNy41MTIwMDBaIiwibHN0XzRSdFk4dUlvMnBBczZEZkciXQ";
 
 const listIdParam: Parameter = { name: "id", description: "The list's id.", schema: { type: "string" }, required: true, example: EXAMPLE_IDS.list };

@@ -1,12 +1,9 @@
 // Endpoints of the contacts area; spread into ENDPOINTS in ../registry.ts.
 import { defineAttributeSchema } from "@/lib/contacts/attributes";
 import { createContactSchema, listContactsQuerySchema, pageQuerySchema, patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
-import type { ErrorCode } from "@/lib/http/error-catalog";
-import type { Endpoint, Parameter } from "../registry";
+import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import { contactAttributeListSchema, contactAttributeSchema, contactMessagePageSchema, contactPageSchema, contactSchema, EXAMPLE_IDS } from "../schemas";
 
-const EXAMPLE_TIME = "2026-11-21T14:03:07.512Z";
-const JSON_BODY_ERRORS: ErrorCode[] = ["malformed_json", "payload_too_large", "unsupported_media_type", "validation_failed"];
 
 export const contactExample = {
   id: EXAMPLE_IDS.contact,

@@ -1,12 +1,9 @@
 // Endpoints of the imports area (and the bulk contact upsert, which can start an import); spread
 // into ENDPOINTS in ../registry.ts.
-import type { ErrorCode } from "@/lib/http/error-catalog";
 import { bulkContactsSchema, bulkResultSchema, importOptionsSchema, importPageSchema, importSchema, listImportsQuerySchema } from "@/lib/imports/schemas";
-import type { Endpoint, Parameter } from "../registry";
+import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import { EXAMPLE_IDS } from "../schemas";
 
-const EXAMPLE_TIME = "2026-11-21T14:03:07.512Z";
-const JSON_BODY_ERRORS: ErrorCode[] = ["malformed_json", "payload_too_large", "unsupported_media_type", "validation_failed"];
 const IMPORT_ID = "imp_2XyZ7bNm4QwE9rTu";
 const NEXT_CURSOR = "WyJvIiwiMjAyNi0xMS0yMVQxNDowMzowNy41MTIwMDBaIiwiaW1wXzJYeVo3Yk5tNFF3RTlyVHUiXQ";
 

@@ -1,0 +1,73 @@
+// What an API endpoint's entry says, and the values every endpoint file shares. The endpoint
+// files under ./endpoints build their entries from these; ./registry.ts puts them in one list.
+import type { z } from "zod";
+import type { ErrorCode } from "@/lib/http/error-catalog";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export const TAGS = [
+  { name: "Account", description: "Check which workspace and key a request authenticates as." },
+  { name: "Campaigns", description: "Create, configure, deploy, pause, resume and archive campaigns." },
+  { name: "Trigger", description: "Send one templated message per recipient through an active trigger campaign." },
+  { name: "Messages", description: "Read a message's status, a campaign's messages and its logs as CSV." },
+  { name: "Templates", description: "WhatsApp templates available to the workspace's sender." },
+  { name: "Contacts", description: "Recipients, their typed attributes and their consent, keyed by phone number or id." },
+  { name: "Audiences", description: "Lists (static membership) and segments (saved filters, counted live) that bulk campaigns target." },
+  { name: "Imports", description: "CSV imports of contacts: a job with progress, a report and the rejected rows." },
+  { name: "Reference", description: "This API's machine-readable description." },
+] as const;
+export type Tag = (typeof TAGS)[number]["name"];
+
+export interface Parameter {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+  required?: boolean;
+  example?: string | number | boolean;
+}
+
+export interface SuccessResponse {
+  status: number;
+  description: string;
+  /** JSON responses: the schema and an example (both checked by the tests). */
+  schema?: z.ZodType;
+  example?: unknown;
+  /** Non-JSON responses (CSV). */
+  contentType?: string;
+  textExample?: string;
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+export interface Endpoint {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/api/v1/campaigns/{id}`. */
+  path: string;
+  tag: Tag;
+  summary: string;
+  description: string;
+  /** `apiKey` (x-api-key or Bearer) unless the endpoint is public. */
+  auth: "apiKey" | "none";
+  pathParams?: Parameter[];
+  /** Query parameters, from a zod object (each member documented) or listed by hand. */
+  query?: z.ZodObject | Parameter[];
+  headers?: Parameter[];
+  body?: {
+    schema: z.ZodType;
+    /** Unknown members are refused with 422 (every REST body except the trigger's). */
+    strict: boolean;
+    required: boolean;
+    description?: string;
+    example: unknown;
+  };
+  responses: SuccessResponse[];
+  errors: ErrorCode[];
+  /** Values used in the generated curl example. */
+  example?: { path?: Record<string, string>; query?: Record<string, string> };
+}
+
+/** What every endpoint that reads a JSON body can answer besides its own errors. */
+export const JSON_BODY_ERRORS: ErrorCode[] = ["malformed_json", "payload_too_large", "unsupported_media_type", "validation_failed"];
+
+/** The one timestamp the examples use. */
+export const EXAMPLE_TIME = "2026-11-21T14:03:07.512Z";

@@ -1,0 +1,437 @@
+// Endpoints of campaigns, their trigger, messages, logs and templates; spread into ENDPOINTS in ../registry.ts.
+import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
+import type { ErrorCode } from "@/lib/http/error-catalog";
+import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
+import {
+  campaignPageSchema,
+  campaignSchema,
+  EXAMPLE_IDS,
+  listCampaignsQuerySchema,
+  messagePageSchema,
+  messageSchema,
+  templateListSchema,
+  triggerAcceptedSchema,
+  triggerBodySchema,
+  triggerDryRunSchema,
+} from "../schemas";
+
+const campaignIdParam: Parameter = { name: "id", description: "The campaign's id.", schema: { type: "string" }, required: true, example: EXAMPLE_IDS.campaign };
+
+
+
+const TRIGGER_CONFIG_EXAMPLE = {
+  phoneField: "phone",
+  fields: [
+    { field: "first_name", attribute: "name", type: "string", required: false },
+    { field: "order", attribute: "order_id", type: "string", required: true },
+  ],
+};
+const MESSAGE_CONFIG_EXAMPLE = {
+  variables: [
+    { key: "body.1", attribute: "name", fallback: "there" },
+    { key: "body.2", attribute: "order_id", fallback: null },
+  ],
+};
+
+const draftCampaignExample = {
+  id: EXAMPLE_IDS.campaign,
+  name: "Order confirmation",
+  kind: "trigger",
+  status: "draft",
+  triggerConfig: { phoneField: "phone", fields: [] },
+  messageConfig: { variables: [] },
+  templateId: null,
+  template: null,
+  rateLimitPerMinute: 600,
+  respectOptOut: true,
+  version: 1,
+  deployedAt: null,
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+  deployment: null,
+};
+
+const configuredCampaignExample = {
+  ...draftCampaignExample,
+  triggerConfig: TRIGGER_CONFIG_EXAMPLE,
+  messageConfig: MESSAGE_CONFIG_EXAMPLE,
+  templateId: EXAMPLE_IDS.template,
+  template: { id: EXAMPLE_IDS.template, name: "order_confirmation", language: "en_US", status: "APPROVED" },
+  version: 2,
+};
+
+const activeCampaignExample = {
+  ...configuredCampaignExample,
+  status: "active",
+  version: 3,
+  deployedAt: EXAMPLE_TIME,
+  deployment: {
+    webhookUrls: {
+      trigger: `https://app.sendstream.example/api/campaigns/${EXAMPLE_IDS.campaign}/trigger`,
+      outbound: `https://app.sendstream.example/outbound/${EXAMPLE_IDS.campaign}`,
+    },
+    limits: { senderThroughputPerSecond: 80, messagingTier: "Sandbox (test numbers only)", triggerRequestsPerMinute: 600 },
+    samplePayload: { phone: "+14155552671", first_name: "Maria", order: "A-10482" },
+    curl: `curl -X POST 'https://app.sendstream.example/api/campaigns/${EXAMPLE_IDS.campaign}/trigger' \\\n  -H 'Content-Type: application/json' \\\n  -H 'x-api-key: <API_KEY>' \\\n  -d '{"phone":"+14155552671","first_name":"Maria","order":"A-10482"}'`,
+  },
+};
+
+function withoutDeployment<T extends { deployment: unknown }>(campaign: T): Omit<T, "deployment"> {
+  return Object.fromEntries(Object.entries(campaign).filter(([key]) => key !== "deployment")) as Omit<T, "deployment">;
+}
+
+const messageExample = {
+  id: EXAMPLE_IDS.message,
+  object: "message",
+  status: "delivered",
+  campaignId: EXAMPLE_IDS.campaign,
+  phone: "+14155552671",
+  template: { name: "order_confirmation", language: "en_US" },
+  text: "Order confirmed\nHi Maria, thanks for your order! Your order number is A-10482. We will let you know as soon as it ships.\nDemo Shop",
+  wamid: "wamid.HBgLMTQxNTU1NTI2NzEVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA",
+  error: null,
+  attempts: 1,
+  createdAt: EXAMPLE_TIME,
+  updatedAt: "2026-11-21T14:03:09.120Z",
+  sentAt: "2026-11-21T14:03:07.890Z",
+  deliveredAt: "2026-11-21T14:03:09.120Z",
+  readAt: null,
+  failedAt: null,
+};
+
+const lifecycle = (action: "deploy" | "pause" | "resume" | "archive") => {
+  const info = {
+    deploy: {
+      summary: "Deploy a campaign",
+      description:
+        "Runs the deploy checks and moves a `draft` campaign to `active`. When a check fails, nothing changes and the 422 response lists every failing check in `errors[]`.",
+      example: activeCampaignExample,
+      errors: ["deploy_checks_failed", "invalid_status_transition", "version_conflict"] as ErrorCode[],
+    },
+    pause: {
+      summary: "Pause a campaign",
+      description: "Moves an `active` campaign to `paused`: trigger requests get 409 until it is resumed. Pausing a paused campaign changes nothing.",
+      example: { ...activeCampaignExample, status: "paused", version: 4 },
+      errors: ["invalid_status_transition", "version_conflict"] as ErrorCode[],
+    },
+    resume: {
+      summary: "Resume a campaign",
+      description: "Moves a `paused` campaign back to `active` after running the deploy checks again (it may have been edited while paused).",
+      example: { ...activeCampaignExample, version: 5 },
+      errors: ["deploy_checks_failed", "invalid_status_transition", "version_conflict"] as ErrorCode[],
+    },
+    archive: {
+      summary: "Archive a campaign",
+      description:
+        "Archives a campaign from any status. It stops accepting trigger requests for good and can no longer be edited; its messages and logs stay. Archiving twice changes nothing.",
+      example: { ...configuredCampaignExample, status: "archived", version: 4, deployment: null },
+      errors: ["invalid_status_transition", "version_conflict"] as ErrorCode[],
+    },
+  }[action];
+  return {
+    operationId: `${action}Campaign`,
+    method: "POST",
+    path: `/api/v1/campaigns/{id}/${action}`,
+    tag: "Campaigns",
+    summary: info.summary,
+    description: `${info.description} The body is optional; send \`{"version": n}\` to act only on that version.`,
+    auth: "apiKey",
+    pathParams: [campaignIdParam],
+    body: { schema: lifecycleActionSchema, strict: true, required: false, example: { version: 2 } },
+    responses: [{ status: 200, description: "The campaign after the action.", schema: campaignSchema, example: info.example }],
+    errors: ["not_found", ...JSON_BODY_ERRORS, ...info.errors],
+  } satisfies Endpoint;
+};
+
+const rateLimitHeaders = {
+  "RateLimit-Policy": { description: "The limits that apply, e.g. `\"key\";q=600;w=60, \"campaign\";q=600;w=60`.", schema: { type: "string" } },
+  RateLimit: { description: "What is left of the tightest limit in the current window, e.g. `\"campaign\";r=599;t=42`.", schema: { type: "string" } },
+};
+
+const triggerEndpoint = (path: string, operationId: string, summary: string, note: string): Endpoint => ({
+  operationId,
+  method: "POST",
+  path,
+  tag: "Trigger",
+  summary,
+  description: `${note} The body is one recipient object, or an array of 1–100 for a batch. Each object holds the phone number in E.164 (in the field the campaign maps to \`phoneNumber\`, \`phone\` by default) and the campaign's mapped fields, checked against their types and required flags; unmapped fields are ignored. All or nothing: when any item fails, nothing is stored or sent. Accepted messages are queued and sent right after the response, except to contacts who opted out when the campaign respects opt-outs (\`respectOptOut\`, the default): those are recorded with status \`skipped\` and error \`opted_out\`, still answered 202, and never sent. Send \`Idempotency-Key\` to make retries safe: the same key on the same campaign within 24 hours returns the first response with \`Idempotent-Replay: true\`.`,
+  auth: "apiKey",
+  pathParams: [campaignIdParam],
+  query: [
+    {
+      name: "dryRun",
+      description: "`true`: validate and render only, store and send nothing (200 with the rendered message).",
+      schema: { type: "string", enum: ["true", "false"] },
+      example: "true",
+    },
+  ],
+  headers: [
+    {
+      name: "Idempotency-Key",
+      description: "Up to 255 characters; repeats of the same key and body within 24 hours return the first response and send nothing new.",
+      schema: { type: "string", maxLength: 255 },
+      example: "order-A-10482",
+    },
+  ],
+  body: {
+    schema: triggerBodySchema,
+    strict: false,
+    required: true,
+    description: "One recipient object or an array of 1–100 of them.",
+    example: { phone: "+14155552671", first_name: "Maria", order: "A-10482" },
+  },
+  responses: [
+    {
+      status: 202,
+      description: "Accepted: the message is queued, or `skipped` when the contact opted out (an array body answers `{ data: [...] }`, each item with its own status).",
+      schema: triggerAcceptedSchema,
+      example: { id: EXAMPLE_IDS.message, status: "queued", campaignId: EXAMPLE_IDS.campaign, phone: "+14155552671", createdAt: EXAMPLE_TIME },
+      headers: {
+        Location: { description: "`/api/v1/messages/{id}` of the queued message (object bodies).", schema: { type: "string" } },
+        "Idempotent-Replay": { description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key.", schema: { type: "string" } },
+        ...rateLimitHeaders,
+      },
+    },
+    {
+      status: 200,
+      description: "Dry run (`?dryRun=true`): the rendered message and the Cloud API template object; nothing stored or sent.",
+      schema: triggerDryRunSchema,
+      example: {
+        dryRun: true,
+        status: "valid",
+        campaignId: EXAMPLE_IDS.campaign,
+        phone: "+14155552671",
+        text: "Order confirmed\nHi Maria, thanks for your order! Your order number is A-10482. We will let you know as soon as it ships.\nDemo Shop",
+        template: {
+          name: "order_confirmation",
+          language: { code: "en_US" },
+          components: [{ type: "body", parameters: [{ type: "text", text: "Maria" }, { type: "text", text: "A-10482" }] }],
+        },
+        attributes: { name: "Maria", order_id: "A-10482", phoneNumber: "+14155552671" },
+      },
+    },
+  ],
+  errors: [
+    "malformed_json",
+    "not_found",
+    "campaign_not_active",
+    "not_a_trigger_campaign",
+    "campaign_not_sendable",
+    "idempotency_conflict",
+    "payload_too_large",
+    "unsupported_media_type",
+    "validation_failed",
+    "idempotency_key_reused",
+    "invalid_idempotency_key",
+    "rate_limited",
+  ],
+});
+
+export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
+  {
+    operationId: "listCampaigns",
+    method: "GET",
+    path: "/api/v1/campaigns",
+    tag: "Campaigns",
+    summary: "List campaigns",
+    description: "Newest first, with message counts per status. Archived campaigns are left out unless `includeArchived=true` or `status=archived`.",
+    auth: "apiKey",
+    query: listCampaignsQuerySchema,
+    responses: [
+      {
+        status: 200,
+        description: "One page of campaigns.",
+        schema: campaignPageSchema,
+        example: {
+          data: [{ ...withoutDeployment(activeCampaignExample), stats: { total: 3, queued: 0, sent: 3, delivered: 2, read: 1, failed: 0, skipped: 0 } }],
+          nextCursor: "WyIyMDI2LTExLTIxVDE0OjAzOjA3LjUxMloiLCJjbXBfOFFtVDJ3THg0dlliOUtjUiJd",
+        },
+      },
+    ],
+    errors: ["validation_failed"],
+    example: { query: { limit: "20" } },
+  },
+  {
+    operationId: "createCampaign",
+    method: "POST",
+    path: "/api/v1/campaigns",
+    tag: "Campaigns",
+    summary: "Create a campaign",
+    description: "Creates a `draft` trigger campaign with an empty mapping. Configure it with `PATCH`, then deploy it.",
+    auth: "apiKey",
+    body: { schema: createCampaignSchema, strict: true, required: true, example: { name: "Order confirmation" } },
+    responses: [
+      {
+        status: 201,
+        description: "Created.",
+        schema: campaignSchema,
+        example: draftCampaignExample,
+        headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" } } },
+      },
+    ],
+    errors: JSON_BODY_ERRORS,
+  },
+  {
+    operationId: "getCampaign",
+    method: "GET",
+    path: "/api/v1/campaigns/{id}",
+    tag: "Campaigns",
+    summary: "Get a campaign",
+    description: "The campaign with its configuration; once deployed, also its webhook URLs, sending limits and a ready trigger request.",
+    auth: "apiKey",
+    pathParams: [campaignIdParam],
+    responses: [{ status: 200, description: "The campaign.", schema: campaignSchema, example: activeCampaignExample }],
+    errors: ["not_found"],
+  },
+  {
+    operationId: "updateCampaign",
+    method: "PATCH",
+    path: "/api/v1/campaigns/{id}",
+    tag: "Campaigns",
+    summary: "Update a campaign",
+    description:
+      "Changes the name, the trigger mapping, the template, the variable mapping or the rate limit; members you leave out stay as they are. Only `draft` and `paused` campaigns can be changed (409 otherwise). Send `version` to refuse the change if someone else changed the campaign first.",
+    auth: "apiKey",
+    pathParams: [campaignIdParam],
+    body: {
+      schema: updateCampaignSchema,
+      strict: true,
+      required: true,
+      example: { templateId: EXAMPLE_IDS.template, triggerConfig: TRIGGER_CONFIG_EXAMPLE, messageConfig: MESSAGE_CONFIG_EXAMPLE, version: 1 },
+    },
+    responses: [{ status: 200, description: "The updated campaign.", schema: campaignSchema, example: configuredCampaignExample }],
+    errors: ["not_found", ...JSON_BODY_ERRORS, "campaign_not_editable", "version_conflict"],
+  },
+  lifecycle("deploy"),
+  lifecycle("pause"),
+  lifecycle("resume"),
+  lifecycle("archive"),
+  triggerEndpoint(
+    "/api/campaigns/{id}/trigger",
+    "triggerCampaign",
+    "Trigger a campaign",
+    "Sends the campaign's template to one recipient (or up to 100) right away.",
+  ),
+  triggerEndpoint(
+    "/outbound/{id}",
+    "triggerCampaignOutbound",
+    "Trigger a campaign (outbound URL)",
+    "The same endpoint as `POST /api/campaigns/{id}/trigger`, at the `{api_url}/outbound/{id}` address some integrations expect.",
+  ),
+  {
+    operationId: "getMessage",
+    method: "GET",
+    path: "/api/v1/messages/{id}",
+    tag: "Messages",
+    summary: "Get a message",
+    description: "One message's status, WhatsApp id, error and timestamps (the `Location` of an accepted trigger request). `sending` reads as `queued`.",
+    auth: "apiKey",
+    pathParams: [{ name: "id", description: "The message's id.", schema: { type: "string" }, required: true, example: EXAMPLE_IDS.message }],
+    responses: [{ status: 200, description: "The message.", schema: messageSchema, example: messageExample }],
+    errors: ["not_found"],
+  },
+  {
+    operationId: "listCampaignMessages",
+    method: "GET",
+    path: "/api/v1/campaigns/{id}/messages",
+    tag: "Messages",
+    summary: "List a campaign's messages",
+    description: "The campaign's messages, newest first, with keyset cursors that stay stable while messages arrive. Filter by status, phone digits and date range.",
+    auth: "apiKey",
+    pathParams: [campaignIdParam],
+    query: [
+      { name: "status", description: "Comma-separated statuses: `queued`, `sent`, `delivered`, `read`, `failed`.", schema: { type: "string" }, example: "delivered,read" },
+      { name: "phone", description: "Digits of a phone number; matches anywhere in the number.", schema: { type: "string", maxLength: 32 } },
+      { name: "from", description: "Created at or after: a UTC date (`2026-11-21`) or an ISO 8601 date-time.", schema: { type: "string" } },
+      { name: "to", description: "Created before: a UTC date (the whole day is included) or an ISO 8601 date-time.", schema: { type: "string" } },
+      { name: "cursor", description: "`nextCursor` (older) or `prevCursor` (newer) from a previous page.", schema: { type: "string", maxLength: 512 } },
+      { name: "limit", description: "Page size, 1–100 (default 50).", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 }, example: 20 },
+      { name: "include", description: "`counts` adds the counts per status for the same filters.", schema: { type: "string", enum: ["counts"] } },
+    ],
+    responses: [
+      {
+        status: 200,
+        description: "One page of messages.",
+        schema: messagePageSchema,
+        example: {
+          data: [messageExample],
+          nextCursor: null,
+          prevCursor: "WyJuIiwiMjAyNi0xMS0yMVQxNDowMzowNy41MTIwMDBaIiwibXNnXzVKa0wwcFJ0OHlCbjJYY0YiXQ",
+          hasNewer: false,
+        },
+      },
+    ],
+    errors: ["not_found", "validation_failed"],
+    example: { query: { limit: "20" } },
+  },
+  {
+    operationId: "exportCampaignLogs",
+    method: "GET",
+    path: "/api/v1/campaigns/{id}/logs.csv",
+    tag: "Messages",
+    summary: "Export a campaign's logs as CSV",
+    description:
+      "Every message the filters select, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at` (timestamps in ISO 8601 UTC). Cells a spreadsheet would run as a formula are escaped.",
+    auth: "apiKey",
+    pathParams: [campaignIdParam],
+    query: [
+      { name: "status", description: "Comma-separated statuses.", schema: { type: "string" } },
+      { name: "phone", description: "Digits of a phone number.", schema: { type: "string", maxLength: 32 } },
+      { name: "from", description: "Created at or after (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
+      { name: "to", description: "Created before (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
+    ],
+    responses: [
+      {
+        status: 200,
+        description: "The CSV file (`Content-Disposition: attachment`).",
+        contentType: "text/csv",
+        textExample:
+          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,+14155552671,order_confirmation (en_US),\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,\n",
+        headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" } } },
+      },
+    ],
+    errors: ["not_found", "validation_failed"],
+  },
+  {
+    operationId: "listTemplates",
+    method: "GET",
+    path: "/api/v1/templates",
+    tag: "Templates",
+    summary: "List templates",
+    description:
+      "The templates the workspace's current sender can use (the sandbox's demo templates, or those synced from WhatsApp Manager), approved first, each with the variables a campaign must map.",
+    auth: "apiKey",
+    responses: [
+      {
+        status: 200,
+        description: "Every template (one page; `nextCursor` is always null).",
+        schema: templateListSchema,
+        example: {
+          data: [
+            {
+              id: EXAMPLE_IDS.template,
+              name: "order_confirmation",
+              language: "en_US",
+              category: "UTILITY",
+              status: "APPROVED",
+              parameterFormat: "POSITIONAL",
+              components: [
+                { type: "HEADER", format: "TEXT", text: "Order confirmed" },
+                { type: "BODY", text: "Hi {{1}}, thanks for your order! Your order number is {{2}}. We will let you know as soon as it ships." },
+                { type: "FOOTER", text: "Demo Shop" },
+              ],
+              variables: [
+                { key: "body.1", component: "body", name: "1", example: "Maria" },
+                { key: "body.2", component: "body", name: "2", example: "A-10482" },
+              ],
+              sandbox: true,
+              syncedAt: null,
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+    ],
+    errors: [],
+  },
+];
