@@ -89,21 +89,15 @@ export function withWorkspace<P extends Params = Params>(
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
+      const run = async (workspaceId: string, actor: Actor, scope: ApiKeyScope) =>
+        noStoreByDefault(await handler({ request, params: (await context.params) as P, requestId, workspaceId, actor, scope }));
       const keyPresented = accept !== "session" && readPresentedApiKey(request.headers) !== null;
       if (keyPresented || accept === "key") {
         const db = await getDb();
         const key = await authenticateApiKeyRequest(db, request, requestId);
         try {
           if (key.scope.type === "trigger" && !triggerKeys) throw insufficientScope();
-          const response = await handler({
-            request,
-            params: (await context.params) as P,
-            requestId,
-            workspaceId: key.workspaceId,
-            actor: { type: "api_key", id: key.id, name: key.name },
-            scope: key.scope,
-          });
-          return noStoreByDefault(response);
+          return await run(key.workspaceId, { type: "api_key", id: key.id, name: key.name }, key.scope);
         } finally {
           runAfterResponse(requestId, "recording API key use", () => recordApiKeyUse(db, key));
         }
@@ -112,15 +106,7 @@ export function withWorkspace<P extends Params = Params>(
       const user = await getRequestSessionUser(request);
       if (!user) throw accept === "session" ? sessionRequired() : apiKeyUnauthorized(false);
       if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request, { csvBody });
-      const response = await handler({
-        request,
-        params: (await context.params) as P,
-        requestId,
-        workspaceId: user.workspaceId,
-        actor: { type: "user", id: user.id, email: user.email, name: user.name },
-        scope: FULL_SCOPE,
-      });
-      return noStoreByDefault(response);
+      return run(user.workspaceId, { type: "user", id: user.id, email: user.email, name: user.name }, FULL_SCOPE);
     });
 }
 

@@ -1,7 +1,7 @@
 // Endpoints of the contacts area; spread into ENDPOINTS in ../registry.ts.
 import { defineAttributeSchema } from "@/lib/contacts/attributes";
 import { createContactSchema, listContactsQuerySchema, pageQuerySchema, patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
-import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
+import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter, type SuccessResponse } from "../endpoint";
 import { contactAttributeListSchema, contactAttributeSchema, contactMessagePageSchema, contactPageSchema, contactSchema, EXAMPLE_IDS } from "../schemas";
 
 
@@ -56,6 +56,20 @@ const consent = (action: "opt-out" | "opt-in"): Endpoint => ({
   errors: ["not_found", "validation_failed"],
 });
 
+/** An upsert answers 200 with the updated contact or 201 with the new one and its `Location`. */
+function upsertResponses(locationKey: "id" | "phone"): SuccessResponse[] {
+  return [
+    { status: 200, description: "Updated.", schema: contactSchema, example: { ...contactExample, updatedAt: "2026-11-21T15:20:00.000Z" } },
+    {
+      status: 201,
+      description: "Created.",
+      schema: contactSchema,
+      example: { ...contactExample, lists: [], lastMessageStatus: null },
+      headers: { Location: { description: `\`/api/v1/contacts/{${locationKey}}\` of the new contact.`, schema: { type: "string" } } },
+    },
+  ];
+}
+
 export const CONTACTS_ENDPOINTS: Endpoint[] = [
   {
     operationId: "listContacts",
@@ -93,16 +107,7 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
       required: true,
       example: { phone: "+14155552671", name: "Maria", attributes: { order_id: "A-10482", vip: true } },
     },
-    responses: [
-      { status: 200, description: "Updated.", schema: contactSchema, example: { ...contactExample, updatedAt: "2026-11-21T15:20:00.000Z" } },
-      {
-        status: 201,
-        description: "Created.",
-        schema: contactSchema,
-        example: { ...contactExample, lists: [], lastMessageStatus: null },
-        headers: { Location: { description: "`/api/v1/contacts/{id}` of the new contact.", schema: { type: "string" } } },
-      },
-    ],
+    responses: upsertResponses("id"),
     errors: JSON_BODY_ERRORS,
   },
   {
@@ -128,16 +133,7 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
     auth: "apiKey",
     pathParams: [phoneParam],
     body: { schema: upsertContactSchema, strict: true, required: true, example: { name: "Maria", attributes: { order_id: "A-10482", vip: true } } },
-    responses: [
-      { status: 200, description: "Updated.", schema: contactSchema, example: { ...contactExample, updatedAt: "2026-11-21T15:20:00.000Z" } },
-      {
-        status: 201,
-        description: "Created.",
-        schema: contactSchema,
-        example: { ...contactExample, lists: [], lastMessageStatus: null },
-        headers: { Location: { description: "`/api/v1/contacts/{phone}` of the new contact.", schema: { type: "string" } } },
-      },
-    ],
+    responses: upsertResponses("phone"),
     errors: JSON_BODY_ERRORS,
   },
   {
