@@ -180,11 +180,14 @@ describe.each(paths)("POST $name", (path) => {
     const f = await createTriggerFixture();
     // Make "last used" fresh so the throttled post-response write is not part of the count.
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, f.apiKeyId));
-    const statements = await withCountingGetDb(async (recorded) => {
+    const recordedStatements = await withCountingGetDb(async (recorded) => {
       const response = await call(path, f.campaignId, { key: f.apiKey, body: valid });
       expect(response.status).toBe(202);
       return [...recorded];
     });
+    // The dispatch the request starts runs after the response under Next; outside a request scope it
+    // starts at once, and its claim can be recorded before the response returns. It is not the request's.
+    const statements = recordedStatements.filter((statement) => !/for update skip locked/i.test(statement));
     expect(statements).toHaveLength(3);
     expect(statements[0]).toMatch(/from "api_keys"/);
     expect(statements.some((s) => /update "api_keys"/.test(s))).toBe(false);
