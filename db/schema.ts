@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -28,6 +29,20 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash"),
   createdAt: createdAt(),
 });
+
+/** Single-use password reset links: only a SHA-256 of the token is stored; a used or expired row no longer works. */
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: at("expires_at").notNull(),
+    usedAt: at("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
+);
 
 export const workspaces = pgTable("workspaces", {
   id: text("id").primaryKey(),
@@ -129,6 +144,9 @@ export const templates = pgTable(
   (t) => [uniqueIndex("templates_workspace_name_language_idx").on(t.workspaceId, t.name, t.language)],
 );
 
+/** Trigger campaigns: draft → active ⇄ paused. Bulk: draft → scheduled → sending ⇄ paused → completed, or cancelled. Any → archived. */
+export const campaignStatuses = ["draft", "active", "paused", "archived", "scheduled", "sending", "completed", "cancelled"] as const;
+
 export const campaigns = pgTable(
   "campaigns",
   {
@@ -136,7 +154,7 @@ export const campaigns = pgTable(
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     kind: text("kind", { enum: ["trigger", "bulk"] }).notNull().default("trigger"),
-    status: text("status", { enum: ["draft", "active", "paused", "archived"] }).notNull().default("draft"),
+    status: text("status", { enum: campaignStatuses }).notNull().default("draft"),
     /** Trigger node: request field → contact attribute mapping with types and required flags. */
     triggerConfig: jsonb("trigger_config").$type<Record<string, unknown>>().notNull().default({}),
     /** Message action: template and variable → attribute mapping with fallbacks. */
@@ -146,8 +164,25 @@ export const campaigns = pgTable(
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(600),
     /** Trigger campaigns: skip (and record) sends to opted-out contacts. Bulk campaigns always do. */
     respectOptOut: boolean("respect_opt_out").notNull().default(true),
+    /** Bulk campaigns: who receives it (`{ listIds, segmentIds, excludeContactIds? }`); opted-out contacts never do. */
+    audience: jsonb("audience").$type<Record<string, unknown>>().notNull().default({}),
+    /** Bulk campaigns: when a scheduled campaign starts, and the IANA zone it was chosen in. */
+    scheduledAt: at("scheduled_at"),
+    scheduleTimeZone: text("schedule_time_zone"),
+    /** Bulk campaigns: messages per second, at or below the sender's throughput (null: the sender's). */
+    sendRatePerSecond: integer("send_rate_per_second"),
+    /** Bulk campaigns: an audience above the sender's daily tier sends what fits and holds the rest until the window frees up. */
+    allowTierWait: boolean("allow_tier_wait").notNull().default(false),
+    launchedAt: at("launched_at"),
+    completedAt: at("completed_at"),
     version: integer("version").notNull().default(1),
     deployedAt: at("deployed_at"),
+    /**
+     * Trigger campaigns: pending edits of an active (or paused) campaign (name, mapping, template,
+     * limits; lib/campaigns/revision.ts). Triggers never read it; publishing copies it onto the
+     * columns above in one update. Null when there is nothing to publish.
+     */
+    draftRevision: jsonb("draft_revision").$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -278,6 +313,9 @@ export const contactImportRows = pgTable(
 /** `skipped`: deliberately not sent (the contact opted out, …); `error_code` says why. */
 export const messageStatuses = ["queued", "sending", "sent", "delivered", "read", "failed", "skipped"] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
+/** `trigger` and `test` messages go before `bulk` ones on the same sender; `test` sends stay out of campaign counts. */
+export const messageSources = ["trigger", "bulk", "test"] as const;
+export type MessageSource = (typeof messageSources)[number];
 
 export const messages = pgTable(
   "messages",
@@ -286,7 +324,12 @@ export const messages = pgTable(
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
-    senderId: text("sender_id").references(() => senders.id, { onDelete: "set null" }),
+    /**
+     * The sender the message was queued for, and the only one that may send it. No foreign key: a
+     * provider or phone-number change gives the workspace's sender a new id, and the messages of the
+     * old one keep naming it (they are failed with `sender_changed`, never sent by the new one).
+     */
+    senderId: text("sender_id"),
     apiKeyId: text("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
     phoneNumber: text("phone_number").notNull(),
     templateName: text("template_name").notNull(),
@@ -296,6 +339,7 @@ export const messages = pgTable(
     /** Provider-ready template components with their parameters. */
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
     status: text("status", { enum: messageStatuses }).notNull().default("queued"),
+    source: text("source", { enum: messageSources }).notNull().default("trigger"),
     wamid: text("wamid"),
     errorCode: text("error_code"),
     errorReason: text("error_reason"),
@@ -313,11 +357,48 @@ export const messages = pgTable(
     index("messages_campaign_created_idx").on(t.campaignId, t.createdAt.desc(), t.id.desc()),
     index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
     index("messages_contact_created_idx").on(t.contactId, t.createdAt.desc()),
+    // Due trigger and test messages (claimed first); bulk ones are claimed per sending campaign.
     index("messages_due_idx")
       .on(t.nextAttemptAt)
-      .where(sql`status in ('queued', 'sending')`),
+      .where(sql`status in ('queued', 'sending') and source <> 'bulk'`),
+    index("messages_bulk_due_idx")
+      .on(t.campaignId, t.nextAttemptAt)
+      .where(sql`status in ('queued', 'sending') and source = 'bulk'`),
     uniqueIndex("messages_wamid_idx").on(t.wamid),
+    // A bulk campaign reaches each contact at most once, however often its launch is retried.
+    uniqueIndex("messages_bulk_recipient_idx")
+      .on(t.campaignId, t.contactId)
+      .where(sql`source = 'bulk'`),
+    // Bulk progress (counts per status, the rate of the last seconds) and completion read only this.
+    index("messages_bulk_campaign_status_idx")
+      .on(t.campaignId, t.status, t.sentAt)
+      .where(sql`source = 'bulk'`),
+    // The daily tier: unique recipients a sender reached in the last 24 h.
+    index("messages_sender_sent_idx")
+      .on(t.senderId, t.sentAt)
+      .where(sql`sent_at is not null`),
   ],
+);
+
+/**
+ * Delivery statuses whose wamid was not stored yet when their webhook arrived (Meta's `sent` can
+ * beat the write of the send's result). Applied and deleted once the message has that wamid;
+ * pruned after 7 days.
+ */
+export const messageStatusInbox = pgTable(
+  "message_status_inbox",
+  {
+    wamid: text("wamid").notNull(),
+    /** The workspace whose sender's app secret verified the webhook: the status applies only to its messages. */
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["sent", "delivered", "read", "failed"] }).notNull(),
+    /** When the event happened (the webhook's timestamp). */
+    occurredAt: at("occurred_at").notNull(),
+    errorCode: text("error_code"),
+    errorReason: text("error_reason"),
+    receivedAt: at("received_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.wamid, t.workspaceId, t.status] }), index("message_status_inbox_received_idx").on(t.receivedAt)],
 );
 
 export const idempotencyKeys = pgTable(
@@ -333,9 +414,54 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.campaignId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
+/**
+ * Send-rate lanes shared by every dispatching process: `sender:<id>` (the sender's throughput) and
+ * `campaign:<id>` (a bulk campaign's send rate). Each holds the next free slot; a process reserves a
+ * small block of slots with one statement and sends at those times.
+ */
+export const throughputLanes = pgTable("throughput_lanes", {
+  key: text("key").primaryKey(),
+  /** The next free slot, in microseconds since the epoch. */
+  nextSlotUs: bigint("next_slot_us", { mode: "number" }).notNull(),
+  updatedAt: updatedAt(),
+});
+
 /** Fixed-window request counters shared by every server instance. */
 export const rateLimitCounters = pgTable("rate_limit_counters", {
   bucket: text("bucket").primaryKey(),
   windowStart: at("window_start").notNull(),
   count: integer("count").notNull().default(0),
 });
+
+/**
+ * Every call to a campaign's trigger endpoint, accepted or refused, kept 7 days so that "why did
+ * this customer not get the message?" has an answer. Written in batches after the response. The
+ * body is capped (`body_truncated`); no header is kept, so no credential is ever stored.
+ */
+export const triggerRequests = pgTable(
+  "trigger_requests",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    /** No foreign key: the record outlives a deleted key and keeps its name. */
+    apiKeyId: text("api_key_id"),
+    keyName: text("key_name"),
+    requestId: text("request_id"),
+    status: integer("status").notNull(),
+    dryRun: boolean("dry_run").notNull().default(false),
+    /** The problem's `code` for a refusal. */
+    errorCode: text("error_code"),
+    /** The problem+json body of a refusal (title, detail, errors). */
+    problem: jsonb("problem"),
+    messageCount: integer("message_count").notNull().default(0),
+    body: text("body").notNull(),
+    bodyBytes: integer("body_bytes").notNull(),
+    bodyTruncated: boolean("body_truncated").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("trigger_requests_campaign_created_idx").on(t.campaignId, t.createdAt.desc(), t.id.desc()),
+    index("trigger_requests_created_idx").on(t.createdAt),
+  ],
+);
