@@ -1,6 +1,6 @@
 "use client";
 
-import { CheckCircle2, FlaskConical, Plug, XCircle } from "lucide-react";
+import { FlaskConical, Plug } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -10,8 +10,14 @@ import { FormField, fieldAria } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toaster";
 import { requestJson } from "@/lib/http/client";
+import { connectionKey, saveConfirmation, type SaveConfirmation } from "@/lib/senders/save-confirmation";
+import { isMessagingTier, whatsappSenderSettingsSchema, type MessagingTier } from "@/lib/senders/schemas";
 import type { ConnectionTestResult, SenderView } from "@/lib/senders/service";
 import { cn } from "@/lib/utils";
+import { ConnectionResult } from "./connection-result";
+import { MessagingTierSelect } from "./messaging-tier-select";
+import { SaveConfirmDialog } from "./save-confirm-dialog";
+import { WebhookSetup } from "./webhook-setup";
 
 type Provider = SenderView["provider"];
 
@@ -21,14 +27,20 @@ interface Draft {
   accessToken: string;
   appSecret: string;
   verifyToken: string;
+  messagingTier: MessagingTier | null;
 }
+
+const storedTier = (tier: string | null): MessagingTier | null => (isMessagingTier(tier) ? tier : null);
 
 export function SenderSettingsForm({
   initialSender,
   webhookUrl,
   undeliverableTestNumber,
+  pendingMessages,
 }: {
   initialSender: SenderView;
+  /** Messages queued or being sent by the current sender: what a switch would fail. */
+  pendingMessages: number;
   webhookUrl: string;
   /** A sandbox number that simulates a failed delivery. */
   undeliverableTestNumber: string;
@@ -42,11 +54,15 @@ export function SenderSettingsForm({
     accessToken: "",
     appSecret: "",
     verifyToken: "",
+    messagingTier: storedTier(initialSender.messagingTier),
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const [testing, setTesting] = useState(false);
   const [test, setTest] = useState<ConnectionTestResult | null>(null);
+  /** The credentials the last test ran with: it only counts while they are still in the form. */
+  const [testedFor, setTestedFor] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<SaveConfirmation | null>(null);
 
   const [syncing, setSyncing] = useState(false);
 
@@ -64,8 +80,36 @@ export function SenderSettingsForm({
 
   const set = (key: keyof Draft) => (event: React.ChangeEvent<HTMLInputElement>) => setDraft((d) => ({ ...d, [key]: event.target.value }));
 
-  async function save(event: React.FormEvent) {
+  /** Field errors Save would get from the server, found before asking anything. */
+  function clientErrors(): Record<string, string> {
+    if (provider === "sandbox") return {};
+    const found: Record<string, string> = {};
+    const parsed = whatsappSenderSettingsSchema.safeParse({ provider, ...draft });
+    if (!parsed.success) for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
+    if (!draft.accessToken.trim() && !sender.accessToken) found.accessToken ??= "Paste the access token of your system user.";
+    return found;
+  }
+
+  function save(event: React.FormEvent) {
     event.preventDefault();
+    const found = clientErrors();
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const ask = saveConfirmation({
+      current: sender,
+      provider,
+      phoneNumberId: draft.phoneNumberId,
+      wabaId: draft.wabaId,
+      accessToken: draft.accessToken,
+      test: test && testedFor === connectionKey(draft) ? { ok: test.ok } : null,
+      pendingMessages,
+    });
+    if (ask) setConfirming(ask);
+    else void store();
+  }
+
+  async function store() {
+    setConfirming(null);
     setSaving(true);
     setErrors({});
     const body = provider === "sandbox" ? { provider } : { provider, ...draft };
@@ -78,6 +122,8 @@ export function SenderSettingsForm({
     }
     setSender(result.data);
     setDraft((d) => ({ ...d, accessToken: "", appSecret: "", verifyToken: "" }));
+    // The typed token is gone from the form: a test stays valid for the stored credentials.
+    setTestedFor((key) => (key === connectionKey(draft) ? connectionKey({ ...draft, accessToken: "" }) : null));
     toast.success(result.data.provider === "sandbox" ? "Using the sandbox sender" : "WhatsApp settings saved");
     router.refresh();
   }
@@ -85,9 +131,11 @@ export function SenderSettingsForm({
   async function testConnection() {
     setTesting(true);
     setTest(null);
+    setTestedFor(null);
+    const key = connectionKey(draft);
     const result = await requestJson<ConnectionTestResult>("/api/sender/test", {
       method: "POST",
-      body: { phoneNumberId: draft.phoneNumberId, accessToken: draft.accessToken },
+      body: { provider: "whatsapp", ...draft },
     });
     setTesting(false);
     if (!result.ok) {
@@ -95,8 +143,14 @@ export function SenderSettingsForm({
       toast.error(result.problem.detail);
       return;
     }
+    setErrors({});
     setTest(result.data);
-    if (result.data.ok) router.refresh();
+    setTestedFor(key);
+    if (result.data.ok) {
+      const reported = result.data.messagingTier;
+      if (reported) setDraft((d) => ({ ...d, messagingTier: storedTier(reported) }));
+      router.refresh();
+    }
   }
 
   const secretHint = (stored: string | null, what: string) => (stored ? `Saved (${stored}). Leave blank to keep it.` : `Paste the ${what}.`);
@@ -137,25 +191,26 @@ export function SenderSettingsForm({
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4 sm:grid-cols-2">
-            <FormField id="phone-number-id" label="Phone number ID" error={errors.phoneNumberId} hint="Not the phone number itself: the numeric ID shown under it.">
+            <FormField id="phone-number-id" label="Phone number ID" error={errors.phoneNumberId} hint="A numeric ID from API Setup, shown under the number: not the phone number itself.">
               <Input {...fieldAria("phone-number-id", errors.phoneNumberId, true)} inputMode="numeric" value={draft.phoneNumberId} onChange={set("phoneNumberId")} />
             </FormField>
-            <FormField id="waba-id" label="WhatsApp Business Account ID" error={errors.wabaId} hint="Used to sync your message templates.">
+            <FormField id="waba-id" label="WhatsApp Business Account ID" error={errors.wabaId} hint="The numeric ID from API Setup, used to sync your message templates.">
               <Input {...fieldAria("waba-id", errors.wabaId, true)} inputMode="numeric" value={draft.wabaId} onChange={set("wabaId")} />
             </FormField>
             <FormField id="access-token" label="Access token" error={errors.accessToken} hint={secretHint(sender.accessToken, "permanent system-user token")} className="sm:col-span-2">
               <Input {...fieldAria("access-token", errors.accessToken, true)} type="password" autoComplete="off" value={draft.accessToken} onChange={set("accessToken")} />
             </FormField>
-            <FormField id="app-secret" label="App secret" error={errors.appSecret} hint={secretHint(sender.appSecret, "app secret (verifies delivery webhooks)")}>
+            <FormField id="app-secret" label="App secret" error={errors.appSecret} hint={secretHint(sender.appSecret, "app secret (verifies delivery webhooks)")} className="sm:col-span-2">
               <Input {...fieldAria("app-secret", errors.appSecret, true)} type="password" autoComplete="off" value={draft.appSecret} onChange={set("appSecret")} />
             </FormField>
-            <FormField id="verify-token" label="Webhook verify token" error={errors.verifyToken} hint={secretHint(sender.verifyToken, "verify token you enter in Meta's webhook settings")}>
-              <Input {...fieldAria("verify-token", errors.verifyToken, true)} type="password" autoComplete="off" value={draft.verifyToken} onChange={set("verifyToken")} />
-            </FormField>
-            <div className="grid gap-1 sm:col-span-2">
-              <p className="text-xs font-medium text-muted-foreground">Delivery webhook URL (paste it in Meta&apos;s webhook settings)</p>
-              <code className="truncate rounded-md border bg-muted/50 px-2.5 py-1.5 font-mono text-xs">{webhookUrl}</code>
-            </div>
+            <MessagingTierSelect value={draft.messagingTier} onChange={(messagingTier) => setDraft((d) => ({ ...d, messagingTier }))} error={errors.messagingTier} />
+            <WebhookSetup
+              webhookUrl={webhookUrl}
+              verifyToken={draft.verifyToken}
+              storedVerifyToken={sender.verifyToken}
+              error={errors.verifyToken}
+              onVerifyTokenChange={(verifyToken) => setDraft((d) => ({ ...d, verifyToken }))}
+            />
             {test && <ConnectionResult result={test} />}
           </CardContent>
           <CardFooter className="gap-2">
@@ -185,6 +240,7 @@ export function SenderSettingsForm({
           Currently sending through <Badge variant={sender.provider === "sandbox" ? "info" : "success"}>{sender.provider === "sandbox" ? "Sandbox" : "WhatsApp Cloud API"}</Badge>
         </span>
       </div>
+      <SaveConfirmDialog confirmation={confirming} onConfirm={() => void store()} onCancel={() => setConfirming(null)} />
     </form>
   );
 }
@@ -218,49 +274,5 @@ function ProviderOption({
         <span className="text-xs text-muted-foreground">{description}</span>
       </span>
     </label>
-  );
-}
-
-function ConnectionResult({ result }: { result: ConnectionTestResult }) {
-  if (result.ok) {
-    return (
-      <div role="status" className="flex gap-2.5 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900 sm:col-span-2">
-        <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden />
-        <div>
-          <p className="font-medium">Connected{result.verifiedName ? ` to ${result.verifiedName}` : ""}</p>
-          <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
-            <dt>Display number</dt>
-            <dd>{result.displayPhoneNumber ?? "—"}</dd>
-            <dt>Throughput</dt>
-            <dd>
-              {result.throughputPerSecond} messages / second{result.throughputLevel ? ` (${result.throughputLevel})` : ""}
-            </dd>
-            <dt>Messaging tier</dt>
-            <dd>{result.messagingTierLabel}</dd>
-            {result.qualityRating && (
-              <>
-                <dt>Quality</dt>
-                <dd>{result.qualityRating}</dd>
-              </>
-            )}
-          </dl>
-        </div>
-      </div>
-    );
-  }
-  const { error } = result;
-  return (
-    <div role="alert" className="flex gap-2.5 rounded-lg border border-destructive/30 bg-destructive/5 p-3 text-sm text-destructive sm:col-span-2">
-      <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-      <div>
-        <p className="font-medium">WhatsApp refused the connection</p>
-        <p className="mt-0.5 font-mono text-xs break-words">
-          {error.message}
-          {error.code !== null && ` (code ${error.code}${error.subcode ? `, subcode ${error.subcode}` : ""})`}
-          {error.httpStatus !== null && ` · HTTP ${error.httpStatus}`}
-        </p>
-        {error.details && error.details !== error.message && <p className="mt-0.5 text-xs">{error.details}</p>}
-      </div>
-    </div>
   );
 }

@@ -1,33 +1,47 @@
-// Process-level entry points to the dispatcher. The throughput limiter and the drain bookkeeping live
-// on globalThis: Next.js can load this module in more than one module graph per process, and every
-// pass in the process must share them to hold a sender at its rate. Providers stay per module graph.
+// Process-level entry points to the dispatcher. The send rate of each sender is held in Postgres
+// (shared by every process), so nothing here needs to be shared for that; the drain bookkeeping and
+// the shutdown signal live on globalThis because Next.js can load this module in more than one
+// module graph per process. Providers stay per module graph.
 import { after } from "next/server";
 import { getDb } from "@/db";
 import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
 import { defaultProviders, type ProviderRegistry } from "./providers";
-import { createThroughputLimiter, type ThroughputLimiter } from "./throughput";
 import { describeError } from "@/lib/logging";
 
 const providers: ProviderRegistry = defaultProviders();
 
 interface DispatchState {
-  limiter: ThroughputLimiter;
   /** The drain started by dispatchSoon, if one is running. */
   draining: Promise<void> | null;
   /** Set when dispatchSoon is called during a drain: drain once more when it ends. */
   again: boolean;
+  /** Aborted on shutdown: every pass of the process stops claiming and hands back what it holds. */
+  shutdown: AbortController;
 }
 
 function state(): DispatchState {
   const global = globalThis as { __sendstreamDispatch?: DispatchState };
-  global.__sendstreamDispatch ??= { limiter: createThroughputLimiter(), draining: null, again: false };
+  global.__sendstreamDispatch ??= { draining: null, again: false, shutdown: new AbortController() };
   return global.__sendstreamDispatch;
 }
 
 /** Sends due messages now, until none are due or `deadlineMs` (default 10 s) has passed. */
-export async function dispatchDue(options: Pick<DispatchOptions, "deadlineMs" | "limit"> = {}): Promise<DispatchSummary> {
-  const { limiter } = state();
-  return runDispatch({ db: await getDb(), limiter, providers }, { deadlineMs: options.deadlineMs ?? 10_000, limit: options.limit });
+export async function dispatchDue(options: Pick<DispatchOptions, "deadlineMs" | "limit" | "signal"> = {}): Promise<DispatchSummary> {
+  const { shutdown } = state();
+  const signal = options.signal ? AbortSignal.any([options.signal, shutdown.signal]) : shutdown.signal;
+  return runDispatch({ db: await getDb(), providers }, { deadlineMs: options.deadlineMs ?? 10_000, limit: options.limit, signal });
+}
+
+/**
+ * Shutdown: every running pass stops claiming at once, hands back the messages it holds and gives
+ * requests in flight up to 5 s. Resolves when the drain after a response has ended.
+ */
+export async function stopDispatching(): Promise<void> {
+  const s = state();
+  s.shutdown.abort();
+  await dispatchSettled();
+  // Passes already running saw the abort; a later start (tests, a restarted loop) begins afresh.
+  if (s.shutdown.signal.aborted) s.shutdown = new AbortController();
 }
 
 /** How long a drain after a trigger response keeps claiming (the route's maxDuration bounds it too). */
@@ -43,6 +57,7 @@ function drain(): Promise<void> {
     try {
       do {
         s.again = false;
+        if (s.shutdown.signal.aborted) break;
         await dispatchDue({ deadlineMs: SOON_DEADLINE_MS });
       } while (s.again);
     } catch (error) {

@@ -1,16 +1,34 @@
-// The dispatcher: claims due messages, sends them through the workspace's provider at the sender's
-// throughput, and records the outcome. Safe with any number of instances: a claim takes rows with
-// FOR UPDATE SKIP LOCKED and leases them (`locked_until`); every later write is fenced on that
-// lease, so a row reclaimed by another instance after its lease expired is never overwritten.
-import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
-import type { Executor } from "@/db";
-import { queryRows } from "@/db/rows";
-import { messages, senders } from "@/db/schema";
-import { classifySendError, MAX_SEND_ATTEMPTS, retryDelayMs, type SendFailure } from "./errors";
-import { defaultProviders, type ProviderRegistry, type SenderForSend } from "./providers";
-import { advanceSandboxDeliveries } from "./providers/sandbox";
-import { createThroughputLimiter, type ThroughputLimiter } from "./throughput";
+// The dispatcher: claims due messages, sends each through the sender it was queued for at that
+// sender's throughput (shared by all processes through Postgres), and records the outcome. Safe
+// with any number of instances: claims take rows FOR UPDATE SKIP LOCKED and lease them
+// (`locked_until`); every later write is fenced on that lease, so a row reclaimed by another
+// instance after its lease expired is never overwritten.
+//
+// Per sender, trigger and test messages go first; bulk messages are held at most about a second
+// ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { isEmbedded, type Executor } from "@/db";
+import { messages } from "@/db/schema";
+import { runBulkHousekeeping } from "@/lib/bulk/housekeeping";
 import { describeError } from "@/lib/logging";
+import { SENDER_CHANGED_CODE } from "@/lib/senders/service";
+import {
+  claimBulkMessages,
+  claimPriorityMessages,
+  loadBulkCampaigns,
+  loadCurrentSenders,
+  loadSendersById,
+  type BulkCampaignState,
+  type ClaimedMessage,
+} from "./claims";
+import { classifySendError, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON, retryDelayMs, type SendFailure } from "./errors";
+import { applyInboxedStatuses } from "./inbox";
+import { defaultProviders, type ProviderRegistry, type SenderForSend } from "./providers";
+import { advanceSandboxDeliveries, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
+import { createSentWriter, unrecordedWamid, writeUnrecordedSends, type SentRecord } from "./results";
+import { campaignLane, createSharedThroughputLimiter, lateSlotToleranceMs, SlotBlock, senderLane, type ThroughputLimiter } from "./throughput";
+
+export type { ClaimedMessage } from "./claims";
 
 export interface Clock {
   now(): number;
@@ -26,6 +44,7 @@ export interface DispatchDeps {
   db: Executor;
   clock?: Clock;
   providers?: ProviderRegistry;
+  /** Send-rate lanes; by default shared by all processes through Postgres. */
   limiter?: ThroughputLimiter;
   random?: () => number;
 }
@@ -46,6 +65,13 @@ export interface DispatchOptions {
   maxAttempts?: number;
   /** Only dispatch messages of these workspaces (tests, or draining one workspace). */
   workspaceIds?: string[];
+  /**
+   * Shutdown: stop claiming at once, hand back held messages (attempt not counted), and give
+   * requests in flight ABORT_GRACE_MS to finish; any still open then are marked outcome-unknown.
+   */
+  signal?: AbortSignal;
+  /** How long a message whose send may have reached Meta waits for a status before it fails. */
+  outcomeGraceMs?: number;
 }
 
 export interface DispatchSummary {
@@ -53,154 +79,72 @@ export interface DispatchSummary {
   sent: number;
   retrying: number;
   failed: number;
-  /** Claimed but handed back unsent because the sender's throughput left no slot in time. */
+  /** Claimed but handed back unsent (no slot in time, campaign paused, shutdown); attempt not counted. */
   deferred: number;
+  /** Held messages of a cancelled campaign, now `skipped`. */
+  skipped: number;
+  /** Sends that may have reached Meta (timeout after the request was written): not retried. */
+  unknown: number;
   /** Sandbox messages moved to delivered/read. */
   simulated: number;
   durationMs: number;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
+/** A pass that is told to stop gives requests in flight this long, then returns. */
+export const ABORT_GRACE_MS = 5_000;
+/** A send whose outcome is unknown fails after this long (no status can name it: it has no wamid). */
+export const OUTCOME_GRACE_MS = 2 * 60_000;
 /** Time kept free at the end of a lease for the provider request and the result write. */
 const SEND_BUDGET_MS = 15_000;
-/** A sender is not claimed for while it already has this much booked work. */
+/** A sender is not claimed for while it already has this much held work. */
 const SATURATED_BACKLOG_MS = 1_000;
+/** Bulk work held per campaign in memory, in ms of its send rate; refilled below half. */
+const BULK_AHEAD_MS = 1_000;
+/**
+ * Bulk campaigns are paced this much under their rate: a slot may be used a few ms late (a busy
+ * event loop), and no 1-second window may ever hold more than the campaign's rate.
+ */
+const BULK_PACE_FACTOR = 0.97;
 /** A sender's slot is waited for at most this long; later ones are handed back to the queue. */
 const MAX_SLOT_WAIT_MS = 20_000;
 const IDLE_POLL_MS = 200;
+/** Campaign statuses (pause, cancel) are re-read this often while a pass holds bulk messages. */
+const CAMPAIGN_REFRESH_MS = 250;
 /** Claimed messages may still wait for their slot this long after the deadline (then handed back). */
 const DEADLINE_GRACE_MS = 5_000;
 
-interface ClaimedMessage {
-  id: string;
-  workspaceId: string;
-  phoneNumber: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  /** The lease this pass holds; fences every write. */
-  lease: Date;
-}
+export { SENDER_CHANGED_CODE };
+export const SENDER_CHANGED_REASON =
+  "The sender this message was queued for was replaced (its provider or phone number changed), so it was not sent. Resend it from the logs.";
+export const CANCELLED_CODE = "cancelled";
+const CANCELLED_REASON = "The campaign was cancelled before this message was sent.";
 
 interface Lane {
   sender: SenderForSend;
-  queue: ClaimedMessage[];
+  priority: ClaimedMessage[];
+  /** Bulk messages per campaign, oldest first. */
+  bulk: Map<string, ClaimedMessage[]>;
+  slots: SlotBlock;
   running: Promise<void> | null;
+  wake: (() => void) | null;
+  /** No send before this time (ms): the provider asked the number to slow down (130429). */
+  pausedUntil: number;
 }
 
-/** Claims up to `count` due messages (queued, or sending with an expired lease) for `lease`. */
-export async function claimDueMessages(
-  db: Executor,
-  input: { now: Date; lease: Date; count: number; excludeWorkspaceIds?: string[]; onlyWorkspaceIds?: string[] },
-): Promise<ClaimedMessage[]> {
-  const due = db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(
-      and(
-        // Literal statuses so the partial index messages_due_idx applies.
-        sql`${messages.status} in ('queued', 'sending')`,
-        lte(messages.nextAttemptAt, input.now),
-        or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now)),
-        input.excludeWorkspaceIds?.length ? notInArray(messages.workspaceId, input.excludeWorkspaceIds) : undefined,
-        input.onlyWorkspaceIds ? inArray(messages.workspaceId, input.onlyWorkspaceIds) : undefined,
-      ),
-    )
-    .orderBy(messages.nextAttemptAt)
-    .limit(input.count)
-    .for("update", { skipLocked: true });
-  const rows = await db
-    .update(messages)
-    .set({ status: "sending", lockedUntil: input.lease, attempts: sql`${messages.attempts} + 1`, updatedAt: input.now })
-    .where(inArray(messages.id, due))
-    .returning({
-      id: messages.id,
-      workspaceId: messages.workspaceId,
-      phoneNumber: messages.phoneNumber,
-      payload: messages.payload,
-      attempts: messages.attempts,
-    });
-  return rows.map((row) => ({ ...row, lease: input.lease }));
+/** Returns a taken message to the front of its queue in the lane. */
+function putBack(lane: Lane, message: ClaimedMessage) {
+  if (message.source !== "bulk") {
+    lane.priority.unshift(message);
+    return;
+  }
+  const queue = lane.bulk.get(message.campaignId);
+  if (queue) queue.unshift(message);
+  else lane.bulk.set(message.campaignId, [message]);
 }
 
 function held(message: ClaimedMessage) {
   return and(eq(messages.id, message.id), eq(messages.status, "sending"), eq(messages.lockedUntil, message.lease));
-}
-
-async function loadSenders(db: Executor, workspaceIds: string[]): Promise<Map<string, SenderForSend>> {
-  if (workspaceIds.length === 0) return new Map();
-  const rows = await db
-    .select({
-      id: senders.id,
-      workspaceId: senders.workspaceId,
-      provider: senders.provider,
-      phoneNumberId: senders.phoneNumberId,
-      accessTokenEncrypted: senders.accessTokenEncrypted,
-      throughputPerSecond: senders.throughputPerSecond,
-    })
-    .from(senders)
-    .where(inArray(senders.workspaceId, workspaceIds));
-  return new Map(rows.map((row) => [row.workspaceId, row]));
-}
-
-interface SentRecord {
-  message: ClaimedMessage;
-  wamid: string;
-  sentAt: Date;
-  senderId: string;
-}
-
-const SENT_BATCH_SIZE = 200;
-const SENT_BATCH_DELAY_MS = 10;
-
-/**
- * Collects sent results and writes them with one fenced UPDATE … FROM (VALUES …) per batch. A
- * batch is written when it is full or SENT_BATCH_DELAY_MS after its first record; `record`
- * resolves once the row is written, so a pass never ends with results in memory.
- */
-function createSentWriter(db: Executor, onWritten: (count: number) => void, guard: (what: string, work: () => Promise<unknown>) => Promise<void>) {
-  let batch: { records: SentRecord[]; done: Promise<void>; resolve: () => void } | null = null;
-  let timer: NodeJS.Timeout | undefined;
-
-  const flush = () => {
-    const current = batch;
-    if (!current) return;
-    batch = null;
-    clearTimeout(timer);
-    void guard(`recording ${current.records.length} sends`, async () => {
-      // ISO strings with casts: postgres.js does not serialise a Date inside sql``.
-      const values = sql.join(
-        current.records.map(
-          (r) => sql`(${r.message.id}, ${r.wamid}, ${r.sentAt.toISOString()}::timestamptz, ${r.senderId}, ${r.message.lease.toISOString()}::timestamptz)`,
-        ),
-        sql`, `,
-      );
-      const updated = await queryRows<{ id: string }>(
-        db,
-        sql`update ${messages} as m
-          set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = v.sender_id, locked_until = null,
-              error_code = null, error_reason = null, updated_at = v.sent_at
-          from (values ${values}) as v(id, wamid, sent_at, sender_id, lease)
-          where m.id = v.id and m.status = 'sending' and m.locked_until = v.lease
-          returning m.id`,
-      );
-      onWritten(updated.length);
-    }).finally(current.resolve);
-  };
-
-  return {
-    record(record: SentRecord): Promise<void> {
-      if (!batch) {
-        let resolve!: () => void;
-        const done = new Promise<void>((r) => (resolve = r));
-        batch = { records: [], done, resolve };
-        timer = setTimeout(flush, SENT_BATCH_DELAY_MS);
-      }
-      const current = batch;
-      current.records.push(record);
-      if (current.records.length >= SENT_BATCH_SIZE) flush();
-      return current.done;
-    },
-  };
 }
 
 function semaphore(size: number) {
@@ -225,26 +169,46 @@ function semaphore(size: number) {
   };
 }
 
-/** One dispatch pass: drains due messages until none are left or the deadline passes. */
+const laneSize = (lane: Lane) => lane.priority.length + [...lane.bulk.values()].reduce((n, q) => n + q.length, 0);
+
+/** One dispatch pass: drains due messages until none are left, the deadline passes or `signal` aborts. */
 export async function runDispatch(deps: DispatchDeps, options: DispatchOptions = {}): Promise<DispatchSummary> {
   const db = deps.db;
   const clock = deps.clock ?? systemClock;
   const providers = deps.providers ?? defaultProviders();
-  const limiter = deps.limiter ?? createThroughputLimiter();
+  const limiter = deps.limiter ?? createSharedThroughputLimiter(db);
   const random = deps.random ?? Math.random;
   const batchSize = options.batchSize ?? 500;
   const maxPending = Math.max(batchSize, options.maxPending ?? 5_000);
   const limit = options.limit ?? Infinity;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const maxAttempts = options.maxAttempts ?? MAX_SEND_ATTEMPTS;
+  const outcomeGraceMs = options.outcomeGraceMs ?? OUTCOME_GRACE_MS;
+  const signal = options.signal;
   const started = clock.now();
   const deadline = started + (options.deadlineMs ?? 10_000);
   const inFlight = semaphore(options.maxInFlight ?? 128);
-  const summary: DispatchSummary = { claimed: 0, sent: 0, retrying: 0, failed: 0, deferred: 0, simulated: 0, durationMs: 0 };
+  const summary: DispatchSummary = { claimed: 0, sent: 0, retrying: 0, failed: 0, deferred: 0, skipped: 0, unknown: 0, simulated: 0, durationMs: 0 };
   const lanes = new Map<string, Lane>();
-  const senderCache = new Map<string, SenderForSend | null>();
+  const senderById = new Map<string, SenderForSend | null>();
+  const currentSender = new Map<string, SenderForSend | null>();
+  const campaignStates = new Map<string, BulkCampaignState>();
+  const campaignSlots = new Map<string, SlotBlock>();
+  /** A campaign slot already taken but not used yet (its lane woke up for a trigger message). */
+  const campaignSlotTaken = new Map<string, number>();
+  const recipientPausedUntil = new Map<string, number>();
+  /** Send times of each bulk campaign in this pass (the last 1,000), for its per-second cap. */
+  const campaignRecentSends = new Map<string, number[]>();
+  const sending = new Set<ClaimedMessage>();
   const tasks = new Set<Promise<void>>();
   let queued = 0;
+  let campaignsReadAt = -Infinity;
+
+  const stopping = () => signal?.aborted === true;
+  const wakeAll = () => {
+    for (const lane of lanes.values()) lane.wake?.();
+  };
+  signal?.addEventListener("abort", wakeAll, { once: true });
 
   const track = (task: Promise<void>) => {
     tasks.add(task);
@@ -260,32 +224,116 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     }
   };
 
-  // Successful sends are written in batches (one UPDATE per batch), the hot path at high rates.
-  const sentWriter = createSentWriter(db, (count) => (summary.sent += count), guard);
+  // Statuses that arrived before their wamid was stored are applied right after each recorded batch.
+  // The embedded database (one connection) stalls when that transaction overlaps the pass's other
+  // statements, so there they are applied once the pass has finished.
+  const deferStatuses = isEmbedded();
+  const writtenWamids: string[] = [];
+  const applyStatusesFor = (records: SentRecord[]) => {
+    const wamids = records.map((r) => r.wamid).filter((w) => !w.startsWith(SANDBOX_WAMID_PREFIX));
+    if (wamids.length === 0) return;
+    if (deferStatuses) writtenWamids.push(...wamids);
+    else void guard("applying held statuses", () => applyInboxedStatuses(db, { wamids, now: new Date(clock.now()) }));
+  };
+  const sentWriter = createSentWriter(db, {
+    onWritten: (records) => {
+      summary.sent += records.length;
+      applyStatusesFor(records);
+    },
+    sleep: (ms) => clock.sleep(ms),
+  });
 
-  const fail = (message: ClaimedMessage, failure: Pick<SendFailure, "code" | "reason">) =>
+  const fail = (message: ClaimedMessage, failure: Pick<SendFailure, "code" | "reason">, options: { uncount?: boolean } = {}) =>
     guard(`recording failure of ${message.id}`, async () => {
       const now = new Date(clock.now());
       await db
         .update(messages)
-        .set({ status: "failed", failedAt: now, errorCode: failure.code, errorReason: failure.reason, lockedUntil: null, updatedAt: now })
+        .set({
+          status: "failed",
+          failedAt: now,
+          errorCode: failure.code,
+          errorReason: failure.reason,
+          lockedUntil: null,
+          updatedAt: now,
+          ...(options.uncount ? { attempts: sql`${messages.attempts} - 1` } : {}),
+        })
         .where(held(message));
       summary.failed++;
     });
 
-  const send = async (message: ClaimedMessage, sender: SenderForSend) => {
+  /** Keeps the row `sending` (never claimed again before the grace ends) with the reason. */
+  const markOutcomeUnknown = (message: ClaimedMessage, reason: string) =>
+    guard(`recording the unknown outcome of ${message.id}`, async () => {
+      const now = clock.now();
+      const lease = new Date(now + outcomeGraceMs);
+      await db
+        .update(messages)
+        .set({ lockedUntil: lease, errorCode: OUTCOME_UNKNOWN_CODE, errorReason: reason, updatedAt: new Date(now) })
+        .where(held(message));
+      message.lease = lease;
+      summary.unknown++;
+    });
+
+  /** Hands claimed messages back unsent: the attempt is not counted. */
+  const handBack = (items: ClaimedMessage[], notBefore: number) =>
+    items.length === 0
+      ? Promise.resolve()
+      : guard("handing messages back", async () => {
+          const byLease = new Map<number, string[]>();
+          for (const item of items) byLease.set(item.lease.getTime(), [...(byLease.get(item.lease.getTime()) ?? []), item.id]);
+          for (const [lease, ids] of byLease) {
+            await db
+              .update(messages)
+              .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, updatedAt: new Date(clock.now()) })
+              .where(and(inArray(messages.id, ids), eq(messages.status, "sending"), eq(messages.lockedUntil, new Date(lease))));
+          }
+          summary.deferred += items.length;
+        });
+
+  /** Held messages of a campaign that stopped sending: paused → back to the queue; cancelled → skipped. */
+  const settleStopped = async (items: ClaimedMessage[], status: string | undefined) => {
+    if (items.length === 0) return;
+    if (status !== "cancelled") return handBack(items, clock.now());
+    await guard("skipping messages of a cancelled campaign", async () => {
+      const now = new Date(clock.now());
+      for (const item of items) {
+        await db
+          .update(messages)
+          .set({ status: "skipped", errorCode: CANCELLED_CODE, errorReason: CANCELLED_REASON, attempts: sql`${messages.attempts} - 1`, lockedUntil: null, updatedAt: now })
+          .where(held(item));
+      }
+      summary.skipped += items.length;
+    });
+  };
+
+  const send = async (message: ClaimedMessage, lane: Lane) => {
+    const { sender } = lane;
     let outcome: { wamid: string } | { failure: SendFailure };
+    sending.add(message);
     try {
       outcome = await providers[sender.provider].send(message, sender);
     } catch (error) {
       outcome = { failure: classifySendError(error) };
+    } finally {
+      sending.delete(message);
     }
-    const now = new Date(clock.now());
+    const now = clock.now();
     if ("wamid" in outcome) {
-      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: now, senderId: sender.id });
+      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: new Date(now), senderId: sender.id });
       return;
     }
     const { failure } = outcome;
+    if (failure.senderPauseMs) {
+      // Meta asked the whole number to slow down: every process waits, not just this message.
+      lane.slots.drop();
+      lane.pausedUntil = Math.max(lane.pausedUntil, now + failure.senderPauseMs);
+      await guard("slowing the sender down", () => limiter.holdUntil(senderLane(sender.id), now + failure.senderPauseMs!));
+    }
+    if (failure.recipientPauseMs) recipientPausedUntil.set(message.phoneNumber, now + failure.recipientPauseMs);
+    if (failure.outcomeUnknown) {
+      await markOutcomeUnknown(message, failure.reason);
+      return;
+    }
     if (!failure.retryable || message.attempts >= maxAttempts) {
       const reason = failure.retryable ? `${failure.reason} Gave up after ${message.attempts} attempts.` : failure.reason;
       await fail(message, { code: failure.code, reason });
@@ -296,60 +344,199 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
         .update(messages)
         .set({
           status: "queued",
-          nextAttemptAt: new Date(now.getTime() + retryDelayMs(message.attempts, failure, random)),
+          nextAttemptAt: new Date(now + retryDelayMs(message.attempts, failure, random)),
           errorCode: failure.code,
           errorReason: failure.reason,
           senderId: sender.id,
           lockedUntil: null,
-          updatedAt: now,
+          updatedAt: new Date(now),
         })
         .where(held(message));
       summary.retrying++;
     });
   };
 
-  /** Hands claimed messages back unsent: the attempt is not counted. */
-  const defer = (items: ClaimedMessage[], notBefore: number) =>
-    guard("handing messages back", async () => {
-      const byLease = new Map<number, string[]>();
-      for (const item of items) byLease.set(item.lease.getTime(), [...(byLease.get(item.lease.getTime()) ?? []), item.id]);
-      for (const [lease, ids] of byLease) {
-        await db
-          .update(messages)
-          .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, updatedAt: new Date(clock.now()) })
-          .where(and(inArray(messages.id, ids), eq(messages.status, "sending"), eq(messages.lockedUntil, new Date(lease))));
+  /** A bulk campaign's pace: its send rate (at most the sender's), a little under it (see BULK_PACE_FACTOR). */
+  const campaignRate = (campaignId: string, sender: SenderForSend) => {
+    const own = campaignStates.get(campaignId)?.sendRatePerSecond;
+    const rate = own && own > 0 ? Math.min(own, sender.throughputPerSecond) : sender.throughputPerSecond;
+    return rate * BULK_PACE_FACTOR;
+  };
+
+  /** Empties the lane: everything still held goes back to the queue (or is skipped, for a cancelled campaign). */
+  const releaseLane = async (lane: Lane, notBefore: number) => {
+    const priority = lane.priority.splice(0);
+    const bulk = [...lane.bulk.entries()];
+    lane.bulk.clear();
+    queued -= priority.length + bulk.reduce((n, [, q]) => n + q.length, 0);
+    await handBack(priority, notBefore);
+    for (const [campaignId, queue] of bulk) {
+      campaignSlotTaken.delete(campaignId);
+      const status = campaignStates.get(campaignId)?.status;
+      await (status === "cancelled" ? settleStopped(queue, status) : handBack(queue, notBefore));
+    }
+  };
+
+  /** Waits up to `ms`, or less when a trigger message arrives for the lane or the pass is told to stop. */
+  const nap = (lane: Lane, ms: number) =>
+    new Promise<void>((resolve) => {
+      lane.wake = resolve;
+      void clock.sleep(ms).then(resolve);
+    }).finally(() => (lane.wake = null));
+
+  /** The next bulk message whose campaign slot has come, or the time to wait for one. */
+  const nextBulk = async (lane: Lane, now: number): Promise<{ message: ClaimedMessage; slot: number; rate: number } | { waitMs: number } | null> => {
+    for (const [campaignId, queue] of lane.bulk) {
+      const state = campaignStates.get(campaignId);
+      if (queue.length === 0 || state?.status !== "sending") {
+        lane.bulk.delete(campaignId);
+        queued -= queue.length;
+        campaignSlotTaken.delete(campaignId);
+        await settleStopped(queue, state?.status);
       }
-      summary.deferred += items.length;
-    });
+    }
+    let soonest: number | null = null;
+    for (const [campaignId, queue] of lane.bulk) {
+      const rate = campaignRate(campaignId, lane.sender);
+      let slot = campaignSlotTaken.get(campaignId);
+      if (slot === undefined) {
+        let block = campaignSlots.get(campaignId);
+        if (!block) campaignSlots.set(campaignId, (block = new SlotBlock(limiter, campaignLane(campaignId))));
+        slot = await block.take(rate, clock.now, queue.length);
+        campaignSlotTaken.set(campaignId, slot);
+      }
+      if (slot <= now) {
+        campaignSlotTaken.delete(campaignId);
+        lane.bulk.delete(campaignId);
+        lane.bulk.set(campaignId, queue); // round robin between campaigns
+        return { message: queue.shift()!, slot, rate };
+      }
+      soonest = Math.min(soonest ?? Infinity, slot);
+    }
+    return soonest === null ? null : { waitMs: soonest - now };
+  };
 
   const runLane = async (lane: Lane) => {
     const { sender } = lane;
-    while (lane.queue.length > 0) {
-      const message = lane.queue.shift()!;
-      queued--;
-      const now = clock.now();
-      const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
-      const wait = maxWait < 0 ? null : limiter.reserve(sender.id, sender.throughputPerSecond, now, maxWait);
-      if (wait === null) {
-        const rest = [message, ...lane.queue.splice(0)];
-        queued -= rest.length - 1;
-        await defer(rest, now + limiter.backlogMs(sender.id, now));
-        break;
+    try {
+      for (;;) {
+        if (stopping()) {
+          await releaseLane(lane, clock.now());
+          break;
+        }
+        let now = clock.now();
+        let message = lane.priority.shift();
+        let campaignSlot: { slot: number; rate: number } | null = null;
+        if (!message) {
+          const next = await nextBulk(lane, now);
+          if (next === null) break;
+          if ("waitMs" in next) {
+            if (now + next.waitMs > deadline + DEADLINE_GRACE_MS) {
+              await releaseLane(lane, now + next.waitMs);
+              break;
+            }
+            await nap(lane, next.waitMs);
+            continue;
+          }
+          message = next.message;
+          campaignSlot = next;
+        }
+        queued--;
+        now = clock.now();
+        const pausedUntil = recipientPausedUntil.get(message.phoneNumber) ?? 0;
+        if (pausedUntil > now) {
+          await handBack([message], pausedUntil);
+          continue;
+        }
+        if (campaignSlot) {
+          // Never more than the campaign's rate in any second: after a stall the lane catches up in
+          // a burst only as far as the last second's sends allow.
+          const recent = campaignRecentSends.get(message.campaignId) ?? [];
+          const allowed = Math.max(1, Math.floor(campaignSlot.rate / BULK_PACE_FACTOR + 1e-9));
+          if (recent.length >= allowed) {
+            const freeAt = recent[recent.length - allowed]! + 1000;
+            if (clock.now() < freeAt) await clock.sleep(freeAt - clock.now());
+          }
+        }
+        // The sender's slot; slots that are already too late when taken (a slow reservation) are
+        // dropped and a fresh one taken.
+        let slot = -Infinity;
+        let gaveUp = false;
+        while (!stopping()) {
+          now = clock.now();
+          try {
+            slot = await lane.slots.take(sender.throughputPerSecond, clock.now, laneSize(lane) + 1);
+          } catch (error) {
+            console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
+            putBack(lane, message);
+            queued++;
+            await releaseLane(lane, now + 1_000);
+            gaveUp = true;
+            break;
+          }
+          const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
+          if (slot - now > maxWait) {
+            putBack(lane, message);
+            queued++;
+            lane.slots.drop();
+            await releaseLane(lane, slot);
+            gaveUp = true;
+            break;
+          }
+          while (clock.now() < slot && !stopping()) await nap(lane, slot - clock.now());
+          // Woken too late for this slot (a busy event loop): using it would crowd the next second.
+          if (clock.now() - slot <= lateSlotToleranceMs(sender.throughputPerSecond)) break;
+        }
+        if (gaveUp) break;
+        if (lane.pausedUntil > clock.now() && !stopping()) {
+          // Meta asked this number to slow down while the message waited for its slot.
+          putBack(lane, message);
+          queued++;
+          await nap(lane, lane.pausedUntil - clock.now());
+          continue;
+        }
+        if (message.source === "bulk" && campaignStates.get(message.campaignId)?.status !== "sending") {
+          await settleStopped([message], campaignStates.get(message.campaignId)?.status);
+          continue;
+        }
+        if (stopping()) {
+          await handBack([message], clock.now());
+          continue;
+        }
+        await inFlight.acquire();
+        if (stopping()) {
+          inFlight.release();
+          await handBack([message], clock.now());
+          continue;
+        }
+        if (message.source === "bulk") {
+          const recent = campaignRecentSends.get(message.campaignId) ?? [];
+          recent.push(clock.now());
+          if (recent.length > 1_000) recent.splice(0, recent.length - 1_000);
+          campaignRecentSends.set(message.campaignId, recent);
+        }
+        const current = message;
+        track(send(current, lane).finally(() => inFlight.release()));
       }
-      if (wait > 0) await clock.sleep(wait);
-      await inFlight.acquire();
-      track(send(message, sender).finally(() => inFlight.release()));
+    } finally {
+      lane.running = null;
     }
-    lane.running = null;
   };
 
   const enqueue = (message: ClaimedMessage, sender: SenderForSend) => {
-    let lane = lanes.get(sender.workspaceId);
+    let lane = lanes.get(sender.id);
     if (!lane) {
-      lane = { sender, queue: [], running: null };
-      lanes.set(sender.workspaceId, lane);
+      lane = { sender, priority: [], bulk: new Map(), slots: new SlotBlock(limiter, senderLane(sender.id)), running: null, wake: null, pausedUntil: 0 };
+      lanes.set(sender.id, lane);
     }
-    lane.queue.push(message);
+    if (message.source === "bulk") {
+      const queue = lane.bulk.get(message.campaignId) ?? [];
+      queue.push(message);
+      lane.bulk.set(message.campaignId, queue);
+    } else {
+      lane.priority.push(message);
+      lane.wake?.(); // a trigger message does not wait behind a bulk campaign's pacing
+    }
     queued++;
     if (!lane.running) {
       const current = lane;
@@ -358,16 +545,90 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     }
   };
 
-  const saturatedWorkspaces = (now: number) =>
+  const heldBulk = (campaignId: string) => {
+    let count = 0;
+    for (const lane of lanes.values()) count += lane.bulk.get(campaignId)?.length ?? 0;
+    return count;
+  };
+
+  const saturatedWorkspaces = () =>
     [...lanes.values()]
-      .filter((lane) => limiter.backlogMs(lane.sender.id, now) + (lane.queue.length * 1000) / Math.max(1, lane.sender.throughputPerSecond) > SATURATED_BACKLOG_MS)
+      .filter((lane) => (lane.priority.length * 1000) / Math.max(1, lane.sender.throughputPerSecond) > SATURATED_BACKLOG_MS)
       .map((lane) => lane.sender.workspaceId);
 
+  /** Resolves each claimed message's sender (the one it was queued for). */
+  const resolveSenders = async (claimed: ClaimedMessage[]) => {
+    const ids = [...new Set(claimed.map((m) => m.senderId).filter((id): id is string => id !== null && !senderById.has(id)))];
+    const legacy = [...new Set(claimed.filter((m) => m.senderId === null).map((m) => m.workspaceId))].filter((id) => !currentSender.has(id));
+    const [byId, current] = await Promise.all([loadSendersById(db, ids), loadCurrentSenders(db, legacy)]);
+    for (const id of ids) senderById.set(id, byId.get(id) ?? null);
+    for (const id of legacy) currentSender.set(id, current.get(id) ?? null);
+  };
+
+  const route = (message: ClaimedMessage) => {
+    const sender = message.senderId === null ? currentSender.get(message.workspaceId) : senderById.get(message.senderId);
+    const wamid = message.wamid ?? unrecordedWamid(message.id);
+    if (wamid) {
+      // Sent by an earlier attempt whose result was not recorded: record it, never send again.
+      track(sentWriter.record({ message, wamid, sentAt: new Date(clock.now()), senderId: sender?.id ?? message.senderId ?? "" }));
+    } else if (message.errorCode === OUTCOME_UNKNOWN_CODE) {
+      // The grace after an unknown outcome is over and no status settled it.
+      track(fail(message, { code: OUTCOME_UNKNOWN_CODE, reason: OUTCOME_UNKNOWN_REASON }, { uncount: true }));
+    } else if (!sender) {
+      track(
+        message.senderId === null
+          ? fail(message, { code: "no_sender", reason: "The workspace has no sender configured." }, { uncount: true })
+          : fail(message, { code: SENDER_CHANGED_CODE, reason: SENDER_CHANGED_REASON }, { uncount: true }),
+      );
+    } else if (message.attempts > maxAttempts) {
+      // A lease that expired on its last attempt (the process died mid-send): stop here.
+      track(fail(message, { code: "attempts_exhausted", reason: `The message could not be sent after ${maxAttempts} attempts.` }));
+    } else {
+      enqueue(message, sender);
+    }
+  };
+
+  const refreshCampaigns = async (now: number) => {
+    if (now - campaignsReadAt < CAMPAIGN_REFRESH_MS) return;
+    campaignsReadAt = now;
+    const alsoIds = [...new Set([...lanes.values()].flatMap((lane) => [...lane.bulk.keys()]))];
+    const rows = await loadBulkCampaigns(db, { alsoIds, onlyWorkspaceIds: options.workspaceIds });
+    campaignStates.clear();
+    for (const row of rows) campaignStates.set(row.id, row);
+    wakeAll(); // lanes re-check paused and cancelled campaigns at once
+  };
+
+  const claimBatch = async (now: number, room: number): Promise<ClaimedMessage[]> => {
+    const lease = new Date(now + leaseMs);
+    const claimed = await claimPriorityMessages(db, {
+      now: new Date(now),
+      lease,
+      count: room,
+      excludeWorkspaceIds: saturatedWorkspaces(),
+      onlyWorkspaceIds: options.workspaceIds,
+    });
+    let left = room - claimed.length;
+    for (const campaign of campaignStates.values()) {
+      if (left <= 0 || campaign.status !== "sending") continue;
+      const rate = campaign.sendRatePerSecond ?? [...lanes.values()].find((l) => l.sender.workspaceId === campaign.workspaceId)?.sender.throughputPerSecond ?? 80;
+      const target = Math.max(1, Math.ceil((rate * BULK_AHEAD_MS) / 1000));
+      const holding = heldBulk(campaign.id);
+      if (holding > target / 2) continue;
+      const rows = await claimBulkMessages(db, { campaignId: campaign.id, now: new Date(now), lease, count: Math.min(left, target - holding) });
+      claimed.push(...rows);
+      left -= rows.length;
+    }
+    return claimed;
+  };
+
+  await guard("bulk housekeeping", () => runBulkHousekeeping(db, new Date(clock.now())));
+  await guard("recording earlier unrecorded sends", () => writeUnrecordedSends(db));
+  await guard("applying held statuses", () => applyInboxedStatuses(db, { now: new Date(clock.now()) }));
   await guard("advancing sandbox deliveries", async () => {
     summary.simulated += await advanceSandboxDeliveries(db, new Date(clock.now()));
   });
 
-  while (clock.now() < deadline && summary.claimed < limit) {
+  while (!stopping() && clock.now() < deadline && summary.claimed < limit) {
     const pending = queued + inFlight.inUse;
     if (pending >= maxPending) {
       await clock.sleep(10);
@@ -376,45 +637,48 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const now = clock.now();
     let claimed: ClaimedMessage[];
     try {
-      claimed = await claimDueMessages(db, {
-        now: new Date(now),
-        lease: new Date(now + leaseMs),
-        count: Math.min(batchSize, maxPending - pending, limit - summary.claimed),
-        excludeWorkspaceIds: saturatedWorkspaces(now),
-        onlyWorkspaceIds: options.workspaceIds,
-      });
+      await refreshCampaigns(now);
+      claimed = await claimBatch(now, Math.min(batchSize, maxPending - pending, limit - summary.claimed));
     } catch (error) {
       console.error(`[dispatcher] claiming due messages failed: ${describeError(error)}`);
       break;
     }
     if (claimed.length === 0) {
       if (pending === 0 && tasks.size === 0) break;
-      await clock.sleep(IDLE_POLL_MS);
+      await clock.sleep(Math.min(IDLE_POLL_MS, CAMPAIGN_REFRESH_MS));
       continue;
     }
     summary.claimed += claimed.length;
-    const unknown = [...new Set(claimed.map((m) => m.workspaceId))].filter((id) => !senderCache.has(id));
-    if (unknown.length > 0) {
-      const loaded = await loadSenders(db, unknown).catch((error: unknown) => {
-        console.error(`[dispatcher] loading senders failed: ${describeError(error)}`);
-        return null;
-      });
-      if (!loaded) break; // leases expire; the messages are picked up again
-      for (const id of unknown) senderCache.set(id, loaded.get(id) ?? null);
+    try {
+      await resolveSenders(claimed);
+    } catch (error) {
+      console.error(`[dispatcher] loading senders failed: ${describeError(error)}`);
+      await handBack(claimed, clock.now());
+      break;
     }
-    for (const message of claimed) {
-      const sender = senderCache.get(message.workspaceId);
-      if (!sender) {
-        track(fail(message, { code: "no_sender", reason: "The workspace has no sender configured." }));
-      } else if (message.attempts > maxAttempts) {
-        // A lease that expired on its last attempt (the process died mid-send): stop here.
-        track(fail(message, { code: "attempts_exhausted", reason: `The message could not be sent after ${maxAttempts} attempts.` }));
-      } else {
-        enqueue(message, sender);
-      }
+    for (const message of claimed) route(message);
+  }
+
+  // Lanes drain what they hold (bulk campaigns keep being checked for pause and cancel).
+  while (tasks.size > 0 && !stopping()) {
+    const pause = clock.sleep(CAMPAIGN_REFRESH_MS).then(() => "tick" as const);
+    const done = Promise.allSettled([...tasks]).then(() => "done" as const);
+    if ((await Promise.race([pause, done])) === "done") continue;
+    if ([...lanes.values()].some((lane) => lane.bulk.size > 0)) await guard("reading campaign statuses", () => refreshCampaigns(clock.now()));
+  }
+  if (stopping()) {
+    wakeAll();
+    const abortedAt = clock.now();
+    while (tasks.size > 0 && clock.now() - abortedAt < ABORT_GRACE_MS) {
+      await Promise.race([Promise.allSettled([...tasks]), clock.sleep(50)]);
+    }
+    // Requests still open may reach Meta: never send them again (the process is about to exit).
+    for (const message of [...sending]) {
+      await markOutcomeUnknown(message, "The server shut down while the request to WhatsApp was open; the message may have been delivered.");
     }
   }
-  while (tasks.size > 0) await Promise.allSettled([...tasks]);
+  if (writtenWamids.length > 0) await guard("applying held statuses", () => applyInboxedStatuses(db, { wamids: writtenWamids, now: new Date(clock.now()) }));
+  signal?.removeEventListener("abort", wakeAll);
   summary.durationMs = clock.now() - started;
   return summary;
 }

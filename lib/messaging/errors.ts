@@ -3,6 +3,7 @@
 // place that decides. Unknown codes are permanent: retrying a request Meta rejected for a reason we
 // do not understand only repeats the rejection.
 import { GraphApiError } from "@/lib/whatsapp/graph";
+import { mayHaveReachedApi } from "@/lib/whatsapp/send";
 
 export interface SendFailure {
   retryable: boolean;
@@ -12,18 +13,33 @@ export interface SendFailure {
   reason: string;
   /** Shortest sensible wait before a retry (e.g. the pair rate limit is one message per 6 s). */
   minDelayMs?: number;
+  /** The whole sender slows down: no message of it goes out for this long (every process). */
+  senderPauseMs?: number;
+  /** Messages to this recipient wait at least this long. */
+  recipientPauseMs?: number;
+  /**
+   * The request may have reached Meta (a timeout or a broken connection after it was written):
+   * not retried, since WhatsApp has no idempotency key and a second request could deliver twice.
+   */
+  outcomeUnknown?: boolean;
 }
 
 interface CodeRule {
   retryable: boolean;
   reason: string;
   minDelayMs?: number;
+  senderPauseMs?: number;
+  recipientPauseMs?: number;
 }
+
+/** error_code of a message whose send may or may not have reached Meta. */
+export const OUTCOME_UNKNOWN_CODE = "outcome_unknown";
+export const OUTCOME_UNKNOWN_REASON = "Outcome unknown — not resent to avoid a duplicate.";
 
 export const GRAPH_ERROR_RULES: Record<number, CodeRule> = {
   // Retryable: throttling and temporary trouble on Meta's side.
-  130429: { retryable: true, reason: "WhatsApp throughput limit reached for this number.", minDelayMs: 1_000 },
-  131056: { retryable: true, reason: "Too many messages to this recipient in a short time (pair rate limit).", minDelayMs: 6_000 },
+  130429: { retryable: true, reason: "WhatsApp throughput limit reached for this number.", minDelayMs: 1_000, senderPauseMs: 1_000 },
+  131056: { retryable: true, reason: "Too many messages to this recipient in a short time (pair rate limit).", minDelayMs: 6_000, recipientPauseMs: 6_000 },
   1: { retryable: true, reason: "WhatsApp reported an invalid request or a possible server error." },
   2: { retryable: true, reason: "WhatsApp is temporarily unavailable (downtime or overload)." },
   4: { retryable: true, reason: "The app's Graph API call limit was reached.", minDelayMs: 5_000 },
@@ -93,16 +109,27 @@ export class SendError extends Error {
 export function classifySendError(error: unknown): SendFailure {
   if (error instanceof SendError) return error.failure;
   if (error instanceof GraphApiError) {
-    if (error.kind === "timeout") {
-      return { retryable: true, code: "timeout", reason: "The WhatsApp Cloud API did not answer in time." };
-    }
-    if (error.kind === "network") {
+    if (error.kind === "timeout" || error.kind === "network") {
+      // Only a failure that certainly happened before the request reached Meta is retried.
+      if (mayHaveReachedApi(error)) {
+        const what = error.kind === "timeout" ? "did not answer in time" : "connection broke";
+        return {
+          retryable: false,
+          outcomeUnknown: true,
+          code: error.kind === "timeout" ? "timeout" : "network_error",
+          reason: `The WhatsApp Cloud API ${what} after the message was sent; it may have been delivered.`,
+        };
+      }
+      if (error.kind === "timeout") return { retryable: true, code: "timeout", reason: "The WhatsApp Cloud API did not answer in time." };
       return { retryable: true, code: "network_error", reason: "Could not reach the WhatsApp Cloud API." };
     }
     if (error.kind === "graph" && error.code !== null) {
       const rule = ruleFor(error.code);
       const meta = [error.message, error.details].filter(Boolean).join(" — ");
-      if (rule) return { retryable: rule.retryable, code: String(error.code), reason: rule.reason, minDelayMs: rule.minDelayMs };
+      if (rule) {
+        const { retryable, reason, minDelayMs, senderPauseMs, recipientPauseMs } = rule;
+        return { retryable, code: String(error.code), reason, minDelayMs, senderPauseMs, recipientPauseMs };
+      }
       // Unknown Graph code: a 5xx answer is still worth retrying.
       const serverSide = (error.httpStatus ?? 0) >= 500;
       return { retryable: serverSide, code: String(error.code), reason: reasonForCode(error.code, meta) };

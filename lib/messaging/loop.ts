@@ -1,7 +1,9 @@
 // The in-process dispatch loop for long-running servers (`next start`): polls about once a second,
 // drains whatever is due (new messages, retries whose time has come, expired leases) and advances
-// sandbox deliveries. On Vercel the cron route does this instead.
-import { dispatchDue } from "./dispatch";
+// sandbox deliveries. On Vercel the cron route does this instead. On SIGTERM/SIGINT the running
+// pass stops claiming at once, hands back what it holds and gives requests in flight up to 5 s, so
+// it ends well within Docker's 10 s grace (a SIGKILL would leave leased rows to be sent again).
+import { dispatchDue, stopDispatching } from "./dispatch";
 import { describeError } from "@/lib/logging";
 
 const POLL_MS = 1_000;
@@ -42,7 +44,7 @@ export function startDispatchLoop(options: { pollMs?: number } = {}): () => Prom
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
     delete global.__sendstreamDispatchLoop;
-    await current;
+    await Promise.all([current, stopDispatching()]);
   };
   const onSignal = () => void stop();
   process.once("SIGTERM", onSignal);

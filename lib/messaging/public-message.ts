@@ -1,6 +1,6 @@
 // A message as callers see it: the same object from `GET /api/v1/messages/{id}`, the message lists
 // and the logs pages.
-import type { messages } from "@/db/schema";
+import type { MessageSource, messages } from "@/db/schema";
 import { toLogStatus, type LogStatus } from "@/lib/logs/status";
 
 export interface PublicMessage {
@@ -17,6 +17,10 @@ export interface PublicMessage {
   wamid: string | null;
   error: { code: string | null; reason: string } | null;
   attempts: number;
+  /** When the next send attempt is due, while a message waits for a retry (queued after a failed attempt); null otherwise. */
+  nextAttemptAt: string | null;
+  /** What created the message: a trigger call, a bulk campaign or a test send. */
+  source: MessageSource;
   createdAt: string;
   updatedAt: string;
   sentAt: string | null;
@@ -41,6 +45,8 @@ export type PublicMessageRow = Pick<
   | "errorCode"
   | "errorReason"
   | "attempts"
+  | "nextAttemptAt"
+  | "source"
   | "createdAt"
   | "updatedAt"
   | "sentAt"
@@ -63,6 +69,8 @@ export function toPublicMessage(row: PublicMessageRow): PublicMessage {
     wamid: row.wamid,
     error: row.status === "failed" || row.errorReason ? { code: row.errorCode, reason: row.errorReason ?? "Unknown error" } : null,
     attempts: row.attempts,
+    nextAttemptAt: waitingForRetry(row) ? row.nextAttemptAt.toISOString() : null,
+    source: row.source,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     sentAt: iso(row.sentAt),
@@ -70,4 +78,8 @@ export function toPublicMessage(row: PublicMessageRow): PublicMessage {
     readAt: iso(row.readAt),
     failedAt: iso(row.failedAt),
   };
+}
+
+function waitingForRetry(row: PublicMessageRow): boolean {
+  return row.status === "queued" && row.attempts > 0;
 }

@@ -16,7 +16,7 @@
 //
 // The dispatcher's own retry bookkeeping (sending → queued while waiting for a retry) is not a
 // delivery status change and does not go through this rule.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { messages, type MessageStatus } from "@/db/schema";
 
@@ -89,4 +89,58 @@ export function reportUpdate(report: StatusReport) {
         errorReason: null,
       };
   }
+}
+
+/** A report for the message with `wamid` in `workspaceId` (the workspace whose webhook secret verified it). */
+export interface AddressedStatusReport {
+  wamid: string;
+  workspaceId: string;
+  report: StatusReport;
+}
+
+/**
+ * Every report for one message within a batch, folded: the earliest time of each reported status
+ * (and the error of the earliest `failed`), the highest status, and how many reports went in.
+ * Applying a fold is applying its reports in rank order (sent, failed, delivered, read) with the
+ * rule above, whatever order they came in, so a batch never depends on Meta's ordering.
+ */
+export interface FoldedStatusReports {
+  wamid: string;
+  workspaceId: string;
+  top: ReportedStatus;
+  reports: number;
+  sent: Date | null;
+  failed: Date | null;
+  errorCode: string | null;
+  errorReason: string | null;
+  delivered: Date | null;
+  read: Date | null;
+}
+
+export function foldStatusReports(reports: Iterable<AddressedStatusReport>): FoldedStatusReports[] {
+  const folds = new Map<string, FoldedStatusReports>();
+  for (const { wamid, workspaceId, report } of reports) {
+    const key = `${workspaceId}\u0000${wamid}`;
+    let fold = folds.get(key);
+    if (!fold) {
+      fold = { wamid, workspaceId, top: report.status, reports: 0, sent: null, failed: null, errorCode: null, errorReason: null, delivered: null, read: null };
+      folds.set(key, fold);
+    }
+    fold.reports++;
+    if (STATUS_RANK[report.status] > STATUS_RANK[fold.top]) fold.top = report.status;
+    const earlier = fold[report.status] === null || report.at.getTime() < fold[report.status]!.getTime();
+    if (!earlier) continue;
+    fold[report.status] = report.at;
+    if (report.status === "failed") {
+      fold.errorCode = report.errorCode ?? null;
+      fold.errorReason = report.errorReason ?? null;
+    }
+  }
+  return [...folds.values()];
+}
+
+/** `column`'s rank as a SQL integer (see STATUS_RANK). */
+export function statusRankSql(column: SQL): SQL {
+  const cases = (Object.entries(STATUS_RANK) as [MessageStatus, number][]).map(([status, rank]) => sql`when ${sql.raw(`'${status}'`)} then ${sql.raw(String(rank))}`);
+  return sql`(case ${column} ${sql.join(cases, sql` `)} end)`;
 }

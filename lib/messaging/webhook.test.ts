@@ -2,11 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/webhooks/whatsapp/route";
 import { getDb } from "@/db";
-import { contacts, workspaces } from "@/db/schema";
+import { contacts, messages, workspaces } from "@/db/schema";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
-import { parseWebhookPayload, signPayload, verifySignature } from "./webhook";
+import { applyInboxedStatuses } from "./inbox";
+import { parseWebhookPayload, signPayload, verifySignature, WEBHOOK_MAX_STATUSES } from "./webhook";
 
 const ctx = { params: Promise.resolve({}) };
 const URL_BASE = "http://localhost/api/webhooks/whatsapp";
@@ -228,6 +229,46 @@ describe("POST status ordering", () => {
     );
     expect(response.status).toBe(200);
     expect(await getTestMessage(id)).toMatchObject({ status: "failed", failedAt: new Date(t * 1000), errorCode: "131026" });
+  });
+});
+
+describe("POST batches and held statuses", () => {
+  it("applies a mixed batch of known and unknown wamids, holds the unknown ones, and applies them once the wamid is stored", async () => {
+    const { account, sender, wamid, id } = await setup();
+    const early = `wamid.EARLY${randomBase62(12)}`;
+    const pendingId = await createTestMessage({ workspaceId: account.workspaceId, status: "sending" });
+    const deliveredAt = Math.floor(Date.now() / 1000) - 5;
+    const response = await deliver(
+      payload(sender, [
+        { id: early, status: "delivered", timestamp: deliveredAt },
+        { id: wamid, status: "read", timestamp: deliveredAt + 1 },
+        { id: wamid, status: "delivered", timestamp: deliveredAt },
+        { id: early, status: "sent", timestamp: deliveredAt - 1 },
+      ]),
+      sender.appSecret,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, applied: 2, ignored: 0, pending: 2, replies: 0 });
+    expect(await getTestMessage(id)).toMatchObject({ status: "read", deliveredAt: new Date(deliveredAt * 1000), readAt: new Date((deliveredAt + 1) * 1000) });
+
+    // The send's result is written after the webhook: the held statuses apply then.
+    const db = await getDb();
+    await db.update(messages).set({ status: "sent", wamid: early, sentAt: new Date() }).where(eq(messages.id, pendingId));
+    expect(await applyInboxedStatuses(db, { wamids: [early] })).toBe(1);
+    expect(await getTestMessage(pendingId)).toMatchObject({ status: "delivered", deliveredAt: new Date(deliveredAt * 1000) });
+  });
+
+  it("refuses more than WEBHOOK_MAX_STATUSES statuses in one request with 413 and applies none", async () => {
+    const { sender, wamid, id } = await setup();
+    const statuses = Array.from({ length: WEBHOOK_MAX_STATUSES + 1 }, (_, i) => ({ id: i === 0 ? wamid : `wamid.CAP${i}`, status: "delivered" }));
+    const response = await deliver(payload(sender, statuses), sender.appSecret);
+    expect(response.status).toBe(413);
+    expect(response.headers.get("content-type")).toContain("application/problem+json");
+    expect((await response.json()).detail).toContain(`at most ${WEBHOOK_MAX_STATUSES}`);
+    expect((await getTestMessage(id)).status).toBe("sent");
+
+    const unsigned = await deliver(payload(sender, statuses), null);
+    expect(unsigned.status).toBe(401);
   });
 });
 

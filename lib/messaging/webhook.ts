@@ -4,16 +4,19 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { messages, senders, workspaces } from "@/db/schema";
+import { senders, workspaces } from "@/db/schema";
 import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/contacts/opt-out";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
 import { isE164PhoneNumber } from "@/lib/trigger/validation";
 import { reasonForCode } from "./errors";
-import { isReportedStatus, reportUpdate, statusesBelow, type StatusReport } from "./status";
+import { recordStatusReports } from "./inbox";
+import { isReportedStatus, type AddressedStatusReport, type StatusReport } from "./status";
 
 /** Meta sends at most 3 MB; a little headroom. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/** Meta batches far fewer statuses per request; more is refused (413) rather than held up. */
+export const WEBHOOK_MAX_STATUSES = 10_000;
 
 function safeDecrypt(sealed: string | null): string | null {
   if (!sealed) return null;
@@ -150,20 +153,6 @@ export function parseWebhookPayload(body: unknown, receivedAt: Date = new Date()
 }
 
 /**
- * Applies one status report to the message with `wamid` in one of `workspaceIds`, if it is an
- * advance (see status.ts). Returns whether the row changed; duplicates and stale reports change nothing.
- */
-export async function applyStatusReport(db: Executor, wamid: string, report: StatusReport, workspaceIds: string[]): Promise<boolean> {
-  if (workspaceIds.length === 0) return false;
-  const changed = await db
-    .update(messages)
-    .set(reportUpdate(report))
-    .where(and(eq(messages.wamid, wamid), inArray(messages.workspaceId, workspaceIds), inArray(messages.status, statusesBelow(report.status))))
-    .returning({ id: messages.id });
-  return changed.length > 0;
-}
-
-/**
  * Applies inbound replies to the contacts of each workspace (its consent keywords: STOP,
  * UNSUBSCRIBE, its own keywords, START). The webhook and the sandbox's simulated reply both use it.
  */
@@ -178,8 +167,9 @@ export async function applyInboundMessages(db: Executor, workspaceIds: string[],
 }
 
 export type WebhookOutcome =
-  | { ok: true; applied: number; ignored: number; replies: number }
-  | { ok: false; reason: "unsigned" | "bad_signature" };
+  | { ok: true; applied: number; ignored: number; pending: number; replies: number }
+  | { ok: false; reason: "unsigned" | "bad_signature" }
+  | { ok: false; reason: "too_many_statuses"; statuses: number };
 
 /**
  * Verifies a POSTed webhook and applies its statuses. The body is signed with the app secret of
@@ -210,18 +200,26 @@ export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Arr
     return secret !== null && verifySignature(input.raw, input.signature, secret);
   });
   if (verified.length === 0) return { ok: false, reason: "bad_signature" };
+  const statusCount = changes.reduce((sum, change) => sum + change.statuses.length, 0);
+  if (statusCount > WEBHOOK_MAX_STATUSES) return { ok: false, reason: "too_many_statuses", statuses: statusCount };
 
-  let applied = 0;
+  // Every status of the request in one statement; those for wamids not stored yet are held.
+  const reports: AddressedStatusReport[] = [];
   let ignored = 0;
+  for (const change of changes) {
+    const workspaceIds = new Set(
+      verified.filter((sender) => (change.phoneNumberId ? sender.phoneNumberId === change.phoneNumberId : sender.wabaId === change.wabaId)).map((sender) => sender.workspaceId),
+    );
+    if (workspaceIds.size === 0) ignored += change.statuses.length;
+    for (const status of change.statuses) {
+      for (const workspaceId of workspaceIds) reports.push({ wamid: status.wamid, workspaceId, report: status.report });
+    }
+  }
+  const outcome = await recordStatusReports(db, reports);
+  ignored += outcome.ignored;
+
   let replies = 0;
   for (const change of changes) {
-    const workspaceIds = verified
-      .filter((sender) => (change.phoneNumberId ? sender.phoneNumberId === change.phoneNumberId : sender.wabaId === change.wabaId))
-      .map((sender) => sender.workspaceId);
-    for (const status of change.statuses) {
-      if (await applyStatusReport(db, status.wamid, status.report, workspaceIds)) applied++;
-      else ignored++;
-    }
     // A reply belongs to the workspace whose business number received it: the number, never the account.
     if (change.phoneNumberId) {
       const owners = verified.filter((sender) => sender.phoneNumberId === change.phoneNumberId).map((sender) => sender.workspaceId);
@@ -229,5 +227,5 @@ export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Arr
       replies += outcomes.filter((outcome) => outcome.action !== "none").length;
     }
   }
-  return { ok: true, applied, ignored, replies };
+  return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies };
 }

@@ -28,7 +28,11 @@ export interface EnqueueInput {
   workspaceId: string;
   campaignId: string;
   apiKeyId: string | null;
-  senderId: string;
+  /**
+   * The sender the messages are queued for; only it may send them. Omitted: the workspace's current
+   * sender, read inside the same statement (no extra round trip).
+   */
+  senderId?: string | null;
   template: { name: string; language: string };
   /** One per phone (see `contactUpserts`); every message's phone must be among them. */
   contacts: ContactUpsert[];
@@ -80,6 +84,7 @@ function messageRecord(m: QueuedMessage) {
 export async function enqueueMessages(db: Executor, input: EnqueueInput): Promise<number> {
   const claim = input.claim ? sql`claim as (${input.claim}),` : sql``;
   const claimed = input.claim ? sql`where exists (select 1 from claim)` : sql``;
+  const senderId = input.senderId ?? sql`(select s.id from senders s where s.workspace_id = ${input.workspaceId})`;
   const [row] = await queryRows<{ inserted: number }>(
     db,
     sql`with ${claim}
@@ -95,7 +100,7 @@ export async function enqueueMessages(db: Executor, input: EnqueueInput): Promis
       inserted as (
         insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, api_key_id, phone_number,
           template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at, error_code, error_reason)
-        select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, ${input.senderId}, ${input.apiKeyId}, m.phone,
+        select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, ${senderId}, ${input.apiKeyId}, m.phone,
           ${input.template.name}, ${input.template.language}, m.rendered_text, m.payload,
           case when m.error_code is null then 'queued' else 'skipped' end, now(),
           ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz, m.error_code, m.error_reason

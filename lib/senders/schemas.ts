@@ -1,10 +1,15 @@
 import { z } from "zod";
+import { MESSAGING_TIERS, type MessagingTier } from "./tier";
 
 const graphId = (label: string) =>
   z
     .string()
     .trim()
-    .regex(/^\d{5,30}$/, `The ${label} is the number shown in WhatsApp Manager (digits only).`);
+    .min(1, `Enter the ${label}.`)
+    .regex(/^\d{5,30}$/, `The ${label} is a numeric ID of 5 to 30 digits from API Setup in Meta for Developers, not the phone number itself.`);
+
+export const phoneNumberIdSchema = graphId("phone number ID");
+export const wabaIdSchema = graphId("WhatsApp Business Account ID");
 
 /** Blank secret fields mean "keep the stored value". */
 const optionalSecret = z
@@ -13,23 +18,34 @@ const optionalSecret = z
   .optional()
   .transform((value) => (value && value.trim() !== "" ? value.trim() : undefined));
 
-export const senderSettingsSchema = z.discriminatedUnion("provider", [
-  z.object({ provider: z.literal("sandbox") }),
-  z.object({
-    provider: z.literal("whatsapp"),
-    phoneNumberId: graphId("phone number ID"),
-    wabaId: graphId("WhatsApp Business Account ID"),
-    accessToken: optionalSecret,
-    appSecret: optionalSecret,
-    verifyToken: optionalSecret,
-  }),
-]);
+export { MESSAGING_TIERS, type MessagingTier };
+
+/** WhatsApp's messaging limit (unique customers a day, outside a service window); null = unknown. */
+export const messagingTierSchema = z.enum(MESSAGING_TIERS, { error: "Choose one of the listed messaging limits." }).nullable();
+
+export function isMessagingTier(value: unknown): value is MessagingTier {
+  return typeof value === "string" && (MESSAGING_TIERS as readonly string[]).includes(value);
+}
+
+/** The WhatsApp form as Save and Test connection both validate it. */
+export const whatsappSenderSettingsSchema = z.object({
+  provider: z.literal("whatsapp"),
+  phoneNumberId: phoneNumberIdSchema,
+  wabaId: wabaIdSchema,
+  accessToken: optionalSecret,
+  appSecret: optionalSecret,
+  verifyToken: optionalSecret,
+  /** Left out: the stored limit stays as it is. */
+  messagingTier: messagingTierSchema.optional(),
+});
+
+export const senderSettingsSchema = z.discriminatedUnion("provider", [z.object({ provider: z.literal("sandbox") }), whatsappSenderSettingsSchema]);
 export type SenderSettingsInput = z.input<typeof senderSettingsSchema>;
 export type SenderSettings = z.output<typeof senderSettingsSchema>;
 
 /** Credentials to check with "Test connection" (blank access token → the stored one). */
 export const senderConnectionSchema = z.object({
-  phoneNumberId: graphId("phone number ID"),
+  phoneNumberId: phoneNumberIdSchema,
   accessToken: optionalSecret,
 });
 export type SenderConnectionInput = z.input<typeof senderConnectionSchema>;

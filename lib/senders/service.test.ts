@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
+import { newId } from "@/lib/crypto/random";
+import { createTestCampaign } from "@/lib/testing/messaging-factories";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { senders } from "@/db/schema";
+import { messages, senders } from "@/db/schema";
 import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError } from "@/lib/testing/fake-graph";
 import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
-import { getSender, loadSenderCredentials, testSenderConnection, updateSenderSettings } from "./service";
+import { getSender, getSenderRow, loadSenderCredentials, senderHealth, testSenderConnection, updateSenderSettings } from "./service";
 
 const fakeGraph = fakeGraphForFile();
 
@@ -95,5 +97,70 @@ describe("sender settings", () => {
         httpStatus: 401,
       },
     });
+  });
+});
+
+describe("sender identity and health", () => {
+  async function addMessages(workspaceId: string, senderId: string, rows: { status: "queued" | "sent" | "failed"; errorCode?: string; errorReason?: string }[]) {
+    const db = await getDb();
+    const campaignId = await createTestCampaign(workspaceId);
+    const now = Date.now();
+    await db.insert(messages).values(
+      rows.map((row, i) => ({
+        id: newId("msg"),
+        workspaceId,
+        campaignId,
+        senderId,
+        phoneNumber: `+1415555${String(i).padStart(4, "0")}`,
+        templateName: "order_update",
+        templateLanguage: "en_US",
+        renderedText: "Hi",
+        status: row.status,
+        errorCode: row.errorCode ?? null,
+        errorReason: row.errorReason ?? null,
+        sentAt: row.status === "sent" ? new Date(now - 60_000 + i) : null,
+        failedAt: row.status === "failed" ? new Date(now - 60_000 + i) : null,
+        createdAt: new Date(now - 60_000 + i),
+      })),
+    );
+  }
+
+  it("keeps the sender's id for a new token, and gives it a new one for a new phone number", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    await updateSenderSettings(db, workspaceId, whatsapp);
+    const first = (await getSenderRow(db, workspaceId)).id;
+    await updateSenderSettings(db, workspaceId, { ...whatsapp, accessToken: "EAAG-another-token-1234" });
+    expect((await getSenderRow(db, workspaceId)).id).toBe(first);
+    await addMessages(workspaceId, first, [{ status: "queued" }, { status: "sent" }]);
+    expect((await senderHealth(db, workspaceId)).pendingMessages).toBe(1);
+    await updateSenderSettings(db, workspaceId, { ...whatsapp, phoneNumberId: "106540352249999" });
+    const second = await getSenderRow(db, workspaceId);
+    expect(second.id).not.toBe(first);
+    expect(second).toMatchObject({ workspaceId, provider: "whatsapp", phoneNumberId: "106540352249999" });
+    const rows = await db.select().from(messages).where(eq(messages.senderId, first));
+    expect(rows.find((r) => r.status === "failed")).toMatchObject({ errorCode: "sender_changed" });
+    expect(rows.find((r) => r.status === "failed")!.errorReason).toMatch(/from WhatsApp number 106540352242922 to WhatsApp number 106540352249999/);
+    expect(rows.filter((r) => r.status === "sent")).toHaveLength(1);
+    expect((await senderHealth(db, workspaceId)).pendingMessages).toBe(0);
+  });
+
+  it("reports a sender whose last sends all failed for a reason of the sender, not one with ordinary failures", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    const senderId = (await getSenderRow(db, workspaceId)).id;
+    await addMessages(workspaceId, senderId, [
+      { status: "sent" },
+      ...Array.from({ length: 5 }, () => ({ status: "failed" as const, errorCode: "131026", errorReason: "Undeliverable." })),
+    ]);
+    expect(await senderHealth(db, workspaceId)).toMatchObject({ failing: false, reason: null });
+    await addMessages(
+      workspaceId,
+      senderId,
+      Array.from({ length: 5 }, () => ({ status: "failed" as const, errorCode: "190", errorReason: "The WhatsApp access token has expired." })),
+    );
+    const health = await senderHealth(db, workspaceId);
+    expect(health).toMatchObject({ senderId, failing: true, reason: "The WhatsApp access token has expired.", pendingMessages: 0 });
+    expect(health.since).toMatch(/^\d{4}-/);
   });
 });

@@ -1,7 +1,7 @@
 // The workspace's sending identity: the sandbox or a WhatsApp Cloud API number, secrets sealed at rest.
-import { eq } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { senders } from "@/db/schema";
+import { messages, senders } from "@/db/schema";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
 import { decryptSecret, encryptSecret, maskSecret } from "@/lib/crypto/secrets";
 import { newId } from "@/lib/crypto/random";
@@ -108,13 +108,10 @@ export async function loadSenderCredentials(db: Executor, workspaceId: string): 
 }
 
 /**
- * Switches between the sandbox and WhatsApp Cloud API. Secrets left blank keep their stored value;
- * a first WhatsApp setup needs the access token. Switching to the sandbox keeps the credentials
- * so switching back does not mean entering them again.
- */
-/**
  * Saves the sender settings; the audit row names the fields that changed (a secret field only as
- * "replaced", never its value).
+ * "replaced", never its value). Switching between the sandbox and WhatsApp keeps the credentials,
+ * so switching back does not mean entering them again. A different provider or phone number is a
+ * different sender: see `replaceSenderIdentity`.
  */
 export async function updateSenderSettings(
   db: Executor,
@@ -125,17 +122,19 @@ export async function updateSenderSettings(
   const settings = senderSettingsSchema.parse(input);
   return db.transaction(async (tx) => {
     const row = await getSenderRow(tx, workspaceId);
-    const audit = async (changed: string[]) => {
+    const audit = async (changed: string[], replaced: SenderReplacement | null) => {
       if (changed.length === 0) return;
-      await recordAudit(tx, { workspaceId, actor, action: "sender.settings_changed", targetType: "sender", targetId: row.id, metadata: { changed } });
+      const metadata = replaced ? { changed, replacedSenderId: row.id, failedMessages: replaced.failedMessages } : { changed };
+      await recordAudit(tx, { workspaceId, actor, action: "sender.settings_changed", targetType: "sender", targetId: replaced?.id ?? row.id, metadata });
     };
     if (settings.provider === "sandbox") {
+      const replaced = row.provider !== "sandbox" ? await replaceSenderIdentity(tx, row, { provider: "sandbox", phoneNumberId: row.phoneNumberId }) : null;
       const [updated] = await tx
         .update(senders)
         .set({ provider: "sandbox", updatedAt: new Date() })
-        .where(eq(senders.id, row.id))
+        .where(eq(senders.id, replaced?.id ?? row.id))
         .returning();
-      await audit(row.provider === "sandbox" ? [] : ["provider"]);
+      await audit(row.provider === "sandbox" ? [] : ["provider"], replaced);
       return toSenderView(updated ?? row);
     }
     const errors: FieldError[] = [];
@@ -144,6 +143,8 @@ export async function updateSenderSettings(
     }
     if (errors.length > 0) throw validationFailed(errors);
     const numberChanged = row.phoneNumberId !== settings.phoneNumberId;
+    const replaced =
+      row.provider !== "whatsapp" || numberChanged ? await replaceSenderIdentity(tx, row, { provider: "whatsapp", phoneNumberId: settings.phoneNumberId }) : null;
     const [updated] = await tx
       .update(senders)
       .set({
@@ -157,7 +158,7 @@ export async function updateSenderSettings(
         ...(numberChanged ? { displayPhoneNumber: null, messagingTier: null, throughputPerSecond: DEFAULT_THROUGHPUT_PER_SECOND } : {}),
         updatedAt: new Date(),
       })
-      .where(eq(senders.id, row.id))
+      .where(eq(senders.id, replaced?.id ?? row.id))
       .returning();
     await audit([
       ...(row.provider !== "whatsapp" ? ["provider"] : []),
@@ -166,7 +167,7 @@ export async function updateSenderSettings(
       ...(settings.accessToken ? ["accessToken"] : []),
       ...(settings.appSecret ? ["appSecret"] : []),
       ...(settings.verifyToken ? ["verifyToken"] : []),
-    ]);
+    ], replaced);
     return toSenderView(updated ?? row);
   });
 }
@@ -228,4 +229,131 @@ export async function testSenderConnection(db: Executor, workspaceId: string, in
       error: { kind: error.kind, message: error.message, code: error.code, subcode: error.subcode, details: error.details, httpStatus: error.httpStatus },
     };
   }
+}
+
+export const SENDER_CHANGED_CODE = "sender_changed";
+
+interface SenderReplacement {
+  /** The sender's new id. */
+  id: string;
+  /** Queued messages of the old sender, now failed with `sender_changed`. */
+  failedMessages: number;
+}
+
+function describeIdentity(identity: { provider: string; phoneNumberId: string | null }): string {
+  if (identity.provider === "sandbox") return "the sandbox";
+  return identity.phoneNumberId ? `WhatsApp number ${identity.phoneNumberId}` : "WhatsApp";
+}
+
+/**
+ * A provider or phone-number change makes a different sender: the workspace's sender row gets a
+ * new id (so every reader of "the workspace's sender" sees the new one), and messages keep the id
+ * they were queued with. Queued messages of the old id are failed here with a reason naming the
+ * change; ones a dispatcher holds at this moment go out through the sender they were claimed with,
+ * or are failed by it when they come back. Never completed by the new provider.
+ */
+async function replaceSenderIdentity(
+  tx: Executor,
+  row: SenderRow,
+  next: { provider: "sandbox" | "whatsapp"; phoneNumberId: string | null },
+): Promise<SenderReplacement> {
+  const id = newId("snd");
+  await tx.update(senders).set({ id, updatedAt: new Date() }).where(eq(senders.id, row.id));
+  const reason =
+    `The sender changed from ${describeIdentity(row)} to ${describeIdentity(next)} after this message was queued, ` +
+    "so it was not sent (it is never sent by another sender). Resend it from the logs.";
+  const now = new Date();
+  const failed = await tx
+    .update(messages)
+    .set({ status: "failed", errorCode: SENDER_CHANGED_CODE, errorReason: reason, failedAt: now, lockedUntil: null, updatedAt: now })
+    .where(and(eq(messages.workspaceId, row.workspaceId), eq(messages.senderId, row.id), eq(messages.status, "queued")))
+    .returning({ id: messages.id });
+  return { id, failedMessages: failed.length };
+}
+
+/** Error codes that mean the sender itself cannot send (credentials, permissions, account, reachability). */
+const SENDER_LEVEL_CODES = new Set([
+  "0", "3", "10", "190", "368", "131031", "131042",
+  "sender_not_configured", "sender_credentials_unreadable", "network_error", "timeout", "outcome_unknown",
+]);
+const isSenderLevel = (code: string | null) =>
+  code !== null && (SENDER_LEVEL_CODES.has(code) || /^2\d\d$/.test(code) || /^http_(5\d\d|401|403)$/.test(code));
+
+export interface SenderHealth {
+  senderId: string;
+  /**
+   * The latest send attempts of the current sender (at least the last two, or the only one so far;
+   * retries waiting included) failed for a reason of the sender (token, permissions, account,
+   * reachability).
+   */
+  failing: boolean;
+  reason: string | null;
+  /** The error code of the latest such failure. */
+  code: string | null;
+  /** When the run of such failures began. */
+  since: string | null;
+  /** Messages queued or being sent by the current sender: what a provider or number change would fail. */
+  pendingMessages: number;
+}
+
+/** How many of the latest sends are looked at. */
+const HEALTH_WINDOW = 5;
+/** Latest attempts in a row that must have failed for a reason of the sender. */
+const FAILING_RUN = 2;
+
+/**
+ * Cheap health of the workspace's current sender, for a banner and the switch confirmation. A
+ * message waiting for a retry after a sender-level error counts as a failed attempt: that is how a
+ * sender that cannot reach WhatsApp looks while its messages are still queued.
+ */
+export async function senderHealth(db: Executor, workspaceId: string): Promise<SenderHealth> {
+  const sender = await getSenderRow(db, workspaceId);
+  const [recent, [pending]] = await Promise.all([
+    db
+      .select({
+        status: messages.status,
+        errorCode: messages.errorCode,
+        errorReason: messages.errorReason,
+        failedAt: messages.failedAt,
+        updatedAt: messages.updatedAt,
+      })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.workspaceId, workspaceId),
+          eq(messages.senderId, sender.id),
+          or(
+            isNotNull(messages.sentAt),
+            isNotNull(messages.failedAt),
+            and(inArray(messages.status, ["queued", "sending"]), isNotNull(messages.errorCode), gt(messages.attempts, 0)),
+          ),
+        ),
+      )
+      .orderBy(desc(messages.createdAt))
+      .limit(HEALTH_WINDOW),
+    db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(messages)
+      .where(and(eq(messages.workspaceId, workspaceId), eq(messages.senderId, sender.id), inArray(messages.status, ["queued", "sending"]))),
+  ]);
+  const failedAttempt = (m: (typeof recent)[number]) =>
+    (m.status === "failed" || m.status === "queued" || m.status === "sending") && isSenderLevel(m.errorCode);
+  // The run of such failures up to the latest attempt: two in a row (or the only attempt so far).
+  const firstGood = recent.findIndex((m) => !failedAttempt(m));
+  const run = firstGood === -1 ? recent : recent.slice(0, firstGood);
+  const failing = run.length > 0 && run.length >= Math.min(FAILING_RUN, recent.length);
+  const since = failing
+    ? run.reduce<Date | null>((oldest, m) => {
+        const at = m.failedAt ?? m.updatedAt;
+        return !oldest || at < oldest ? at : oldest;
+      }, null)
+    : null;
+  return {
+    senderId: sender.id,
+    failing,
+    reason: failing ? (recent[0]!.errorReason ?? null) : null,
+    code: failing ? (recent[0]!.errorCode ?? null) : null,
+    since: since?.toISOString() ?? null,
+    pendingMessages: Number(pending?.count ?? 0),
+  };
 }

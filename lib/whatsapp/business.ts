@@ -1,5 +1,6 @@
 // WhatsApp Business Management calls: the phone number's profile and limits, and template listing.
 import { graphRequest, type GraphConfig } from "./graph";
+import { parseMessagingTier, type MessagingTier } from "@/lib/senders/tier";
 import type { ParameterFormat } from "@/lib/templates/types";
 
 export interface PhoneNumberInfo {
@@ -10,8 +11,8 @@ export interface PhoneNumberInfo {
   /** Meta's throughput level (STANDARD = 80 msg/s, HIGH = up to 1,000 msg/s). */
   throughputLevel: string | null;
   throughputPerSecond: number;
-  /** Raw messaging limit, e.g. TIER_250, TIER_2K, TIER_UNLIMITED. */
-  messagingLimit: string | null;
+  /** The messaging limit WhatsApp reports (TIER_250 … TIER_UNLIMITED); null when it reports none we know. */
+  messagingLimit: MessagingTier | null;
 }
 
 interface PhoneNumberResponse {
@@ -44,9 +45,10 @@ export async function getPhoneNumberInfo(config: GraphConfig, phoneNumberId: str
     qualityRating: body.quality_rating ?? null,
     throughputLevel: level,
     throughputPerSecond: throughputForLevel(level),
-    messagingLimit: body.whatsapp_business_manager_messaging_limit ?? body.messaging_limit_tier ?? null,
+    messagingLimit: parseMessagingTier(body.whatsapp_business_manager_messaging_limit ?? body.messaging_limit_tier),
   };
 }
+
 
 export interface RemoteTemplate {
   id: string | null;

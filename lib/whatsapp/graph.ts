@@ -1,4 +1,5 @@
 // Low-level WhatsApp Cloud API (Graph API) access: one request function and one error type.
+import { describeNetworkFailure } from "./network-failure";
 
 export interface GraphConfig {
   /** e.g. https://graph.facebook.com, or a local fake in tests (WHATSAPP_GRAPH_URL). */
@@ -90,7 +91,8 @@ export async function graphRequest<T>(
     const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
     throw new GraphApiError({
       kind: timedOut ? "timeout" : "network",
-      message: timedOut ? "The WhatsApp Cloud API did not answer in time." : `Could not reach the WhatsApp Cloud API: ${(error as Error).message}`,
+      message: timedOut ? "The WhatsApp Cloud API did not answer in time." : "Could not reach the WhatsApp Cloud API.",
+      details: timedOut ? `No answer from ${url.host} within ${Math.round((config.timeoutMs ?? 15_000) / 1000)} s.` : describeNetworkFailure(error, url),
     });
   }
   const text = await response.text();

@@ -11,6 +11,19 @@ const agents = {
   "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
 };
 
+/**
+ * Set on a timeout or network error once the request body was handed to the socket: Meta may have
+ * received (and accepted) the message, so sending it again could deliver it twice.
+ */
+export interface RequestFate {
+  requestWritten: boolean;
+}
+
+/** True when a failed send may have reached the Cloud API (its outcome is unknown). */
+export function mayHaveReachedApi(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as Partial<RequestFate>).requestWritten === true;
+}
+
 /** The Graph `{ error: { … } }` body as a GraphApiError, or null when the body is not one. */
 function graphErrorFrom(status: number, body: unknown): GraphApiError | null {
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
@@ -36,10 +49,14 @@ export function postGraphJson<T>(config: GraphConfig, path: string, body: unknow
   const agent = agents[url.protocol as keyof typeof agents];
   return new Promise<T>((resolve, reject) => {
     let settled = false;
+    let written = false;
     const finish = (error: GraphApiError | null, value?: T) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // An error answer from Meta is certain; a timeout or a broken connection after the body was
+      // written is not.
+      if (error && (error.kind === "timeout" || error.kind === "network")) Object.assign(error, { requestWritten: written });
       if (error) reject(error);
       else resolve(value as T);
     };
@@ -83,6 +100,8 @@ export function postGraphJson<T>(config: GraphConfig, path: string, body: unknow
       request.destroy();
     }, config.timeoutMs ?? 15_000);
     request.on("error", (error) => finish(new GraphApiError({ kind: "network", message: `Could not reach the WhatsApp Cloud API: ${error.message}` })));
-    request.end(payload);
+    request.end(payload, () => {
+      written = true;
+    });
   });
 }

@@ -1,24 +1,34 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { SenderBanner } from "@/components/campaigns/sender-banner";
 import { SenderSettingsForm } from "@/components/senders/sender-settings-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { appUrl } from "@/lib/env";
 import { SANDBOX_TEST_NUMBERS } from "@/lib/messaging/providers/sandbox";
-import { getSender } from "@/lib/senders/service";
+import { bannerFromHealth } from "@/lib/senders/banner";
+import { getSender, senderHealth } from "@/lib/senders/service";
 
 export const metadata: Metadata = { title: "WhatsApp" };
 
 export default async function WhatsAppSettingsPage() {
   await connection();
   const user = await requireUser();
-  const sender = await getSender(await getDb(), user.workspaceId);
+  const db = await getDb();
+  const [sender, health] = await Promise.all([getSender(db, user.workspaceId), senderHealth(db, user.workspaceId)]);
+  const banner = bannerFromHealth(health, sender.provider);
   return (
     <>
       <PageHeader title="WhatsApp" description="The number your campaign messages are sent from." />
-      <div className="max-w-3xl">
-        <SenderSettingsForm initialSender={sender} webhookUrl={`${appUrl()}/api/webhooks/whatsapp`} undeliverableTestNumber={SANDBOX_TEST_NUMBERS.undeliverable} />
+      <div className="grid max-w-3xl gap-6">
+        <SenderBanner banner={banner} fixLink={false} />
+        <SenderSettingsForm
+          initialSender={sender}
+          pendingMessages={health.pendingMessages}
+          webhookUrl={`${appUrl()}/api/webhooks/whatsapp`}
+          undeliverableTestNumber={SANDBOX_TEST_NUMBERS.undeliverable}
+        />
       </div>
     </>
   );

@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { ApiError } from "@/lib/http/errors";
 import { readJsonBody } from "@/lib/http/body";
 import { json, withPublic } from "@/lib/http/route";
-import { handleWebhookDelivery, isKnownVerifyToken, WEBHOOK_BODY_LIMIT_BYTES } from "@/lib/messaging/webhook";
+import { handleWebhookDelivery, isKnownVerifyToken, WEBHOOK_BODY_LIMIT_BYTES, WEBHOOK_MAX_STATUSES } from "@/lib/messaging/webhook";
 
 /** Meta's subscription handshake: echo `hub.challenge` when the verify token is one of ours. */
 export const GET = withPublic(async ({ request }) => {
@@ -22,6 +22,12 @@ export const GET = withPublic(async ({ request }) => {
 export const POST = withPublic(async ({ request }) => {
   const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES, rejectUnstorableText: false });
   const outcome = await handleWebhookDelivery(await getDb(), { raw, body: value, signature: request.headers.get("x-hub-signature-256") });
+  if (!outcome.ok && outcome.reason === "too_many_statuses") {
+    throw new ApiError(
+      "payload_too_large",
+      `The webhook carries ${outcome.statuses} statuses; at most ${WEBHOOK_MAX_STATUSES} are accepted per request. Nothing was applied: send them in smaller requests.`,
+    );
+  }
   if (!outcome.ok) {
     throw new ApiError(
       "invalid_signature",
@@ -30,5 +36,5 @@ export const POST = withPublic(async ({ request }) => {
         : "X-Hub-Signature-256 does not match the body for the app secret of the WhatsApp sender it names.",
     );
   }
-  return json({ received: true, applied: outcome.applied, ignored: outcome.ignored, replies: outcome.replies });
+  return json({ received: true, applied: outcome.applied, ignored: outcome.ignored, pending: outcome.pending, replies: outcome.replies });
 });

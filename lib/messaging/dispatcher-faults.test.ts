@@ -1,0 +1,282 @@
+// The dispatcher under faults: failed result writes, timeouts after the request was written,
+// several processes on one sender, a provider switch mid-retry, shutdown, and 130429/131056.
+import { eq, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { describe, expect, it } from "vitest";
+import { getDb, isEmbedded, type DB } from "@/db";
+import { messages, senders } from "@/db/schema";
+import { createTestAccount } from "@/lib/testing/factories";
+import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
+import { connectTestWhatsAppSender, createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
+import { newId } from "@/lib/crypto/random";
+import { updateSenderSettings } from "@/lib/senders/service";
+import { GraphApiError } from "@/lib/whatsapp/graph";
+import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
+import { OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
+import type { MessageProvider, ProviderRegistry } from "./providers";
+import { createWhatsAppProvider } from "./providers/whatsapp";
+
+const fakeGraph = fakeGraphForFile();
+
+/** Messages due this far ahead, dispatched with a clock shifted as far: other files' passes leave them alone. */
+const FUTURE = 20 * 60_000;
+const shiftedClock = (offsetMs: number): Clock => ({ now: () => Date.now() + offsetMs, sleep: systemClock.sleep });
+const dispatch = (workspaceId: string, deps: Partial<DispatchDeps> = {}, options: DispatchOptions = {}) =>
+  getDb().then((db) => runDispatch({ db, clock: shiftedClock(FUTURE), ...deps }, { ...options, workspaceIds: [workspaceId] }));
+
+async function currentSenderId(workspaceId: string): Promise<string> {
+  const db = await getDb();
+  const [row] = await db.select({ id: senders.id }).from(senders).where(eq(senders.workspaceId, workspaceId));
+  return row!.id;
+}
+
+/** Queued messages pinned to the workspace's current sender. */
+async function queue(
+  workspaceId: string,
+  count: number,
+  overrides: Partial<typeof messages.$inferInsert> = {},
+): Promise<string[]> {
+  const db = await getDb();
+  const senderId = overrides.senderId ?? (await currentSenderId(workspaceId));
+  const campaignId = overrides.campaignId ?? (await createTestCampaign(workspaceId));
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: newId("msg"),
+    workspaceId,
+    campaignId,
+    senderId,
+    phoneNumber: `+1415555${String(i).padStart(4, "0")}`,
+    templateName: "order_update",
+    templateLanguage: "en_US",
+    renderedText: "Hi Jessica, your order is on its way.",
+    payload: TEST_TEMPLATE_PAYLOAD,
+    nextAttemptAt: new Date(Date.now() + FUTURE),
+    ...overrides,
+  }));
+  await db.insert(messages).values(rows);
+  return rows.map((r) => r.id);
+}
+
+function recordingProvider(answer?: (message: { id: string; phoneNumber: string; attempts: number }) => Promise<void> | void) {
+  const sends: { id: string; at: number }[] = [];
+  let n = 0;
+  const provider: MessageProvider = {
+    async send(message) {
+      sends.push({ id: message.id, at: Date.now() });
+      await answer?.(message);
+      return { wamid: `wamid.TEST.${message.id}.${n++}` };
+    },
+  };
+  return { sends, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+}
+
+const dialect = new PgDialect();
+const textOf = (query: unknown) => (query && typeof query === "object" && "queryChunks" in query ? dialect.sqlToQuery(query as SQL).sql : "");
+
+/** The test database, except that statements matching `fails` throw (each one `times` times at most). */
+function faultyDb(db: DB, fails: (text: string) => boolean, times: number): { db: DB; thrown: () => number } {
+  let thrown = 0;
+  const proxy = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === "execute") {
+        return (query: SQL) => {
+          if (thrown < times && fails(textOf(query))) {
+            thrown++;
+            return Promise.reject(new Error("connection reset by peer (injected)"));
+          }
+          return target.execute(query);
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: proxy, thrown: () => thrown };
+}
+
+const isSentWrite = (text: string) => /set status = 'sent'/.test(text);
+
+describe("a failed write of send results", () => {
+  it("is retried inside the lease: the batch is recorded and nothing is sent twice", async () => {
+    const account = await createTestAccount();
+    const ids = await queue(account.workspaceId, 50);
+    const { db, thrown } = faultyDb(await getDb(), isSentWrite, 1);
+    const { sends, providers } = recordingProvider();
+    const summary = await runDispatch({ db, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId] });
+    expect(thrown()).toBe(1);
+    expect(summary.sent).toBe(50);
+    // Another pass a minute later (the lease would have expired) finds nothing to send.
+    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 61_000) });
+    expect(sends.filter((s) => ids.includes(s.id))).toHaveLength(50);
+    const rows = await Promise.all(ids.map(getTestMessage));
+    expect(rows.every((r) => r.status === "sent" && r.wamid?.startsWith("wamid.TEST."))).toBe(true);
+  });
+
+  it("keeps a result it cannot write at all and records it later without sending again", async () => {
+    const account = await createTestAccount();
+    const [id] = await queue(account.workspaceId, 1);
+    // Every write of results fails during the first pass (batch tries, then the row on its own).
+    const { db } = faultyDb(await getDb(), isSentWrite, 100);
+    const { sends, providers } = recordingProvider();
+    await runDispatch({ db, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId] });
+    expect((await getTestMessage(id!)).status).toBe("sending");
+    // The lease expires; the next pass of this process writes the kept result and sends nothing.
+    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 61_000) });
+    expect(sends.filter((s) => s.id === id)).toHaveLength(1);
+    expect(await getTestMessage(id!)).toMatchObject({ status: "sent", wamid: `wamid.TEST.${id}.0` });
+  });
+});
+
+describe("a request that timed out after it was written", () => {
+  it("is not sent again; it fails as outcome unknown after the grace period", async () => {
+    const account = await createTestAccount();
+    await connectTestWhatsAppSender(account.workspaceId);
+    const [id] = await queue(account.workspaceId, 1);
+    fakeGraph().requests.length = 0;
+    fakeGraph().handle(() => ({ delayMs: 1_500, body: { messaging_product: "whatsapp", messages: [{ id: "wamid.LATE" }] } }));
+    const whatsapp = createWhatsAppProvider({ timeoutMs: 300 });
+    const providers = { sandbox: whatsapp, whatsapp };
+    const summary = await dispatch(account.workspaceId, { providers });
+    expect(summary.unknown).toBe(1);
+    const waiting = await getTestMessage(id!);
+    expect(waiting).toMatchObject({ status: "sending", errorCode: OUTCOME_UNKNOWN_CODE, attempts: 1 });
+    expect(waiting.errorReason).toMatch(/may have been delivered/);
+
+    // Before the grace ends nothing happens; after it, it fails without another request.
+    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 60_000) });
+    expect((await getTestMessage(id!)).status).toBe("sending");
+    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 3 * 60_000) });
+    expect(await getTestMessage(id!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: OUTCOME_UNKNOWN_REASON, attempts: 1 });
+    expect(fakeGraph().requests).toHaveLength(1);
+  });
+
+  it("while a refused connection (the request never left) is retried", async () => {
+    const account = await createTestAccount();
+    await connectTestWhatsAppSender(account.workspaceId);
+    const [id] = await queue(account.workspaceId, 1);
+    const previous = process.env.WHATSAPP_GRAPH_URL;
+    process.env.WHATSAPP_GRAPH_URL = "http://127.0.0.1:9"; // nothing listens on the discard port
+    try {
+      const whatsapp = createWhatsAppProvider({ timeoutMs: 2_000 });
+      await dispatch(account.workspaceId, { providers: { sandbox: whatsapp, whatsapp }, random: () => 0 });
+    } finally {
+      process.env.WHATSAPP_GRAPH_URL = previous;
+    }
+    expect(await getTestMessage(id!)).toMatchObject({ status: "queued", errorCode: "network_error", attempts: 1, lockedUntil: null });
+  });
+});
+
+describe("one sender, several dispatching processes", () => {
+  it("never exceeds the sender's rate together (no 1-second window above rate + 5 %)", async () => {
+    const account = await createTestAccount();
+    const db = await getDb();
+    await db.update(senders).set({ throughputPerSecond: 20 }).where(eq(senders.workspaceId, account.workspaceId));
+    const ids = await queue(account.workspaceId, 90);
+    const { sends, providers } = recordingProvider();
+    // On Postgres each process has its own connection; the embedded database has only one.
+    const connections: { db: DB; close: () => Promise<void> }[] = [];
+    for (let i = 0; i < 3; i++) {
+      if (isEmbedded()) {
+        connections.push({ db, close: async () => {} });
+      } else {
+        const postgres = (await import("postgres")).default;
+        const { drizzle } = await import("drizzle-orm/postgres-js");
+        const client = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
+        connections.push({ db: drizzle(client) as unknown as DB, close: () => client.end() });
+      }
+    }
+    try {
+      await Promise.all(
+        connections.map((c) => runDispatch({ db: c.db, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId], batchSize: 10, deadlineMs: 15_000 })),
+      );
+    } finally {
+      await Promise.all(connections.map((c) => c.close()));
+    }
+    const mine = sends.filter((s) => ids.includes(s.id)).sort((a, b) => a.at - b.at);
+    expect(mine).toHaveLength(90);
+    expect(new Set(mine.map((s) => s.id)).size).toBe(90);
+    const peak = Math.max(...mine.map((s) => mine.filter((t) => t.at >= s.at && t.at < s.at + 1_000).length));
+    expect(peak).toBeLessThanOrEqual(21);
+  });
+
+  it("slows the whole sender down after 130429, not just the one message", async () => {
+    const account = await createTestAccount();
+    const db = await getDb();
+    await db.update(senders).set({ throughputPerSecond: 50 }).where(eq(senders.workspaceId, account.workspaceId));
+    const [first, ...rest] = await queue(account.workspaceId, 6);
+    const { sends, providers } = recordingProvider((message) => {
+      if (message.id === first) throw new GraphApiError({ kind: "graph", httpStatus: 400, code: 130429, message: "(#130429) Rate limit hit" });
+    });
+    await dispatch(account.workspaceId, { providers }, { batchSize: 1 });
+    const firstAt = sends.find((s) => s.id === first)!.at;
+    const later = sends.filter((s) => rest.includes(s.id) && s.at > firstAt + 5);
+    // Whatever was not already under way waits for the sender's 1 s pause.
+    expect(later.length).toBeGreaterThan(0);
+    for (const send of later) expect(send.at - firstAt).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe("a provider switch", () => {
+  it("fails the messages of the old sender (queued for a retry or reclaimed) and never sends them through the new one", async () => {
+    const account = await createTestAccount();
+    await connectTestWhatsAppSender(account.workspaceId);
+    const oldSender = await currentSenderId(account.workspaceId);
+    // One waits for a retry after a timeout; one was being sent when its process died.
+    const [retrying] = await queue(account.workspaceId, 1, { attempts: 1, errorCode: "timeout", errorReason: "The WhatsApp Cloud API did not answer in time." });
+    const [stranded] = await queue(account.workspaceId, 1, { status: "sending", attempts: 1, lockedUntil: new Date(Date.now() + FUTURE - 1_000) });
+    const db = await getDb();
+    await updateSenderSettings(db, account.workspaceId, { provider: "sandbox" });
+    const newSender = await currentSenderId(account.workspaceId);
+    expect(newSender).not.toBe(oldSender);
+    const retryRow = await getTestMessage(retrying!);
+    expect(retryRow).toMatchObject({ status: "failed", errorCode: "sender_changed", senderId: oldSender });
+    expect(retryRow.errorReason).toMatch(/from WhatsApp number \d+ to the sandbox.*Resend it from the logs/);
+
+    const [fresh] = await queue(account.workspaceId, 1);
+    const { sends, providers } = recordingProvider();
+    await dispatch(account.workspaceId, { providers });
+    expect(sends.map((s) => s.id)).toEqual([fresh]);
+    expect(await getTestMessage(stranded!)).toMatchObject({ status: "failed", errorCode: "sender_changed", wamid: null });
+    expect(await getTestMessage(fresh!)).toMatchObject({ status: "sent", senderId: newSender });
+  });
+});
+
+describe("shutdown", () => {
+  it("stops claiming at once, hands back held messages without counting the attempt, and returns within 5 s", async () => {
+    const account = await createTestAccount();
+    const db = await getDb();
+    await db.update(senders).set({ throughputPerSecond: 2 }).where(eq(senders.workspaceId, account.workspaceId));
+    const ids = await queue(account.workspaceId, 20);
+    const { sends, providers } = recordingProvider(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    const controller = new AbortController();
+    const pass = dispatch(account.workspaceId, { providers }, { signal: controller.signal, deadlineMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const abortedAt = Date.now();
+    controller.abort();
+    const summary = await pass;
+    expect(Date.now() - abortedAt).toBeLessThan(5_000);
+    const sent = sends.filter((s) => ids.includes(s.id)).map((s) => s.id);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.length).toBeLessThan(20);
+    const rows = await Promise.all(ids.map(getTestMessage));
+    for (const row of rows) {
+      if (sent.includes(row.id)) expect(row.status).toBe("sent");
+      else expect(row).toMatchObject({ status: "queued", attempts: 0, lockedUntil: null });
+    }
+    expect(summary.deferred).toBe(20 - sent.length);
+  });
+});
+
+describe("pair rate limit (131056)", () => {
+  it("backs off the recipient for at least 6 s", async () => {
+    const account = await createTestAccount();
+    const [id] = await queue(account.workspaceId, 1);
+    const { providers } = recordingProvider(() => {
+      throw new GraphApiError({ kind: "graph", httpStatus: 400, code: 131056, message: "(#131056) Pair rate limit hit" });
+    });
+    const before = Date.now() + FUTURE;
+    await dispatch(account.workspaceId, { providers, random: () => 0 });
+    const row = await getTestMessage(id!);
+    expect(row).toMatchObject({ status: "queued", errorCode: "131056" });
+    expect(row.nextAttemptAt.getTime() - before).toBeGreaterThanOrEqual(6_000);
+  });
+});
