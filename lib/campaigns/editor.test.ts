@@ -313,6 +313,7 @@ describe("splitCampaignResponse", () => {
     respectOptOut: true,
     version: 3,
     deployedAt: "2026-03-14T10:00:00.000Z",
+    bulk: null,
     createdAt: "2026-03-14T09:00:00.000Z",
     updatedAt: "2026-03-14T10:00:00.000Z",
   };

@@ -61,6 +61,19 @@ export function alignVariables(
   });
 }
 
+/**
+ * Whether the builder edits the campaign's draft revision (revision.ts) rather than the campaign:
+ * an active trigger campaign, or a paused one with pending edits.
+ */
+export function editsDraftRevision(campaign: Pick<CampaignView, "kind" | "status" | "draftRevision">): boolean {
+  return campaign.kind === "trigger" && (campaign.status === "active" || (campaign.status === "paused" && Boolean(campaign.draftRevision)));
+}
+
+/** What the builder's form shows: the pending revision when there is one, else the campaign. */
+export function editedConfig(campaign: CampaignView): EditableCampaign {
+  return campaign.draftRevision ?? campaign;
+}
+
 /** The form's values for a campaign (copies, so editing never mutates the campaign). */
 export function toFormValues(campaign: EditableCampaign, templates: TemplateWithVariables[], attributes: string[]): EditorFormValues {
   const template = templates.find((t) => t.id === campaign.templateId);

@@ -6,10 +6,10 @@ import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { parseStrict } from "@/lib/openapi/request";
 import { lifecycleActionSchema } from "./schemas";
 import { getDeploymentDetails, type DeploymentDetails } from "./deployment";
-import { archiveCampaign, deployCampaign, pauseCampaign, resumeCampaign } from "./lifecycle";
+import { archiveCampaign, deployCampaign, discardRevision, pauseCampaign, publishRevision, resumeCampaign, unarchiveCampaign } from "./lifecycle";
 import type { CampaignView } from "./service";
 
-export const CAMPAIGN_ACTIONS = ["deploy", "pause", "resume", "archive"] as const;
+export const CAMPAIGN_ACTIONS = ["deploy", "pause", "resume", "archive", "unarchive", "publish", "discard"] as const;
 export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
 
 /** A campaign as the API returns it: the campaign itself, with its deployment details once deployed. */
@@ -19,7 +19,7 @@ export interface CampaignResource extends CampaignView {
 }
 
 export async function campaignResource(db: Executor, workspaceId: string, campaign: CampaignView, origin?: string): Promise<CampaignResource> {
-  const deployed = campaign.status === "active" || campaign.status === "paused";
+  const deployed = campaign.kind === "trigger" && (campaign.status === "active" || campaign.status === "paused");
   return { ...campaign, deployment: deployed ? await getDeploymentDetails(db, workspaceId, campaign, origin) : null };
 }
 
@@ -41,7 +41,15 @@ export async function runCampaignAction(
   actor?: AuditActor,
 ): Promise<CampaignResource> {
   const options = parseStrict(lifecycleActionSchema, body ?? {});
-  const run = { deploy: deployCampaign, pause: pauseCampaign, resume: resumeCampaign, archive: archiveCampaign }[action];
+  const run = {
+    deploy: deployCampaign,
+    pause: pauseCampaign,
+    resume: resumeCampaign,
+    archive: archiveCampaign,
+    unarchive: unarchiveCampaign,
+    publish: publishRevision,
+    discard: discardRevision,
+  }[action];
   const campaign = await run(db, workspaceId, id, { ...options, actor });
   return campaignResource(db, workspaceId, campaign, origin);
 }

@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { campaignStatuses } from "@/db/schema";
 import { formatPath } from "@/lib/http/problem";
-import { campaignEditorSchema, triggerConfigSchema } from "./schemas";
+import { CAMPAIGN_STATUSES, campaignEditorSchema, triggerConfigSchema } from "./schemas";
 import { curlExample, samplePayload } from "./sample";
 
 function issues(value: unknown) {
   const result = triggerConfigSchema.safeParse(value);
   return result.success ? [] : result.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`);
 }
+
+it("lists the same campaign statuses as the database schema", () => {
+  expect([...CAMPAIGN_STATUSES]).toEqual([...campaignStatuses]);
+});
 
 describe("trigger configuration", () => {
   const row = (field: string, attribute: string, type = "string", required = true) => ({ field, attribute, type, required });

@@ -5,7 +5,8 @@ import { z } from "zod";
 export const FIELD_TYPES = ["string", "number", "boolean", "email", "date"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export const CAMPAIGN_STATUSES = ["draft", "active", "paused", "archived"] as const;
+// The same list as db/schema.ts `campaignStatuses` (a test holds them equal); kept here so forms need no database module.
+export const CAMPAIGN_STATUSES = ["draft", "active", "paused", "archived", "scheduled", "sending", "completed", "cancelled"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export const CAMPAIGN_KINDS = ["trigger", "bulk"] as const;
@@ -101,16 +102,69 @@ export const messageConfigSchema = z
 export type MessageConfig = z.output<typeof messageConfigSchema>;
 export type VariableMapping = MessageConfig["variables"][number];
 
+// ── Bulk campaigns: who receives it and how fast ─────────────────────────────────────────
+
+const idList = (prefix: string, max: number, what: string) =>
+  z
+    .array(z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`), `Not a ${what} id.`))
+    .max(max, `At most ${max} ${what}s.`);
+
+export const MAX_AUDIENCE_LISTS = 50;
+export const MAX_AUDIENCE_SEGMENTS = 50;
+/** Contacts named one by one in a request body (a retarget's audience is written by the server and may be larger). */
+export const MAX_AUDIENCE_CONTACT_IDS = 1_000;
+export const MAX_EXCLUDED_CONTACT_IDS = 1_000;
+export const MAX_SEND_RATE_PER_SECOND = 1_000;
+
+/**
+ * Who a bulk campaign goes to: every contact in any of the lists or segments (and `contactIds`),
+ * once, minus `excludeContactIds`; opted-out contacts never.
+ */
+export const bulkAudienceSchema = z.object({
+  listIds: idList("lst", MAX_AUDIENCE_LISTS, "list").default([]),
+  segmentIds: idList("seg", MAX_AUDIENCE_SEGMENTS, "segment").default([]),
+  contactIds: idList("ctc", MAX_AUDIENCE_CONTACT_IDS, "contact")
+    .optional()
+    .meta({ description: "Contacts named one by one (a retargeting campaign's audience is exactly such a set)." }),
+  excludeContactIds: idList("ctc", MAX_EXCLUDED_CONTACT_IDS, "contact")
+    .optional()
+    .meta({ description: "Contacts left out although the lists or segments select them (e.g. chosen in the preview)." }),
+  excludeContactsWithEmptyVariables: z
+    .boolean()
+    .optional()
+    .meta({ description: "Leave out contacts for whom a template variable would come out empty (no attribute value and no fallback). Otherwise they get a `skipped` message with error `variables_missing`." }),
+});
+export type BulkAudience = z.output<typeof bulkAudienceSchema>;
+
+export const sendRateSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_SEND_RATE_PER_SECOND)
+  .nullable()
+  .meta({ description: "Bulk campaigns: messages per second, at or below the sender's throughput; null sends at the sender's throughput." });
+
 export const campaignNameSchema = z
   .string()
   .trim()
   .min(1, "Give the campaign a name.")
   .max(100, "At most 100 characters.");
 
-export const createCampaignSchema = z.object({
-  name: campaignNameSchema,
-  kind: z.enum(CAMPAIGN_KINDS).default("trigger"),
-});
+export const createCampaignSchema = z
+  .object({
+    name: campaignNameSchema,
+    kind: z.enum(CAMPAIGN_KINDS).default("trigger"),
+    audience: bulkAudienceSchema.optional().meta({ description: "Bulk campaigns: who receives it." }),
+    templateId: z.string().min(1).max(100).nullable().optional().meta({ description: "Bulk campaigns: the template to send (trigger campaigns pick it in the builder)." }),
+    messageConfig: messageConfigSchema.optional().meta({ description: "Bulk campaigns: template variable → contact attribute, with fallbacks." }),
+    sendRatePerSecond: sendRateSchema.optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.kind === "bulk") return;
+    for (const member of ["audience", "templateId", "messageConfig", "sendRatePerSecond"] as const) {
+      if (input[member] !== undefined) ctx.addIssue({ code: "custom", path: [member], message: "Only bulk campaigns take this when they are created." });
+    }
+  });
 export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
 
 /** What the builder saves (and what `PATCH /campaigns/{id}` accepts; every member optional there). */
@@ -131,12 +185,15 @@ export type CampaignEditorValues = z.output<typeof campaignEditorSchema>;
 /** The builder form's schema with every member optional, plus the limit and an expected version. */
 export const updateCampaignSchema = campaignEditorSchema.partial().extend({
   rateLimitPerMinute: z.number().int().min(1).max(100_000).optional(),
+  /** Bulk campaigns only. */
+  audience: bulkAudienceSchema.optional().meta({ description: "Bulk campaigns: who receives it." }),
+  sendRatePerSecond: sendRateSchema.optional(),
   /** Optimistic concurrency: when given, the update only applies to this version. */
   version: z.number().int().min(1).optional(),
 });
 export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
 
-/** Body of deploy / pause / resume / archive: an optional expected version. */
+/** Body of deploy / pause / resume / archive / unarchive / publish / discard: an optional expected version. */
 export const lifecycleActionSchema = z.object({ version: z.number().int().min(1).optional() }).default({});
 
 export function defaultTriggerConfig(): TriggerConfig {

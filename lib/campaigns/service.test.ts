@@ -67,10 +67,13 @@ describe("campaign service", () => {
     expect(page.data.find((c) => c.id === campaign.id)?.stats).toEqual({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 });
   });
 
-  it("refuses bulk campaigns for now and blank names, writing nothing", async () => {
+  it("refuses bulk members on trigger campaigns and blank names, writing nothing", async () => {
     const db = await getDb();
     const before = (await listCampaigns(db, workspaceId)).data.length;
-    expect((await rejection(createCampaign(db, workspaceId, { name: "Bulk", kind: "bulk" }))).status).toBe(422);
+    await expect(createCampaign(db, workspaceId, { name: "Bulk", kind: "trigger", sendRatePerSecond: 5 }).catch(toApiError)).resolves.toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ path: "sendRatePerSecond" })],
+    });
     // Input validation throws a ZodError; `.catch(toApiError)` gives the problem a route answers with.
     await expect(createCampaign(db, workspaceId, { name: " " }).catch(toApiError)).resolves.toMatchObject({
       status: 422,
@@ -149,8 +152,10 @@ describe("campaign service", () => {
     expect(active).toMatchObject({ status: "active", version: draft.version + 1 });
     expect(active.deployedAt).not.toBeNull();
 
-    const locked = await rejection(updateCampaign(db, workspaceId, draft.id, { name: "Edited while live" }));
-    expect(locked).toMatchObject({ status: 409, code: "campaign_not_editable" });
+    // Live edits wait in the draft revision (revision.test.ts): the campaign itself stays as it is.
+    const revised = await updateCampaign(db, workspaceId, draft.id, { name: "Edited while live" });
+    expect(revised).toMatchObject({ status: "active", name: draft.name, draftRevision: { name: "Edited while live", changes: ["name"] } });
+    await updateCampaign(db, workspaceId, draft.id, { name: draft.name });
     expect((await rejection(deployCampaign(db, workspaceId, draft.id))).status).toBe(409);
     expect((await rejection(resumeCampaign(db, workspaceId, draft.id))).status).toBe(409);
 

@@ -3,10 +3,14 @@
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
-import { campaigns, contacts, messages, templates } from "@/db/schema";
+import { campaigns, contacts, messages, templates, type MessageStatus } from "@/db/schema";
+import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "@/lib/bulk/audience";
+import { getSenderRow } from "@/lib/senders/service";
+import type { BulkSettings } from "@/lib/bulk/schemas";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, conflict, notFound, validationFailed } from "@/lib/http/errors";
 import { getTemplateRow } from "@/lib/templates/service";
+import { COUNTED_MESSAGES, funnelFromStatusCounts, funnelTotal } from "./funnel";
 import {
   BUILT_IN_ATTRIBUTES,
   createCampaignSchema,
@@ -15,6 +19,7 @@ import {
   parseStoredMessageConfig,
   parseStoredTriggerConfig,
   updateCampaignSchema,
+  type BulkAudience,
   type CampaignKind,
   type CampaignStatus,
   type CreateCampaignInput,
@@ -22,10 +27,13 @@ import {
   type TriggerConfig,
   type UpdateCampaignInput,
 } from "./schemas";
+import { parseStoredRevision, revisionChanges, type CampaignConfig, type DraftRevision } from "./revision";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
 export const EDITABLE_STATUSES: CampaignStatus[] = ["draft", "paused"];
+/** Bulk campaigns change only before they start sending. */
+export const BULK_EDITABLE_STATUSES: CampaignStatus[] = ["draft", "scheduled"];
 
 export interface CampaignTemplateSummary {
   id: string;
@@ -48,6 +56,10 @@ export interface CampaignView {
   respectOptOut: boolean;
   version: number;
   deployedAt: string | null;
+  /** Trigger campaigns: pending edits of a live campaign (revision.ts); null when there are none. */
+  draftRevision?: DraftRevision | null;
+  /** Bulk campaigns: audience, rate, schedule, launch and completion; null for trigger campaigns. */
+  bulk: BulkSettings | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,8 +79,45 @@ export interface CampaignListItem extends CampaignView {
   stats: CampaignStats;
 }
 
-export function isEditable(status: CampaignStatus): boolean {
-  return EDITABLE_STATUSES.includes(status);
+export function isEditable(status: CampaignStatus, kind: CampaignKind = "trigger"): boolean {
+  return (kind === "bulk" ? BULK_EDITABLE_STATUSES : EDITABLE_STATUSES).includes(status);
+}
+
+function bulkSettings(row: CampaignRow): BulkSettings | null {
+  if (row.kind !== "bulk") return null;
+  return {
+    audience: parseStoredAudience(row.audience),
+    sendRatePerSecond: row.sendRatePerSecond,
+    scheduledAt: row.scheduledAt?.toISOString() ?? null,
+    timeZone: row.scheduleTimeZone,
+    allowTierWait: row.allowTierWait,
+    launchedAt: row.launchedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    scheduleMissed: row.status === "draft" && row.scheduledAt !== null,
+  };
+}
+
+/** The configuration triggers use: the row's own columns, never the draft revision. */
+export function liveConfig(row: CampaignRow): CampaignConfig {
+  return {
+    name: row.name,
+    triggerConfig: parseStoredTriggerConfig(row.triggerConfig),
+    messageConfig: parseStoredMessageConfig(row.messageConfig),
+    templateId: row.templateId,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+    respectOptOut: row.respectOptOut,
+  };
+}
+
+function draftRevisionView(row: CampaignRow): DraftRevision | null {
+  const stored = row.kind === "trigger" ? parseStoredRevision(row.draftRevision) : null;
+  if (!stored) return null;
+  return { ...stored, changes: revisionChanges(liveConfig(row), stored) };
+}
+
+/** Edits of this campaign go into its draft revision: it is live, or paused with edits pending. */
+export function editsRevision(row: Pick<CampaignRow, "kind" | "status" | "draftRevision">): boolean {
+  return row.kind === "trigger" && (row.status === "active" || (row.status === "paused" && parseStoredRevision(row.draftRevision) !== null));
 }
 
 function toView(row: CampaignRow, template: CampaignTemplateSummary | null): CampaignView {
@@ -85,6 +134,8 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
     respectOptOut: row.respectOptOut,
     version: row.version,
     deployedAt: row.deployedAt?.toISOString() ?? null,
+    draftRevision: draftRevisionView(row),
+    bulk: bulkSettings(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -177,46 +228,31 @@ function emptyStats(): CampaignStats {
   return { total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 };
 }
 
-/**
- * Message counts per campaign. "sent" counts every message that left (sent, delivered or read),
- * "delivered" every message that arrived (delivered or read).
- */
+/** Message counts per campaign: the cumulative funnel (funnel.ts), test sends left out. */
 export async function campaignStats(db: Executor, workspaceId: string, campaignIds: string[]): Promise<Map<string, CampaignStats>> {
   const result = new Map<string, CampaignStats>();
   if (campaignIds.length === 0) return result;
   const rows = await db
-    .select({
-      campaignId: messages.campaignId,
-      total: sql<number>`count(*)::int`,
-      queued: sql<number>`(count(*) filter (where ${messages.status} in ('queued', 'sending')))::int`,
-      sent: sql<number>`(count(*) filter (where ${messages.status} in ('sent', 'delivered', 'read')))::int`,
-      delivered: sql<number>`(count(*) filter (where ${messages.status} in ('delivered', 'read')))::int`,
-      read: sql<number>`(count(*) filter (where ${messages.status} = 'read'))::int`,
-      failed: sql<number>`(count(*) filter (where ${messages.status} = 'failed'))::int`,
-      skipped: sql<number>`(count(*) filter (where ${messages.status} = 'skipped'))::int`,
-    })
+    .select({ campaignId: messages.campaignId, status: messages.status, count: sql<number>`count(*)::int` })
     .from(messages)
-    .where(and(eq(messages.workspaceId, workspaceId), inArray(messages.campaignId, campaignIds)))
-    .groupBy(messages.campaignId);
+    .where(and(eq(messages.workspaceId, workspaceId), inArray(messages.campaignId, campaignIds), COUNTED_MESSAGES))
+    .groupBy(messages.campaignId, messages.status);
+  const byCampaign = new Map<string, Partial<Record<MessageStatus, number>>>();
   for (const row of rows) {
-    result.set(row.campaignId, {
-      total: Number(row.total),
-      queued: Number(row.queued),
-      sent: Number(row.sent),
-      delivered: Number(row.delivered),
-      read: Number(row.read),
-      failed: Number(row.failed),
-      skipped: Number(row.skipped),
-    });
+    const counts = byCampaign.get(row.campaignId) ?? {};
+    counts[row.status] = Number(row.count);
+    byCampaign.set(row.campaignId, counts);
+  }
+  for (const [campaignId, counts] of byCampaign) {
+    const funnel = funnelFromStatusCounts(counts);
+    result.set(campaignId, { total: funnelTotal(funnel), ...funnel });
   }
   return result;
 }
 
 export async function createCampaign(db: Executor, workspaceId: string, input: CreateCampaignInput): Promise<CampaignView> {
-  const { name, kind } = createCampaignSchema.parse(input);
-  if (kind === "bulk") {
-    throw validationFailed([{ path: "kind", code: "not_available", message: "Bulk campaigns are coming soon. Create a trigger campaign for now." }]);
-  }
+  const { name, kind, audience, templateId, messageConfig, sendRatePerSecond } = createCampaignSchema.parse(input);
+  if (kind === "bulk") await checkBulkSettings(db, workspaceId, { audience, templateId, sendRatePerSecond });
   const [row] = await db
     .insert(campaigns)
     .values({
@@ -226,16 +262,44 @@ export async function createCampaign(db: Executor, workspaceId: string, input: C
       kind,
       status: "draft",
       triggerConfig: defaultTriggerConfig(),
-      messageConfig: defaultMessageConfig(),
+      messageConfig: messageConfig ?? defaultMessageConfig(),
+      ...(kind === "bulk"
+        ? { audience: audience ?? { listIds: [], segmentIds: [] }, templateId: templateId ?? null, sendRatePerSecond: sendRatePerSecond ?? null }
+        : {}),
     })
     .returning();
   if (!row) throw new Error("Inserting the campaign returned no row.");
-  return toView(row, null);
+  return viewWithTemplate(db, row);
+}
+
+/** A bulk campaign's references exist in the workspace (404 otherwise) and its rate fits the sender. */
+async function checkBulkSettings(
+  db: Executor,
+  workspaceId: string,
+  settings: { audience?: BulkAudience; templateId?: string | null; sendRatePerSecond?: number | null },
+): Promise<void> {
+  if (settings.audience && !isAudienceEmpty(settings.audience)) await bulkAudienceSql(db, workspaceId, settings.audience);
+  if (settings.templateId) {
+    const template = await getTemplateRow(db, workspaceId, settings.templateId);
+    if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
+  }
+  if (settings.sendRatePerSecond) {
+    const sender = await getSenderRow(db, workspaceId);
+    if (settings.sendRatePerSecond > sender.throughputPerSecond) {
+      throw validationFailed([
+        {
+          path: "sendRatePerSecond",
+          code: "above_throughput",
+          message: `The sender sends at most ${sender.throughputPerSecond} messages per second; pick that or less.`,
+        },
+      ]);
+    }
+  }
 }
 
 function notEditable(row: CampaignRow): ApiError {
-  if (row.status === "active") {
-    return conflict("This campaign is active. Pause it before you edit it.", "campaign_not_editable");
+  if (row.kind === "bulk") {
+    return conflict(`This campaign is ${row.status}; a bulk campaign can only be changed while it is a draft or scheduled.`, "campaign_not_editable");
   }
   return conflict(`This campaign is ${row.status} and can no longer be edited.`, "campaign_not_editable");
 }
@@ -249,17 +313,30 @@ export function versionConflict(row: CampaignRow): ApiError {
   );
 }
 
-/** Saves name / mapping / template; only drafts and paused campaigns can change. */
+/**
+ * Saves name / mapping / template (/ audience / rate): trigger campaigns in draft and paused, bulk
+ * ones in draft and scheduled, in place. An active trigger campaign (or a paused one with pending
+ * edits) gets the changes in its draft revision instead; what triggers use stays as it is until
+ * the revision is published (lifecycle.ts).
+ */
 export async function updateCampaign(db: Executor, workspaceId: string, id: string, input: UpdateCampaignInput): Promise<CampaignView> {
   const changes = updateCampaignSchema.parse(input);
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
-    if (!isEditable(row.status)) throw notEditable(row);
+    const intoRevision = editsRevision(row);
+    if (!intoRevision && !isEditable(row.status, row.kind)) throw notEditable(row);
     if (changes.version !== undefined && changes.version !== row.version) throw versionConflict(row);
-    if (changes.templateId) {
+    const kindErrors = (row.kind === "bulk" ? TRIGGER_ONLY_MEMBERS : BULK_ONLY_MEMBERS)
+      .filter((member) => changes[member] !== undefined)
+      .map((member) => ({ path: member, code: "not_for_kind", message: `A ${row.kind} campaign has no ${member}.` }));
+    if (kindErrors.length > 0) throw validationFailed(kindErrors);
+    if (row.kind === "bulk") {
+      await checkBulkSettings(tx, workspaceId, changes);
+    } else if (changes.templateId) {
       const template = await getTemplateRow(tx, workspaceId, changes.templateId);
       if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
     }
+    if (intoRevision) return saveRevision(tx, row, changes);
     const [updated] = await tx
       .update(campaigns)
       .set({
@@ -269,17 +346,54 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.templateId !== undefined ? { templateId: changes.templateId } : {}),
         ...(changes.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: changes.rateLimitPerMinute } : {}),
         ...(changes.respectOptOut !== undefined ? { respectOptOut: changes.respectOptOut } : {}),
+        ...(changes.audience !== undefined ? { audience: changes.audience } : {}),
+        ...(changes.sendRatePerSecond !== undefined ? { sendRatePerSecond: changes.sendRatePerSecond } : {}),
         version: sql`${campaigns.version} + 1`,
         updatedAt: new Date(),
       })
       .where(
-        and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), inArray(campaigns.status, EDITABLE_STATUSES), eq(campaigns.version, row.version)),
+        and(
+          eq(campaigns.id, row.id),
+          eq(campaigns.workspaceId, workspaceId),
+          inArray(campaigns.status, row.kind === "bulk" ? BULK_EDITABLE_STATUSES : EDITABLE_STATUSES),
+          eq(campaigns.version, row.version),
+        ),
       )
       .returning();
     if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
     return viewWithTemplate(tx, updated);
   });
 }
+
+/** Writes the draft revision: the pending one (or the live configuration) with the changes applied; none left when it equals the live one. */
+async function saveRevision(tx: Executor, row: CampaignRow, changes: UpdateCampaignValues): Promise<CampaignView> {
+  const live = liveConfig(row);
+  const base = parseStoredRevision(row.draftRevision) ?? live;
+  const next: CampaignConfig = {
+    name: changes.name ?? base.name,
+    triggerConfig: changes.triggerConfig ?? base.triggerConfig,
+    messageConfig: changes.messageConfig ?? base.messageConfig,
+    templateId: changes.templateId !== undefined ? changes.templateId : base.templateId,
+    rateLimitPerMinute: changes.rateLimitPerMinute ?? base.rateLimitPerMinute,
+    respectOptOut: changes.respectOptOut ?? base.respectOptOut,
+  };
+  const now = new Date();
+  const pending = revisionChanges(live, next).length > 0 ? { ...next, savedAt: now.toISOString() } : null;
+  const [updated] = await tx
+    .update(campaigns)
+    .set({ draftRevision: pending, version: sql`${campaigns.version} + 1`, updatedAt: now })
+    .where(
+      and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, row.workspaceId), inArray(campaigns.status, ["active", "paused"]), eq(campaigns.version, row.version)),
+    )
+    .returning();
+  if (!updated) throw versionConflict(await loadCampaignRow(tx, row.workspaceId, row.id));
+  return viewWithTemplate(tx, updated);
+}
+
+type UpdateCampaignValues = ReturnType<typeof updateCampaignSchema.parse>;
+
+const TRIGGER_ONLY_MEMBERS = ["triggerConfig", "rateLimitPerMinute", "respectOptOut"] as const;
+const BULK_ONLY_MEMBERS = ["audience", "sendRatePerSecond"] as const;
 
 /**
  * Attribute names a variable can use: built-ins, then those stored on the workspace's contacts.

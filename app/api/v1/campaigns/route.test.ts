@@ -30,7 +30,7 @@ describe("POST /api/v1/campaigns", () => {
     expect(campaign.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
-  it("422 with per-field errors for invalid and unknown fields, and bulk campaigns", async () => {
+  it("422 with per-field errors for invalid and unknown fields, and bulk members on a trigger campaign", async () => {
     const invalid = await create(owner, { name: "", color: "red" });
     expect(invalid.status).toBe(422);
     expect(invalid.headers.get("content-type")).toBe("application/problem+json");
@@ -47,9 +47,9 @@ describe("POST /api/v1/campaigns", () => {
     const unstorable = await create(owner, { name: "Order\u0000 confirmation" });
     expect(unstorable.status).toBe(422);
     expect(unstorable.body.errors).toEqual([expect.objectContaining({ path: "name", code: "invalid_characters" })]);
-    const bulk = await create(owner, { name: "Newsletter", kind: "bulk" });
-    expect(bulk.status).toBe(422);
-    expect(bulk.body.errors).toEqual([expect.objectContaining({ path: "kind" })]);
+    const bulkOnly = await create(owner, { name: "Newsletter", sendRatePerSecond: 10 });
+    expect(bulkOnly.status).toBe(422);
+    expect(bulkOnly.body.errors).toEqual([expect.objectContaining({ path: "sendRatePerSecond" })]);
     expect((await list(owner, "?limit=100")).body.data.map((c) => c.name)).not.toContain("Newsletter");
   });
 

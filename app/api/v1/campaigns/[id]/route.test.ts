@@ -11,7 +11,7 @@ import { POST as PAUSE } from "./pause/route";
 import { POST as RESUME } from "./resume/route";
 import { POST as ARCHIVE } from "./archive/route";
 
-type Campaign = { id: string; status: string; version: number; deployment: { webhookUrls: { trigger: string } } | null; errors?: { path: string; code: string }[] };
+type Campaign = { id: string; status: string; version: number; draftRevision?: unknown; deployment: { webhookUrls: { trigger: string } } | null; errors?: { path: string; code: string }[] };
 
 let owner: ApiAccount;
 let intruder: ApiAccount;
@@ -100,7 +100,7 @@ describe("PATCH /api/v1/campaigns/{id}", () => {
     expect((await get(id)).body).toMatchObject({ version: 1, templateId: null });
   });
 
-  it("409 on a stale version, and for active and archived campaigns; 404 across workspaces", async () => {
+  it("409 on a stale version and for archived campaigns; an active one keeps its edits in a draft revision; 404 across workspaces", async () => {
     const id = await newCampaign();
     await patch(id, { ...CONFIG, templateId });
     const stale = await patch(id, { name: "Stale", version: 1 });
@@ -109,8 +109,8 @@ describe("PATCH /api/v1/campaigns/{id}", () => {
 
     expect((await act(DEPLOY, id)).status).toBe(200);
     const active = await patch(id, { name: "Live edit" });
-    expect(active.status).toBe(409);
-    expect(active.body).toMatchObject({ type: "/docs/api#error-campaign_not_editable" });
+    expect(active.status).toBe(200);
+    expect(active.body).toMatchObject({ status: "active", name: "Order confirmation", draftRevision: { name: "Live edit", changes: ["name"] } });
     expect((await patch(id, { name: "Theirs" }, intruder)).status).toBe(404);
 
     expect((await act(ARCHIVE, id)).status).toBe(200);

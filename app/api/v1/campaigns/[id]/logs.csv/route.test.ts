@@ -1,6 +1,9 @@
 import Papa from "papaparse";
 import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
+import { campaigns, contacts, messages } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
 import { createApiKey } from "@/lib/api-keys/service";
 import { LOG_CSV_COLUMNS } from "@/lib/logs/csv";
 import { createTestAccount } from "@/lib/testing/factories";
@@ -62,5 +65,45 @@ describe("GET /api/v1/campaigns/{id}/logs.csv", () => {
     const post = await POST(new Request(`http://localhost/api/v1/campaigns/${campaignId}/logs.csv`, { method: "POST" }), { params: Promise.resolve({ id: campaignId }) });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET");
+  });
+
+  it("adds one column per mapped contact attribute with attributes=true, and refuses other values", async () => {
+    const db = await getDb();
+    const account = await createTestAccount();
+    const ownKey = await keyFor(account.workspaceId, account.id);
+    const campaign = await insertCampaignRow(account.workspaceId, { name: "With attributes" });
+    await db
+      .update(campaigns)
+      .set({
+        triggerConfig: { phoneField: "phone", fields: [{ field: "first_name", attribute: "name", type: "string", required: false }, { field: "city", attribute: "city", type: "string", required: false }] },
+        messageConfig: { variables: [{ key: "1", attribute: "plan", fallback: "basic" }] },
+      })
+      .where(eq(campaigns.id, campaign.id));
+    const contactId = newId("ctc");
+    await db.insert(contacts).values({ id: contactId, workspaceId: account.workspaceId, phoneNumber: "+14155550177", name: "Ada", attributes: { city: "=Paris", plan: "gold" } });
+    await db.insert(messages).values({
+      id: newId("msg"),
+      workspaceId: account.workspaceId,
+      campaignId: campaign.id,
+      contactId,
+      phoneNumber: "+14155550177",
+      templateName: "order_update",
+      templateLanguage: "en_US",
+      renderedText: "Hi Ada",
+    });
+
+    const plain = await call("", { "x-api-key": ownKey }, campaign.id);
+    expect((await plain.text()).split("\r\n")[0]).toBe(LOG_CSV_COLUMNS.join(","));
+
+    const wide = await call("attributes=true&status=queued", { "x-api-key": ownKey }, campaign.id);
+    expect(wide.status).toBe(200);
+    const [header, ...rows] = Papa.parse<string[]>(await wide.text(), { skipEmptyLines: true }).data;
+    expect(header).toEqual([...LOG_CSV_COLUMNS, "attributes.name", "attributes.city", "attributes.plan"]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slice(LOG_CSV_COLUMNS.length)).toEqual(["Ada", "'=Paris", "gold"]);
+
+    const bad = await call("attributes=yes", { "x-api-key": ownKey }, campaign.id);
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("attributes=true");
   });
 });

@@ -1,0 +1,3 @@
+import { audienceCountRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = audienceCountRoutes;

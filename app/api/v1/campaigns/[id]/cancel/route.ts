@@ -1,0 +1,3 @@
+import { cancelRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = cancelRoutes;

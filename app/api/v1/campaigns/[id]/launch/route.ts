@@ -1,0 +1,3 @@
+import { launchRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = launchRoutes;

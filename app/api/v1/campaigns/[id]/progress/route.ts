@@ -1,0 +1,3 @@
+import { progressRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = progressRoutes;

@@ -1,0 +1,3 @@
+import { retargetRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = retargetRoutes;

@@ -1,0 +1,3 @@
+import { scheduleRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = scheduleRoutes;

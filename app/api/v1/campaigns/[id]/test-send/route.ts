@@ -1,0 +1,3 @@
+import { testSendRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = testSendRoutes;

@@ -1,0 +1,3 @@
+import { campaignActionRoutes } from "@/lib/campaigns/http";
+
+export const { POST, GET, PUT, PATCH, DELETE } = campaignActionRoutes("unarchive");

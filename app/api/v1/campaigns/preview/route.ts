@@ -1,0 +1,3 @@
+import { previewRoutes } from "@/lib/bulk/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = previewRoutes;

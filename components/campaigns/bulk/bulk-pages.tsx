@@ -1,0 +1,50 @@
+// Server side of the bulk campaign pages: loads what the builder and the campaign view need.
+import type { Executor } from "@/db";
+import { listLists } from "@/lib/audiences/lists";
+import { listSegments } from "@/lib/audiences/segments";
+import { getBulkProgress } from "@/lib/bulk/progress";
+import { listKnownAttributes } from "@/lib/campaigns/service";
+import { getSender } from "@/lib/senders/service";
+import { listTemplates } from "@/lib/templates/service";
+import { getWorkspace } from "@/lib/workspaces";
+import { BulkBuilder } from "./bulk-builder";
+import { BulkCampaignView } from "./bulk-campaign-view";
+import type { BulkCampaign } from "./bulk-draft";
+
+export async function BulkBuilderPage({ db, workspaceId, campaign }: { db: Executor; workspaceId: string; campaign: BulkCampaign }) {
+  const [templates, knownAttributes, lists, segments, sender, workspace] = await Promise.all([
+    listTemplates(db, workspaceId),
+    listKnownAttributes(db, workspaceId),
+    listLists(db, workspaceId, { limit: 100 }),
+    listSegments(db, workspaceId, { limit: 100 }),
+    getSender(db, workspaceId),
+    getWorkspace(db, workspaceId),
+  ]);
+  return (
+    <BulkBuilder
+      key={campaign.id}
+      initialCampaign={campaign}
+      templates={templates}
+      knownAttributes={knownAttributes}
+      lists={lists.data.map(({ id, name, contactCount }) => ({ id, name, contactCount }))}
+      segments={segments.data.map(({ id, name, contactCount }) => ({ id, name, contactCount }))}
+      sender={{ provider: sender.provider, name: workspace?.name ?? "Your business", throughputPerSecond: sender.throughputPerSecond }}
+    />
+  );
+}
+
+/** "2 lists, 1 segment" — what the audience is made of, for the campaign's subtitle. */
+function audienceSummary(campaign: BulkCampaign): string {
+  const audience = campaign.bulk?.audience;
+  const parts: string[] = [];
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (audience?.listIds.length) parts.push(plural(audience.listIds.length, "list"));
+  if (audience?.segmentIds.length) parts.push(plural(audience.segmentIds.length, "segment"));
+  if (audience?.contactIds?.length) parts.push(plural(audience.contactIds.length, "chosen contact"));
+  return parts.length > 0 ? parts.join(", ") : "no audience";
+}
+
+export async function BulkCampaignPage({ db, workspaceId, campaign }: { db: Executor; workspaceId: string; campaign: BulkCampaign }) {
+  const progress = await getBulkProgress(db, workspaceId, campaign.id);
+  return <BulkCampaignView key={campaign.id} campaign={campaign} initialProgress={progress} audienceSummary={audienceSummary(campaign)} />;
+}

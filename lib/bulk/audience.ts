@@ -1,0 +1,80 @@
+// A bulk campaign's audience as SQL: the lists and segments (lib/audiences/audience.ts), plus
+// contacts named one by one (a retarget), minus excluded contacts; opted-out contacts never.
+import { sql, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
+import { audienceContactsSql } from "@/lib/audiences/audience";
+import { loadList } from "@/lib/audiences/lists";
+import { c, compileSegmentFilter, segmentFilter } from "@/lib/audiences/segments";
+import { validationFailed } from "@/lib/http/errors";
+import { bulkAudienceSchema, type BulkAudience } from "./schemas";
+
+/** Reads a stored audience leniently (an empty or hand-edited jsonb is an empty audience). */
+export function parseStoredAudience(value: unknown): BulkAudience {
+  const parsed = bulkAudienceSchema.safeParse(value ?? {});
+  if (parsed.success) return parsed.data;
+  const raw = (value ?? {}) as Record<string, unknown>;
+  const ids = (member: unknown) => (Array.isArray(member) ? member.filter((id): id is string => typeof id === "string") : []);
+  return {
+    listIds: ids(raw.listIds),
+    segmentIds: ids(raw.segmentIds),
+    ...(Array.isArray(raw.contactIds) ? { contactIds: ids(raw.contactIds) } : {}),
+    ...(Array.isArray(raw.excludeContactIds) ? { excludeContactIds: ids(raw.excludeContactIds) } : {}),
+    ...(typeof raw.excludeContactsWithEmptyVariables === "boolean" ? { excludeContactsWithEmptyVariables: raw.excludeContactsWithEmptyVariables } : {}),
+  };
+}
+
+export function isAudienceEmpty(audience: Pick<BulkAudience, "listIds" | "segmentIds" | "contactIds">): boolean {
+  return audience.listIds.length + audience.segmentIds.length + (audience.contactIds?.length ?? 0) === 0;
+}
+
+const idArray = (ids: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
+
+/**
+ * `select id, phone_number` of every contact of the audience, once. Unknown list or segment ids
+ * are 404 (as any other workspace's ids); an audience with nothing selected is a 422.
+ */
+export async function bulkAudienceSql(db: Executor, workspaceId: string, audience: Pick<BulkAudience, "listIds" | "segmentIds" | "contactIds" | "excludeContactIds">): Promise<SQL> {
+  if (isAudienceEmpty(audience)) {
+    throw validationFailed([{ path: "audience", code: "empty_audience", message: "Pick at least one list or segment." }]);
+  }
+  const parts: SQL[] = [];
+  if (audience.listIds.length + audience.segmentIds.length > 0) {
+    parts.push(await audienceContactsSql(db, workspaceId, { listIds: audience.listIds, segmentIds: audience.segmentIds }));
+  }
+  if (audience.contactIds && audience.contactIds.length > 0) {
+    parts.push(sql`select c.id as id, c.phone_number as phone_number from contacts c
+      where c.workspace_id = ${workspaceId} and c.opted_out_at is null and c.id in ${idArray(audience.contactIds)}`);
+  }
+  const union = parts.length === 1 ? parts[0]! : sql.join(parts, sql` union `);
+  const excluded = audience.excludeContactIds ?? [];
+  if (excluded.length === 0) return union;
+  return sql`select a.id, a.phone_number from (${union}) a where a.id not in ${idArray(excluded)}`;
+}
+
+export interface AudienceCount {
+  count: number;
+  optedOutExcluded: number;
+}
+
+/** The live count, and how many contacts the lists and segments select who opted out. */
+export async function countBulkAudience(db: Executor, workspaceId: string, audience: Pick<BulkAudience, "listIds" | "segmentIds" | "contactIds" | "excludeContactIds">): Promise<AudienceCount> {
+  const audienceSql = await bulkAudienceSql(db, workspaceId, audience);
+  const selectors: SQL[] = [];
+  const listIds = [...new Set(audience.listIds)];
+  for (const id of listIds) await loadList(db, workspaceId, id);
+  if (listIds.length > 0) {
+    selectors.push(sql`exists (select 1 from contact_list_members am where am.contact_id = ${c.id} and am.list_id in ${idArray(listIds)})`);
+  }
+  for (const id of new Set(audience.segmentIds)) selectors.push(compileSegmentFilter(await segmentFilter(db, workspaceId, id)));
+  if (audience.contactIds && audience.contactIds.length > 0) selectors.push(sql`${c.id} in ${idArray(audience.contactIds)}`);
+  const excluded = audience.excludeContactIds ?? [];
+  const [row] = await queryRows<{ count: number | string; opted_out: number | string }>(
+    db,
+    sql`select (select count(*) from (${audienceSql}) a)::int as count,
+      (select count(*) from contacts c where ${c.workspaceId} = ${workspaceId} and ${c.optedOutAt} is not null
+        and (${sql.join(selectors, sql` or `)})
+        ${excluded.length > 0 ? sql`and ${c.id} not in ${idArray(excluded)}` : sql``})::int as opted_out`,
+  );
+  return { count: Number(row?.count ?? 0), optedOutExcluded: Number(row?.opted_out ?? 0) };
+}

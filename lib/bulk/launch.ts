@@ -1,0 +1,330 @@
+// Launch checks, the launch (the audience snapshotted into one queued message per contact, exactly
+// once) and scheduling of bulk campaigns.
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
+import { campaigns } from "@/db/schema";
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
+import { bulkLaunchChecks } from "@/lib/campaigns/checks";
+import { parseStoredMessageConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
+import { loadCampaignRow, versionConflict, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
+import { randomBase62 } from "@/lib/crypto/random";
+import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
+import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
+import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
+import { renderingSql, type SqlRendering } from "./render-sql";
+import type { BulkAudience } from "./schemas";
+import { VARIABLES_MISSING_CODE, VARIABLES_MISSING_REASON } from "./send-render";
+import { HELD_UNTIL, TIER_WAIT_CODE, TIER_WAIT_REASON, tierUsage, type TierUsage } from "./tier";
+
+
+/** A bulk campaign of the workspace (404 otherwise; 409 for a trigger campaign). */
+export async function loadBulkCampaignRow(db: Executor, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<CampaignRow> {
+  const row = await loadCampaignRow(db, workspaceId, id, options);
+  if (row.kind !== "bulk") throw conflict("This is a trigger campaign; it sends when its webhook is called.", "not_a_bulk_campaign");
+  return row;
+}
+
+export interface LaunchCheck {
+  ready: boolean;
+  errors: FieldError[];
+  warnings: FieldError[];
+  audienceCount: number;
+  tier: { tier: TierUsage["tier"]; limit: number | null; usedLast24h: number; available: number | null };
+  exceedsTier: boolean;
+  sendableNow: number;
+  sendRatePerSecond: number;
+  estimatedDurationSeconds: number;
+}
+
+interface LaunchPlan {
+  check: LaunchCheck;
+  senderId: string;
+  /** Contacts to message (a variable of some may be empty: they are stored as skipped or left out). */
+  audienceSql: SQL | null;
+  template: { name: string; language: string; parameterFormat: "POSITIONAL" | "NAMED"; components: unknown[] } | null;
+  audience: BulkAudience;
+}
+type SQL = ReturnType<typeof sql>;
+
+/** The audience size and how many of its contacts have an empty variable, in one statement. */
+async function countForLaunch(db: Executor, audienceSql: SQL, rendering: SqlRendering | null): Promise<{ total: number; missing: number }> {
+  const [row] = await queryRows<{ total: number | string; missing: number | string }>(
+    db,
+    rendering
+      ? sql`select count(*)::int as total, (count(*) filter (where ${rendering.missing}))::int as missing
+          from (${audienceSql}) a join contacts c on c.id = a.id ${rendering.joins}`
+      : sql`select count(*)::int as total, 0 as missing from (${audienceSql}) a`,
+  );
+  return { total: Number(row?.total ?? 0), missing: Number(row?.missing ?? 0) };
+}
+
+async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, options: { allowTierWait: boolean; now: Date }): Promise<LaunchPlan> {
+  const sender = await getSenderRow(db, workspaceId);
+  const templateRow = row.templateId ? await getTemplateRow(db, workspaceId, row.templateId) : null;
+  const template = templateRow
+    ? { name: templateRow.name, language: templateRow.language, parameterFormat: templateRow.parameterFormat, components: templateRow.components }
+    : null;
+  const audience = parseStoredAudience(row.audience);
+  const messageConfig = parseStoredMessageConfig(row.messageConfig);
+  const audienceSql = isAudienceEmpty(audience) ? null : await bulkAudienceSql(db, workspaceId, audience);
+  const rendering = template ? renderingSql(template, messageConfig) : null;
+  const counts = audienceSql ? await countForLaunch(db, audienceSql, rendering) : { total: 0, missing: 0 };
+  const audienceCount = counts.total - (audience.excludeContactsWithEmptyVariables ? counts.missing : 0);
+  // Contacts with an empty variable are skipped, never sent: they use none of the daily limit.
+  const toSend = counts.total - counts.missing;
+  const usage = await tierUsage(db, sender, options.now);
+  const { errors, warnings } = bulkLaunchChecks({
+    messageConfig: row.messageConfig,
+    template: templateRow ? { ...templateRow, availableForSender: templateMatchesProvider(templateRow, sender.provider) } : null,
+    sender: { provider: sender.provider, configured: isSenderConfigured(sender), throughputPerSecond: sender.throughputPerSecond },
+    sendRatePerSecond: row.sendRatePerSecond,
+    audienceCount: toSend,
+    availableUnderTier: usage.available,
+    tierKnown: usage.known,
+    allowTierWait: options.allowTierWait,
+  });
+  if (isAudienceEmpty(audience)) {
+    errors.splice(errors.findIndex((e) => e.code === "audience_empty"), 1);
+    errors.unshift({ path: "audience", code: "audience_missing", message: "Pick at least one list or segment." });
+  }
+  const exceedsTier = usage.available !== null && toSend > usage.available;
+  const sendableNow = exceedsTier ? usage.available! : toSend;
+  const rate = Math.max(1, Math.min(row.sendRatePerSecond ?? sender.throughputPerSecond, sender.throughputPerSecond));
+  return {
+    check: {
+      ready: errors.length === 0,
+      errors,
+      warnings,
+      audienceCount,
+      tier: { tier: usage.tier, limit: usage.limit, usedLast24h: usage.usedLast24h, available: usage.available },
+      exceedsTier,
+      sendableNow,
+      sendRatePerSecond: rate,
+      estimatedDurationSeconds: Math.ceil(sendableNow / rate),
+    },
+    senderId: sender.id,
+    audienceSql,
+    template,
+    audience,
+  };
+}
+
+/** What a launch would find now, without changing anything. */
+export async function getLaunchCheck(db: Executor, workspaceId: string, id: string, now: Date = new Date()): Promise<LaunchCheck> {
+  const row = await loadBulkCampaignRow(db, workspaceId, id);
+  return (await planLaunch(db, workspaceId, row, { allowTierWait: row.allowTierWait, now })).check;
+}
+
+function checksFailed(check: LaunchCheck): ApiError {
+  const tier = check.errors.find((e) => e.code === "tier_exceeded");
+  const detail = tier
+    ? `${check.sendableNow.toLocaleString("en-US")} of ${check.audienceCount.toLocaleString("en-US")} recipients fit the daily messaging limit now. ${tier.message}`
+    : `Fix ${check.errors.length === 1 ? "this problem" : `these ${check.errors.length} problems`} before the campaign can be launched.`;
+  return new ApiError("launch_checks_failed", detail, { errors: check.errors, extensions: { sendableNow: check.sendableNow, audienceCount: check.audienceCount } });
+}
+
+/**
+ * One bare `queued` bulk message per contact of the audience, in one statement: the contact, its
+ * phone and the sender, nothing rendered (the dispatcher renders each message when it claims it,
+ * `send-render.ts`). Contacts with an empty variable (no fallback) are stored as skipped. The first
+ * `available` sendable contacts are due now, the rest held (`tier_wait`) when the daily limit is
+ * short. Contacts already snapshotted are left out before anything is written (and ON CONFLICT …
+ * DO NOTHING keeps it exactly once). Ids are one random prefix per launch plus a running number, so
+ * the indexes on the id take the rows in order.
+ */
+async function snapshotAudience(tx: Executor, workspaceId: string, row: CampaignRow, plan: LaunchPlan, now: Date): Promise<number> {
+  if (!plan.audienceSql || !plan.template) return 0;
+  const rendering = renderingSql(plan.template, parseStoredMessageConfig(row.messageConfig));
+  const excludeMissing = plan.audience.excludeContactsWithEmptyVariables === true;
+  const available = plan.check.exceedsTier ? plan.check.sendableNow : null;
+  const nowText = now.toISOString();
+  const idPrefix = `msg_${randomBase62(14)}`;
+  if (process.env.DATABASE_URL) await queryRows(tx, sql`set local jit = off`);
+  // Rows of an earlier snapshot (only when a launch is re-run over its own rows): left out by a hash
+  // anti-join on the ones there before this statement. Never a nested loop: one over a table this
+  // statement grows costs minutes on a million.
+  const [earlier] = await queryRows<{ one: number }>(tx, sql`select 1 as one from messages where campaign_id = ${row.id} and source = 'bulk' limit 1`);
+  if (earlier && process.env.DATABASE_URL) await queryRows(tx, sql`set local enable_nestloop = off`);
+  const notSnapshotted = earlier
+    ? sql`where not exists (select 1 from messages x where x.campaign_id = ${row.id} and x.source = 'bulk' and x.contact_id = c.id)`
+    : sql``;
+  const held = available === null ? sql`false` : sql`(not r.missing and r.position > ${available})`;
+  const [result] = await queryRows<{ inserted: number | string }>(
+    tx,
+    sql`with audience as (
+        select c.id as contact_id, c.phone_number, ${rendering.missing} as missing
+        from (${plan.audienceSql}) a join contacts c on c.id = a.id ${rendering.missingJoins}
+        ${notSnapshotted}
+      ),
+      numbered as (
+        select r.*, row_number() over () as n,
+          ${available === null ? sql`0::bigint` : sql`row_number() over (partition by r.missing order by r.contact_id)`} as position
+        from audience r ${excludeMissing ? sql`where not r.missing` : sql``}
+      ),
+      inserted as (
+        insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, phone_number, template_name, template_language,
+          rendered_text, payload, status, source, error_code, error_reason, next_attempt_at, created_at, updated_at)
+        select ${idPrefix}::text || lpad(to_hex(r.n), 8, '0'), ${workspaceId}, ${row.id}, r.contact_id, ${plan.senderId}, r.phone_number,
+          ${plan.template.name}::text, ${plan.template.language}::text, '', '{}'::jsonb,
+          case when r.missing then 'skipped' else 'queued' end, 'bulk',
+          case when r.missing then ${VARIABLES_MISSING_CODE}::text when ${held} then ${TIER_WAIT_CODE}::text end,
+          case when r.missing then ${VARIABLES_MISSING_REASON}::text when ${held} then ${TIER_WAIT_REASON}::text end,
+          case when ${held} then ${HELD_UNTIL.toISOString()}::timestamptz else ${nowText}::timestamptz end,
+          ${nowText}::timestamptz, ${nowText}::timestamptz
+        from numbered r
+        on conflict (campaign_id, contact_id) where source = 'bulk' do nothing
+        returning 1
+      )
+      select count(*)::int as inserted from inserted`,
+  );
+  if (earlier && process.env.DATABASE_URL) await queryRows(tx, sql`set local enable_nestloop = on`);
+  return Number(result?.inserted ?? 0);
+}
+
+export interface LaunchOptions {
+  version?: number;
+  /** Overrides the campaign's stored choice (set when it was scheduled). */
+  allowTierWait?: boolean;
+  actor?: AuditActor;
+  now?: Date;
+  /** Tests only: runs after the snapshot, before the status change commits (a throw rolls everything back). */
+  afterSnapshot?: (inserted: number) => Promise<void> | void;
+}
+
+const LAUNCHABLE: CampaignStatus[] = ["draft", "scheduled"];
+const LAUNCHED: CampaignStatus[] = ["sending", "paused", "completed"];
+
+/**
+ * draft / scheduled → sending: the launch checks, the snapshot and the status change in one
+ * transaction under the campaign's row lock. A launch retried or run concurrently finds the
+ * campaign launched and changes nothing; one that dies mid-way leaves nothing behind.
+ */
+export async function launchBulkCampaign(db: Executor, workspaceId: string, id: string, options: LaunchOptions = {}): Promise<CampaignView> {
+  const now = options.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const row = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
+    if (LAUNCHED.includes(row.status) && row.launchedAt) return viewWithTemplate(tx, row);
+    if (!LAUNCHABLE.includes(row.status)) throw conflict(`A ${row.status} campaign cannot be launched.`, "invalid_status_transition");
+    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    const allowTierWait = options.allowTierWait ?? row.allowTierWait;
+    const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
+    if (!plan.check.ready) throw checksFailed(plan.check);
+    const inserted = await snapshotAudience(tx, workspaceId, row, plan, now);
+    await options.afterSnapshot?.(inserted);
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: "sending", launchedAt: now, allowTierWait, version: sql`${campaigns.version} + 1`, updatedAt: now })
+      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
+      .returning();
+    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
+    await recordAudit(tx, {
+      workspaceId,
+      actor: options.actor ?? SYSTEM_ACTOR,
+      action: "campaign.launched",
+      targetType: "campaign",
+      targetId: row.id,
+      metadata: {
+        name: row.name,
+        from: row.status,
+        to: "sending",
+        version: updated.version,
+        messages: inserted,
+        held: plan.check.exceedsTier ? Math.max(0, inserted - plan.check.sendableNow) : 0,
+      },
+    });
+    return viewWithTemplate(tx, updated);
+  });
+}
+
+/** A local date-time in an IANA zone (or an instant with an offset) → the UTC instant. */
+export function zonedDateTimeToUtc(value: string, timeZone: string): Date {
+  if (/(Z|[+-]\d{2}:\d{2})$/.test(value)) return new Date(value);
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(value);
+  if (!match) return new Date(Number.NaN);
+  const [, y, mo, d, h, mi, s, ms] = match;
+  const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0), Number((ms ?? "0").padEnd(3, "0")));
+  const offsetAt = (instant: number) => {
+    const parts = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    }).formatToParts(new Date(instant));
+    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    const seen = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+    return seen - Math.floor(instant / 1000) * 1000;
+  };
+  const first = wall - offsetAt(wall);
+  const second = wall - offsetAt(first);
+  return new Date(second);
+}
+
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ScheduleInput {
+  scheduledAt: string;
+  timeZone: string;
+  version?: number;
+  allowTierWait?: boolean;
+}
+
+/** How far ahead a campaign may be scheduled. */
+export const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 60 * 60 * 1000;
+
+/** draft / scheduled → scheduled at a time in a zone; the checks run now (the daily limit again at the start). */
+export async function scheduleBulkCampaign(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  input: ScheduleInput,
+  options: { actor?: AuditActor; now?: Date } = {},
+): Promise<CampaignView> {
+  const now = options.now ?? new Date();
+  const fieldErrors: FieldError[] = [];
+  if (!isTimeZone(input.timeZone)) fieldErrors.push({ path: "timeZone", code: "invalid_time_zone", message: "Use an IANA time zone such as Europe/Lisbon." });
+  const at = fieldErrors.length === 0 ? zonedDateTimeToUtc(input.scheduledAt, input.timeZone) : new Date(Number.NaN);
+  if (fieldErrors.length === 0) {
+    if (Number.isNaN(at.getTime())) fieldErrors.push({ path: "scheduledAt", code: "invalid_date", message: "Not a valid date-time." });
+    else if (at.getTime() <= now.getTime()) fieldErrors.push({ path: "scheduledAt", code: "in_the_past", message: "Pick a time in the future (or launch now)." });
+    else if (at.getTime() > now.getTime() + MAX_SCHEDULE_AHEAD_MS) fieldErrors.push({ path: "scheduledAt", code: "too_far_ahead", message: "Pick a time within a year." });
+  }
+  if (fieldErrors.length > 0) throw new ApiError("validation_failed", "The schedule is not valid.", { errors: fieldErrors });
+  return db.transaction(async (tx) => {
+    const row = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
+    if (!LAUNCHABLE.includes(row.status)) throw conflict(`A ${row.status} campaign cannot be scheduled.`, "invalid_status_transition");
+    if (input.version !== undefined && input.version !== row.version) throw versionConflict(row);
+    const allowTierWait = input.allowTierWait ?? row.allowTierWait;
+    const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
+    // The daily limit is checked again at the scheduled time, when the rolling window has moved.
+    const errors = plan.check.errors.filter((e) => e.code !== "tier_exceeded");
+    if (errors.length > 0) throw checksFailed({ ...plan.check, errors });
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: "scheduled", scheduledAt: at, scheduleTimeZone: input.timeZone, allowTierWait, version: sql`${campaigns.version} + 1`, updatedAt: now })
+      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
+      .returning();
+    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
+    await recordAudit(tx, {
+      workspaceId,
+      actor: options.actor ?? SYSTEM_ACTOR,
+      action: "campaign.scheduled",
+      targetType: "campaign",
+      targetId: row.id,
+      metadata: { name: row.name, from: row.status, to: "scheduled", version: updated.version, scheduledAt: at.toISOString(), timeZone: input.timeZone },
+    });
+    return viewWithTemplate(tx, updated);
+  });
+}

@@ -1,0 +1,55 @@
+// Bulk-only status changes besides launch and schedule: cancel (the rest of the audience is
+// skipped) and completion (every message settled).
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
+import { campaigns } from "@/db/schema";
+import { SYSTEM_ACTOR } from "@/lib/audit/service";
+import { auditTransition, transition, type LifecycleOptions } from "@/lib/campaigns/lifecycle";
+import type { CampaignRow, CampaignView } from "@/lib/campaigns/service";
+import { loadBulkCampaignRow } from "./launch";
+
+export const CANCELLED_CODE = "cancelled";
+const CANCELLED_REASON = "The campaign was cancelled before this message was sent.";
+
+/**
+ * scheduled / sending / paused → cancelled. Every still-`queued` message (held ones included)
+ * becomes `skipped` with error `cancelled` in one statement; messages a dispatcher holds right now
+ * (`sending`) are its to settle.
+ */
+export async function cancelBulkCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+  await loadBulkCampaignRow(db, workspaceId, id);
+  return transition(db, workspaceId, id, "cancelled", null, options, async (tx) => {
+    const [row] = await queryRows<{ skipped: number | string }>(
+      tx,
+      sql`with skipped as (
+          update messages set status = 'skipped', error_code = ${CANCELLED_CODE}, error_reason = ${CANCELLED_REASON}, updated_at = now()
+          where campaign_id = ${id} and source = 'bulk' and status = 'queued'
+          returning 1
+        )
+        select count(*)::int as skipped from skipped`,
+    );
+    return { skipped: Number(row?.skipped ?? 0) };
+  });
+}
+
+/**
+ * sending → completed when no message of the campaign is `queued` or `sending` (held messages are
+ * queued, so a campaign waiting for the daily limit is not complete). Returns whether it completed.
+ */
+export async function completeIfSettled(tx: Executor, row: CampaignRow, now: Date): Promise<boolean> {
+  const [updated] = await tx
+    .update(campaigns)
+    .set({ status: "completed", completedAt: now, version: sql`${campaigns.version} + 1`, updatedAt: now })
+    .where(
+      and(
+        eq(campaigns.id, row.id),
+        eq(campaigns.status, "sending"),
+        sql`not exists (select 1 from messages m where m.campaign_id = ${row.id} and m.source = 'bulk' and m.status in ('queued', 'sending'))`,
+      ),
+    )
+    .returning();
+  if (!updated) return false;
+  await auditTransition(tx, row.workspaceId, row, updated, SYSTEM_ACTOR);
+  return true;
+}

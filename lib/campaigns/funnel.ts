@@ -1,0 +1,139 @@
+// The one cumulative funnel of a campaign's messages: a read message was also sent and delivered,
+// so sent ≥ delivered ≥ read; failed and skipped apart; test sends never counted. The campaigns
+// list, the campaign page, bulk progress, the logs and the API's counts all count through here.
+import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { messages, type MessageStatus } from "@/db/schema";
+
+export interface Funnel {
+  /** Not sent yet: queued (due, retrying or held) or being sent. */
+  queued: number;
+  /** Left for WhatsApp: sent, delivered or read. */
+  sent: number;
+  /** Arrived: delivered or read. */
+  delivered: number;
+  read: number;
+  failed: number;
+  /** Deliberately not sent (opted out, cancelled, variables missing…). */
+  skipped: number;
+}
+
+/** Which stored statuses each funnel step counts. */
+export const FUNNEL_STATUSES: Record<keyof Funnel, MessageStatus[]> = {
+  queued: ["queued", "sending"],
+  sent: ["sent", "delivered", "read"],
+  delivered: ["delivered", "read"],
+  read: ["read"],
+  failed: ["failed"],
+  skipped: ["skipped"],
+};
+
+/** Messages a campaign's counts include (test sends are not). */
+export const COUNTED_MESSAGES: SQL = sql`source <> 'test'`;
+
+export function emptyFunnel(): Funnel {
+  return { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 };
+}
+
+/** The funnel from message counts per stored status (e.g. a `group by status`). */
+export function funnelFromStatusCounts(counts: Partial<Record<MessageStatus, number>>): Funnel {
+  const funnel = emptyFunnel();
+  for (const step of Object.keys(FUNNEL_STATUSES) as (keyof Funnel)[]) {
+    funnel[step] = FUNNEL_STATUSES[step].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
+  }
+  return funnel;
+}
+
+/** Every message counted once: queued + sent + failed + skipped. */
+export function funnelTotal(funnel: Funnel): number {
+  return funnel.queued + funnel.sent + funnel.failed + funnel.skipped;
+}
+
+/** Which messages a funnel counts: one workspace, optionally some campaigns and further conditions. */
+export interface FunnelScope {
+  workspaceId: string;
+  campaignIds?: string[];
+  /** Further conditions on `messages` (the logs' phone and date filters). */
+  where?: SQL;
+}
+
+function funnelWhere(scope: FunnelScope): SQL {
+  const conditions: SQL[] = [eq(messages.workspaceId, scope.workspaceId), COUNTED_MESSAGES];
+  if (scope.campaignIds) conditions.push(inArray(messages.campaignId, scope.campaignIds));
+  if (scope.where) conditions.push(scope.where);
+  return and(...conditions)!;
+}
+
+/**
+ * The one funnel query: counts per campaign of the scope, test sends left out. The campaigns list,
+ * the campaign page and the logs tiles (and the API's counts) all read through here or through
+ * `funnelFromStatusCounts`, so the same messages give the same numbers everywhere.
+ */
+export async function countFunnelsByCampaign(db: Executor, scope: FunnelScope): Promise<Map<string, Funnel>> {
+  const result = new Map<string, Funnel>();
+  if (scope.campaignIds?.length === 0) return result;
+  const rows = await db
+    .select({ campaignId: messages.campaignId, status: messages.status, count: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(funnelWhere(scope))
+    .groupBy(messages.campaignId, messages.status);
+  const byCampaign = new Map<string, Partial<Record<MessageStatus, number>>>();
+  for (const row of rows) {
+    const counts = byCampaign.get(row.campaignId) ?? {};
+    counts[row.status] = (counts[row.status] ?? 0) + Number(row.count);
+    byCampaign.set(row.campaignId, counts);
+  }
+  for (const [campaignId, counts] of byCampaign) result.set(campaignId, funnelFromStatusCounts(counts));
+  return result;
+}
+
+/** The funnel of every message in the scope together (one campaign, or the whole workspace). */
+export async function countFunnel(db: Executor, scope: FunnelScope): Promise<Funnel> {
+  const rows = await db
+    .select({ status: messages.status, count: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(funnelWhere(scope))
+    .groupBy(messages.status);
+  return funnelFromStatusCounts(Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])));
+}
+
+/** Messages of one UTC day, by what became of them (same rules as the funnel). */
+export interface FunnelDay {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  /** Every counted message created that day. */
+  total: number;
+  /** Of those: sent, delivered or read. */
+  sent: number;
+  failed: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Counted messages per UTC day for the last `days` days up to `now` (oldest first, empty days included). */
+export async function messagesPerDay(
+  db: Executor,
+  scope: FunnelScope,
+  { days = 7, now = new Date() }: { days?: number; now?: Date } = {},
+): Promise<FunnelDay[]> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const start = new Date(today - (days - 1) * DAY_MS);
+  const end = new Date(today + DAY_MS);
+  const day = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      day,
+      total: sql<number>`count(*)::int`,
+      sent: sql<number>`(count(*) filter (where ${inArray(messages.status, FUNNEL_STATUSES.sent)}))::int`,
+      failed: sql<number>`(count(*) filter (where ${inArray(messages.status, FUNNEL_STATUSES.failed)}))::int`,
+    })
+    .from(messages)
+    .where(and(funnelWhere(scope), gte(messages.createdAt, start), lt(messages.createdAt, end)))
+    .groupBy(day);
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  return Array.from({ length: days }, (_, i) => {
+    const key = new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+    const row = byDay.get(key);
+    return { day: key, total: Number(row?.total ?? 0), sent: Number(row?.sent ?? 0), failed: Number(row?.failed ?? 0) };
+  });
+}
