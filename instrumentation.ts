@@ -21,4 +21,12 @@ export async function register() {
     const { startDispatchLoop } = await import("./lib/messaging/loop");
     startDispatchLoop();
   }
+  // Passes started after trigger responses stop claiming on shutdown too (the loop stops its own).
+  if (!building && !process.env.VITEST) {
+    const { stopDispatching } = await import("./lib/messaging/dispatch");
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stopDispatching());
+    // The request log's last buffered entries are written before the process goes.
+    const { flushTriggerRequests } = await import("./lib/trigger/requests");
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void flushTriggerRequests());
+  }
 }

@@ -11,6 +11,9 @@ if (!process.env.DATABASE_URL) {
   process.env.E2E_PGLITE_DIR ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sendstream-e2e-")), "pglite");
 }
 
+// Mail (password reset links) goes to a file the tests read: see e2e/mail.ts.
+process.env.E2E_MAIL_FILE ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sendstream-e2e-mail-")), "outbox.jsonl");
+
 const next = "node node_modules/next/dist/bin/next";
 const build = process.env.E2E_SKIP_BUILD ? "" : `${next} build && `;
 
@@ -18,9 +21,11 @@ export default defineConfig({
   testDir: "./e2e",
   outputDir: "./test-results",
   fullyParallel: false,
-  workers: 1,
+  // Each test signs up a user of its own, so spec files can run side by side (CI uses 2).
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
+  // Generous: in CI the reliability scenarios run beside the end-to-end tests on two cores.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
@@ -55,6 +60,8 @@ export default defineConfig({
       CRON_SECRET: process.env.CRON_SECRET ?? "e2e-only-cron-secret-0123456789",
       // Production refuses to start without a key of its own for stored credentials.
       ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? "e2e0".repeat(16),
+      MAIL_TRANSPORT: "file",
+      MAIL_FILE: process.env.E2E_MAIL_FILE,
     },
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
   },

@@ -14,12 +14,18 @@ declare module "autocannon" {
       body?: string | Buffer;
       connections?: number;
       duration?: number;
-      requests?: { setupRequest?: (request: RequestParams) => RequestParams }[];
+      requests?: {
+        setupRequest?: (request: RequestParams) => RequestParams;
+        onResponse?: (status: number, body: string) => void;
+      }[];
+      /** Requests per second across all connections (an arrival rate instead of a closed loop). */
+      overallRate?: number;
     }
     interface Histogram {
       p50: number;
       p90: number;
       p99: number;
+      p99_9: number;
       max: number;
       average: number;
     }

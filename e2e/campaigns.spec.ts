@@ -31,9 +31,10 @@ test("build, deploy, pause, edit and resume a trigger campaign", async ({ page }
   await expect(page.getByLabel("Contact attribute 2")).toHaveValue("order_number");
   await expect(page.getByTestId("sample-payload")).toContainText('"order_number": "A-10482"', { useInnerText: false });
 
-  // A duplicate field name is flagged at once.
+  // A duplicate field name is flagged once the box is left.
   await page.getByRole("button", { name: "Add field" }).click();
   await page.getByLabel("Request field 3").fill("name");
+  await page.getByLabel("Request field 3").blur();
   await expect(page.getByText('The field "name" is listed twice.')).toBeVisible();
   await page.getByRole("button", { name: "Remove field 3" }).click();
 
@@ -68,14 +69,15 @@ test("build, deploy, pause, edit and resume a trigger campaign", async ({ page }
   await expect(live).toBeHidden();
   const triggerUrl = await page.getByTestId("webhook-trigger").textContent();
 
-  // Active: read-only with a hint.
+  // Active: still editable (as a draft that goes live on publish; e2e/live-edit.spec.ts), no Deploy.
   await expect(page.getByTestId("campaign-status")).toHaveText("Active");
-  await expect(page.getByText("Pause to edit")).toBeVisible();
-  await expect(page.getByLabel("Request field 1")).toBeDisabled();
+  await expect(page.getByText("This campaign is live.")).toBeVisible();
+  await expect(page.getByLabel("Request field 1")).toBeEnabled();
   await expect(page.getByRole("button", { name: "Deploy" })).toHaveCount(0);
 
-  // Pause → edit → save → resume; the webhook URL does not change.
+  // Pause (confirmed) → edit → save → resume; the webhook URL does not change.
   await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByRole("alertdialog", { name: "Pause this campaign?" }).getByRole("button", { name: "Pause campaign" }).click();
   await expect(page.getByTestId("campaign-status")).toHaveText("Paused");
   await page.getByLabel("Fallback for Body {{1}}").fill("there");
   await expect(page.getByText("Unsaved changes")).toBeVisible();
@@ -129,6 +131,7 @@ test("WhatsApp settings keep secrets masked and the sandbox is the default", asy
   await expect(page.getByText("Paste the access token of your system user.")).toBeVisible();
   await page.getByLabel("Access token").fill("EAAG-secret-token-9876");
   await page.getByRole("button", { name: "Save settings" }).click();
+  await page.getByRole("alertdialog", { name: "Save settings without testing the connection?" }).getByRole("button", { name: "Save anyway" }).click();
   await expect(page.getByText("Saved (••••9876). Leave blank to keep it.")).toBeVisible();
   await expect(page.getByLabel("Access token")).toHaveValue("");
   await page.screenshot({ path: `${shots}/campaigns-sender.png`, fullPage: true });

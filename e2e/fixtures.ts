@@ -34,6 +34,8 @@ export async function createApiKeyThroughUi(page: Page, name = "E2E key"): Promi
   await expect(reveal).toBeVisible();
   const key = await reveal.getByLabel("API key").inputValue();
   await reveal.getByRole("button", { name: "Done" }).click();
+  // The dialog fades out over the page; wait until it is gone so the page is read as a user sees it.
+  await expect(reveal).toHaveCount(0);
   return key;
 }
 

@@ -84,7 +84,7 @@ test("messages sent through a campaign appear live in its logs, and Export CSV d
   expect(byId[ids[0]!]!.error_reason).toBe("");
 
   // Filter to the failure: the table and the export both narrow to it.
-  await page.getByRole("link", { name: /^Failed: 1/ }).click();
+  await page.getByRole("link", { name: /^Failed 1\b/ }).click();
   await expect(page).toHaveURL(/status=failed/);
   await expect(table.locator("tbody tr[data-message-id]")).toHaveCount(1);
   const failedOnly = await downloadCsv(page);

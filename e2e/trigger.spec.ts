@@ -74,6 +74,7 @@ test("deploy a campaign, trigger it with an API key, and watch the message get d
   // Paused campaigns refuse triggers with a 409 naming the status.
   await page.goto(`/campaigns/${campaignId}`);
   await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByRole("alertdialog", { name: "Pause this campaign?" }).getByRole("button", { name: "Pause campaign" }).click();
   await expect(page.getByTestId("campaign-status")).toHaveText("Paused");
   const paused = await api.post(`/outbound/${campaignId}`, { headers: { "x-api-key": key }, data: body });
   expect(paused.status()).toBe(409);

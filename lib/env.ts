@@ -36,7 +36,8 @@ export const envSchema = z.object({
    * the entry the outermost one added (n-th from the right). 0: the header is not trusted at all.
    */
   TRUSTED_PROXY_HOPS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10).default(0)),
-  MAIL_TRANSPORT: z.preprocess(emptyToUndefined, z.enum(["console", "webhook", "none"]).optional()),
+  MAIL_TRANSPORT: z.preprocess(emptyToUndefined, z.enum(["console", "webhook", "file", "none"]).optional()),
+  MAIL_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   MAIL_WEBHOOK_URL: z.preprocess(emptyToUndefined, optionalUrl),
   MAIL_WEBHOOK_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
   SENDSTREAM_SEED: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),

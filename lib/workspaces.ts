@@ -1,6 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Executor } from "@/db";
-import { workspaces } from "@/db/schema";
+import { memberships, workspaces } from "@/db/schema";
+import { recordAudit, type AuditActor } from "@/lib/audit/service";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { SANDBOX_SHOP_FOOTER } from "@/lib/templates/sandbox";
+import { SANDBOX_EXTERNAL_PREFIX } from "@/lib/templates/service";
 
 /** Who acts in a workspace: a signed-in user of the web app, or an API key of an integration. */
 export type Actor =
@@ -10,4 +15,59 @@ export type Actor =
 export async function getWorkspace(db: Executor, workspaceId: string) {
   const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
   return workspace ?? null;
+}
+
+export const WORKSPACE_NAME_MAX = 100;
+
+export const renameWorkspaceSchema = z
+  .object({
+    name: z.string().trim().min(1, "Enter a name for the workspace.").max(WORKSPACE_NAME_MAX, `Use at most ${WORKSPACE_NAME_MAX} characters.`),
+  })
+  .strict();
+export type RenameWorkspaceInput = z.input<typeof renameWorkspaceSchema>;
+
+export async function isWorkspaceOwner(db: Executor, workspaceId: string, userId: string): Promise<boolean> {
+  const [membership] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+    .limit(1);
+  return membership?.role === "owner";
+}
+
+/**
+ * The demo templates are signed with the workspace's name (see lib/templates/sandbox.ts): a rename
+ * re-signs those still showing the old name or the generic "Demo Shop".
+ */
+async function renameSandboxFooters(db: Executor, workspaceId: string, from: string, to: string): Promise<void> {
+  const footer = to.slice(0, 60);
+  await db.execute(sql`
+    update templates set components = (
+      select jsonb_agg(
+        case when c->>'type' = 'FOOTER' and c->>'text' in (${from.slice(0, 60)}, ${SANDBOX_SHOP_FOOTER}) then jsonb_set(c, '{text}', to_jsonb(${footer}::text)) else c end
+        order by position)
+      from jsonb_array_elements(templates.components) with ordinality as e(c, position))
+    where workspace_id = ${workspaceId} and external_id like ${`${SANDBOX_EXTERNAL_PREFIX}%`} and jsonb_array_length(components) > 0`);
+}
+
+/** Renames the workspace (its owner only); the audit row keeps the old and the new name. */
+export async function renameWorkspace(
+  db: Executor,
+  workspaceId: string,
+  input: RenameWorkspaceInput,
+  actor: AuditActor,
+): Promise<{ id: string; name: string }> {
+  const { name } = renameWorkspaceSchema.parse(input);
+  if (!actor.userId || !(await isWorkspaceOwner(db, workspaceId, actor.userId))) {
+    throw new ApiError("owner_required", "Only the workspace's owner can rename it.");
+  }
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update").limit(1);
+    if (!before) throw notFound("Workspace not found.");
+    if (before.name === name) return { id: workspaceId, name };
+    await tx.update(workspaces).set({ name }).where(eq(workspaces.id, workspaceId));
+    await renameSandboxFooters(tx, workspaceId, before.name, name);
+    await recordAudit(tx, { workspaceId, actor, action: "workspace.renamed", targetType: "workspace", targetId: workspaceId, metadata: { from: before.name, to: name } });
+    return { id: workspaceId, name };
+  });
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { KeyRound } from "lucide-react";
-import { useState } from "react";
+import Link from "next/link";
+import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -30,6 +31,8 @@ export function ApiKeysManager({
   const [revealOpen, setRevealOpen] = useState(false);
   const [deleting, setDeleting] = useState<ApiKeyListItem | null>(null);
   const now = useNow(serverNow);
+  /** Where focus goes when the delete dialog has closed after a delete (the deleted row's button is gone). */
+  const focusAfterDelete = useRef<string | null>(null);
   const campaignNames = new Map(campaigns.map((campaign) => [campaign.id, campaign.name]));
 
   function handleCreated(created: CreatedApiKey) {
@@ -48,6 +51,9 @@ export function ApiKeysManager({
   }
 
   function handleDeleted(deleted: ApiKeyListItem) {
+    const index = keys.findIndex((key) => key.id === deleted.id);
+    const neighbour = keys[index + 1] ?? keys[index - 1];
+    focusAfterDelete.current = neighbour ? `delete-key-${neighbour.id}` : CREATE_BUTTON_ID;
     setKeys((current) => current.filter((key) => key.id !== deleted.id));
     setDeleting(null);
     toast.success(`API key “${deleted.name}” deleted`);
@@ -58,7 +64,7 @@ export function ApiKeysManager({
       <PageHeader
         title="API Keys"
         description="Keys let your shop, CRM or Zapier trigger campaigns and use the REST API."
-        actions={<CreateApiKeyDialog campaigns={campaigns} onCreated={handleCreated} />}
+        actions={<CreateApiKeyDialog triggerId={CREATE_BUTTON_ID} campaigns={campaigns} onCreated={handleCreated} />}
       />
       {keys.length === 0 ? (
         <EmptyState
@@ -83,7 +89,7 @@ export function ApiKeysManager({
             </TableHeader>
             <TableBody>
               {keys.map((key) => (
-                <TableRow key={key.id}>
+                <TableRow key={key.id} id={`key-row-${key.id}`} tabIndex={-1} className="focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring">
                   <TableCell className="max-w-64 truncate font-medium" title={key.name}>
                     {key.name}
                   </TableCell>
@@ -101,7 +107,14 @@ export function ApiKeysManager({
                     <ScopeLabel scope={key.scope} campaignNames={campaignNames} />
                   </TableCell>
                   <TableCell className="text-right">
-                    <Button variant="ghost" size="sm" className="text-destructive hover:bg-destructive/10 hover:text-destructive" onClick={() => setDeleting(key)}>
+                    <Button
+                      id={`delete-key-${key.id}`}
+                      variant="ghost"
+                      size="sm"
+                      className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                      aria-label={`Delete key ${key.name}`}
+                      onClick={() => setDeleting(key)}
+                    >
                       Delete
                     </Button>
                   </TableCell>
@@ -120,11 +133,44 @@ export function ApiKeysManager({
           <code className="font-mono text-xs text-foreground">Authorization: Bearer &lt;key&gt;</code> — never in the URL. Check a key
           with <code className="font-mono text-xs text-foreground">GET /api/v1/me</code>. Last used is updated within a minute.
         </p>
+        <p className="mt-2">
+          <Link href="/docs/api" className="font-medium text-primary underline-offset-4 hover:underline">
+            API reference
+          </Link>
+          <span className="text-muted-foreground"> — every endpoint, with examples for triggering campaigns and managing contacts.</span>
+        </p>
       </section>
-      <RevealApiKeyDialog created={revealed} open={revealOpen} onDone={() => setRevealOpen(false)} onClosed={() => setRevealed(null)} />
-      <DeleteApiKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} onDeleted={handleDeleted} />
+      <RevealApiKeyDialog
+        created={revealed}
+        open={revealOpen}
+        onDone={() => setRevealOpen(false)}
+        onClosed={(event) => {
+          // The new key's row, so the next Tab reaches its Delete button.
+          focusById(event, revealed ? `key-row-${revealed.id}` : null);
+          setRevealed(null);
+        }}
+      />
+      <DeleteApiKeyDialog
+        apiKey={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={handleDeleted}
+        onCloseAutoFocus={(event) => {
+          focusById(event, focusAfterDelete.current);
+          focusAfterDelete.current = null;
+        }}
+      />
     </>
   );
+}
+
+const CREATE_BUTTON_ID = "create-api-key";
+
+/** Moves focus to an element by id once a dialog has closed, instead of letting it fall back to the page. */
+function focusById(event: Event, id: string | null) {
+  const target = id ? document.getElementById(id) : null;
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
 }
 
 function ScopeLabel({ scope, campaignNames }: { scope: ApiKeyScope; campaignNames: Map<string, string> }) {

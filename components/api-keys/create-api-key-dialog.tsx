@@ -20,7 +20,15 @@ export interface ScopableCampaign {
 const nameFormSchema = z.object({ name: apiKeyNameSchema });
 type NameForm = z.input<typeof nameFormSchema>;
 
-export function CreateApiKeyDialog({ campaigns, onCreated }: { campaigns: ScopableCampaign[]; onCreated: (created: CreatedApiKey) => void }) {
+export function CreateApiKeyDialog({
+  campaigns,
+  onCreated,
+  triggerId,
+}: {
+  campaigns: ScopableCampaign[];
+  onCreated: (created: CreatedApiKey) => void;
+  triggerId?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [formError, setFormError] = useState<string>();
   const [access, setAccess] = useState<"full" | "trigger">("full");
@@ -75,7 +83,7 @@ export function CreateApiKeyDialog({ campaigns, onCreated }: { campaigns: Scopab
   return (
     <Dialog open={open} onOpenChange={changeOpen}>
       <DialogTrigger asChild>
-        <Button>
+        <Button id={triggerId}>
           <Plus aria-hidden />
           Create API key
         </Button>

@@ -20,10 +20,13 @@ export function DeleteApiKeyDialog({
   apiKey,
   onClose,
   onDeleted,
+  onCloseAutoFocus,
 }: {
   apiKey: ApiKeyListItem | null;
   onClose: () => void;
   onDeleted: (key: ApiKeyListItem) => void;
+  /** Cancel returns focus to the Delete button that opened the dialog; after a delete the owner decides. */
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
@@ -50,7 +53,7 @@ export function DeleteApiKeyDialog({
 
   return (
     <AlertDialog open={apiKey !== null} onOpenChange={changeOpen}>
-      <AlertDialogContent>
+      <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>
         {apiKey && (
           <>
             <AlertDialogHeader>

@@ -2,6 +2,16 @@
 
 import { Check, Copy, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
@@ -12,7 +22,7 @@ import type { CreatedApiKey } from "@/lib/api-keys/schemas";
 /**
  * Shows a newly created key once. The key lives only in the `created` prop: once the dialog has
  * finished closing, `onClosed` lets the owner drop the last copy in the browser; the server cannot
- * show it again.
+ * show it again. Closing with Escape, a click outside or × before the key was copied asks first.
  */
 export function RevealApiKeyDialog({
   created,
@@ -23,19 +33,56 @@ export function RevealApiKeyDialog({
   created: CreatedApiKey | null;
   open: boolean;
   onDone: () => void;
-  onClosed: () => void;
+  /** Runs once the dialog has closed; receives the close event so the owner can move focus. */
+  onClosed: (event: Event) => void;
 }) {
+  const [copiedOnce, setCopiedOnce] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  function requestClose() {
+    if (confirming) return;
+    if (copiedOnce) onDone();
+    else setConfirming(true);
+  }
+
+  function closed(event: Event) {
+    setCopiedOnce(false);
+    setConfirming(false);
+    onClosed(event);
+  }
+
   return (
-    <Dialog open={open && created !== null} onOpenChange={(next) => !next && onDone()}>
-      {/* A stray click outside must not throw the key away; Done, Escape and the close button still work. */}
-      <DialogContent onInteractOutside={(event) => event.preventDefault()} onCloseAutoFocus={onClosed} className="max-w-xl">
-        {created && <RevealBody created={created} onDone={onDone} />}
-      </DialogContent>
-    </Dialog>
+    <>
+      <Dialog open={open && created !== null} onOpenChange={(next) => !next && requestClose()}>
+        <DialogContent onCloseAutoFocus={closed} className="max-w-xl">
+          {created && <RevealBody created={created} onCopied={() => setCopiedOnce(true)} onDone={onDone} />}
+        </DialogContent>
+      </Dialog>
+      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Have you saved this key?</AlertDialogTitle>
+            <AlertDialogDescription>It will not be shown again. Without it you would have to delete the key and create a new one.</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Back to the key</AlertDialogCancel>
+            <AlertDialogAction
+              variant="default"
+              onClick={() => {
+                setConfirming(false);
+                onDone();
+              }}
+            >
+              Yes, close
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </>
   );
 }
 
-function RevealBody({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+function RevealBody({ created, onCopied, onDone }: { created: CreatedApiKey; onCopied: () => void; onDone: () => void }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
 
@@ -49,6 +96,7 @@ function RevealBody({ created, onDone }: { created: CreatedApiKey; onDone: () =>
     try {
       await navigator.clipboard.writeText(created.key);
       setCopied(true);
+      onCopied();
     } catch {
       inputRef.current?.select();
       toast.error("Could not copy automatically. The key is selected: press Ctrl+C (⌘C on a Mac).");
@@ -74,6 +122,7 @@ function RevealBody({ created, onDone }: { created: CreatedApiKey; onDone: () =>
             spellCheck={false}
             autoComplete="off"
             onFocus={(event) => event.currentTarget.select()}
+            onCopy={onCopied}
             className="font-mono text-[13px]"
           />
           <Button type="button" variant="outline" onClick={copy} className="w-24">

@@ -18,10 +18,13 @@ export function SignInForm({
   callbackUrl,
   providers,
   initialError,
+  notice,
 }: {
   callbackUrl: string;
   providers: { id: string; name: string }[];
   initialError?: string;
+  /** A status line above the form, e.g. after a password reset. */
+  notice?: string;
 }) {
   const router = useRouter();
   const [formError, setFormError] = useState(initialError);
@@ -44,6 +47,11 @@ export function SignInForm({
       <h1 className="text-2xl font-semibold tracking-tight">Welcome back</h1>
       <p className="mt-1.5 text-sm text-muted-foreground">Sign in to your Sendstream workspace.</p>
       <form onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
+        {notice && !formError && (
+          <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+            {notice}
+          </div>
+        )}
         {formError && (
           <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
             {formError}
@@ -52,9 +60,14 @@ export function SignInForm({
         <FormField id="email" label="Email" error={errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus {...fieldAria("email", errors.email?.message)} {...register("email")} />
         </FormField>
-        <FormField id="password" label="Password" error={errors.password?.message}>
-          <Input type="password" autoComplete="current-password" {...fieldAria("password", errors.password?.message)} {...register("password")} />
-        </FormField>
+        <div className="grid gap-2">
+          <FormField id="password" label="Password" error={errors.password?.message}>
+            <Input type="password" autoComplete="current-password" {...fieldAria("password", errors.password?.message)} {...register("password")} />
+          </FormField>
+          <Link href="/forgot-password" className="justify-self-end text-xs font-medium text-primary underline-offset-4 hover:underline">
+            Forgot your password?
+          </Link>
+        </div>
         <Button type="submit" className="mt-2 w-full" disabled={isSubmitting}>
           {isSubmitting && <Loader2 className="animate-spin" aria-hidden />}
           Sign in

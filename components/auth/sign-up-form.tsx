@@ -17,11 +17,13 @@ import { requestJson } from "@/lib/http/client";
 export function SignUpForm() {
   const router = useRouter();
   const [formError, setFormError] = useState<string>();
+  const [offerSignIn, setOfferSignIn] = useState(false);
   const { register, handleSubmit, formState, setError } = useForm<SignUpInput>({ resolver: zodResolver(signUpSchema) });
   const { errors, isSubmitting } = formState;
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
+    setOfferSignIn(false);
     const result = await requestJson("/api/auth/sign-up", { method: "POST", body: values });
     if (!result.ok) {
       for (const fieldError of result.problem.errors ?? []) {
@@ -35,6 +37,8 @@ export function SignUpForm() {
     const signedIn = await signIn("credentials", { email: values.email, password: values.password, redirect: false });
     if (!signedIn || signedIn.error) {
       setFormError(signInErrorMessage(signedIn?.error));
+      // Most likely the email already has an account: point to signing in or resetting the password.
+      setOfferSignIn(true);
       return;
     }
     router.replace("/campaigns");
@@ -49,6 +53,20 @@ export function SignUpForm() {
         {formError && (
           <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
             {formError}
+            {offerSignIn && (
+              <>
+                {" "}
+                If you already have an account,{" "}
+                <Link href="/sign-in" className="font-medium underline underline-offset-4">
+                  sign in instead
+                </Link>{" "}
+                or{" "}
+                <Link href="/forgot-password" className="font-medium underline underline-offset-4">
+                  reset your password
+                </Link>
+                .
+              </>
+            )}
           </div>
         )}
         <FormField id="name" label="Your name" error={errors.name?.message}>

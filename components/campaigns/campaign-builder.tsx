@@ -1,16 +1,25 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertCircle, Archive, ArrowLeft, FileText, Info, Lock, Pause, Play, Rocket } from "lucide-react";
+import { AlertCircle, Archive, ArchiveRestore, ArrowLeft, FileText, Inbox, Info, Play, Rocket } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toaster";
-import { campaignUpdateBody, formPath, splitCampaignResponse, toFormValues, type CampaignResponse, type EditorFormValues } from "@/lib/campaigns/editor";
+import {
+  campaignUpdateBody,
+  editedConfig,
+  editsDraftRevision,
+  formPath,
+  splitCampaignResponse,
+  toFormValues,
+  type CampaignResponse,
+  type EditorFormValues,
+} from "@/lib/campaigns/editor";
 import { campaignEditorSchema, type CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { CampaignView } from "@/lib/campaigns/service";
@@ -19,6 +28,7 @@ import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
 import { ArchiveButton, Banner, Connector, LiveDialog, useUnsavedChangesWarning, type BuilderForm } from "./builder-parts";
 import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";
+import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-edit";
 import { MessageNode } from "./message-node";
 import { PreviewPanel } from "./preview-panel";
 import { CampaignStatusBadge } from "./status-badge";
@@ -38,24 +48,29 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
   const [deployment, setDeployment] = useState(initialDeployment);
   const [templates, setTemplates] = useState(initialTemplates);
   const [checks, setChecks] = useState<FieldError[]>([]);
-  const [busy, setBusy] = useState<null | "save" | "deploy" | "pause" | "resume" | "archive" | "sync">(null);
+  const [busy, setBusy] = useState<null | "save" | "sync" | Action>(null);
   const [liveDialog, setLiveDialog] = useState(false);
+  // The version the last response carried (state lags behind within one click's save-then-act).
+  const versionRef = useRef(initialCampaign.version);
 
   const form: BuilderForm = useForm<EditorFormValues, unknown, CampaignEditorValues>({
     resolver: zodResolver(campaignEditorSchema),
-    defaultValues: toFormValues(initialCampaign, initialTemplates, knownAttributes),
+    defaultValues: toFormValues(editedConfig(initialCampaign), initialTemplates, knownAttributes),
     mode: "onChange",
   });
   const { isDirty } = form.formState;
-  const editable = campaign.status === "draft" || campaign.status === "paused";
+  // An active campaign is edited too: saving writes its draft revision, which goes live on publish.
+  const editable = campaign.status === "draft" || campaign.status === "paused" || campaign.status === "active";
+  const revisionMode = editsDraftRevision(campaign);
 
   useUnsavedChangesWarning(isDirty && editable);
 
   function applyResponse(response: CampaignResponse) {
     const { campaign: next, deployment: nextDeployment } = splitCampaignResponse(response);
+    versionRef.current = next.version;
     setCampaign(next);
     setDeployment(nextDeployment);
-    form.reset(toFormValues(next, templates, knownAttributes));
+    form.reset(toFormValues(editedConfig(next), templates, knownAttributes));
   }
 
   function showServerErrors(errors: FieldError[] | undefined) {
@@ -72,7 +87,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
       async (values) => {
         const result = await requestJson<CampaignResponse>(`/api/v1/campaigns/${campaign.id}`, {
           method: "PATCH",
-          body: campaignUpdateBody(values, campaign.version),
+          body: campaignUpdateBody(values, versionRef.current),
         });
         if (!result.ok) {
           showServerErrors(result.problem.errors);
@@ -90,17 +105,21 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
   async function onSave() {
     setBusy("save");
     try {
-      if (await save()) toast.success("Changes saved");
+      if (await save()) toast.success(revisionMode ? "Draft saved — the webhook keeps sending the live version until you publish." : "Changes saved");
     } finally {
       setBusy(null);
     }
   }
 
-  async function runAction(action: "deploy" | "pause" | "resume" | "archive") {
+  async function runAction(action: Action) {
     setBusy(action);
     try {
-      if ((action === "deploy" || action === "resume") && !(await save())) return;
-      const result = await requestJson<CampaignResponse>(`/api/v1/campaigns/${campaign.id}/${action}`, { method: "POST", body: {} });
+      if ((action === "deploy" || action === "resume" || action === "publish") && !(await save())) return;
+      const result = await requestJson<CampaignResponse>(`/api/v1/campaigns/${campaign.id}/${action}`, {
+        method: "POST",
+        // Publish and discard act on exactly the revision on screen; a change made elsewhere meanwhile is a conflict.
+        body: action === "publish" || action === "discard" ? { version: versionRef.current } : {},
+      });
       if (!result.ok) {
         if (result.status === 422 && result.problem.errors) {
           setChecks(result.problem.errors);
@@ -114,9 +133,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
       setChecks([]);
       applyResponse(result.data);
       if (action === "deploy") setLiveDialog(true);
-      else if (action === "resume") toast.success("Campaign resumed — the webhook accepts requests again.");
-      else if (action === "pause") toast.success("Campaign paused — webhook calls now get HTTP 409 and nothing is sent.");
-      else toast.success("Campaign archived");
+      else toast.success(ACTION_DONE[action]);
       router.refresh();
     } finally {
       setBusy(null);
@@ -157,6 +174,11 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           </p>
         </div>
         <div className="flex shrink-0 flex-wrap gap-2">
+          <Button variant="ghost" asChild>
+            <Link href={`/campaigns/${campaign.id}/requests`}>
+              <Inbox aria-hidden /> Requests
+            </Link>
+          </Button>
           {campaign.status !== "draft" && (
             <Button variant="ghost" asChild>
               <Link href={`/campaigns/${campaign.id}/logs`}>
@@ -165,9 +187,14 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
             </Button>
           )}
           {campaign.status !== "archived" && <ArchiveButton disabled={busy !== null} onConfirm={() => runAction("archive")} />}
+          {campaign.status === "archived" && (
+            <Button onClick={() => runAction("unarchive")} disabled={busy !== null}>
+              <ArchiveRestore aria-hidden /> {busy === "unarchive" ? "Unarchiving…" : "Unarchive"}
+            </Button>
+          )}
           {editable && (
             <Button variant="outline" onClick={onSave} disabled={!isDirty || busy !== null}>
-              {busy === "save" ? "Saving…" : campaign.status === "draft" ? "Save draft" : "Save changes"}
+              {busy === "save" ? "Saving…" : campaign.status === "draft" || revisionMode ? "Save draft" : "Save changes"}
             </Button>
           )}
           {campaign.status === "draft" && (
@@ -175,11 +202,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
               <Rocket aria-hidden /> {busy === "deploy" ? "Deploying…" : "Deploy"}
             </Button>
           )}
-          {campaign.status === "active" && (
-            <Button variant="outline" onClick={() => runAction("pause")} disabled={busy !== null}>
-              <Pause aria-hidden /> {busy === "pause" ? "Pausing…" : "Pause"}
-            </Button>
-          )}
+          {campaign.status === "active" && <PauseButton disabled={busy !== null} busy={busy === "pause"} onConfirm={() => runAction("pause")} />}
           {campaign.status === "paused" && (
             <Button onClick={() => runAction("resume")} disabled={busy !== null}>
               <Play aria-hidden /> {busy === "resume" ? "Resuming…" : "Resume"}
@@ -205,15 +228,19 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           </Link>
         </Banner>
       )}
-      {campaign.status === "active" && (
-        <Banner tone="success" icon={<Lock aria-hidden />}>
-          <strong className="font-medium">This campaign is live.</strong> The configuration below is read-only. Pause to edit — while paused, webhook calls are refused
-          and nothing is sent.
-        </Banner>
+      {revisionMode && (
+        <RevisionBanner
+          campaign={campaign}
+          templates={templates}
+          dirty={isDirty}
+          busy={busy}
+          onPublish={() => runAction("publish")}
+          onDiscard={() => runAction("discard")}
+        />
       )}
       {campaign.status === "archived" && (
         <Banner tone="muted" icon={<Archive aria-hidden />}>
-          This campaign is archived. Its webhook no longer sends messages; its logs stay available.
+          This campaign is archived. Its webhook no longer sends messages; its logs stay available. Unarchive it to edit and deploy it again as a draft.
         </Banner>
       )}
 

@@ -1,4 +1,5 @@
 import { Gauge, Send, Timer } from "lucide-react";
+import Link from "next/link";
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import { CopyButton } from "./copy-button";
 
@@ -9,7 +10,7 @@ export function SendingLimits({ limits }: { limits: DeploymentDetails["limits"] 
     { icon: Timer, label: "Trigger request limit", value: `${limits.triggerRequestsPerMinute.toLocaleString("en-US")} requests / minute`, hint: "Calls to this campaign's webhook; more get HTTP 429." },
   ];
   return (
-    <dl className="grid gap-3 sm:grid-cols-3">
+    <dl className="grid min-w-0 gap-3 sm:grid-cols-3">
       {items.map(({ icon: Icon, label, value, hint }) => (
         <div key={label} className="rounded-lg border bg-muted/40 p-3">
           <dt className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
@@ -30,14 +31,14 @@ export function WebhookUrls({ urls }: { urls: DeploymentDetails["webhookUrls"] }
     { label: "Short URL", value: urls.outbound, hint: "Same webhook, shorter address." },
   ];
   return (
-    <div className="grid gap-3">
+    <div className="grid min-w-0 gap-3">
       {rows.map((row) => (
-        <div key={row.label} className="grid gap-1">
+        <div key={row.label} className="grid min-w-0 gap-1">
           <p className="text-xs font-medium text-muted-foreground">
             {row.label} <span className="font-normal">· POST · {row.hint}</span>
           </p>
-          <div className="flex items-center gap-2">
-            <code className="min-w-0 flex-1 truncate rounded-md border bg-muted/50 px-2.5 py-1.5 font-mono text-xs" data-testid={`webhook-${row.label === "Trigger URL" ? "trigger" : "outbound"}`}>
+          <div className="flex min-w-0 items-start gap-2">
+            <code className="min-w-0 flex-1 rounded-md border break-all bg-muted/50 px-2.5 py-1.5 font-mono text-xs" data-testid={`webhook-${row.label === "Trigger URL" ? "trigger" : "outbound"}`}>
               {row.value}
             </code>
             <CopyButton value={row.value} label={`Copy ${row.label.toLowerCase()}`} />
@@ -50,14 +51,23 @@ export function WebhookUrls({ urls }: { urls: DeploymentDetails["webhookUrls"] }
 
 export function CurlExample({ curl }: { curl: string }) {
   return (
-    <div className="grid gap-1.5">
-      <div className="flex items-center justify-between gap-2">
+    <div className="grid min-w-0 gap-1.5">
+      <div className="flex min-w-0 items-center justify-between gap-2">
         <p className="text-xs font-medium text-muted-foreground">
-          Try it: replace <code className="rounded bg-muted px-1 font-mono">&lt;API_KEY&gt;</code> with a key from Settings → API Keys.
+          Try it: replace <code className="rounded bg-muted px-1 font-mono">&lt;API_KEY&gt;</code> with a key from Settings → API Keys.{" "}
+          <Link href="/docs/api#op-triggerCampaign" className="font-medium text-primary underline underline-offset-4">
+            Trigger endpoint reference
+          </Link>
         </p>
         <CopyButton value={curl} label="Copy curl command" />
       </div>
-      <pre className="overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100" data-testid="curl-example">
+      <pre
+        tabIndex={0}
+        role="region"
+        aria-label="curl example"
+        className="min-w-0 overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none"
+        data-testid="curl-example"
+      >
         {curl}
       </pre>
     </div>

@@ -3,6 +3,7 @@ import { useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
+import { PHONE_ATTRIBUTE } from "@/lib/campaigns/schemas";
 import { alignVariables, alwaysSentAttributes, attributeOptions, mayBeEmpty, nullIfEmpty, splitMessageChecks } from "@/lib/campaigns/editor";
 import type { FieldError } from "@/lib/http/errors";
 import type { TemplateView } from "@/lib/templates/service";
@@ -21,6 +22,7 @@ export function MessageNode({
   onSync,
   syncing,
   editable,
+  attributesFrom = "trigger",
 }: {
   form: BuilderForm;
   templates: TemplateView[];
@@ -29,14 +31,17 @@ export function MessageNode({
   onSync: () => void;
   syncing: boolean;
   editable: boolean;
+  /** Bulk campaigns fill the blanks from the saved contact only: no request, one group of attributes. */
+  attributesFrom?: "trigger" | "contact";
 }) {
   const templateId = useWatch({ control: form.control, name: "templateId" });
   const trigger = useWatch({ control: form.control, name: "triggerConfig" });
   const mappings = useWatch({ control: form.control, name: "messageConfig.variables" });
   const template = templates.find((t) => t.id === templateId);
-  const options = attributeOptions(trigger, knownAttributes);
+  const fromContact = attributesFrom === "contact";
+  const options = fromContact ? { fromTrigger: [], stored: [...new Set([PHONE_ATTRIBUTE, ...knownAttributes])] } : attributeOptions(trigger, knownAttributes);
   const allAttributes = [...options.fromTrigger, ...options.stored];
-  const alwaysSent = alwaysSentAttributes(trigger);
+  const alwaysSent = fromContact ? new Set([PHONE_ATTRIBUTE]) : alwaysSentAttributes(trigger);
   const { template: templateCheck, variables: variableChecks, others: otherChecks } = splitMessageChecks(checks);
   const approved = templates.filter((t) => t.status === "APPROVED");
   const others = templates.filter((t) => t.status !== "APPROVED");
@@ -140,13 +145,15 @@ export function MessageNode({
                       {...form.register(`messageConfig.variables.${index}.attribute`, { setValueAs: nullIfEmpty })}
                     >
                       <option value="">None (fallback only)</option>
-                      <optgroup label="From the trigger request">
-                        {options.fromTrigger.map((a) => (
-                          <option key={a} value={a}>
-                            {a}
-                          </option>
-                        ))}
-                      </optgroup>
+                      {!fromContact && (
+                        <optgroup label="From the trigger request">
+                          {options.fromTrigger.map((a) => (
+                            <option key={a} value={a}>
+                              {a}
+                            </option>
+                          ))}
+                        </optgroup>
+                      )}
                       {options.stored.length > 0 && (
                         <optgroup label="Saved on the contact">
                           {options.stored.map((a) => (
@@ -172,10 +179,11 @@ export function MessageNode({
                     mightBeEmpty && (
                       <p className="flex items-center gap-1.5 text-xs text-amber-700">
                         <Info className="size-3.5 shrink-0" aria-hidden />
-                        {options.fromTrigger.includes(mapping?.attribute ?? "")
-                          ? `${mapping?.attribute} is optional in the request.`
-                          : `${mapping?.attribute} comes from the saved contact, which may not have it yet.`}{" "}
-                        Add a fallback, or requests without a value are refused.
+                        {fromContact
+                          ? `Some contacts may not have ${mapping?.attribute}. Add a fallback, or they count as contacts with empty variables.`
+                          : options.fromTrigger.includes(mapping?.attribute ?? "")
+                            ? `${mapping?.attribute} is optional in the request. Add a fallback, or requests without a value are refused.`
+                            : `${mapping?.attribute} comes from the saved contact, which may not have it yet. Add a fallback, or requests without a value are refused.`}
                       </p>
                     )
                   )}
@@ -183,7 +191,7 @@ export function MessageNode({
               );
             })}
             <p className="text-xs text-muted-foreground">
-              The fallback is used when the request and the contact have no value — for example &quot;there&quot; turns &quot;Hi {"{{1}}"}&quot; into &quot;Hi there&quot;.
+              The fallback is used when {fromContact ? "" : "the request and "}the contact {fromContact ? "has" : "have"} no value — for example &quot;there&quot; turns &quot;Hi {"{{1}}"}&quot; into &quot;Hi there&quot;.
             </p>
           </div>
         )}

@@ -13,7 +13,6 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toaster";
 import { createCampaignSchema } from "@/lib/campaigns/schemas";
 import { requestJson } from "@/lib/http/client";
-import { cn } from "@/lib/utils";
 
 type FormInput = z.input<typeof createCampaignSchema>;
 type FormOutput = z.output<typeof createCampaignSchema>;
@@ -61,11 +60,7 @@ export function NewCampaignDialog({ variant = "default" }: { variant?: "default"
           </FormField>
           <fieldset className="grid gap-2">
             <legend className="mb-2 text-sm font-medium">Kind</legend>
-            <label
-              className={cn(
-                "flex cursor-pointer gap-3 rounded-lg border p-3 has-[:checked]:border-primary has-[:checked]:bg-accent/60 has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring",
-              )}
-            >
+            <label className="relative flex cursor-pointer gap-3 rounded-lg border p-3 has-[:checked]:border-primary has-[:checked]:bg-accent/60 has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring">
               <input type="radio" value="trigger" className="sr-only" {...form.register("kind")} />
               <Webhook className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden />
               <span className="grid gap-0.5">
@@ -73,14 +68,12 @@ export function NewCampaignDialog({ variant = "default" }: { variant?: "default"
                 <span className="text-xs text-muted-foreground">Sends one message each time your system calls the campaign&apos;s webhook — order confirmations, shipping updates, reminders.</span>
               </span>
             </label>
-            <label className="flex cursor-not-allowed gap-3 rounded-lg border border-dashed p-3 opacity-60">
-              <input type="radio" value="bulk" disabled className="sr-only" {...form.register("kind")} />
-              <Users className="mt-0.5 size-5 shrink-0" aria-hidden />
+            <label className="relative flex cursor-pointer gap-3 rounded-lg border p-3 has-[:checked]:border-primary has-[:checked]:bg-accent/60 has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring">
+              <input type="radio" value="bulk" className="sr-only" {...form.register("kind")} />
+              <Users className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden />
               <span className="grid gap-0.5">
-                <span className="text-sm font-medium">
-                  Bulk <span className="ml-1 rounded-full bg-secondary px-1.5 py-0.5 text-[10px] font-medium uppercase">Coming soon</span>
-                </span>
-                <span className="text-xs text-muted-foreground">Send once to everyone in an audience.</span>
+                <span className="text-sm font-medium">Bulk</span>
+                <span className="text-xs text-muted-foreground">Sends one message to everyone in an audience, now or at a time you schedule — announcements, offers, reminders.</span>
               </span>
             </label>
           </fieldset>

@@ -6,13 +6,17 @@ const STYLES: Record<CampaignStatus, { label: string; variant: "secondary" | "su
   active: { label: "Active", variant: "success" },
   paused: { label: "Paused", variant: "warning" },
   archived: { label: "Archived", variant: "outline" },
+  scheduled: { label: "Scheduled", variant: "secondary" },
+  sending: { label: "Sending", variant: "success" },
+  completed: { label: "Completed", variant: "outline" },
+  cancelled: { label: "Cancelled", variant: "outline" },
 };
 
 export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
   const style = STYLES[status];
   return (
     <Badge variant={style.variant} data-testid="campaign-status">
-      {status === "active" && <span className="size-1.5 rounded-full bg-current" aria-hidden />}
+      {(status === "active" || status === "sending") && <span className="size-1.5 rounded-full bg-current" aria-hidden />}
       {style.label}
     </Badge>
   );

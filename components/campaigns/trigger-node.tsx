@@ -1,4 +1,4 @@
-import { Lock, Plus, Trash2, Webhook } from "lucide-react";
+import { Lock, Plus, Webhook } from "lucide-react";
 import { useMemo } from "react";
 import { useFieldArray, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
@@ -6,24 +6,19 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { usableTrigger } from "@/lib/campaigns/editor";
 import { samplePayload } from "@/lib/campaigns/sample";
-import { FIELD_TYPES, PHONE_ATTRIBUTE, type FieldType } from "@/lib/campaigns/schemas";
+import { PHONE_ATTRIBUTE } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
-import { CheckList, NodeBadge, type BuilderForm } from "./builder-parts";
-import { NativeSelect } from "./native-select";
-
-const TYPE_LABELS: Record<FieldType, string> = {
-  string: "Text",
-  number: "Number",
-  boolean: "Yes / no",
-  email: "Email",
-  date: "Date",
-};
+import { cn } from "@/lib/utils";
+import { ListenForRequest } from "./requests/listen-dialog";
+import { CheckList, FIELD_ROW_COLUMNS, FieldRow, NodeBadge, type BuilderForm } from "./builder-parts";
 
 /** Step 1: which request fields the webhook reads and the contact attribute each one saves to. */
 export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderForm; checks: FieldError[]; knownAttributes: string[] }) {
   const { fields, append, remove } = useFieldArray({ control: form.control, name: "triggerConfig.fields" });
   const trigger = useWatch({ control: form.control, name: "triggerConfig" });
   const errors = form.formState.errors.triggerConfig;
+  const phoneTouched = form.formState.touchedFields.triggerConfig?.phoneField || form.formState.submitCount > 0;
+  const phoneProblem = errors?.phoneField && (phoneTouched || errors.phoneField.type === "server") ? errors.phoneField.message : undefined;
   const example = useMemo(() => samplePayload(usableTrigger(trigger)), [trigger]);
 
   return (
@@ -49,7 +44,7 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
               <Input
                 id="phone-field"
                 className="font-mono"
-                aria-invalid={errors?.phoneField ? true : undefined}
+                aria-invalid={phoneProblem ? true : undefined}
                 aria-describedby="phone-field-hint"
                 {...form.register("triggerConfig.phoneField")}
               />
@@ -65,16 +60,14 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
           <p id="phone-field-hint" className="text-xs text-muted-foreground">
             The recipient&apos;s WhatsApp number in international format, e.g. <code className="font-mono">+14155552671</code>. This mapping cannot be removed.
           </p>
-          {errors?.phoneField && (
-            <p role="alert" className="text-xs font-medium text-destructive">
-              {errors.phoneField.message}
-            </p>
-          )}
+          <p role="alert" className="min-h-4 text-xs leading-4 font-medium text-destructive">
+            {phoneProblem}
+          </p>
         </div>
 
         <div className="grid gap-2">
           {fields.length > 0 && (
-            <div className="hidden grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8rem_5rem_2.25rem] gap-2 px-0.5 text-xs font-medium text-muted-foreground sm:grid">
+            <div className={cn("hidden gap-2 px-0.5 text-xs font-medium text-muted-foreground sm:grid", FIELD_ROW_COLUMNS)}>
               <span>Request field</span>
               <span>Saves to contact attribute</span>
               <span>Type</span>
@@ -89,59 +82,10 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
                 <option key={attribute} value={attribute} />
               ))}
           </datalist>
-          {fields.map((row, index) => {
-            const rowErrors = errors?.fields?.[index];
-            const n = index + 1;
-            const fieldRegister = form.register(`triggerConfig.fields.${index}.field`);
-            return (
-              <div key={row.id} className="grid gap-1">
-                <div className="grid grid-cols-2 items-center gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8rem_5rem_2.25rem]">
-                  <Input
-                    aria-label={`Request field ${n}`}
-                    placeholder="order_number"
-                    className="font-mono"
-                    aria-invalid={rowErrors?.field ? true : undefined}
-                    {...fieldRegister}
-                    onBlur={(event) => {
-                      void fieldRegister.onBlur(event);
-                      const value = event.target.value.trim();
-                      if (value && !form.getValues(`triggerConfig.fields.${index}.attribute`)) {
-                        form.setValue(`triggerConfig.fields.${index}.attribute`, value, { shouldDirty: true, shouldValidate: true });
-                      }
-                    }}
-                  />
-                  <Input
-                    aria-label={`Contact attribute ${n}`}
-                    placeholder="same as the field"
-                    list="contact-attributes"
-                    className="font-mono"
-                    aria-invalid={rowErrors?.attribute ? true : undefined}
-                    {...form.register(`triggerConfig.fields.${index}.attribute`)}
-                  />
-                  <NativeSelect aria-label={`Type ${n}`} {...form.register(`triggerConfig.fields.${index}.type`)}>
-                    {FIELD_TYPES.map((type) => (
-                      <option key={type} value={type}>
-                        {TYPE_LABELS[type]}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                  <label className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" className="size-4 accent-[var(--primary)]" aria-label={`Required ${n}`} {...form.register(`triggerConfig.fields.${index}.required`)} />
-                    <span className="sm:sr-only">Required</span>
-                  </label>
-                  <Button type="button" variant="ghost" size="icon" aria-label={`Remove field ${n}`} onClick={() => remove(index)}>
-                    <Trash2 aria-hidden />
-                  </Button>
-                </div>
-                {(rowErrors?.field || rowErrors?.attribute) && (
-                  <p role="alert" className="text-xs font-medium text-destructive">
-                    {rowErrors.field?.message ?? rowErrors.attribute?.message}
-                  </p>
-                )}
-              </div>
-            );
-          })}
-          <div>
+          {fields.map((row, index) => (
+            <FieldRow key={row.id} form={form} index={index} onRemove={() => remove(index)} />
+          ))}
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
             <Button
               type="button"
               variant="outline"
@@ -150,7 +94,16 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
             >
               <Plus aria-hidden /> Add field
             </Button>
-            <span className="ml-3 text-xs text-muted-foreground">e.g. the customer&apos;s name or the order number. Other fields in the request are ignored.</span>
+            <ListenForRequest
+              mappedFields={(trigger?.fields ?? []).map((f) => f.field)}
+              phoneField={trigger?.phoneField ?? ""}
+              onConfirm={(mapping) => {
+                if (mapping.phoneField) form.setValue("triggerConfig.phoneField", mapping.phoneField, { shouldDirty: true, shouldValidate: true });
+                // Fields found in a test request are optional: a later request without one is still accepted.
+                for (const f of mapping.fields) append({ field: f.field, attribute: f.field, type: f.type, required: false }, { shouldFocus: false });
+              }}
+            />
+            <span className="text-xs text-muted-foreground">e.g. the customer&apos;s name or the order number. Other fields in the request are ignored.</span>
           </div>
           {errors?.fields?.root?.message && <p className="text-xs font-medium text-destructive">{errors.fields.root.message}</p>}
         </div>

@@ -12,7 +12,7 @@ export function WhatsAppPreview({ preview, businessName, className }: { preview:
         </div>
         <div className="min-w-0">
           <p className="truncate text-sm font-medium">{businessName}</p>
-          <p className="text-[11px] text-white/80">Business account</p>
+          <p className="text-[11px] text-white">Business account</p>
         </div>
       </div>
       <div

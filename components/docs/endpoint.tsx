@@ -18,7 +18,7 @@ function ParameterTable({ title, parameters }: { title: string; parameters: (Par
   return (
     <div className="space-y-2">
       <h4 className="text-sm font-semibold">{title}</h4>
-      <div className="overflow-x-auto rounded-lg border">
+      <div tabIndex={0} role="region" aria-label={title} className="overflow-x-auto rounded-lg border focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{title}</caption>
           <thead className="bg-muted/60 text-xs text-muted-foreground">

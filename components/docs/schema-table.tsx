@@ -94,7 +94,7 @@ export function SchemaTable({ schema, components, caption }: { schema: JsonSchem
   const rows = schemaRows(schema, components);
   if (rows.length === 0) return null;
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div tabIndex={0} role="region" aria-label={caption} className="overflow-x-auto rounded-lg border focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-muted/60 text-xs text-muted-foreground">
@@ -115,7 +115,7 @@ export function SchemaTable({ schema, components, caption }: { schema: JsonSchem
               <td className="px-3 py-2 text-[13px] text-muted-foreground">
                 {row.description ? <InlineText text={row.description} /> : null}
                 {row.constraints.length > 0 ? (
-                  <span className="block text-[12px] text-muted-foreground/80">
+                  <span className="block text-[12px] text-muted-foreground">
                     <InlineText text={row.constraints.join(" · ")} />
                   </span>
                 ) : null}

@@ -13,7 +13,7 @@ export function FirstMessageEmptyState({ curl, campaignId, active }: { curl: str
           "Send the first message by calling this campaign's webhook with an API key. It shows up here within seconds, no reload needed."
         ) : (
           <>
-            This campaign is not active yet. <Link href={`/campaigns/${campaignId}`} className="text-primary underline-offset-4 hover:underline">Deploy it</Link>, then call its webhook with an API key to send the first message.
+            This campaign is not active yet. <Link href={`/campaigns/${campaignId}`} className="text-primary underline underline-offset-4">Deploy it</Link>, then call its webhook with an API key to send the first message.
           </>
         )
       }
@@ -25,7 +25,7 @@ export function FirstMessageEmptyState({ curl, campaignId, active }: { curl: str
     >
       <figure className="mt-6 w-full max-w-2xl text-left">
         <figcaption className="mb-1.5 text-xs font-medium text-muted-foreground">Send a first message</figcaption>
-        <pre tabIndex={0} aria-label="curl example" className="overflow-x-auto rounded-lg border bg-muted/60 p-4 font-mono text-xs leading-relaxed">
+        <pre tabIndex={0} role="region" aria-label="curl example" className="min-w-0 overflow-x-auto rounded-lg border bg-muted/60 p-4 font-mono text-xs leading-relaxed">
           <code>{curl}</code>
         </pre>
       </figure>

@@ -1,18 +1,15 @@
 "use client";
 
-import { ChevronDown, ChevronRight } from "lucide-react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TimeZoneName } from "@/components/ui/local-time";
+import { Table, TableBody, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { requestJson } from "@/lib/http/client";
-import { formatLogTime } from "@/lib/logs/format";
 import type { CampaignMessagesBody } from "@/lib/logs/http";
 import type { LogMessage } from "@/lib/logs/query";
 import type { LogStatus, StatusCounts } from "@/lib/logs/status";
-import { cn } from "@/lib/utils";
-import { LogStatusBadge } from "./status-badge";
+import { MessageRow } from "./message-row";
 import { StatusCountTiles } from "./status-counts";
 
 const POLL_INTERVAL_MS = 5000;
@@ -44,6 +41,7 @@ export function LiveLogs({
   filters,
   pagination,
   empty,
+  maxAttempts,
 }: {
   rows: LogMessage[];
   counts: StatusCounts;
@@ -55,6 +53,8 @@ export function LiveLogs({
   filters: React.ReactNode;
   pagination: React.ReactNode;
   empty: React.ReactNode;
+  /** Send attempts before a retryable failure becomes final ("attempt 2 of 6"). */
+  maxAttempts: number;
 }) {
   const router = useRouter();
   const [rows, setRows] = React.useState(initialRows);
@@ -140,7 +140,9 @@ export function LiveLogs({
             <TableHeader>
               <TableRow>
                 <TableHead className="w-8"><span className="sr-only">Details</span></TableHead>
-                <TableHead>Time (UTC)</TableHead>
+                <TableHead>
+                  Time (<TimeZoneName />)
+                </TableHead>
                 {campaignNames && <TableHead>Campaign</TableHead>}
                 <TableHead>Phone</TableHead>
                 <TableHead>Message</TableHead>
@@ -150,7 +152,14 @@ export function LiveLogs({
             </TableHeader>
             <TableBody>
               {rows.map((row) => (
-                <MessageRow key={row.id} row={row} fresh={fresh.has(row.id)} campaignName={campaignNames?.[row.campaignId]} showCampaign={Boolean(campaignNames)} />
+                <MessageRow
+                  key={row.id}
+                  row={row}
+                  fresh={fresh.has(row.id)}
+                  campaignName={campaignNames?.[row.campaignId]}
+                  showCampaign={Boolean(campaignNames)}
+                  maxAttempts={maxAttempts}
+                />
               ))}
             </TableBody>
           </Table>
@@ -158,85 +167,5 @@ export function LiveLogs({
       )}
       {pagination}
     </div>
-  );
-}
-
-function MessageRow({ row, fresh, campaignName, showCampaign }: { row: LogMessage; fresh: boolean; campaignName?: string; showCampaign: boolean }) {
-  const [open, setOpen] = React.useState(false);
-  const detailsId = `message-${row.id}`;
-  const columns = showCampaign ? 7 : 6;
-  return (
-    <>
-      <TableRow data-message-id={row.id} className={cn(fresh && "bg-primary/5", open && "border-b-0")}>
-        <TableCell className="pr-0">
-          <Button
-            variant="ghost"
-            size="icon"
-            className="size-7"
-            aria-expanded={open}
-            aria-controls={detailsId}
-            aria-label={`${open ? "Hide" : "Show"} full message to ${row.phone}`}
-            onClick={() => setOpen((value) => !value)}
-          >
-            {open ? <ChevronDown aria-hidden /> : <ChevronRight aria-hidden />}
-          </Button>
-        </TableCell>
-        <TableCell className="text-muted-foreground tabular-nums">
-          <time dateTime={row.createdAt} title={row.createdAt}>{formatLogTime(row.createdAt)}</time>
-        </TableCell>
-        {showCampaign && (
-          <TableCell className="max-w-40 truncate">
-            <Link href={`/campaigns/${row.campaignId}/logs`} className="hover:underline">{campaignName ?? row.campaignId}</Link>
-          </TableCell>
-        )}
-        <TableCell className="font-mono text-xs">{row.phone}</TableCell>
-        <TableCell className="max-w-[20rem] truncate" title={row.text}>{row.text}</TableCell>
-        <TableCell><LogStatusBadge status={row.status} /></TableCell>
-        <TableCell className={cn("max-w-[16rem] truncate", row.status === "skipped" ? "text-muted-foreground" : "text-destructive")} title={row.error?.reason}>
-          {row.error ? (
-            <>
-              {row.error.reason}
-              {row.error.code && <span className="ml-1.5 text-xs text-muted-foreground">({row.error.code})</span>}
-            </>
-          ) : (
-            <span className="text-muted-foreground">—</span>
-          )}
-        </TableCell>
-      </TableRow>
-      {open && (
-        <TableRow id={detailsId} className="bg-muted/30 hover:bg-muted/30">
-          <TableCell />
-          <TableCell colSpan={columns - 1} className="whitespace-normal">
-            <dl className="grid gap-3 py-1 text-sm sm:grid-cols-[9rem_1fr]">
-              <dt className="text-muted-foreground">Message</dt>
-              <dd className="whitespace-pre-wrap break-words">{row.text}</dd>
-              <dt className="text-muted-foreground">Template</dt>
-              <dd>{row.template.name} <span className="text-muted-foreground">({row.template.language})</span></dd>
-              <dt className="text-muted-foreground">Message id</dt>
-              <dd className="font-mono text-xs">{row.id}</dd>
-              {row.error && (
-                <>
-                  <dt className="text-muted-foreground">{row.status === "skipped" ? "Not sent because" : "Error"}</dt>
-                  <dd className={row.status === "skipped" ? undefined : "text-destructive"}>{row.error.reason}{row.error.code ? ` (code ${row.error.code})` : ""}</dd>
-                </>
-              )}
-              <dt className="text-muted-foreground">Timeline (UTC)</dt>
-              <dd className="tabular-nums">
-                {[
-                  ["Created", row.createdAt],
-                  ["Sent", row.sentAt],
-                  ["Delivered", row.deliveredAt],
-                  ["Read", row.readAt],
-                  ["Failed", row.failedAt],
-                ]
-                  .filter((entry): entry is [string, string] => Boolean(entry[1]))
-                  .map(([label, at]) => `${label} ${formatLogTime(at)}`)
-                  .join(" · ")}
-              </dd>
-            </dl>
-          </TableCell>
-        </TableRow>
-      )}
-    </>
   );
 }

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { STATUS_LABELS } from "@/lib/logs/format";
-import { LOG_STATUSES } from "@/lib/logs/status";
+import { statusFilterOptions } from "@/lib/logs/status";
 
 const selectClass =
   "flex h-9 w-full rounded-md border border-input bg-background px-3 py-1 text-sm shadow-xs outline-none focus-visible:border-primary/60 focus-visible:ring-[3px] focus-visible:ring-ring";
@@ -30,6 +29,7 @@ export function LogsFilters({
   campaigns?: { id: string; name: string }[];
 }) {
   const active = Boolean(values.status || values.phone || values.from || values.to || values.campaign);
+  const status = statusFilterOptions(values.status);
   return (
     <form method="get" action={action} role="search" aria-label="Filter messages" className="flex flex-wrap items-end gap-3 rounded-xl border bg-card p-4 shadow-xs">
       {campaigns && (
@@ -45,10 +45,10 @@ export function LogsFilters({
       )}
       <div className="grid min-w-36 gap-1.5">
         <label htmlFor="logs-status" className="text-xs font-medium text-muted-foreground">Status</label>
-        <select id="logs-status" name="status" defaultValue={values.status ?? ""} className={selectClass}>
+        <select id="logs-status" name="status" defaultValue={status.selected} className={selectClass}>
           <option value="">All statuses</option>
-          {LOG_STATUSES.map((status) => (
-            <option key={status} value={status}>{STATUS_LABELS[status]}</option>
+          {status.options.map((option) => (
+            <option key={option.value} value={option.value}>{option.label}</option>
           ))}
         </select>
       </div>

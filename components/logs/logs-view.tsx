@@ -7,6 +7,7 @@ import { zodFieldErrors } from "@/lib/http/problem";
 import type { LogsCampaignOption } from "@/lib/logs/campaign";
 import { logListParamsSchema, searchParamsRecord, type LogListParams } from "@/lib/logs/filters";
 import { logsLinks } from "@/lib/logs/links";
+import { MAX_SEND_ATTEMPTS } from "@/lib/messaging/errors";
 import { countLogStatuses, listLogMessages, type LogPage, type LogScope } from "@/lib/logs/query";
 import type { StatusCounts } from "@/lib/logs/status";
 import { ExportCsvButton } from "./export-csv-button";
@@ -73,6 +74,7 @@ export function LogsView({
   title,
   description,
   actions,
+  banner,
   campaignId,
   campaigns,
   noMessages,
@@ -82,6 +84,8 @@ export function LogsView({
   description: string;
   /** Header actions shown before Export CSV. */
   actions?: React.ReactNode;
+  /** A warning shown under the header (the failing-sender banner). */
+  banner?: React.ReactNode;
   /** Set on a campaign's logs: live updates and CSV export through its /api/v1 routes. */
   campaignId?: string;
   /** Set on the workspace-wide logs: a campaign filter and a campaign column. */
@@ -92,18 +96,21 @@ export function LogsView({
   const { basePath, links } = data;
   const exportButton = campaignId ? <ExportCsvButton action={`/api/v1/campaigns/${campaignId}/logs.csv`} filters={links.filters} /> : null;
   const header = (
-    <PageHeader
-      title={title}
-      description={description}
-      actions={
-        actions || exportButton ? (
-          <>
-            {actions}
-            {exportButton}
-          </>
-        ) : undefined
-      }
-    />
+    <>
+      <PageHeader
+        title={title}
+        description={description}
+        actions={
+          actions || exportButton ? (
+            <>
+              {actions}
+              {exportButton}
+            </>
+          ) : undefined
+        }
+      />
+      {banner && <div className="mb-5">{banner}</div>}
+    </>
   );
   const filterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} />;
 
@@ -137,6 +144,7 @@ export function LogsView({
         }
         campaignNames={campaigns && Object.fromEntries(campaigns.map((campaign) => [campaign.id, campaign.name]))}
         filters={filterBar}
+        maxAttempts={MAX_SEND_ATTEMPTS}
         empty={data.noMessages ? noMessages : <NoMatchesEmptyState clearHref={basePath} />}
         pagination={
           <LogsPagination

@@ -14,3 +14,8 @@ const variants = {
 export function LogStatusBadge({ status }: { status: LogStatus }) {
   return <Badge variant={variants[status]}>{STATUS_LABELS[status]}</Badge>;
 }
+
+/** A queued message whose last attempt failed and that will be tried again. */
+export function RetryingBadge() {
+  return <Badge variant="warning">Retrying</Badge>;
+}

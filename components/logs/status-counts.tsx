@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { STATUS_LABELS } from "@/lib/logs/format";
-import { LOG_STATUSES, type LogStatus, type StatusCounts } from "@/lib/logs/status";
+import { funnelStepOf, LOG_STATUSES, type LogStatus, type StatusCounts } from "@/lib/logs/status";
 import { cn } from "@/lib/utils";
 
 const accents: Record<LogStatus, string> = {
@@ -12,7 +12,26 @@ const accents: Record<LogStatus, string> = {
   skipped: "bg-warning",
 };
 
-/** Messages per status under the current filters; each tile filters the table to its status. */
+/** What a tile's number includes besides its own status (the funnel is cumulative). */
+const includes: Partial<Record<LogStatus, string>> = {
+  sent: "incl. delivered and read",
+  delivered: "incl. read",
+};
+
+/** What a tile's link shows, for its accessible name. */
+const shows: Record<LogStatus, string> = {
+  queued: "show only queued messages",
+  sent: "show messages sent, delivered or read",
+  delivered: "show messages delivered or read",
+  read: "show only read messages",
+  failed: "show only failed messages",
+  skipped: "show only skipped messages",
+};
+
+/**
+ * The campaign funnel under the current filters (the same numbers as the campaigns list and the
+ * campaign page); each tile lists the messages it counts.
+ */
 export function StatusCountTiles({
   counts,
   hrefs,
@@ -22,32 +41,44 @@ export function StatusCountTiles({
   hrefs: Record<LogStatus, string>;
   active: LogStatus[];
 }) {
+  const activeStep = funnelStepOf(active);
   return (
-    <ul aria-label="Messages by status" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-      {LOG_STATUSES.map((status) => {
-        const selected = active.length === 1 && active[0] === status;
-        return (
-          <li key={status}>
-            <Link
-              href={hrefs[status]}
-              aria-current={selected ? "true" : undefined}
-              aria-label={`${STATUS_LABELS[status]}: ${counts[status].toLocaleString("en-US")} — show only ${STATUS_LABELS[status].toLowerCase()} messages`}
-              className={cn(
-                "flex flex-col gap-1 rounded-xl border bg-card px-4 py-3 shadow-xs transition-colors hover:bg-accent/60 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none",
-                selected && "border-primary/50 bg-accent",
-              )}
-            >
-              <span className="flex items-center gap-2 text-xs font-medium text-muted-foreground">
-                <span aria-hidden className={cn("size-2 rounded-full", accents[status])} />
-                {STATUS_LABELS[status]}
-              </span>
-              <span className="text-2xl font-semibold tabular-nums" data-testid={`count-${status}`}>
-                {counts[status].toLocaleString("en-US")}
-              </span>
-            </Link>
-          </li>
-        );
-      })}
-    </ul>
+    <div className="grid gap-2">
+      <ul aria-label="Messages by status" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        {LOG_STATUSES.map((status) => {
+          const selected = activeStep === status;
+          return (
+            <li key={status} className="flex">
+              <Link
+                href={hrefs[status]}
+                aria-current={selected ? "true" : undefined}
+                className={cn(
+                  "flex w-full flex-col gap-1 rounded-xl border bg-card px-4 py-3 shadow-xs transition-colors hover:bg-accent/60 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none",
+                  selected && "border-primary/50 bg-accent",
+                )}
+              >
+                <span className="flex items-center gap-2 text-xs font-medium text-muted-foreground">
+                  <span aria-hidden className={cn("size-2 rounded-full", accents[status])} />
+                  {STATUS_LABELS[status]}
+                </span>
+                <span className="text-2xl font-semibold tabular-nums" data-testid={`count-${status}`}>
+                  {counts[status].toLocaleString("en-US")}
+                </span>
+                {includes[status] && (
+                  <span aria-hidden className="text-xs text-muted-foreground">
+                    {includes[status]}
+                  </span>
+                )}
+                <span className="sr-only"> — {shows[status]}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      <p className="text-xs text-muted-foreground">
+        Counts are cumulative: a read message was also sent and delivered.
+        {counts.tests > 0 && ` ${counts.tests.toLocaleString("en-US")} test send${counts.tests === 1 ? " is" : "s are"} listed but not counted.`}
+      </p>
+    </div>
   );
 }

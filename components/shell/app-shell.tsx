@@ -23,7 +23,13 @@ export function AppShell({ user, workspaceName, children }: { user: { name: stri
     </div>
   );
   return (
-    <div className="min-h-dvh md:grid md:grid-cols-[15rem_1fr]">
+    <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
+      <a
+        href="#main-content"
+        className="fixed top-2 left-2 z-[60] -translate-y-16 rounded-md bg-primary px-3 py-2 text-sm font-medium text-primary-foreground shadow-md transition-transform focus:translate-y-0 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none"
+      >
+        Skip to content
+      </a>
       <aside className="sticky top-0 hidden h-dvh border-r border-sidebar-border bg-sidebar p-3 md:block">{sidebar()}</aside>
       <header className="sticky top-0 z-30 flex items-center justify-between border-b bg-background/90 px-4 py-2.5 backdrop-blur md:hidden">
         <Logo />
@@ -32,12 +38,12 @@ export function AppShell({ user, workspaceName, children }: { user: { name: stri
         </Button>
       </header>
       <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent className="top-0 left-0 h-dvh max-h-dvh w-72 max-w-72 translate-x-0 translate-y-0 rounded-none bg-sidebar p-3">
+        <DialogContent className="top-0 left-0 h-dvh max-h-dvh w-72 max-w-[calc(100vw-3rem)] translate-x-0 translate-y-0 rounded-none bg-sidebar p-3">
           <DialogTitle className="sr-only">Menu</DialogTitle>
           {sidebar(() => setOpen(false))}
         </DialogContent>
       </Dialog>
-      <main className="min-w-0 px-4 py-6 sm:px-8 sm:py-8">
+      <main id="main-content" tabIndex={-1} className="min-w-0 px-4 py-6 outline-none sm:px-8 sm:py-8">
         <div className="mx-auto max-w-6xl">{children}</div>
       </main>
     </div>

@@ -1,6 +1,6 @@
 "use client";
 
-import { FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users } from "lucide-react";
+import { Building2, FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -12,6 +12,7 @@ const sections = [
     { href: "/logs", label: "Logs", icon: FileText },
   ] },
   { heading: "Settings", items: [
+    { href: "/settings/workspace", label: "Workspace", icon: Building2 },
     { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
     { href: "/settings/whatsapp", label: "WhatsApp", icon: MessageCircle },
     { href: "/settings/contacts", label: "Opt-out keywords", icon: UserCog },

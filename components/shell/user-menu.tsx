@@ -21,11 +21,11 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
-        aria-label="Account menu"
         className="flex w-full items-center gap-2.5 rounded-md p-1.5 text-left text-sm outline-none hover:bg-sidebar-accent focus-visible:ring-[3px] focus-visible:ring-ring"
       >
         <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary/10 text-xs font-semibold text-primary">{initials || "?"}</span>
         <span className="min-w-0 flex-1">
+          <span className="sr-only">Account menu: </span>
           <span className="block truncate font-medium">{name}</span>
           <span className="block truncate text-xs text-muted-foreground">{email}</span>
         </span>

@@ -36,10 +36,18 @@ export async function requestJson<T = unknown>(
     problem: {
       status: response.status,
       title: problem.title ?? "Request failed",
-      detail: problem.detail ?? `The request failed with status ${response.status}.`,
+      detail: problem.detail ?? fallbackDetail(response.status),
       errors: problem.errors,
     },
   };
+}
+
+/** What to tell a person when the server sent no problem document (a proxy's error page, a timeout): what happened, not a status code. */
+function fallbackDetail(status: number): string {
+  if (status === 413) return "That was too large for Sendstream to accept.";
+  if (status === 429) return "Too many requests at once. Wait a moment and try again.";
+  if (status >= 500) return "Sendstream could not finish this just now. Reload the page to see what was saved, then try again.";
+  return "Sendstream did not accept this request. Reload the page and try again.";
 }
 
 function safeParse(text: string): unknown {

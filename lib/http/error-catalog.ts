@@ -58,6 +58,7 @@ export const ERROR_CATALOG = [
     description:
       "The API key is trigger-only: it may call `POST /api/campaigns/{id}/trigger` (and `/outbound/{id}`) for the campaigns it was created for, and `GET /api/v1/me`, nothing else. Use a full-access key, or create a key for this campaign.",
   },
+  { code: "owner_required", status: 403, title: "Owner only", description: "Only the workspace's owner may make this change (renaming the workspace).", audience: "web_app" },
   {
     code: "not_found",
     status: 404,
@@ -69,7 +70,14 @@ export const ERROR_CATALOG = [
     code: "campaign_not_editable",
     status: 409,
     title: "Conflict",
-    description: "Only draft and paused campaigns can be changed. Pause an active campaign first; archived campaigns are read-only.",
+    description:
+      "The campaign cannot be changed in its current status: archived campaigns are read-only, and bulk campaigns change only while draft or scheduled. (Changes to an active trigger campaign go into its draft revision instead.)",
+  },
+  {
+    code: "nothing_to_publish",
+    status: 409,
+    title: "Nothing to publish",
+    description: "The campaign has no draft revision: change the active campaign with `PATCH` first, then publish.",
   },
   {
     code: "invalid_status_transition",
@@ -88,6 +96,12 @@ export const ERROR_CATALOG = [
     status: 409,
     title: "Campaign not active",
     description: "Trigger requests are only accepted while the campaign is active. Deploy a draft or resume a paused campaign. Nothing was sent.",
+  },
+  {
+    code: "not_a_bulk_campaign",
+    status: 409,
+    title: "Not a bulk campaign",
+    description: "Audiences, test sends, launch, schedule, cancel, progress and retargeting are for bulk campaigns; a trigger campaign sends when its webhook is called.",
   },
   { code: "not_a_trigger_campaign", status: 409, title: "Not a trigger campaign", description: "Bulk campaigns do not accept trigger requests. Nothing was sent." },
   {
@@ -153,6 +167,13 @@ export const ERROR_CATALOG = [
     title: "The campaign is not ready",
     description:
       "Deploying (or resuming) found problems: no phone mapping, no approved template, an unmapped template variable or no sender. `errors[]` lists every failing check; paths start with `trigger`, `message` or `sender`.",
+  },
+  {
+    code: "launch_checks_failed",
+    status: 422,
+    title: "The campaign cannot be launched",
+    description:
+      "Launching or scheduling a bulk campaign found problems: no approved template, an unmapped variable, an empty audience, a send rate above the sender's throughput, no sender, or an audience above the daily messaging limit (launch with `allowTierWait` to send the rest as the limit frees up). `errors[]` lists every failing check.",
   },
   {
     code: "idempotency_key_reused",

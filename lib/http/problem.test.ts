@@ -66,6 +66,14 @@ describe("helpers", () => {
     expect(formatPath([])).toBe("");
   });
 
+  it("treats a connection lost mid-query (a Postgres restart) as an unavailable database", () => {
+    for (const code of ["CONNECTION_CLOSED", "CONNECTION_ENDED", "57P01", "57P02", "08006"]) {
+      const wrapped = new Error("database query failed", { cause: Object.assign(new Error("lost"), { code }) });
+      expect(isDatabaseUnavailable(wrapped), code).toBe(true);
+      expect(toApiError(wrapped).code).toBe("service_unavailable");
+    }
+  });
+
   it("does not treat ordinary errors as an unavailable database", () => {
     expect(isDatabaseUnavailable(new Error("x"))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code: "23505" }))).toBe(false);

@@ -59,7 +59,13 @@ export function formatPath(path: readonly (string | number | symbol)[]): string 
   return out;
 }
 
-const DB_UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "CONNECT_TIMEOUT", "57P01", "57P03", "53300"]);
+// Network codes, postgres.js's own for a connection that went away mid-query (a server restart),
+// and Postgres's connection-exception (08…) and shutdown (57P01–57P03) states.
+const DB_UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
+  "08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03", "53300",
+]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

@@ -1,11 +1,12 @@
 import { desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns } from "@/db/schema";
+import type { CampaignStatus } from "@/lib/campaigns/schemas";
 
 export interface LogsCampaignOption {
   id: string;
   name: string;
-  status: "draft" | "active" | "paused" | "archived";
+  status: CampaignStatus;
 }
 
 /** Every campaign of the workspace (archived ones too: their logs stay readable), newest first. */

@@ -1,25 +1,18 @@
-// CSV export of campaign logs: RFC 4180 (papaparse, CRLF, quotes doubled), UTF-8, one header row,
-// streamed batch by batch so memory stays flat whatever the number of messages.
+// CSV export of campaign logs: UTF-8, one header row, CRLF line ends, quotes doubled inside quoted
+// cells. On Postgres the database writes the file (`COPY … TO STDOUT`, see csv-copy.ts); on the
+// embedded database papaparse writes it batch by batch. Both paths give byte-identical files:
+// the free-text columns are quoted whole when not empty, empty cells are never quoted.
 import Papa from "papaparse";
+import { z } from "zod";
 import type { Executor } from "@/db";
-import { exportBatches, EXPORT_BATCH_SIZE, type ExportRow, type LogScope } from "./query";
 import type { LogFilters } from "./filters";
+import type { LogScope } from "./query";
 import { toLogStatus } from "./status";
 import { describeError } from "@/lib/logging";
+import { copyCsvStream, postgresJsClient } from "./csv-copy";
+import { EXPORT_BATCH_SIZE, exportColumnNames, QUOTED_COLUMNS, rawExportBatches, type RawExportRow } from "./export-query";
 
-export const LOG_CSV_COLUMNS = [
-  "created_at",
-  "message_id",
-  "phone_number",
-  "template",
-  "message",
-  "status",
-  "error_code",
-  "error_reason",
-  "sent_at",
-  "delivered_at",
-  "read_at",
-] as const;
+export { LOG_CSV_COLUMNS } from "./export-query";
 
 const NEWLINE = "\r\n";
 /** Characters that make Excel, Sheets or LibreOffice read a cell as a formula (OWASP CSV injection). */
@@ -41,50 +34,87 @@ export function templateLabel(name: string, language: string): string {
   return `${name} (${language})`;
 }
 
-export function toCsvRecord(row: ExportRow): string[] {
+/** The cells of one row, in column order; empty text is null (written as an unquoted empty cell). */
+export function toCsvRecord(row: RawExportRow): (string | null)[] {
+  const text = (value: string | null) => (value ? neutraliseCell(value) : null);
   return [
     row.createdAt,
-    neutraliseCell(row.id),
-    phoneCell(row.phoneNumber),
-    neutraliseCell(templateLabel(row.templateName, row.templateLanguage)),
-    neutraliseCell(row.renderedText),
+    text(row.id),
+    row.phoneNumber ? phoneCell(row.phoneNumber) : null,
+    text(templateLabel(row.templateName, row.templateLanguage)),
+    text(row.renderedText),
     toLogStatus(row.status),
-    neutraliseCell(row.errorCode ?? ""),
-    neutraliseCell(row.errorReason ?? ""),
-    row.sentAt ?? "",
-    row.deliveredAt ?? "",
-    row.readAt ?? "",
+    text(row.errorCode),
+    text(row.errorReason),
+    row.sentAt,
+    row.deliveredAt,
+    row.readAt,
+    ...row.attributes.map(text),
   ];
 }
 
-const unparseOptions = { header: false, newline: NEWLINE, quotes: false, skipEmptyLines: false } as const;
-
-export function csvHeaderLine(): string {
-  return Papa.unparse([LOG_CSV_COLUMNS as unknown as string[]], unparseOptions) + NEWLINE;
+function unparseOptions(columns: readonly string[], newline: string) {
+  return { header: false, newline, quotes: columns.map(isQuotedColumn), skipEmptyLines: false } as const;
 }
 
-/** CSV lines for a batch of rows, each terminated by CRLF. */
-export function csvLines(rows: ExportRow[]): string {
+function isQuotedColumn(column: string): boolean {
+  return QUOTED_COLUMNS.has(column) || column.startsWith("attributes.");
+}
+
+export function csvHeaderLine(attributeKeys: readonly string[] = []): string {
+  return exportColumnNames(attributeKeys).join(",") + NEWLINE;
+}
+
+/** CSV lines for a batch of rows, each terminated by CRLF (or `newline`). */
+export function csvLines(rows: RawExportRow[], attributeKeys: readonly string[] = [], newline = NEWLINE): string {
   if (!rows.length) return "";
-  return Papa.unparse(rows.map(toCsvRecord), unparseOptions) + NEWLINE;
+  return Papa.unparse(rows.map(toCsvRecord), unparseOptions(exportColumnNames(attributeKeys), newline)) + newline;
+}
+
+const attributesFlag = z.preprocess(
+  (value) => (value === "" ? undefined : value),
+  z.enum(["true", "false"], { error: "Use attributes=true to add the campaign's mapped contact attributes as columns, or attributes=false." }).optional(),
+);
+
+/** `?attributes=true` (off by default): one column per mapped contact attribute after the fixed ones. */
+export function parseAttributesFlag(params: URLSearchParams): boolean {
+  return z.object({ attributes: attributesFlag }).parse({ attributes: params.get("attributes") ?? undefined }).attributes === "true";
+}
+
+export interface LogsCsvOptions {
+  /** Contact attributes to add as columns after the fixed ones (`attributes.<key>`). */
+  attributeKeys?: readonly string[];
+  /** Rows per query on the embedded path. */
+  batchSize?: number;
 }
 
 /**
- * The export as a byte stream. The first batch is read before this resolves, so a database
- * failure still becomes an error response; later batches are read only as the client consumes
- * the stream (pull), and a cancelled stream (client gone) stops reading at once.
+ * The export as a byte stream: COPY on Postgres, papaparse on the embedded database. The query
+ * starts before this resolves, so a database failure still becomes an error response; after that
+ * the database is read only as fast as the client consumes the stream.
  */
-export async function logsCsvStream(
+export async function logsCsvStream(db: Executor, scope: LogScope, filters: LogFilters, options: LogsCsvOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  const client = postgresJsClient(db);
+  if (client) return copyCsvStream(client, scope, filters, options.attributeKeys ?? []);
+  return papaparseCsvStream(db, scope, filters, options);
+}
+
+/**
+ * The embedded path. The first batch is read before this resolves; later batches are read only
+ * as the client consumes the stream (pull), and a cancelled stream (client gone) stops reading.
+ */
+export async function papaparseCsvStream(
   db: Executor,
   scope: LogScope,
   filters: LogFilters,
-  options: { batchSize?: number } = {},
+  options: LogsCsvOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
+  const attributeKeys = options.attributeKeys ?? [];
   const encoder = new TextEncoder();
-  const batches = exportBatches(db, scope, filters, options.batchSize ?? EXPORT_BATCH_SIZE);
+  const batches = rawExportBatches(db, scope, filters, attributeKeys, options.batchSize ?? EXPORT_BATCH_SIZE);
   const first = await batches.next();
   let done = first.done === true;
-  let firstChunk: string | null = csvHeaderLine() + (first.done ? "" : csvLines(first.value));
+  let firstChunk: string | null = csvHeaderLine(attributeKeys) + (first.done ? "" : csvLines(first.value, attributeKeys));
 
   return new ReadableStream<Uint8Array>(
     {
@@ -101,7 +131,7 @@ export async function logsCsvStream(
             done = true;
             controller.close();
           } else {
-            controller.enqueue(encoder.encode(csvLines(next.value)));
+            controller.enqueue(encoder.encode(csvLines(next.value, attributeKeys)));
           }
         } catch (error) {
           // Headers are gone already: all that is left is to log it and cut the download short, so

@@ -50,6 +50,8 @@ describe("messages list response", () => {
       wamid: null,
       error: { code: "131026", reason: "Message undeliverable" },
       attempts: 0,
+      nextAttemptAt: null,
+      source: "trigger",
       createdAt: "2026-11-20T11:00:00.000Z",
       updatedAt: expect.any(String),
       sentAt: null,
@@ -57,7 +59,7 @@ describe("messages list response", () => {
       readAt: null,
       failedAt: null,
     });
-    expect(body.counts).toEqual({ queued: 1, sent: 0, delivered: 1, read: 0, failed: 1, skipped: 0, total: 3 });
+    expect(body.counts).toEqual({ queued: 1, sent: 1, delivered: 1, read: 0, failed: 1, skipped: 0, total: 3, tests: 0 });
     const next = (await (await call("messages", `limit=2&cursor=${body.nextCursor}`)).json()) as CampaignMessagesBody;
     expect(next.data.map((m) => m.phone)).toEqual(["+14155550101"]);
     expect(next.nextCursor).toBeNull();

@@ -3,7 +3,8 @@
 import type { Executor } from "@/db";
 import { json } from "@/lib/http/route";
 import { getCampaign } from "@/lib/campaigns/service";
-import { logsCsvFileName, logsCsvStream } from "./csv";
+import { logsCsvFileName, logsCsvStream, parseAttributesFlag } from "./csv";
+import { mappedExportAttributes } from "./export-query";
 import { parseLogFilters, parseLogListParams } from "./filters";
 import { countLogStatuses, listLogMessages, type LogPage } from "./query";
 import type { StatusCounts } from "./status";
@@ -33,8 +34,10 @@ export async function campaignMessagesResponse(db: Executor, { workspaceId, camp
 /** `GET …/campaigns/{id}/logs.csv`: every message the filters select, streamed as CSV. */
 export async function campaignLogsCsvResponse(db: Executor, { workspaceId, campaignId, url }: CampaignRequest): Promise<Response> {
   const filters = parseLogFilters(url.searchParams);
+  const withAttributes = parseAttributesFlag(url.searchParams);
   const campaign = await getCampaign(db, workspaceId, campaignId);
-  const body = await logsCsvStream(db, { workspaceId, campaignId }, filters);
+  const attributeKeys = withAttributes ? mappedExportAttributes(campaign) : [];
+  const body = await logsCsvStream(db, { workspaceId, campaignId }, filters, { attributeKeys });
   const fileName = logsCsvFileName(campaign.name);
   return new Response(body, {
     status: 200,

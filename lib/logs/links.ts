@@ -1,6 +1,6 @@
 // URLs of the logs pages that keep the current filters (status tiles, pagination, export).
 import { filtersToSearchParams } from "./filters";
-import { LOG_STATUSES, type LogStatus } from "./status";
+import { FUNNEL_STEP_STATUSES, LOG_STATUSES, type LogStatus } from "./status";
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -19,7 +19,10 @@ export function logsLinks(basePath: string, raw: RawParams) {
     }
     return logsHref(basePath, next);
   };
-  const statusHrefs = Object.fromEntries(LOG_STATUSES.map((status) => [status, withParams({ status })])) as Record<LogStatus, string>;
+  // Each tile lists the messages it counts: "Sent" is sent, delivered or read (the funnel).
+  const statusHrefs = Object.fromEntries(
+    LOG_STATUSES.map((status) => [status, withParams({ status: FUNNEL_STEP_STATUSES[status].join(",") })]),
+  ) as Record<LogStatus, string>;
   return {
     filters,
     firstPage: logsHref(basePath, filters),

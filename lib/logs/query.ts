@@ -6,7 +6,8 @@ import { cursorTimestamp, encodeCursor, keysetCondition, type CursorDirection } 
 import { messages, type MessageStatus } from "@/db/schema";
 import { toPublicMessage, type PublicMessage, type PublicMessageRow } from "@/lib/messaging/public-message";
 import type { LogFilters, LogListParams } from "./filters";
-import { LOG_STATUSES, storedStatuses, toLogStatus, type StatusCounts } from "./status";
+import { countFunnel, funnelTotal } from "@/lib/campaigns/funnel";
+import { storedStatuses, type StatusCounts } from "./status";
 
 /** Whose messages: always one workspace, optionally one of its campaigns. */
 export interface LogScope {
@@ -62,6 +63,8 @@ const listColumns = {
   errorReason: messages.errorReason,
   wamid: messages.wamid,
   attempts: messages.attempts,
+  nextAttemptAt: messages.nextAttemptAt,
+  source: messages.source,
   createdAt: messages.createdAt,
   updatedAt: messages.updatedAt,
   sentAt: messages.sentAt,
@@ -112,21 +115,22 @@ export async function listLogMessages(db: Executor, scope: LogScope, params: Log
   };
 }
 
-/** Messages per display status for the scope and filters, ignoring the status filter itself. */
+/**
+ * The campaign funnel (lib/campaigns/funnel.ts) of the messages the scope and filters select,
+ * ignoring the status filter itself: the same numbers as the campaigns list and the campaign page,
+ * so `sent` includes delivered and read messages and `delivered` includes read ones. Test sends are
+ * listed in the logs but never counted; `tests` says how many the filters select.
+ */
 export async function countLogStatuses(db: Executor, scope: LogScope, filters: LogFilters): Promise<StatusCounts> {
-  const rows = await db
-    .select({ status: messages.status, count: sql<number>`count(*)::int` })
-    .from(messages)
-    .where(logWhere(scope, { ...filters, status: undefined }))
-    .groupBy(messages.status);
-  const counts = Object.fromEntries(LOG_STATUSES.map((status) => [status, 0])) as StatusCounts;
-  counts.total = 0;
-  for (const row of rows) {
-    const count = Number(row.count);
-    counts[toLogStatus(row.status)] += count;
-    counts.total += count;
-  }
-  return counts;
+  const where = logWhere(scope, { ...filters, status: undefined });
+  const [funnel, [tests]] = await Promise.all([
+    countFunnel(db, { workspaceId: scope.workspaceId, where }),
+    db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(messages)
+      .where(and(where, eq(messages.source, "test"))),
+  ]);
+  return { ...funnel, total: funnelTotal(funnel), tests: Number(tests?.count ?? 0) };
 }
 
 /** ISO 8601 UTC with milliseconds, formatted by the database so the export parses no dates. */

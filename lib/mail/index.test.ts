@@ -1,4 +1,7 @@
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mailTransportFromEnv, sendMail } from "./index";
@@ -40,5 +43,15 @@ describe("mail transports", () => {
       server.close();
     }
     expect(received).toEqual([{ auth: "Bearer t0k", body: JSON.stringify(mail) }]);
+  });
+
+  it("appends each mail as a JSON line to MAIL_FILE, creating its folder", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mail-")), "nested", "outbox.jsonl");
+    const transport = mailTransportFromEnv({ NODE_ENV: "production", MAIL_TRANSPORT: "file", MAIL_FILE: file });
+    await sendMail(mail, transport);
+    await sendMail({ ...mail, subject: "Second" }, transport);
+    const lines = fs.readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, string>);
+    expect(lines.map((line) => line.subject)).toEqual(["Hello", "Second"]);
+    expect(lines[0]).toMatchObject({ ...mail, sentAt: expect.stringMatching(/^\d{4}-/) });
   });
 });

@@ -4,8 +4,14 @@
  * - `webhook`: POSTs `{ to, subject, text }` as JSON to MAIL_WEBHOOK_URL (with
  *   `Authorization: Bearer MAIL_WEBHOOK_TOKEN` when set), for a relay such as a mail provider's
  *   HTTP API or an automation;
+ * - `file`: appends each mail as one JSON line (`{ to, subject, text, sentAt }`) to MAIL_FILE
+ *   (default `.data/mail/outbox.jsonl`), for local development and end-to-end tests that read the
+ *   links a mail carries;
  * - `none`: drops mail. Production without a transport drops it too and warns once.
  */
+import fs from "node:fs/promises";
+import path from "node:path";
+
 export interface Mail {
   to: string;
   subject: string;
@@ -22,6 +28,7 @@ export function mailTransportFromEnv(env: Env = process.env): MailTransport {
   const kind = env.MAIL_TRANSPORT || (env.NODE_ENV === "production" ? undefined : "console");
   if (kind === "console") return consoleTransport;
   if (kind === "webhook" && env.MAIL_WEBHOOK_URL) return webhookTransport(env.MAIL_WEBHOOK_URL, env.MAIL_WEBHOOK_TOKEN);
+  if (kind === "file") return fileTransport(env.MAIL_FILE || DEFAULT_MAIL_FILE);
   if (kind === "none") return async () => {};
   return async () => {
     if (warned) return;
@@ -33,6 +40,15 @@ export function mailTransportFromEnv(env: Env = process.env): MailTransport {
 /** Sends one mail with the configured transport. Rejects when the transport fails. */
 export function sendMail(mail: Mail, transport: MailTransport = mailTransportFromEnv()): Promise<void> {
   return transport(mail);
+}
+
+export const DEFAULT_MAIL_FILE = path.join(".data", "mail", "outbox.jsonl");
+
+function fileTransport(file: string): MailTransport {
+  return async (mail) => {
+    await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    await fs.appendFile(file, `${JSON.stringify({ ...mail, sentAt: new Date().toISOString() })}\n`, { mode: 0o600 });
+  };
 }
 
 const consoleTransport: MailTransport = async (mail) => {

@@ -3,9 +3,11 @@
 import { COMMON_API_ERRORS, type ErrorCode } from "@/lib/http/error-catalog";
 import type { Endpoint } from "./endpoint";
 import { AUDIENCES_ENDPOINTS } from "./endpoints/audiences";
+import { BULK_ENDPOINTS } from "./endpoints/bulk";
 import { CAMPAIGNS_ENDPOINTS } from "./endpoints/campaigns";
 import { CONTACTS_ENDPOINTS } from "./endpoints/contacts";
 import { IMPORTS_ENDPOINTS } from "./endpoints/imports";
+import { REQUESTS_ENDPOINTS } from "./endpoints/requests";
 import { EXAMPLE_IDS, meSchema } from "./schemas";
 
 export { TAGS, type Endpoint, type HttpMethod, type Parameter, type SuccessResponse, type Tag } from "./endpoint";
@@ -30,6 +32,7 @@ export const ENDPOINTS: Endpoint[] = [
     errors: [],
   },
   ...CAMPAIGNS_ENDPOINTS,
+  ...BULK_ENDPOINTS,
   {
     operationId: "getOpenApiDocument",
     method: "GET",
@@ -44,6 +47,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...CONTACTS_ENDPOINTS,
   ...AUDIENCES_ENDPOINTS,
   ...IMPORTS_ENDPOINTS,
+  ...REQUESTS_ENDPOINTS,
 ];
 
 /** Errors an endpoint can answer with, the shared ones included, in status order. */

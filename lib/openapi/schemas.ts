@@ -1,8 +1,10 @@
 // The REST API's wire shapes. Request schemas are the shared ones from lib/<domain>; the response
 // schemas here describe what the services return (the route tests parse real responses with them).
 import { z } from "zod";
+import { bulkSettingsSchema } from "@/lib/bulk/schemas";
+import { draftRevisionSchema } from "@/lib/campaigns/revision";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
-import { attributeTypes, optOutMethods } from "@/db/schema";
+import { attributeTypes, messageSources, optOutMethods } from "@/db/schema";
 import { segmentFilterSchema } from "@/lib/audiences/filter";
 import { LOG_STATUSES } from "@/lib/logs/status";
 import { MAX_BATCH_SIZE } from "@/lib/trigger/validation";
@@ -75,7 +77,7 @@ const campaignShape = {
   id: opaqueId("cmp", EXAMPLE_IDS.campaign),
   name: z.string().meta({ example: "Order confirmation" }),
   kind: z.enum(CAMPAIGN_KINDS),
-  status: z.enum(CAMPAIGN_STATUSES).meta({ description: "`draft` → (deploy) → `active` ⇄ `paused`; any → `archived`." }),
+  status: z.enum(CAMPAIGN_STATUSES).meta({ description: "`draft` → (deploy) → `active` ⇄ `paused`; any → `archived` → (unarchive) `draft`." }),
   triggerConfig: triggerConfigSchema,
   messageConfig: messageConfigSchema,
   templateId: z.string().nullable(),
@@ -86,6 +88,8 @@ const campaignShape = {
   }),
   version: z.number().int().meta({ description: "Increases with every change; send it back as `version` for optimistic concurrency." }),
   deployedAt: timestamp().nullable(),
+  draftRevision: draftRevisionSchema.nullable().optional(),
+  bulk: bulkSettingsSchema.nullable().optional(),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 };
@@ -239,7 +243,11 @@ export const messageSchema = z.object({
     .object({ code: z.string().nullable(), reason: z.string() })
     .nullable()
     .meta({ description: "Why a message failed (WhatsApp's code and reason) or was skipped (code `opted_out`, reason such as \"Contact opted out (replied STOP on 2026-11-20)\")." }),
-  attempts: z.number().int(),
+  attempts: z.number().int().meta({ description: "Send attempts made so far; a retryable failure is tried again after a growing pause." }),
+  nextAttemptAt: timestamp()
+    .nullable()
+    .meta({ description: "While a message waits for a retry (`queued` after a failed attempt, with the failure in `error`): when the next attempt is due. Null otherwise." }),
+  source: z.enum(messageSources).meta({ description: "What created the message: `trigger` (a webhook call), `bulk` (a bulk campaign's launch) or `test` (a test send)." }),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   sentAt: timestamp().nullable(),
@@ -262,9 +270,13 @@ export const messagePageSchema = z.object({
       read: z.number().int(),
       failed: z.number().int(),
       skipped: z.number().int(),
+      tests: z.number().int().meta({ description: "Test sends the filters select: listed, never counted." }),
     })
     .optional()
-    .meta({ description: "Counts per status for the same filters; only with `include=counts`." }),
+    .meta({
+      description:
+        "The campaign's cumulative funnel for the same filters (the status filter aside), as in the campaigns list: `sent` includes delivered and read messages, `delivered` includes read ones; `failed` and `skipped` apart; test sends not counted. Only with `include=counts`.",
+    }),
 });
 
 /** A contact's message history: the message object with its campaign's name. */

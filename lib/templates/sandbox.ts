@@ -10,6 +10,19 @@ export interface TemplateDefinition {
   components: unknown[];
 }
 
+/** The footer of the demo templates that stands for the workspace's own name. */
+export const SANDBOX_SHOP_FOOTER = "Demo Shop";
+const FOOTER_MAX_LENGTH = 60;
+
+/** The demo template's components signed with the workspace's name instead of "Demo Shop". */
+export function withWorkspaceFooter(components: unknown[], workspaceName: string): unknown[] {
+  const footer = workspaceName.trim().slice(0, FOOTER_MAX_LENGTH) || SANDBOX_SHOP_FOOTER;
+  return components.map((component) => {
+    const { type, text } = component as { type?: string; text?: string };
+    return type === "FOOTER" && text === SANDBOX_SHOP_FOOTER ? { ...(component as object), text: footer } : component;
+  });
+}
+
 export const SANDBOX_TEMPLATES: TemplateDefinition[] = [
   {
     name: "order_confirmation",
@@ -24,7 +37,7 @@ export const SANDBOX_TEMPLATES: TemplateDefinition[] = [
         text: "Hi {{1}}, thanks for your order! Your order number is {{2}}. We will let you know as soon as it ships.",
         example: { body_text: [["Maria", "A-10482"]] },
       },
-      { type: "FOOTER", text: "Demo Shop" },
+      { type: "FOOTER", text: SANDBOX_SHOP_FOOTER },
     ],
   },
   {
@@ -44,7 +57,7 @@ export const SANDBOX_TEMPLATES: TemplateDefinition[] = [
           ],
         },
       },
-      { type: "FOOTER", text: "Demo Shop" },
+      { type: "FOOTER", text: SANDBOX_SHOP_FOOTER },
       {
         type: "BUTTONS",
         buttons: [{ type: "URL", text: "Track parcel", url: "https://shop.example.com/track/{{tracking_id}}", example: ["https://shop.example.com/track/1Z999AA1"] }],

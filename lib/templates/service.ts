@@ -1,14 +1,14 @@
 // Stored templates per workspace: sandbox demo templates, or those synced from WhatsApp Manager.
 import { and, asc, eq, like, notLike, or, isNull, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { templates } from "@/db/schema";
+import { templates, workspaces } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { GraphApiError, graphConfigFromEnv } from "@/lib/whatsapp/graph";
 import { listMessageTemplates } from "@/lib/whatsapp/business";
-import { SANDBOX_TEMPLATES } from "./sandbox";
+import { SANDBOX_TEMPLATES, withWorkspaceFooter } from "./sandbox";
 import type { ParameterFormat, TemplateVariable } from "./types";
 import { listTemplateVariables } from "./variables";
 
@@ -51,6 +51,7 @@ export function isSandboxTemplate(row: Pick<TemplateRow, "externalId">): boolean
 
 /** Inserts the demo templates a sandbox workspace starts with; existing rows are left as they are. */
 export async function ensureSandboxTemplates(db: Executor, workspaceId: string): Promise<void> {
+  const [workspace] = await db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
   await db
     .insert(templates)
     .values(
@@ -63,7 +64,7 @@ export async function ensureSandboxTemplates(db: Executor, workspaceId: string):
         category: t.category,
         status: t.status,
         parameterFormat: t.parameterFormat,
-        components: t.components,
+        components: workspace ? withWorkspaceFooter(t.components, workspace.name) : t.components,
       })),
     )
     .onConflictDoNothing({ target: [templates.workspaceId, templates.name, templates.language] });

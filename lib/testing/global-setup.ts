@@ -1,11 +1,13 @@
-// Integration tests use a real database: a fresh Postgres database per run when DATABASE_URL is
-// set, otherwise an in-memory embedded database per test file (see setup.ts).
+// Integration tests use a real database. With DATABASE_URL: a migrated template database per run,
+// copied into a fresh database for every test file (postgres-per-file.ts). Without: an embedded
+// database in memory per test file, loaded from a migrated snapshot (see setup.ts).
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { postgresTemplateEnvironment } from "./postgres-per-file";
 
 let cleanup: (() => Promise<void>) | undefined;
 
@@ -25,8 +27,12 @@ export async function setup() {
   await migrate(drizzle(client), { migrationsFolder: path.join(import.meta.dirname, "../../db/migrations") });
   await client.end();
   process.env.DATABASE_URL = url.toString();
-  console.log(`Integration tests: Postgres database ${name}`);
+  Object.assign(process.env, postgresTemplateEnvironment(url.toString()));
+  console.log(`Integration tests: Postgres, a fresh copy of the migrated database ${name} per test file`);
   cleanup = async () => {
+    // Copies a crashed worker could not drop, then the template.
+    const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${name}_f%`}`;
+    for (const { datname } of leftovers) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.end();
   };

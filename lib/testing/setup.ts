@@ -1,11 +1,32 @@
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { closeDb } from "@/db";
+import { stopDispatching } from "@/lib/messaging/dispatch";
+import { flushTriggerRequests } from "@/lib/trigger/requests";
+import { createFileDatabase } from "./postgres-per-file";
 
 if (!process.env.DATABASE_URL) process.env.PGLITE_DIR = "memory://";
 process.env.DATABASE_POOL_MAX ??= "4";
 // Sessions and the encryption of stored WhatsApp credentials derive their keys from it.
 process.env.AUTH_SECRET ??= "test-only-secret-0123456789abcdef0123456789";
 
+// Test files share a worker process (isolate: false in vitest.config.ts). What one file leaves
+// behind must not reach the next: its database (every file gets its own: a fresh in-memory one,
+// or on Postgres a fresh copy of the migrated template, made before the file is imported), its
+// environment changes (a fake Graph API's address, a feature switch), and background work it
+// started (a dispatch after a trigger, the buffered request log).
+await closeDb();
+const dropPostgresDatabase = await createFileDatabase();
+let environmentAtStart: Record<string, string | undefined> = {};
+
+beforeAll(() => {
+  environmentAtStart = { ...process.env };
+});
+
 afterAll(async () => {
+  await stopDispatching();
+  await flushTriggerRequests().catch(() => {});
   await closeDb();
+  await dropPostgresDatabase?.();
+  for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
+  Object.assign(process.env, environmentAtStart);
 });

@@ -5,18 +5,40 @@ import { dispatchSoon } from "@/lib/messaging";
 import { json, methodNotAllowed, runAfterResponse, withWorkspace } from "@/lib/http/route";
 import { pruneIdempotencyKeys } from "./idempotency";
 import { pruneRateLimitCounters } from "./rate-limit";
+import { recordTriggerCall, type TriggerCall } from "./requests";
 import { triggerCampaign } from "./service";
 
 /** About one accepted request in this many also clears expired counters and idempotency keys. */
 const PRUNE_ONE_IN = 1000;
 
+/**
+ * `DISPATCHER=off`: this process only accepts; a worker (`npm run worker`) or the cron route sends.
+ * Read per request so a test or a restarted process sees the current setting.
+ */
+export function sendsAfterResponse(): boolean {
+  return process.env.DISPATCHER !== "off";
+}
+
 export const triggerPost = withWorkspace<{ id: string }>(async ({ request, params, requestId, actor, workspaceId, scope }) => {
-  const db = await getDb();
-  await assertMayTrigger(db, workspaceId, scope, params.id);
   const dryRun = new URL(request.url).searchParams.get("dryRun") === "true";
-  const outcome = await triggerCampaign(db, { workspaceId, apiKeyId: actor.id, campaignId: params.id, request, dryRun });
+  // Every call goes to the campaign's request log after the response (no round trip before it).
+  const copy = request.clone();
+  const record = (result: TriggerCall["result"]) =>
+    runAfterResponse(requestId, "recording the trigger request", () =>
+      recordTriggerCall({ workspaceId, campaignId: params.id, actor, requestId, dryRun, request: copy, result }),
+    );
+  let outcome: Awaited<ReturnType<typeof triggerCampaign>>;
+  const db = await getDb();
+  try {
+    await assertMayTrigger(db, workspaceId, scope, params.id);
+    outcome = await triggerCampaign(db, { workspaceId, apiKeyId: actor.id, campaignId: params.id, request, dryRun });
+  } catch (error) {
+    record({ error });
+    throw error;
+  }
+  record({ status: outcome.status, body: outcome.body });
   if (outcome.queued) {
-    dispatchSoon();
+    if (sendsAfterResponse()) dispatchSoon();
     if (Math.random() * PRUNE_ONE_IN < 1) {
       runAfterResponse(requestId, "pruning trigger state", async () => {
         await pruneRateLimitCounters(db);

@@ -119,8 +119,8 @@ describe("trigger sends to opted-out contacts", () => {
     const csv = await readAll(await logsCsvStream(db, scope, parseLogFilters({ status: "skipped" })));
     const lines = csv.trim().split("\r\n");
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`,${OPTED_OUT},`);
-    expect(lines[1]).toContain(",skipped,opted_out,Contact opted out (replied STOP on 2026-11-20),,,");
+    expect(lines[1]).toContain(`,"${OPTED_OUT}",`);
+    expect(lines[1]).toContain(',skipped,"opted_out","Contact opted out (replied STOP on 2026-11-20)",,,');
     const none = await readAll(await logsCsvStream(db, scope, parseLogFilters({ status: "queued" })));
     expect(none.trim().split("\r\n")).toHaveLength(1);
   });

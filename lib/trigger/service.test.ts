@@ -171,9 +171,14 @@ describe("refusals", () => {
 
   it("validates phones as real numbers, not by shape alone", async () => {
     const fx = await createTriggerFixture();
-    for (const phone of ["+11234567890", "14155552671", "+1 415 555 2671", " +14155552671", 14155552671, null]) {
+    for (const phone of ["+11234567890", "14155552671", "+1 (123) 456-7890", 14155552671, null]) {
       const error = expectError(await trigger(fx, { phone, order: "A" }), 422);
       expect(error.errors![0]!.path).toBe("phone");
+    }
+    // Written out with a + and separators, the number is normalised rather than refused.
+    for (const phone of ["+1 415 555 2671", " +14155552671"]) {
+      const accepted = await trigger(fx, { phone, order: "A" });
+      expect(accepted.ok && (accepted.outcome.body as { phone: string }).phone).toBe("+14155552671");
     }
     expectError(await trigger(fx, { order: "A" }), 422);
   });

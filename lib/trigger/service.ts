@@ -9,7 +9,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import { parseStoredMessageConfig, parseStoredTriggerConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
+import type { CampaignStatus } from "@/lib/campaigns/schemas";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
@@ -19,6 +19,7 @@ import { optOutReason } from "@/lib/contacts/opt-out";
 import type { OptOutMethod } from "@/db/schema";
 import type { ParameterFormat } from "@/lib/templates";
 import { readTriggerBody, type TriggerBody } from "./body";
+import { compiledCampaignConfig } from "./campaign-config";
 import { claimKeySql, findStoredResponse, parseIdempotencyKey, replayStoredResponse, requestFingerprint, storedResponseSql, type StoredResponse } from "./idempotency";
 import {
   assertWithinRateLimits,
@@ -86,8 +87,10 @@ interface TriggerContextRow {
     id: string;
     kind: "trigger" | "bulk";
     status: CampaignStatus;
-    trigger_config: unknown;
-    message_config: unknown;
+    version: number;
+    /** The stored JSON as text: parsed only when this campaign version is not compiled yet. */
+    trigger_config: string;
+    message_config: string;
     rate_limit_per_minute: number;
     respect_opt_out: boolean;
   } | null;
@@ -195,11 +198,10 @@ async function processTrigger(
     );
   }
 
-  const triggerConfig = parseStoredTriggerConfig(campaign.trigger_config);
-  const validated = validateTriggerItems(triggerConfig, parsed.items, parsed.isBatch);
+  const { triggerConfig, messageConfig, itemSchema } = compiledCampaignConfig(campaign);
+  const validated = validateTriggerItems(triggerConfig, parsed.items, parsed.isBatch, itemSchema);
   if (!validated.ok) throw validationFailed(validated.errors);
 
-  const messageConfig = parseStoredMessageConfig(campaign.message_config);
   const stored = new Map(context.contacts.map((contact) => [contact.phone, contact]));
   const renderErrors: FieldError[] = [];
   const rendered = validated.items.map((item, index) => {
@@ -312,7 +314,8 @@ export async function loadTriggerContext(
   const [row] = await queryRows<TriggerContextRow>(
     db,
     sql`with cmp as (
-        select c.id, c.kind, c.status, c.trigger_config, c.message_config, c.rate_limit_per_minute, c.respect_opt_out, c.template_id
+        select c.id, c.kind, c.status, c.version, c.trigger_config::text as trigger_config, c.message_config::text as message_config,
+               c.rate_limit_per_minute, c.respect_opt_out, c.template_id
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
       rl as (${incrementCountersSql(buckets)})

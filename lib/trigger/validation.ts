@@ -25,6 +25,56 @@ export const e164PhoneSchema = z
     message: "Not a valid phone number in E.164 format (a + and the country code, no spaces), such as +14155552671.",
   });
 
+// A written-out international number: `+`, then digits grouped by spaces, dots, dashes or parentheses.
+const FORMATTED_INTERNATIONAL = /^\+[\d\s.()-]+$/;
+const NATIONAL_LOOKING = /^[\d\s.()-]+$/;
+
+/**
+ * `+1 (415) 555-2671` → `+14155552671`: separators are dropped only when the number starts with `+`,
+ * because then the country code is written out and nothing is guessed. Anything else is returned as is.
+ */
+export function normalizePhoneNumber(value: string): string {
+  const trimmed = value.trim();
+  return FORMATTED_INTERNATIONAL.test(trimmed) ? `+${trimmed.slice(1).replace(/[\s.()-]/g, "")}` : value;
+}
+
+const NO_COUNTRY_CODE_MESSAGE =
+  "The phone number has no + and country code; the country would be a guess, so it is refused. Send it in E.164 format, such as +14155552671.";
+
+/** The phone field: a string, normalised to E.164 when written with a `+` and separators. */
+const triggerPhoneSchema = z.unknown().transform((value, ctx) => {
+  if (value === undefined || value === null) {
+    ctx.addIssue({ code: "custom", message: "Required: the phone number in E.164 format, such as +14155552671.", params: { code: "required" } });
+    return z.NEVER;
+  }
+  if (typeof value === "number" || (typeof value === "string" && NATIONAL_LOOKING.test(value.trim()) && /\d/.test(value))) {
+    ctx.addIssue({ code: "custom", message: NO_COUNTRY_CODE_MESSAGE, params: { code: "invalid_phone" } });
+    return z.NEVER;
+  }
+  const result = e164PhoneSchema.safeParse(typeof value === "string" ? normalizePhoneNumber(value) : value);
+  if (!result.success) {
+    for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, params: { code: "invalid_phone" } });
+    return z.NEVER;
+  }
+  return result.data;
+});
+
+const NUMBER_AS_TEXT_MESSAGE =
+  "Expected a string. Numbers are accepted as their decimal text, but this one has no exact decimal form here (too large, too small, or written with an exponent); send it as a string.";
+
+/**
+ * A number sent for a string field becomes its decimal text (`10482` → `"10482"`, `19.99` → `"19.99"`),
+ * as stores such as Shopify send order numbers as JSON numbers. Only when that text is exact: integers
+ * beyond 2^53 were already rounded by JSON parsing, and values JavaScript writes with an exponent
+ * (`1e21`, `1e-7`) are refused rather than spelled differently from what was sent.
+ */
+export function numberAsText(value: number): string | null {
+  if (!Number.isFinite(value)) return null;
+  if (Number.isInteger(value) && !Number.isSafeInteger(value)) return null;
+  const text = String(value);
+  return /e/i.test(text) ? null : text;
+}
+
 const DATE_MESSAGE = "Expected a date in ISO 8601 format, such as 2026-05-31 or 2026-05-31T14:00:00Z.";
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true });
@@ -37,9 +87,18 @@ const isoDateSchema = z
 
 const fieldSchemas: Record<FieldType, z.ZodType> = {
   string: z
-    .string({ error: "Expected a string." })
-    .max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`)
-    .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } }),
+    .preprocess(
+      (value, ctx) => {
+        if (typeof value !== "number") return value;
+        const text = numberAsText(value);
+        if (text === null) ctx.addIssue({ code: "custom", message: NUMBER_AS_TEXT_MESSAGE, params: { code: "invalid_type" } });
+        return text ?? value;
+      },
+      z
+        .string({ error: "Expected a string." })
+        .max(MAX_STRING_FIELD_LENGTH, `At most ${MAX_STRING_FIELD_LENGTH} characters.`)
+        .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } }),
+    ),
   number: z.number({ error: "Expected a number." }).refine(Number.isFinite, "Expected a finite number."),
   boolean: z.boolean({ error: "Expected true or false." }),
   email: z.email({ error: "Expected an email address." }).max(320, "At most 320 characters."),
@@ -60,30 +119,23 @@ export interface TriggerItem {
  */
 export function buildTriggerItemSchema(config: TriggerConfig) {
   const shape: Record<string, z.ZodType> = {
-    [config.phoneField]: z.unknown().superRefine((value, ctx) => {
-      if (value === undefined || value === null) {
-        ctx.addIssue({ code: "custom", message: `Required: the phone number in E.164 format, such as +14155552671.`, params: { code: "required" } });
-        return;
-      }
-      const result = e164PhoneSchema.safeParse(value);
-      if (!result.success) {
-        for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, params: { code: "invalid_phone" } });
-      }
-    }),
+    [config.phoneField]: triggerPhoneSchema,
   };
   for (const field of config.fields) {
     if (field.attribute === PHONE_ATTRIBUTE || field.field === config.phoneField) continue;
     const base = fieldSchemas[field.type];
     shape[field.field] = field.required
-      ? z.unknown().superRefine((value, ctx) => {
+      ? z.unknown().transform((value, ctx) => {
           if (value === undefined || value === null) {
             ctx.addIssue({ code: "custom", message: `Required (${field.type}).`, params: { code: "required" } });
-            return;
+            return z.NEVER;
           }
           const result = base.safeParse(value);
           if (!result.success) {
             for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, params: { code: issueCode(issue) } });
+            return z.NEVER;
           }
+          return result.data;
         })
       : base.nullish();
   }
@@ -136,8 +188,8 @@ export function validateTriggerItems(
   config: TriggerConfig,
   items: Record<string, unknown>[],
   isBatch: boolean,
+  schema: ReturnType<typeof buildTriggerItemSchema> = triggerItemSchema(config),
 ): { ok: true; items: TriggerItem[] } | { ok: false; errors: FieldError[] } {
-  const schema = triggerItemSchema(config);
   const out: TriggerItem[] = [];
   const errors: FieldError[] = [];
   items.forEach((item, index) => {
@@ -165,7 +217,9 @@ export function phoneCandidates(items: Record<string, unknown>[]): string[] {
   const found = new Set<string>();
   for (const item of items) {
     for (const value of Object.values(item)) {
-      if (typeof value === "string" && E164_PATTERN.test(value)) found.add(value);
+      if (typeof value !== "string") continue;
+      const normalized = normalizePhoneNumber(value);
+      if (E164_PATTERN.test(normalized)) found.add(normalized);
     }
   }
   return [...found];

@@ -10,13 +10,14 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: PageProps<"/sign-in">) {
   if (await getSessionUser()) redirect("/campaigns");
-  const { callbackUrl, error } = await searchParams;
+  const { callbackUrl, error, reset } = await searchParams;
   const providers = oauthProviders().map((provider) => ({ id: provider.id, name: provider.name }));
   return (
     <SignInForm
       callbackUrl={safeCallbackUrl(callbackUrl, appUrl(await requestOrigin()))}
       providers={providers}
       initialError={typeof error === "string" ? signInErrorMessage(error) : undefined}
+      notice={reset === "done" ? "Your password was changed. Sign in with the new one." : undefined}
     />
   );
 }

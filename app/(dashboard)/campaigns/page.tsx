@@ -1,8 +1,10 @@
-import { Megaphone } from "lucide-react";
+import { Archive, Megaphone } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
+import { CampaignRowMenu } from "@/components/campaigns/campaign-row-menu";
 import { NewCampaignDialog } from "@/components/campaigns/new-campaign-dialog";
+import { SenderBanner } from "@/components/campaigns/sender-banner";
 import { CampaignStatusBadge } from "@/components/campaigns/status-badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,24 +12,51 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { listCampaigns } from "@/lib/campaigns/service";
+import { cn } from "@/lib/utils";
+import { senderBanner } from "@/lib/senders/banner";
 
 export const metadata: Metadata = { title: "Campaigns" };
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 const count = (n: number) => n.toLocaleString("en-US");
 
-export default async function CampaignsPage() {
+/** `?status=archived` lists the archived campaigns (each can be unarchived from its row menu); otherwise every other one. */
+export default async function CampaignsPage({ searchParams }: { searchParams: Promise<{ status?: string | string[] }> }) {
   await connection();
   const user = await requireUser();
-  const { data: campaigns } = await listCampaigns(await getDb(), user.workspaceId, { limit: 100 });
+  const archivedView = (await searchParams).status === "archived";
+  const db = await getDb();
+  const [{ data: campaigns }, { data: anyArchived }, banner] = await Promise.all([
+    listCampaigns(db, user.workspaceId, archivedView ? { status: "archived", limit: 100 } : { limit: 100 }),
+    archivedView ? Promise.resolve({ data: [true] }) : listCampaigns(db, user.workspaceId, { status: "archived", limit: 1 }),
+    senderBanner(db, user.workspaceId),
+  ]);
+  const hasArchived = anyArchived.length > 0;
   return (
     <>
       <PageHeader
         title="Campaigns"
-        description="Trigger campaigns send one WhatsApp template message each time your systems call their webhook."
-        actions={campaigns.length > 0 ? <NewCampaignDialog /> : undefined}
+        description="Trigger campaigns send one WhatsApp template message each time your systems call their webhook; bulk campaigns send one to everyone in an audience."
+        actions={campaigns.length > 0 || hasArchived ? <NewCampaignDialog /> : undefined}
       />
-      {campaigns.length === 0 ? (
+      <SenderBanner banner={banner} className="mb-5" />
+      {hasArchived && (
+        <nav aria-label="Campaign status" className="mb-4 flex gap-1 border-b">
+          <FilterLink href="/campaigns" current={!archivedView}>
+            All campaigns
+          </FilterLink>
+          <FilterLink href="/campaigns?status=archived" current={archivedView}>
+            <Archive aria-hidden className="size-3.5" /> Archived
+          </FilterLink>
+        </nav>
+      )}
+      {campaigns.length === 0 && archivedView ? (
+        <EmptyState
+          icon={<Archive aria-hidden />}
+          title="No archived campaigns"
+          description="Archived campaigns stop sending and are kept here with their logs; unarchive one to edit and deploy it again."
+        />
+      ) : campaigns.length === 0 ? (
         <EmptyState
           icon={<Megaphone aria-hidden />}
           title="No campaigns yet"
@@ -47,6 +76,9 @@ export default async function CampaignsPage() {
                 <TableHead className="text-right">Sent</TableHead>
                 <TableHead className="text-right">Delivered</TableHead>
                 <TableHead className="text-right">Failed</TableHead>
+                <TableHead>
+                  <span className="sr-only">Actions</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -70,6 +102,9 @@ export default async function CampaignsPage() {
                   <TableCell className={campaign.stats.failed > 0 ? "text-right text-destructive tabular-nums" : "text-right tabular-nums"}>
                     {count(campaign.stats.failed)}
                   </TableCell>
+                  <TableCell className="w-12 py-1 text-right">
+                    <CampaignRowMenu campaign={{ id: campaign.id, name: campaign.name, status: campaign.status }} />
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -77,5 +112,20 @@ export default async function CampaignsPage() {
         </div>
       )}
     </>
+  );
+}
+
+function FilterLink({ href, current, children }: { href: string; current: boolean; children: React.ReactNode }) {
+  return (
+    <Link
+      href={href}
+      aria-current={current ? "page" : undefined}
+      className={cn(
+        "-mb-px inline-flex items-center gap-1.5 border-b-2 px-3 py-2 text-sm font-medium",
+        current ? "border-primary text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
+      )}
+    >
+      {children}
+    </Link>
   );
 }

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
+import { SenderBanner } from "@/components/campaigns/sender-banner";
 import { LogsView, loadLogs, type LogsSearchParams } from "@/components/logs/logs-view";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,6 +11,7 @@ import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { listLogsCampaignOptions } from "@/lib/logs/campaign";
 import { filtersToSearchParams } from "@/lib/logs/filters";
+import { senderBanner } from "@/lib/senders/banner";
 import { logsHref } from "@/lib/logs/links";
 
 export const metadata: Metadata = { title: "Logs" };
@@ -46,12 +48,13 @@ export default async function LogsPage({ searchParams }: { searchParams: Promise
     );
   }
 
-  const logs = await loadLogs(db, { workspaceId: user.workspaceId }, "/logs", raw);
+  const [logs, banner] = await Promise.all([loadLogs(db, { workspaceId: user.workspaceId }, "/logs", raw), senderBanner(db, user.workspaceId)]);
   return (
     <LogsView
       data={logs}
       title={TITLE}
       description={DESCRIPTION}
+      banner={banner && <SenderBanner banner={banner} />}
       campaigns={campaigns}
       noMessages={
         <EmptyState

@@ -46,6 +46,7 @@ const draftCampaignExample = {
   respectOptOut: true,
   version: 1,
   deployedAt: null,
+  draftRevision: null,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
   deployment: null,
@@ -76,6 +77,22 @@ const activeCampaignExample = {
   },
 };
 
+/** An active campaign whose template text is being changed in a draft revision (triggers still send the live one). */
+const revisedCampaignExample = {
+  ...activeCampaignExample,
+  version: 4,
+  draftRevision: {
+    name: "Order confirmation",
+    triggerConfig: TRIGGER_CONFIG_EXAMPLE,
+    messageConfig: { variables: [{ key: "body.1", attribute: "name", fallback: "friend" }, MESSAGE_CONFIG_EXAMPLE.variables[1]!] },
+    templateId: EXAMPLE_IDS.template,
+    rateLimitPerMinute: 600,
+    respectOptOut: true,
+    savedAt: EXAMPLE_TIME,
+    changes: ["messageConfig"],
+  },
+};
+
 function withoutDeployment<T extends { deployment: unknown }>(campaign: T): Omit<T, "deployment"> {
   return Object.fromEntries(Object.entries(campaign).filter(([key]) => key !== "deployment")) as Omit<T, "deployment">;
 }
@@ -91,6 +108,8 @@ const messageExample = {
   wamid: "wamid.HBgLMTQxNTU1NTI2NzEVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA",
   error: null,
   attempts: 1,
+  nextAttemptAt: null,
+  source: "trigger",
   createdAt: EXAMPLE_TIME,
   updatedAt: "2026-11-21T14:03:09.120Z",
   sentAt: "2026-11-21T14:03:07.890Z",
@@ -99,7 +118,7 @@ const messageExample = {
   failedAt: null,
 };
 
-const lifecycle = (action: "deploy" | "pause" | "resume" | "archive") => {
+const lifecycle = (action: "deploy" | "pause" | "resume" | "archive" | "unarchive" | "publish" | "discard") => {
   const info = {
     deploy: {
       summary: "Deploy a campaign",
@@ -110,7 +129,8 @@ const lifecycle = (action: "deploy" | "pause" | "resume" | "archive") => {
     },
     pause: {
       summary: "Pause a campaign",
-      description: "Moves an `active` campaign to `paused`: trigger requests get 409 until it is resumed. Pausing a paused campaign changes nothing.",
+      description:
+        "Moves an `active` campaign to `paused`: trigger requests get 409 until it is resumed. Pausing a paused campaign changes nothing. To change an active campaign there is no need to pause it: `PATCH` writes a draft revision and `publish` puts it live.",
       example: { ...activeCampaignExample, status: "paused", version: 4 },
       errors: ["invalid_status_transition", "version_conflict"] as ErrorCode[],
     },
@@ -123,9 +143,30 @@ const lifecycle = (action: "deploy" | "pause" | "resume" | "archive") => {
     archive: {
       summary: "Archive a campaign",
       description:
-        "Archives a campaign from any status. It stops accepting trigger requests for good and can no longer be edited; its messages and logs stay. Archiving twice changes nothing.",
+        "Archives a campaign from any status. It stops accepting trigger requests and can no longer be edited (until it is unarchived); its messages and logs stay. Archiving twice changes nothing. Archived campaigns are left out of the list unless asked for (`status=archived`).",
       example: { ...configuredCampaignExample, status: "archived", version: 4, deployment: null },
       errors: ["invalid_status_transition", "version_conflict"] as ErrorCode[],
+    },
+    unarchive: {
+      summary: "Unarchive a campaign",
+      description:
+        "Brings an `archived` campaign back. A trigger campaign becomes a `draft` (its deployment cleared; pending edits of a draft revision become the draft's configuration) and is deployed again like any draft; its webhook URLs stay the same. A bulk campaign becomes a `draft` if it never launched (its schedule cleared), otherwise `completed` or `cancelled`, so it never sends to its audience twice. 409 for a campaign that is not archived.",
+      example: { ...configuredCampaignExample, version: 5 },
+      errors: ["invalid_status_transition", "version_conflict"] as ErrorCode[],
+    },
+    publish: {
+      summary: "Publish a live campaign's changes",
+      description:
+        "Puts the draft revision of an `active` (or `paused`) trigger campaign live: runs the deploy checks on the revision (422 `deploy_checks_failed` with every failing check, and nothing changes), then swaps it in with one update that also bumps `version` and writes a `campaign.published` audit row. A trigger request sees either the old or the new configuration, never a mix, and is never refused because of the change. 409 `nothing_to_publish` without a draft revision.",
+      example: { ...activeCampaignExample, version: 5 },
+      errors: ["deploy_checks_failed", "nothing_to_publish", "invalid_status_transition", "version_conflict"] as ErrorCode[],
+    },
+    discard: {
+      summary: "Discard a live campaign's changes",
+      description:
+        "Drops the draft revision; the live configuration stays as it is. Without a draft revision nothing changes (the same campaign, same version).",
+      example: { ...activeCampaignExample, version: 5 },
+      errors: ["version_conflict"] as ErrorCode[],
     },
   }[action];
   return {
@@ -154,7 +195,7 @@ const triggerEndpoint = (path: string, operationId: string, summary: string, not
   path,
   tag: "Trigger",
   summary,
-  description: `${note} The body is one recipient object, or an array of 1–100 for a batch. Each object holds the phone number in E.164 (in the field the campaign maps to \`phoneNumber\`, \`phone\` by default) and the campaign's mapped fields, checked against their types and required flags; unmapped fields are ignored. All or nothing: when any item fails, nothing is stored or sent. Accepted messages are queued and sent right after the response, except to contacts who opted out when the campaign respects opt-outs (\`respectOptOut\`, the default): those are recorded with status \`skipped\` and error \`opted_out\`, still answered 202, and never sent. Send \`Idempotency-Key\` to make retries safe: the same key on the same campaign within 24 hours returns the first response with \`Idempotent-Replay: true\`.`,
+  description: `${note} The body is one recipient object, or an array of 1–100 for a batch. Each object holds the phone number in E.164 (in the field the campaign maps to \`phoneNumber\`, \`phone\` by default) and the campaign's mapped fields, checked against their types and required flags; unmapped fields are ignored. Lenient where nothing is lost: a number sent for a \`string\` field is taken as its decimal text (\`10482\` → \`"10482"\`; a number with no exact decimal text, such as \`1e21\` or an integer past 2^53, gets 422: send it as a string), and a phone number written with a leading \`+\` and spaces, dots, dashes or parentheses (\`+1 (415) 555-2671\`) is normalised to E.164 (\`+14155552671\`); a number without the \`+\` gets 422, as its country would be a guess. All or nothing: when any item fails, nothing is stored or sent. Accepted messages are queued and sent right after the response, except to contacts who opted out when the campaign respects opt-outs (\`respectOptOut\`, the default): those are recorded with status \`skipped\` and error \`opted_out\`, still answered 202, and never sent. Send \`Idempotency-Key\` to make retries safe: the same key on the same campaign within 24 hours returns the first response with \`Idempotent-Replay: true\`. Every call, accepted or refused, is kept for 7 days in the campaign's request log (\`GET /api/v1/campaigns/{id}/requests\`, the Requests tab in the app).`,
   auth: "apiKey",
   pathParams: [campaignIdParam],
   query: [
@@ -290,7 +331,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Campaigns",
     summary: "Update a campaign",
     description:
-      "Changes the name, the trigger mapping, the template, the variable mapping or the rate limit; members you leave out stay as they are. Only `draft` and `paused` campaigns can be changed (409 otherwise). Send `version` to refuse the change if someone else changed the campaign first.",
+      "Changes the name, the trigger mapping, the template, the variable mapping or the rate limit; members you leave out stay as they are. `draft` and `paused` trigger campaigns change in place. An `active` trigger campaign (or a paused one that has a draft revision) is not changed: the changes go into its `draftRevision`, triggers keep using the live configuration, and `POST /api/v1/campaigns/{id}/publish` swaps the revision in (`…/discard` drops it); changes that bring the revision back to the live configuration leave no revision. Bulk campaigns change in `draft` and `scheduled`. Archived campaigns answer 409. Send `version` to refuse the change if someone else changed the campaign first.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     body: {
@@ -299,13 +340,23 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       required: true,
       example: { templateId: EXAMPLE_IDS.template, triggerConfig: TRIGGER_CONFIG_EXAMPLE, messageConfig: MESSAGE_CONFIG_EXAMPLE, version: 1 },
     },
-    responses: [{ status: 200, description: "The updated campaign.", schema: campaignSchema, example: configuredCampaignExample }],
+    responses: [
+      {
+        status: 200,
+        description: "The updated campaign; for an active campaign (as in the example) the live configuration unchanged and the changes in `draftRevision`.",
+        schema: campaignSchema,
+        example: revisedCampaignExample,
+      },
+    ],
     errors: ["not_found", ...JSON_BODY_ERRORS, "campaign_not_editable", "version_conflict"],
   },
   lifecycle("deploy"),
   lifecycle("pause"),
   lifecycle("resume"),
   lifecycle("archive"),
+  lifecycle("unarchive"),
+  lifecycle("publish"),
+  lifecycle("discard"),
   triggerEndpoint(
     "/api/campaigns/{id}/trigger",
     "triggerCampaign",
@@ -346,7 +397,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "to", description: "Created before: a UTC date (the whole day is included) or an ISO 8601 date-time.", schema: { type: "string" } },
       { name: "cursor", description: "`nextCursor` (older) or `prevCursor` (newer) from a previous page.", schema: { type: "string", maxLength: 512 } },
       { name: "limit", description: "Page size, 1–100 (default 50).", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 }, example: 20 },
-      { name: "include", description: "`counts` adds the counts per status for the same filters.", schema: { type: "string", enum: ["counts"] } },
+      { name: "include", description: "`counts` adds the cumulative funnel (the campaigns list's numbers) for the same filters.", schema: { type: "string", enum: ["counts"] } },
     ],
     responses: [
       {
@@ -379,6 +430,11 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "phone", description: "Digits of a phone number.", schema: { type: "string", maxLength: 32 } },
       { name: "from", description: "Created at or after (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
       { name: "to", description: "Created before (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
+      {
+        name: "attributes",
+        description: "`true` adds one column per contact attribute the campaign maps (`attributes.<key>`, the contact's current value) after the fixed columns.",
+        schema: { type: "string", enum: ["true", "false"], default: "false" },
+      },
     ],
     responses: [
       {
@@ -386,7 +442,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "The CSV file (`Content-Disposition: attachment`).",
         contentType: "text/csv",
         textExample:
-          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,+14155552671,order_confirmation (en_US),\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,\n",
+          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,\r\n",
         headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" } } },
       },
     ],

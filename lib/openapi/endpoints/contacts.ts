@@ -200,6 +200,8 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
               wamid: "wamid.HBgLMTQxNTU1NTI2NzEVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA",
               error: null,
               attempts: 1,
+              nextAttemptAt: null,
+              source: "trigger",
               createdAt: EXAMPLE_TIME,
               updatedAt: "2026-11-21T14:03:09.120Z",
               sentAt: "2026-11-21T14:03:07.890Z",

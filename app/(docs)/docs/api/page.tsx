@@ -89,7 +89,7 @@ export default async function ApiDocsPage() {
           <p className="mt-4 max-w-3xl text-lg leading-relaxed text-muted-foreground">
             Trigger WhatsApp template messages from your shop, CRM or automation tool, and manage campaigns, templates, contacts and messages. Everything here is
             also described in the{" "}
-            <a href="/api/v1/openapi.json" className="font-medium text-primary underline-offset-4 hover:underline">
+            <a href="/api/v1/openapi.json" className="font-medium text-primary underline underline-offset-4">
               OpenAPI 3.1 document
             </a>
             , ready for Postman, Insomnia or a client generator.
@@ -204,7 +204,7 @@ export default async function ApiDocsPage() {
             </div>
             <CodeBlock label="Example problem" title="Response · 422" code={JSON.stringify(problemExample("validation_failed"), null, 2)} />
           </div>
-          <div className="mt-8 overflow-x-auto rounded-lg border">
+          <div tabIndex={0} role="region" aria-label="Error codes" className="mt-8 overflow-x-auto rounded-lg border focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Error codes</caption>
               <thead className="bg-muted/60 text-xs text-muted-foreground">
@@ -225,7 +225,7 @@ export default async function ApiDocsPage() {
                     </td>
                     <td className="px-3 py-2.5 text-[13px] text-muted-foreground">
                       <span className="font-medium text-foreground">{error.title}.</span> <InlineText text={error.description} />
-                      {"audience" in error && error.audience ? <span className="ml-1 text-xs text-muted-foreground/80">({AUDIENCE_LABELS[error.audience]})</span> : null}
+                      {"audience" in error && error.audience ? <span className="ml-1 text-xs text-muted-foreground">({AUDIENCE_LABELS[error.audience]})</span> : null}
                     </td>
                   </tr>
                 ))}

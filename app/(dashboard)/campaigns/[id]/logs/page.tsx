@@ -2,6 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
+import { SenderBanner } from "@/components/campaigns/sender-banner";
 import { FirstMessageEmptyState } from "@/components/logs/first-message";
 import { LogsView, loadLogs, type LogsSearchParams } from "@/components/logs/logs-view";
 import { Button } from "@/components/ui/button";
@@ -11,6 +12,7 @@ import { getDeploymentDetails } from "@/lib/campaigns/deployment";
 import { getCampaign } from "@/lib/campaigns/service";
 import { orNotFound } from "@/lib/http/page-not-found";
 import { requestOrigin } from "@/lib/http/request-origin";
+import { senderBanner } from "@/lib/senders/banner";
 
 export const metadata: Metadata = { title: "Campaign logs" };
 
@@ -20,7 +22,10 @@ export default async function CampaignLogsPage({ params, searchParams }: { param
   const [{ id }, raw] = await Promise.all([params, searchParams]);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
-  const logs = await loadLogs(db, { workspaceId: user.workspaceId, campaignId: campaign.id }, `/campaigns/${campaign.id}/logs`, raw);
+  const [logs, banner] = await Promise.all([
+    loadLogs(db, { workspaceId: user.workspaceId, campaignId: campaign.id }, `/campaigns/${campaign.id}/logs`, raw),
+    senderBanner(db, user.workspaceId),
+  ]);
   // The ready-to-run curl example is only needed while the campaign has no messages at all.
   const deployment = logs.ok && logs.noMessages ? await getDeploymentDetails(db, user.workspaceId, campaign, await requestOrigin()) : null;
 
@@ -30,6 +35,7 @@ export default async function CampaignLogsPage({ params, searchParams }: { param
       title={`${campaign.name} · Logs`}
       description="Every message this campaign sent, with its delivery status and the reason of any failure."
       campaignId={campaign.id}
+      banner={banner && <SenderBanner banner={banner} />}
       actions={
         <Button asChild variant="ghost">
           <Link href={`/campaigns/${campaign.id}`}>

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { WorkspaceNameForm } from "@/components/settings/workspace-name-form";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDb } from "@/db";
+import { requireUser } from "@/lib/auth";
+import { notFound } from "next/navigation";
+import { getWorkspace, isWorkspaceOwner, WORKSPACE_NAME_MAX } from "@/lib/workspaces";
+
+export const metadata: Metadata = { title: "Workspace" };
+
+export default async function WorkspaceSettingsPage() {
+  await connection();
+  const user = await requireUser();
+  const db = await getDb();
+  const [workspace, owner] = await Promise.all([getWorkspace(db, user.workspaceId), isWorkspaceOwner(db, user.workspaceId, user.id)]);
+  if (!workspace) notFound();
+  return (
+    <>
+      <PageHeader title="Workspace" description="Settings that apply to everyone in this workspace." />
+      <div className="max-w-3xl">
+        <WorkspaceNameForm initialName={workspace.name} canRename={owner} maxLength={WORKSPACE_NAME_MAX} />
+      </div>
+    </>
+  );
+}

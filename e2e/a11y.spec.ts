@@ -1,0 +1,109 @@
+import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
+
+/** Set E2E_ARTIFACTS=1 to keep a full-page screenshot of every page checked (e2e/.artifacts, not committed). */
+const ARTIFACTS = process.env.E2E_ARTIFACTS ? "e2e/.artifacts" : null;
+/** Reserved sandbox numbers (lib/messaging/providers/sandbox.ts): fails at once with 131026; times out on every attempt. */
+const UNDELIVERABLE = "+447700131026";
+const TIMES_OUT = "+447700100408";
+
+interface PageReport {
+  page: string;
+  violations: string[];
+}
+
+/** WCAG 2.1 A and AA checks; only serious and critical findings fail the run, all of them listed. */
+async function audit(page: Page, name: string, reports: PageReport[], { screenshot = true } = {}) {
+  if (ARTIFACTS && screenshot) await page.screenshot({ path: `${ARTIFACTS}/a11y-${name}-1280.png`, fullPage: true });
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const violations = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => {
+      const nodes = violation.nodes
+        .slice(0, 8)
+        .map((node) => `      ${node.target.join(" ")}\n        ${node.failureSummary?.replace(/\n/g, "\n        ")}`)
+        .join("\n");
+      return `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.nodes.length} elements)\n${nodes}`;
+    });
+  if (violations.length) console.log(`${name}:\n${violations.join("\n")}`);
+  reports.push({ page: name, violations });
+}
+
+function expectNoViolations(reports: PageReport[]) {
+  const failing = reports.filter((report) => report.violations.length > 0);
+  const summary = failing.map((report) => `${report.page}:\n${report.violations.join("\n")}`).join("\n\n");
+  expect(failing.map((report) => report.page), summary).toEqual([]);
+}
+
+test("the signed-out pages and the API reference have no serious or critical WCAG 2.1 AA violations", async ({ page }) => {
+  test.setTimeout(360_000);
+  if (ARTIFACTS) fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const reports: PageReport[] = [];
+  await page.goto("/sign-in");
+  await expect(page.getByRole("button", { name: "Sign in" }).first()).toBeVisible();
+  await audit(page, "sign-in", reports);
+  await page.goto("/sign-up");
+  await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+  await audit(page, "sign-up", reports);
+  // Public, and long: 30-odd code blocks that scroll and must take keyboard focus.
+  await page.goto("/docs/api");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await audit(page, "docs-api", reports, { screenshot: false });
+  expectNoViolations(reports);
+});
+
+test("the app's main pages have no serious or critical WCAG 2.1 AA violations", async ({ page, playwright, baseURL }) => {
+  test.setTimeout(360_000);
+  if (ARTIFACTS) fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const reports: PageReport[] = [];
+
+  await signUpNewUser(page, { workspace: "Accessible Shop" });
+
+  // The first Tab reaches a skip link that moves focus past the navigation.
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("#main-content")).toBeFocused();
+
+  // The builder of a live campaign.
+  const campaignId = await deployOrderCampaign(page, "Order confirmation");
+  await audit(page, "trigger-builder", reports);
+  await page.goto("/campaigns");
+  await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible();
+  await audit(page, "campaigns", reports);
+
+  // Logs with a delivered, a failed and a retried message.
+  const key = await createApiKeyThroughUi(page, "Accessibility");
+  await audit(page, "api-keys", reports);
+  const api = await playwright.request.newContext({ baseURL });
+  const accepted = await api.post(`/api/campaigns/${campaignId}/trigger`, {
+    headers: { "x-api-key": key },
+    data: [
+      { phone: "+14155552671", name: "Ada", order_number: "A-1" },
+      { phone: UNDELIVERABLE, name: "Nobody", order_number: "A-2" },
+      { phone: TIMES_OUT, name: "Later", order_number: "A-3" },
+    ],
+  });
+  expect(accepted.status()).toBe(202);
+  await api.dispose();
+  await page.goto(`/campaigns/${campaignId}/logs`);
+  await expect(page.getByTestId("count-failed")).toHaveText("1", { timeout: 30_000 });
+  await page.goto("/logs");
+  const table = page.getByRole("table", { name: "Messages" });
+  // Between attempts it reads "Retrying · Attempt n of 6 · <reason> · next try at …"; once they run out, Failed.
+  await expect(table.locator("tr", { hasText: TIMES_OUT })).toContainText(/Retrying.*Attempt [2-6] of 6 · .+ · (next try at|trying now)|Failed.*Gave up after 6 attempts/);
+  await table.getByRole("button", { name: /^Show full message to/ }).first().click();
+  await audit(page, "logs", reports);
+
+  await page.goto("/contacts");
+  await expect(page.getByRole("heading", { name: "Contacts", level: 1 })).toBeVisible();
+  await audit(page, "contacts", reports);
+  await page.goto("/settings/whatsapp");
+  await expect(page.getByRole("heading", { name: "WhatsApp", level: 1 })).toBeVisible();
+  await audit(page, "whatsapp-settings", reports);
+  expectNoViolations(reports);
+});

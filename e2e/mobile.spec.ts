@@ -1,0 +1,120 @@
+import fs from "node:fs";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { signUpNewUser } from "./fixtures";
+
+/** Set E2E_ARTIFACTS=1 to keep a full-page screenshot of every page checked (e2e/.artifacts, not committed). */
+const ARTIFACTS = process.env.E2E_ARTIFACTS ? "e2e/.artifacts" : null;
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+/** The page is no wider than the phone: long code and URLs scroll or wrap inside their own boxes. */
+async function expectFitsPhone(page: Page, name: string) {
+  if (ARTIFACTS) await page.screenshot({ path: `${ARTIFACTS}/mobile-${name}-390.png`, fullPage: true });
+  const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
+    const width = window.innerWidth;
+    // The outermost elements reaching past the right edge, to say what to fix.
+    const past = [...document.querySelectorAll<HTMLElement>("body *")].filter((element) => element.getBoundingClientRect().right > width + 1);
+    const outermost = past.filter((element) => !past.includes(element.parentElement!));
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: width,
+      widest: outermost.slice(0, 5).map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> right=${Math.round(element.getBoundingClientRect().right)}`),
+    };
+  });
+  expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen:\n${widest.join("\n")}`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** A dialog's button can be scrolled to, sits inside the viewport, and takes the click. */
+async function reachAndClick(button: Locator) {
+  await button.scrollIntoViewIfNeeded();
+  await expect(button).toBeInViewport({ ratio: 1 });
+  await button.click();
+}
+
+test("every main page and dialog fits a 390 px phone", async ({ page }) => {
+  test.setTimeout(360_000);
+  if (ARTIFACTS) fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+  await page.goto("/sign-in");
+  await expect(page.getByRole("button", { name: "Sign in" }).first()).toBeVisible();
+  await expectFitsPhone(page, "sign-in");
+  await page.goto("/sign-up");
+  await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+  await expectFitsPhone(page, "sign-up");
+
+  await signUpNewUser(page, { workspace: "Pocket Shop" });
+  await expectFitsPhone(page, "campaigns-empty");
+
+  // The builder, then deploying from it: the live dialog scrolls to its Copy and Done buttons.
+  await page.getByRole("button", { name: "New campaign" }).first().click();
+  const create = page.getByRole("dialog", { name: "New campaign" });
+  await create.getByLabel("Campaign name").fill("Order confirmation with a rather long name for a phone");
+  await create.getByRole("button", { name: "Create campaign" }).click();
+  await expect(page).toHaveURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
+  const campaignId = page.url().split("/").pop()!;
+  await page.getByRole("button", { name: "Add field" }).click();
+  await page.getByLabel("Request field 1").fill("name");
+  await page.getByLabel("Request field 1").blur();
+  await page.getByRole("button", { name: "Add field" }).click();
+  await page.getByLabel("Request field 2").fill("order_number");
+  await page.getByLabel("Request field 2").blur();
+  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_confirmation · en_US · utility" });
+  await page.getByLabel("Attribute for Body {{1}}").selectOption("name");
+  await page.getByLabel("Attribute for Body {{2}}").selectOption("order_number");
+  await expectFitsPhone(page, "trigger-builder");
+  await page.getByRole("button", { name: "Deploy" }).click();
+  const live = page.getByRole("dialog", { name: "Your campaign is live" });
+  await expect(live).toBeVisible();
+  if (ARTIFACTS) await page.screenshot({ path: `${ARTIFACTS}/mobile-live-dialog-viewport-390.png` });
+  await expectFitsPhone(page, "live-dialog");
+  await reachAndClick(live.getByRole("button", { name: "Copy curl command" }));
+  await reachAndClick(live.getByRole("button", { name: "Done" }));
+  await expect(live).toBeHidden();
+  await expect(page.getByTestId("campaign-status")).toHaveText("Active");
+  await expectFitsPhone(page, "campaign-live");
+
+  await page.goto(`/campaigns/${campaignId}/logs`);
+  await expect(page.getByRole("heading", { name: "No messages yet" })).toBeVisible();
+  await expectFitsPhone(page, "campaign-logs");
+  await page.goto("/campaigns");
+  await expectFitsPhone(page, "campaigns");
+  await page.goto("/logs");
+  await expectFitsPhone(page, "logs");
+  await page.goto("/contacts");
+  await expect(page.getByRole("heading", { name: "Contacts", level: 1 })).toBeVisible();
+  await expectFitsPhone(page, "contacts");
+  await page.goto("/settings/whatsapp");
+  await expect(page.getByRole("heading", { name: "WhatsApp", level: 1 })).toBeVisible();
+  await expectFitsPhone(page, "whatsapp-settings");
+
+  // API keys: the create dialog's Cancel, then the one-time reveal's Copy and Done.
+  await page.goto("/settings/api-keys");
+  await expect(page.getByRole("heading", { name: "API Keys", level: 1 })).toBeVisible();
+  await expectFitsPhone(page, "api-keys");
+  await page.getByRole("button", { name: "Create API key" }).first().click();
+  let createKey = page.getByRole("dialog", { name: "Create API key" });
+  await expectFitsPhone(page, "create-key-dialog");
+  await reachAndClick(createKey.getByRole("button", { name: "Cancel" }));
+  await expect(createKey).toBeHidden();
+  await page.getByRole("button", { name: "Create API key" }).first().click();
+  createKey = page.getByRole("dialog", { name: "Create API key" });
+  await createKey.getByLabel("Name").fill("Phone key");
+  await reachAndClick(createKey.getByRole("button", { name: "Create", exact: true }));
+  const reveal = page.getByRole("dialog", { name: "Save your API key" });
+  await expect(reveal).toBeVisible();
+  await expectFitsPhone(page, "reveal-key-dialog");
+  await reachAndClick(reveal.getByRole("button", { name: /^Copy/ }));
+  await reachAndClick(reveal.getByRole("button", { name: "Done" }));
+  await expect(reveal).toBeHidden();
+  await expectFitsPhone(page, "api-keys-with-key");
+
+  // The menu on phones opens as a drawer that fits too.
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await expectFitsPhone(page, "menu");
+  await page.keyboard.press("Escape");
+
+  await page.goto("/docs/api");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expectFitsPhone(page, "docs-api");
+});

@@ -1,0 +1,188 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signUpNewUser, TEST_PASSWORD } from "./fixtures";
+import { linkIn, waitForMail } from "./mail";
+
+const shots = "test-results/screens";
+
+async function screenshots(page: Page, name: string) {
+  await page.screenshot({ path: `${shots}/${name}-1280.png`, fullPage: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${shots}/${name}-390.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
+}
+
+test("forgot password: the mailed link sets a new password once, then signing in works", async ({ page }) => {
+  // Sign-up, two resets and three sign-ins, each hashing a password: more than the default minute on a loaded machine.
+  test.setTimeout(180_000);
+  const { email } = await signUpNewUser(page);
+  await page.context().clearCookies();
+
+  await page.goto("/sign-in");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
+  await screenshots(page, "forgot-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await screenshots(page, "forgot-password-sent");
+
+  // An unknown address gets the same page.
+  await page.getByRole("button", { name: "try another address" }).click();
+  await page.getByLabel("Email").fill(`nobody-${Date.now()}@example.test`);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+
+  const link = linkIn((await waitForMail(email, /Reset your Sendstream password/)).text);
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+  await page.getByLabel("New password").fill("password123");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByText("This password is one of the most common ones. Choose another.")).toBeVisible();
+  await screenshots(page, "reset-password");
+  await page.getByLabel("New password").fill("a brand new passphrase");
+  await page.getByRole("button", { name: "Save new password" }).click();
+
+  await expect(page).toHaveURL(/\/sign-in\?reset=done$/);
+  await expect(page.getByRole("status")).toHaveText("Your password was changed. Sign in with the new one.");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect email or password." })).toBeVisible();
+  await page.getByLabel("Password").fill("a brand new passphrase");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible();
+
+  // The link works once.
+  await page.context().clearCookies();
+  await page.goto(link);
+  await page.getByLabel("New password").fill("yet another passphrase");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "This reset link has expired or was already used." })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Request a new link" })).toBeVisible();
+});
+
+test("sign-up with a taken email offers signing in or a reset as links", async ({ page }) => {
+  const { email } = await signUpNewUser(page);
+  await page.context().clearCookies();
+  await page.goto("/sign-up");
+  await page.getByLabel("Your name").fill("Someone");
+  await page.getByLabel("Work email").fill(email);
+  await page.getByLabel("Password").fill("another-passphrase");
+  await page.getByRole("button", { name: "Create account" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "Incorrect email or password." });
+  await expect(alert.getByRole("link", { name: "sign in instead" })).toHaveAttribute("href", "/sign-in");
+  await expect(alert.getByRole("link", { name: "reset your password" })).toHaveAttribute("href", "/forgot-password");
+});
+
+test("the owner renames the workspace; the sidebar and the sandbox templates follow", async ({ page }) => {
+  await signUpNewUser(page, { workspace: "Old Name Co" });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspace" }).click();
+  await expect(page.getByRole("heading", { name: "Workspace", level: 1 })).toBeVisible();
+  const name = page.getByLabel("Name");
+  await expect(name).toHaveValue("Old Name Co");
+  await expect(page.getByRole("button", { name: "Save name" })).toBeDisabled();
+  await name.fill("   ");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Enter a name for the workspace.")).toBeVisible();
+  await name.fill("Acme Shoes");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Workspace renamed")).toBeVisible();
+  await expect(page.getByText("Acme Shoes", { exact: true }).first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Name")).toHaveValue("Acme Shoes");
+  await screenshots(page, "settings-workspace");
+
+  const templates = await page.request.get("/api/v1/templates");
+  expect(templates.ok()).toBe(true);
+  const text = await templates.text();
+  expect(text).toContain("Acme Shoes");
+  expect(text).not.toContain("Demo Shop");
+});
+
+test("the one-time key reveal asks before closing an uncopied key; focus returns to the key's row", async ({ page }) => {
+  await signUpNewUser(page);
+  await page.goto("/settings/api-keys");
+  await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  await page.getByRole("dialog", { name: "Create API key" }).getByLabel("Name").fill("Production");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  const reveal = page.getByRole("dialog", { name: "Save your API key" });
+  await expect(reveal).toBeVisible();
+
+  // Escape before copying asks; going back keeps the key on screen.
+  await page.keyboard.press("Escape");
+  const ask = page.getByRole("alertdialog", { name: "Have you saved this key?" });
+  await expect(ask).toBeVisible();
+  await expect(ask).toContainText("It will not be shown again.");
+  await screenshots(page, "keys-reveal-ask");
+  await ask.getByRole("button", { name: "Back to the key" }).click();
+  await expect(ask).toBeHidden();
+  await expect(reveal).toBeVisible();
+
+  // The close button asks too; confirming closes.
+  await reveal.getByRole("button", { name: "Close" }).click();
+  await expect(ask).toBeVisible();
+  await ask.getByRole("button", { name: "Yes, close" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  const table = page.getByRole("table", { name: "API keys" });
+  await expect(table.getByRole("row").filter({ hasText: "Production" })).toBeFocused();
+
+  // After Copy, Escape closes at once.
+  await page.getByRole("button", { name: "Create API key" }).click();
+  await page.getByRole("dialog", { name: "Create API key" }).getByLabel("Name").fill("Staging");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(reveal.getByLabel("API key")).toHaveValue(/^ss_/);
+  await reveal.getByRole("button", { name: "Copy" }).click();
+  await expect(reveal.getByRole("button", { name: "Copied" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(table.getByRole("row").filter({ hasText: "Staging" })).toBeFocused();
+
+  // Delete buttons name their key; after a delete focus moves to the next key's Delete button.
+  await table.getByRole("button", { name: "Delete key Staging" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete key" }).click();
+  await expect(table.getByRole("row").filter({ hasText: "Staging" })).toHaveCount(0);
+  await expect(table.getByRole("button", { name: "Delete key Production" })).toBeFocused();
+  await screenshots(page, "keys-list");
+});
+
+test("WhatsApp settings: one validation for Test connection and Save, an unreachable API explained, tier, copy and generate", async ({ page }) => {
+  await signUpNewUser(page);
+  await page.goto("/settings/whatsapp");
+  await page.getByText("WhatsApp Cloud API", { exact: true }).click();
+  await page.getByLabel("Phone number ID").fill("106540352242922");
+  await page.getByLabel("WhatsApp Business Account ID").fill("abc");
+  await page.getByLabel("Access token").fill("EAAG-secret-token-9876");
+  await page.getByRole("button", { name: "Test connection" }).click();
+  const wabaError = "The WhatsApp Business Account ID is a numeric ID of 5 to 30 digits from API Setup in Meta for Developers, not the phone number itself.";
+  await expect(page.getByText(wabaError)).toBeVisible();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText(wabaError)).toBeVisible();
+
+  await page.getByLabel("WhatsApp Business Account ID").fill("102290129340398");
+  await page.getByRole("button", { name: "Generate verify token" }).click();
+  const verifyToken = page.getByLabel("Webhook verify token");
+  await expect(verifyToken).toHaveValue(/^[A-Za-z0-9_-]{32}$/);
+  await page.getByRole("button", { name: "Copy verify token" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await verifyToken.inputValue());
+  await page.getByRole("button", { name: "Copy callback URL" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/api\/webhooks\/whatsapp$/);
+
+  await page.getByRole("combobox", { name: "Messaging limit" }).click();
+  await page.getByRole("option", { name: "2,000 customers / 24 h" }).click();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  // Untested credentials and a switch away from the sandbox: Save asks first.
+  await page.getByRole("alertdialog", { name: "Save settings without testing the connection?" }).getByRole("button", { name: "Save anyway" }).click();
+  await expect(page.getByText("WhatsApp settings saved")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("combobox", { name: "Messaging limit" })).toHaveText("2,000 customers / 24 h");
+
+  // The e2e server has no route to graph.facebook.com: the failure is explained, not "fetch failed".
+  await page.getByRole("button", { name: "Test connection" }).click();
+  const failure = page.getByRole("alert").filter({ hasText: "Could not reach the WhatsApp Cloud API" });
+  await expect(failure).toBeVisible({ timeout: 20_000 });
+  await expect(failure).not.toContainText("fetch failed");
+  await screenshots(page, "settings-whatsapp");
+});

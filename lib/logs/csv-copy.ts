@@ -1,0 +1,186 @@
+// The Postgres export path: `COPY (select …) TO STDOUT WITH (FORMAT csv, HEADER)` through
+// postgres.js. Formula neutralisation, status names, the template label and the timestamps are
+// done in the SELECT, so Node only forwards bytes (gathered into large chunks, each row's LF
+// written as CRLF). The socket is paused while the client is not reading, which pauses the query.
+import type { Readable } from "node:stream";
+import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type { Executor } from "@/db";
+import { contacts, messages } from "@/db/schema";
+import { describeError } from "@/lib/logging";
+import type { LogFilters } from "./filters";
+import { logWhere, type LogScope } from "./query";
+import { attributeColumn, attributeValue, exportOrder, isoUtc, LOG_CSV_COLUMNS, QUOTED_COLUMNS } from "./export-query";
+
+interface CopyQuery extends PromiseLike<unknown> {
+  readable(): Promise<Readable>;
+  /** The backend running the query, once it runs. */
+  state?: { pid?: number };
+}
+
+/** The part of a postgres.js client the export uses. */
+export interface PostgresJsClient {
+  unsafe(query: string, params?: unknown[]): CopyQuery;
+}
+
+/** The postgres.js client behind a drizzle database, or null on the embedded database. */
+export function postgresJsClient(db: Executor): PostgresJsClient | null {
+  const client = (db as { _?: { session?: { client?: unknown } } })._?.session?.client;
+  if (typeof client !== "function" || typeof (client as { unsafe?: unknown }).unsafe !== "function") return null;
+  return client as unknown as PostgresJsClient;
+}
+
+/** `'` prefix for a cell a spreadsheet would run as a formula (same rule as `neutraliseCell`). */
+const neutralised = (value: SQL) =>
+  sql`case when left((${value}), 1) in ('=', '+', '-', '@', chr(9), chr(13)) then '''' || (${value}) else (${value}) end`;
+
+/** Text cell: neutralised, and empty text becomes NULL (an unquoted empty cell, as papaparse writes it). */
+const textCell = (value: SQL) => sql`nullif(${neutralised(value)}, '')`;
+
+const phoneCell = sql`case when ${messages.phoneNumber} ~ '^[+][1-9][0-9]{6,14}$' then nullif(${messages.phoneNumber}, '') else ${textCell(sql`${messages.phoneNumber}`)} end`;
+
+const statusCell = sql`case ${messages.status} when 'sending' then 'queued' else ${messages.status} end`;
+
+const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The SELECT that yields the CSV's cells, in column order. */
+export function copySelect(scope: LogScope, filters: LogFilters, attributeKeys: readonly string[]): SQL {
+  const cells: [string, SQL][] = [
+    ["created_at", isoUtc(messages.createdAt)],
+    ["message_id", textCell(sql`${messages.id}`)],
+    ["phone_number", phoneCell],
+    ["template", textCell(sql`${messages.templateName} || ' (' || ${messages.templateLanguage} || ')'`)],
+    ["message", textCell(sql`${messages.renderedText}`)],
+    ["status", statusCell],
+    ["error_code", textCell(sql`${messages.errorCode}`)],
+    ["error_reason", textCell(sql`${messages.errorReason}`)],
+    ["sent_at", isoUtc(messages.sentAt)],
+    ["delivered_at", isoUtc(messages.deliveredAt)],
+    ["read_at", isoUtc(messages.readAt)],
+    ...attributeKeys.map((key): [string, SQL] => [attributeColumn(key), textCell(attributeValue(key))]),
+  ];
+  const columns = sql.join(
+    cells.map(([name, value]) => sql`${value} as ${sql.raw(identifier(name))}`),
+    sql`, `,
+  );
+  const join = attributeKeys.length ? sql`left join ${contacts} on ${contacts.id} = ${messages.contactId}` : sql``;
+  return sql`select ${columns} from ${messages} ${join} where ${logWhere(scope, filters)} order by ${exportOrder}`;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * A parameter as a SQL literal. COPY takes no bind parameters, so values are inlined: strings as
+ * E'' literals with quotes and backslashes doubled (safe whatever standard_conforming_strings says).
+ */
+export function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  const text = value instanceof Date ? value.toISOString() : value;
+  if (typeof text !== "string") throw new Error(`Cannot inline a ${typeof value} into a COPY statement.`);
+  if (text.includes("\0")) throw new Error("Cannot inline a NUL character into a COPY statement.");
+  return `E'${text.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+/**
+ * The full COPY statement, parameters inlined. The embedded database can run it too, into
+ * `'/dev/blob'` (the whole file at once), which lets its tests compare it with the papaparse path.
+ */
+export function copyStatement(scope: LogScope, filters: LogFilters, attributeKeys: readonly string[], destination: "stdout" | "'/dev/blob'" = "stdout"): string {
+  const { sql: text, params } = dialect.sqlToQuery(copySelect(scope, filters, attributeKeys));
+  // Drizzle numbers its placeholders $1…$n; the statement's own text holds no `$` followed by a digit.
+  const select = text.replace(/\$(\d+)/g, (_, index: string) => sqlLiteral(params[Number(index) - 1]));
+  const quoted = [...LOG_CSV_COLUMNS.filter((column) => QUOTED_COLUMNS.has(column)), ...attributeKeys.map(attributeColumn)];
+  return `copy (${select}) to ${destination} with (format csv, header, force_quote (${quoted.map(identifier).join(", ")}))`;
+}
+
+const CHUNK_BYTES = 64 * 1024;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Streams the COPY output. Postgres sends one CopyData message per row, which postgres.js pushes
+ * as one chunk; each row's closing LF is written as CRLF while rows are gathered into 64 KiB
+ * chunks. A cancelled stream (client gone) cancels the query with `pg_cancel_backend` (postgres.js
+ * cannot cancel a streaming COPY itself) and discards what is still in flight, so the connection
+ * goes back to the pool.
+ */
+export async function copyCsvStream(
+  client: PostgresJsClient,
+  scope: LogScope,
+  filters: LogFilters,
+  attributeKeys: readonly string[],
+): Promise<ReadableStream<Uint8Array>> {
+  const query = client.unsafe(copyStatement(scope, filters, attributeKeys));
+  const source = await query.readable();
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let used = 0;
+  let finished = false;
+  let cancelled = false;
+
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const flush = () => {
+          if (used === 0) return;
+          controller.enqueue(chunk.subarray(0, used));
+          chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+          used = 0;
+        };
+        source.on("data", (row: Buffer) => {
+          if (cancelled) return;
+          const endsLine = row.length > 0 && row[row.length - 1] === LF;
+          const size = row.length + (endsLine ? 1 : 0);
+          if (used + size > chunk.length) {
+            flush();
+            if (size > chunk.length) chunk = Buffer.allocUnsafe(size);
+          }
+          if (endsLine) {
+            row.copy(chunk, used, 0, row.length - 1);
+            used += row.length - 1;
+            chunk[used++] = CR;
+            chunk[used++] = LF;
+          } else {
+            row.copy(chunk, used);
+            used += row.length;
+          }
+          if (used >= CHUNK_BYTES / 2) {
+            flush();
+            if ((controller.desiredSize ?? 0) <= 0) source.pause();
+          }
+        });
+        source.on("end", () => {
+          finished = true;
+          if (cancelled) return;
+          flush();
+          controller.close();
+        });
+        source.on("error", (error: Error) => {
+          finished = true;
+          if (cancelled) return;
+          // Headers are gone already: cut the download short so the client sees a failed transfer.
+          console.error(`Logs CSV export failed mid-stream: ${describeError(error)}`);
+          controller.error(error);
+        });
+      },
+      pull() {
+        source.resume();
+      },
+      cancel() {
+        cancelled = true;
+        if (!finished) {
+          const pid = Number(query.state?.pid);
+          if (Number.isInteger(pid) && pid > 0) {
+            Promise.resolve(client.unsafe("select pg_cancel_backend($1)", [pid])).then(
+              () => {},
+              (error: unknown) => console.error(`Logs CSV export could not cancel its query: ${describeError(error)}`),
+            );
+          }
+          source.resume();
+        }
+      },
+    },
+    { highWaterMark: 4 },
+  );
+}

@@ -1,0 +1,143 @@
+// What the CSV export reads: the columns (fixed ones, then one per mapped contact attribute), the
+// raw values as the database formats them, and the keyset batches of the embedded path. Both
+// export paths select the same rows in the same order through `logWhere`.
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { cursorTimestamp, keysetCondition } from "@/db/cursor";
+import { contacts, messages, type MessageStatus } from "@/db/schema";
+import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type MessageConfig, type TriggerConfig } from "@/lib/campaigns/schemas";
+import type { LogFilters } from "./filters";
+import { logWhere, type LogScope } from "./query";
+
+export const LOG_CSV_COLUMNS = [
+  "created_at",
+  "message_id",
+  "phone_number",
+  "template",
+  "message",
+  "status",
+  "error_code",
+  "error_reason",
+  "sent_at",
+  "delivered_at",
+  "read_at",
+] as const;
+
+/**
+ * Columns that hold free text and are always quoted (when not empty): papaparse quotes a value
+ * with a leading or trailing space and COPY does not, so both paths quote these columns whole.
+ */
+export const QUOTED_COLUMNS: ReadonlySet<string> = new Set(["phone_number", "template", "message", "error_code", "error_reason"]);
+
+/** `attributes.city`: cannot collide with a fixed column. */
+export const attributeColumn = (key: string) => `attributes.${key}`;
+
+/** Every contact attribute the campaign maps (trigger fields, then template variables), phone excluded. */
+export function mappedExportAttributes(campaign: { triggerConfig: TriggerConfig; messageConfig: MessageConfig }): string[] {
+  const keys = [
+    ...campaign.triggerConfig.fields.map((field) => field.attribute),
+    ...campaign.messageConfig.variables.flatMap((variable) => (variable.attribute ? [variable.attribute] : [])),
+  ];
+  return [...new Set(keys)].filter((key) => key !== PHONE_ATTRIBUTE);
+}
+
+/** The CSV header: the fixed columns, then one column per attribute. */
+export function exportColumnNames(attributeKeys: readonly string[]): string[] {
+  return [...LOG_CSV_COLUMNS, ...attributeKeys.map(attributeColumn)];
+}
+
+/** ISO 8601 UTC with milliseconds, formatted by the database on both paths. */
+export const isoUtc = (column: SQL | typeof messages.createdAt | typeof messages.sentAt) =>
+  sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The contact's current value of an attribute as text (JSON text for objects and arrays); null when unset. */
+export function attributeValue(key: string): SQL<string | null> {
+  return key === NAME_ATTRIBUTE ? sql<string | null>`${contacts.name}` : sql<string | null>`${contacts.attributes} ->> ${key}`;
+}
+
+// Spelled out to match the indexes (`created_at DESC NULLS LAST, id DESC NULLS LAST`).
+export const exportOrder = sql`${messages.createdAt} desc nulls last, ${messages.id} desc nulls last`;
+
+/** One exported message, raw: the embedded path formats it into cells in JS. */
+export interface RawExportRow {
+  createdAt: string;
+  id: string;
+  phoneNumber: string;
+  templateName: string;
+  templateLanguage: string;
+  renderedText: string;
+  status: MessageStatus;
+  errorCode: string | null;
+  errorReason: string | null;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  position: string;
+  attributes: (string | null)[];
+}
+
+export const EXPORT_BATCH_SIZE = 10_000;
+
+async function fetchBatch(
+  db: Executor,
+  scope: LogScope,
+  filters: LogFilters,
+  attributeKeys: readonly string[],
+  after: { createdAt: string; id: string } | undefined,
+  size: number,
+): Promise<RawExportRow[]> {
+  const where = after ? and(logWhere(scope, filters), keysetCondition(messages, { ...after, direction: "older" })) : logWhere(scope, filters);
+  const attributes = attributeKeys.length
+    ? sql<(string | null)[]>`json_build_array(${sql.join(attributeKeys.map(attributeValue), sql`, `)})`
+    : sql<(string | null)[]>`'[]'::json`;
+  const query = db
+    .select({
+      createdAt: isoUtc(messages.createdAt),
+      id: messages.id,
+      phoneNumber: messages.phoneNumber,
+      templateName: messages.templateName,
+      templateLanguage: messages.templateLanguage,
+      renderedText: messages.renderedText,
+      status: messages.status,
+      errorCode: messages.errorCode,
+      errorReason: messages.errorReason,
+      sentAt: isoUtc(messages.sentAt),
+      deliveredAt: isoUtc(messages.deliveredAt),
+      readAt: isoUtc(messages.readAt),
+      position: cursorTimestamp(messages.createdAt),
+      attributes,
+    })
+    .from(messages);
+  const joined = attributeKeys.length ? query.leftJoin(contacts, eq(contacts.id, messages.contactId)) : query;
+  const rows = await joined.where(where).orderBy(exportOrder).limit(size);
+  return rows.map((row) => ({
+    ...row,
+    attributes: typeof row.attributes === "string" ? (JSON.parse(row.attributes) as (string | null)[]) : row.attributes,
+  })) as RawExportRow[];
+}
+
+/**
+ * Every matching message, newest first, in keyset batches. The next batch is requested while the
+ * caller writes the current one; stopping the iteration (`return()`) issues no further query.
+ */
+export async function* rawExportBatches(
+  db: Executor,
+  scope: LogScope,
+  filters: LogFilters,
+  attributeKeys: readonly string[] = [],
+  batchSize = EXPORT_BATCH_SIZE,
+): AsyncGenerator<RawExportRow[], void, undefined> {
+  let pending = fetchBatch(db, scope, filters, attributeKeys, undefined, batchSize);
+  for (;;) {
+    const batch = await pending;
+    const last = batch.at(-1);
+    const full = batch.length === batchSize;
+    if (last && full) {
+      pending = fetchBatch(db, scope, filters, attributeKeys, { createdAt: last.position, id: last.id }, batchSize);
+      // Handled when awaited; this keeps an abandoned prefetch from becoming an unhandled rejection.
+      pending.catch(() => {});
+    }
+    if (batch.length) yield batch;
+    if (!full) return;
+  }
+}

@@ -1,0 +1,156 @@
+// The request log: every call to a trigger endpoint is recorded after the response, accepted or
+// refused, with its status, problem and capped body; read back per campaign and workspace.
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { triggerRequests } from "@/db/schema";
+import { GET as listRequests } from "@/app/api/v1/campaigns/[id]/requests/route";
+import { createApiKey } from "@/lib/api-keys/service";
+import { createTestAccount } from "@/lib/testing/factories";
+import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import { triggerPost } from "./handler";
+import { flushTriggerRequests, MAX_RECORDED_BODY_BYTES, pruneTriggerRequests, recordedBodyFromBytes } from "./requests";
+import type { TriggerRequestPage } from "./requests-query";
+
+async function trigger(fx: TriggerFixture, body: string, { key = fx.apiKey, campaignId = fx.campaignId, query = "" } = {}) {
+  const response = await triggerPost(
+    new Request(`http://localhost/api/campaigns/${campaignId}/trigger${query}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key, "x-shopify-hmac-sha256": "should-never-be-stored" },
+      body,
+    }),
+    { params: Promise.resolve({ id: campaignId }) },
+  );
+  await flushTriggerRequests();
+  return response;
+}
+
+async function list(fx: TriggerFixture, query = "", { key = fx.apiKey, campaignId = fx.campaignId } = {}) {
+  const response = await listRequests(
+    new Request(`http://localhost/api/v1/campaigns/${campaignId}/requests?${query}`, { headers: { "x-api-key": key } }),
+    { params: Promise.resolve({ id: campaignId }) },
+  );
+  return { status: response.status, body: (await response.json()) as TriggerRequestPage };
+}
+
+const order = (phone = "+14155552671") => JSON.stringify({ phone, order: "ORD-1", first_name: "Jane" });
+
+describe("the trigger request log", () => {
+  it("records an accepted call with its key, status, message count and body, and no header", async () => {
+    const fx = await createTriggerFixture();
+    const response = await trigger(fx, order());
+    expect(response.status).toBe(202);
+    const { status, body } = await list(fx);
+    expect(status).toBe(200);
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0]).toMatchObject({
+      status: 202,
+      outcome: "accepted",
+      dryRun: false,
+      key: { id: fx.apiKeyId, name: "Test key" },
+      requestId: response.headers.get("x-request-id"),
+      error: null,
+      messageCount: 1,
+      body: order(),
+      bodyBytes: order().length,
+      bodyTruncated: false,
+    });
+    const db = await getDb();
+    const stored = JSON.stringify(await db.select().from(triggerRequests).where(eq(triggerRequests.campaignId, fx.campaignId)));
+    expect(stored).not.toContain("should-never-be-stored");
+    expect(stored).not.toContain(fx.apiKey);
+  });
+
+  it("records refusals with the problem: 422 with field errors, 409 for a draft (still answered 409), 400 for broken JSON", async () => {
+    const fx = await createTriggerFixture();
+    expect((await trigger(fx, JSON.stringify({ phone: "4155552671", order: "A" }))).status).toBe(422);
+    expect((await trigger(fx, "{not json")).status).toBe(400);
+    const draft = await createTriggerFixture({ status: "draft" });
+    expect((await trigger(draft, order())).status).toBe(409);
+
+    const refused = (await list(fx)).body.data;
+    expect(refused.map((r) => [r.status, r.outcome, r.error?.code])).toEqual([
+      [400, "rejected", expect.any(String)],
+      [422, "rejected", "validation_failed"],
+    ]);
+    expect(refused[0]!.body).toBe("{not json");
+    expect(refused[1]!.error!.errors).toEqual([expect.objectContaining({ path: "phone", code: "invalid_phone" })]);
+    expect(refused[1]!.messageCount).toBe(0);
+
+    const drafts = (await list(draft)).body.data;
+    expect(drafts).toHaveLength(1);
+    expect(drafts[0]).toMatchObject({ status: 409, error: { code: "campaign_not_active" }, body: order() });
+  });
+
+  it("filters by outcome and pages with a cursor", async () => {
+    const fx = await createTriggerFixture();
+    await trigger(fx, order("+14155552671"));
+    await trigger(fx, JSON.stringify({ order: "missing phone" }));
+    await trigger(fx, order("+447911123456"));
+    expect((await list(fx, "outcome=accepted")).body.data.map((r) => r.status)).toEqual([202, 202]);
+    expect((await list(fx, "outcome=rejected")).body.data.map((r) => r.status)).toEqual([422]);
+    const first = await list(fx, "limit=2");
+    expect(first.body.data.map((r) => r.body)).toEqual([order("+447911123456"), JSON.stringify({ order: "missing phone" })]);
+    const second = await list(fx, `limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.data.map((r) => r.body)).toEqual([order("+14155552671")]);
+    expect(second.body.nextCursor).toBeNull();
+    expect((await list(fx, "outcome=maybe")).status).toBe(422);
+    expect((await list(fx, "cursor=nope")).status).toBe(422);
+  });
+
+  it("keeps the first 8 KiB of a body, marked truncated, with the full size", async () => {
+    const fx = await createTriggerFixture();
+    const big = JSON.stringify({ phone: "+14155552671", order: "ORD-1", note: "é".repeat(10_000) });
+    await trigger(fx, big);
+    const [record] = (await list(fx)).body.data;
+    expect(record!.bodyTruncated).toBe(true);
+    expect(record!.bodyBytes).toBe(Buffer.byteLength(big));
+    expect(Buffer.byteLength(record!.body)).toBeLessThanOrEqual(MAX_RECORDED_BODY_BYTES);
+    expect(big.startsWith(record!.body)).toBe(true);
+  });
+
+  it("cuts a body between characters, never inside one", () => {
+    const bytes = new TextEncoder().encode("a" + "é".repeat(MAX_RECORDED_BODY_BYTES));
+    const kept = recordedBodyFromBytes(bytes);
+    expect(kept.truncated).toBe(true);
+    expect(kept.text).not.toContain("\uFFFD");
+    expect(Buffer.byteLength(kept.text)).toBe(MAX_RECORDED_BODY_BYTES - 1);
+  });
+
+  it("is invisible to other workspaces: their key gets 404 and a call to a foreign campaign is not recorded", async () => {
+    const fx = await createTriggerFixture();
+    const other = await createTestAccount();
+    const otherKey = (await createApiKey(await getDb(), other.workspaceId, { userId: other.id, ip: null, userAgent: null }, { name: "Other" })).key;
+    await trigger(fx, order());
+    expect((await list(fx, "", { key: otherKey })).status).toBe(404);
+    expect((await trigger(fx, order(), { key: otherKey })).status).toBe(404);
+    const db = await getDb();
+    const rows = await db.select({ workspaceId: triggerRequests.workspaceId }).from(triggerRequests).where(eq(triggerRequests.campaignId, fx.campaignId));
+    expect(rows).toEqual([{ workspaceId: fx.workspaceId }]);
+  });
+
+  it("is read by full-scope keys only: a trigger-only key gets 403, and its own calls are recorded under its name", async () => {
+    const fx = await createTriggerFixture();
+    const scoped = (
+      await createApiKey(await getDb(), fx.workspaceId, { userId: fx.userId, ip: null, userAgent: null }, {
+        name: "Checkout only",
+        scope: { type: "trigger", campaignIds: [fx.campaignId] },
+      })
+    ).key;
+    expect((await trigger(fx, order(), { key: scoped })).status).toBe(202);
+    expect((await list(fx, "", { key: scoped })).status).toBe(403);
+    expect((await list(fx)).body.data.map((r) => r.key?.name)).toEqual(["Checkout only"]);
+  });
+
+  it("deletes records older than 7 days and keeps the rest", async () => {
+    const fx = await createTriggerFixture();
+    await trigger(fx, order());
+    await trigger(fx, order("+447911123456"));
+    const db = await getDb();
+    const [oldest] = (await list(fx)).body.data.slice(-1);
+    await db.execute(sql`update trigger_requests set created_at = now() - interval '8 days' where id = ${oldest!.id}`);
+    expect(await pruneTriggerRequests(db)).toBeGreaterThanOrEqual(1);
+    expect((await list(fx)).body.data.map((r) => r.id)).not.toContain(oldest!.id);
+    expect((await list(fx)).body.data).toHaveLength(1);
+  });
+});
