@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import Papa from "papaparse";
-import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser, waitForToastsToClose } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 
@@ -85,11 +85,13 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   const confirm = page.getByRole("alertdialog", { name: "Opt this contact out?" });
   await confirm.getByRole("button", { name: "Opt out" }).click();
   await expect(page.getByTestId("consent-status")).toContainText("Opted out by hand");
+  await waitForToastsToClose(page);
 
   // The sandbox simulates replies: START opts back in, STOP opts out again.
   await page.getByLabel("Reply text").fill("start");
   await page.getByRole("button", { name: "Send reply" }).click();
   await expect(page.getByTestId("consent-status")).toContainText("Subscribed");
+  await waitForToastsToClose(page);
   await page.getByLabel("Reply text").fill("STOP");
   await page.getByRole("button", { name: "Send reply" }).click();
   await expect(page.getByTestId("consent-status")).toContainText("Opted out by replying “STOP”");

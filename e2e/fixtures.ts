@@ -40,6 +40,15 @@ export async function createApiKeyThroughUi(page: Page, name = "E2E key"): Promi
 }
 
 /**
+ * Toasts sit bottom right and stop their timer while the pointer rests on them, so one left open can
+ * cover the next control a test clicks there. Moves the pointer away and waits until they have closed.
+ */
+export async function waitForToastsToClose(page: Page) {
+  await page.mouse.move(0, 0);
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
+}
+
+/**
  * From the campaigns list: builds a trigger campaign mapping `phone`, `name` and `order_number` to
  * the sandbox's order confirmation template, deploys it and returns its id.
  */
