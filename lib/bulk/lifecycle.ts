@@ -7,10 +7,9 @@ import { campaigns } from "@/db/schema";
 import { SYSTEM_ACTOR } from "@/lib/audit/service";
 import { auditTransition, transition, type LifecycleOptions } from "@/lib/campaigns/lifecycle";
 import type { CampaignRow, CampaignView } from "@/lib/campaigns/service";
+import { CANCELLED_CODE, CANCELLED_REASON } from "@/lib/messaging/errors";
 import { loadBulkCampaignRow } from "./launch";
 
-export const CANCELLED_CODE = "cancelled";
-const CANCELLED_REASON = "The campaign was cancelled before this message was sent.";
 
 /**
  * scheduled / sending / paused → cancelled. Every still-`queued` message (held ones included)

@@ -6,27 +6,20 @@
 //
 // Per sender, trigger and test messages go first; bulk messages are held at most about a second
 // ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { isEmbedded, type Executor } from "@/db";
-import { messages } from "@/db/schema";
 import { runBulkHousekeeping } from "@/lib/bulk/housekeeping";
 import { describeError } from "@/lib/logging";
 import { SENDER_CHANGED_CODE } from "@/lib/senders/service";
-import {
-  claimBulkMessages,
-  claimPriorityMessages,
-  loadBulkCampaigns,
-  loadCurrentSenders,
-  loadSendersById,
-  type BulkCampaignState,
-  type ClaimedMessage,
-} from "./claims";
+import { CAMPAIGN_REFRESH_MS, createBulkPacing } from "./bulk-pacing";
+import { claimBulkMessages, claimPriorityMessages, loadCurrentSenders, loadSendersById, type ClaimedMessage } from "./claims";
 import { classifySendError, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON, retryDelayMs, type SendFailure } from "./errors";
 import { applyInboxedStatuses } from "./inbox";
+import { addToLane, createLane, laneSize, putBack, semaphore, type Lane } from "./lanes";
+import { createOutcomeWrites, guarded } from "./outcomes";
 import { defaultProviders, type ProviderRegistry, type SenderForSend } from "./providers";
 import { advanceSandboxDeliveries, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createSentWriter, unrecordedWamid, writeUnrecordedSends, type SentRecord } from "./results";
-import { campaignLane, createSharedThroughputLimiter, lateSlotToleranceMs, SlotBlock, senderLane, type ThroughputLimiter } from "./throughput";
+import { createSharedThroughputLimiter, lateSlotToleranceMs, senderLane, type ThroughputLimiter } from "./throughput";
 
 export type { ClaimedMessage } from "./claims";
 
@@ -99,77 +92,15 @@ export const OUTCOME_GRACE_MS = 2 * 60_000;
 const SEND_BUDGET_MS = 15_000;
 /** A sender is not claimed for while it already has this much held work. */
 const SATURATED_BACKLOG_MS = 1_000;
-/** Bulk work held per campaign in memory, in ms of its send rate; refilled below half. */
-const BULK_AHEAD_MS = 1_000;
-/**
- * Bulk campaigns are paced this much under their rate: a slot may be used a few ms late (a busy
- * event loop), and no 1-second window may ever hold more than the campaign's rate.
- */
-const BULK_PACE_FACTOR = 0.97;
 /** A sender's slot is waited for at most this long; later ones are handed back to the queue. */
 const MAX_SLOT_WAIT_MS = 20_000;
 const IDLE_POLL_MS = 200;
-/** Campaign statuses (pause, cancel) are re-read this often while a pass holds bulk messages. */
-const CAMPAIGN_REFRESH_MS = 250;
 /** Claimed messages may still wait for their slot this long after the deadline (then handed back). */
 const DEADLINE_GRACE_MS = 5_000;
 
 export { SENDER_CHANGED_CODE };
 export const SENDER_CHANGED_REASON =
   "The sender this message was queued for was replaced (its provider or phone number changed), so it was not sent. Resend it from the logs.";
-export const CANCELLED_CODE = "cancelled";
-const CANCELLED_REASON = "The campaign was cancelled before this message was sent.";
-
-interface Lane {
-  sender: SenderForSend;
-  priority: ClaimedMessage[];
-  /** Bulk messages per campaign, oldest first. */
-  bulk: Map<string, ClaimedMessage[]>;
-  slots: SlotBlock;
-  running: Promise<void> | null;
-  wake: (() => void) | null;
-  /** No send before this time (ms): the provider asked the number to slow down (130429). */
-  pausedUntil: number;
-}
-
-/** Returns a taken message to the front of its queue in the lane. */
-function putBack(lane: Lane, message: ClaimedMessage) {
-  if (message.source !== "bulk") {
-    lane.priority.unshift(message);
-    return;
-  }
-  const queue = lane.bulk.get(message.campaignId);
-  if (queue) queue.unshift(message);
-  else lane.bulk.set(message.campaignId, [message]);
-}
-
-function held(message: ClaimedMessage) {
-  return and(eq(messages.id, message.id), eq(messages.status, "sending"), eq(messages.lockedUntil, message.lease));
-}
-
-function semaphore(size: number) {
-  let free = size;
-  const waiting: (() => void)[] = [];
-  return {
-    async acquire() {
-      if (free > 0) {
-        free--;
-        return;
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    },
-    release() {
-      const next = waiting.shift();
-      if (next) next();
-      else free++;
-    },
-    get inUse() {
-      return size - free;
-    },
-  };
-}
-
-const laneSize = (lane: Lane) => lane.priority.length + [...lane.bulk.values()].reduce((n, q) => n + q.length, 0);
 
 /** One dispatch pass: drains due messages until none are left, the deadline passes or `signal` aborts. */
 export async function runDispatch(deps: DispatchDeps, options: DispatchOptions = {}): Promise<DispatchSummary> {
@@ -192,17 +123,11 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const lanes = new Map<string, Lane>();
   const senderById = new Map<string, SenderForSend | null>();
   const currentSender = new Map<string, SenderForSend | null>();
-  const campaignStates = new Map<string, BulkCampaignState>();
-  const campaignSlots = new Map<string, SlotBlock>();
-  /** A campaign slot already taken but not used yet (its lane woke up for a trigger message). */
-  const campaignSlotTaken = new Map<string, number>();
   const recipientPausedUntil = new Map<string, number>();
-  /** Send times of each bulk campaign in this pass (the last 1,000), for its per-second cap. */
-  const campaignRecentSends = new Map<string, number[]>();
   const sending = new Set<ClaimedMessage>();
   const tasks = new Set<Promise<void>>();
-  let queued = 0;
-  let campaignsReadAt = -Infinity;
+  /** Claimed messages waiting in the lanes (not yet taken for a send). */
+  const queued = () => [...lanes.values()].reduce((n, lane) => n + laneSize(lane), 0);
 
   const stopping = () => signal?.aborted === true;
   const wakeAll = () => {
@@ -215,15 +140,6 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     void task.finally(() => tasks.delete(task));
   };
 
-  const guard = async (what: string, work: () => Promise<unknown>) => {
-    try {
-      await work();
-    } catch (error) {
-      // The lease expires and another pass picks the message up again.
-      console.error(`[dispatcher] ${what} failed: ${describeError(error)}`);
-    }
-  };
-
   // Statuses that arrived before their wamid was stored are applied right after each recorded batch.
   // The embedded database (one connection) stalls when that transaction overlaps the pass's other
   // statements, so there they are applied once the pass has finished.
@@ -233,7 +149,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const wamids = records.map((r) => r.wamid).filter((w) => !w.startsWith(SANDBOX_WAMID_PREFIX));
     if (wamids.length === 0) return;
     if (deferStatuses) writtenWamids.push(...wamids);
-    else void guard("applying held statuses", () => applyInboxedStatuses(db, { wamids, now: new Date(clock.now()) }));
+    else void guarded("applying held statuses", () => applyInboxedStatuses(db, { wamids, now: new Date(clock.now()) }));
   };
   const sentWriter = createSentWriter(db, {
     onWritten: (records) => {
@@ -243,68 +159,8 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     sleep: (ms) => clock.sleep(ms),
   });
 
-  const fail = (message: ClaimedMessage, failure: Pick<SendFailure, "code" | "reason">, options: { uncount?: boolean } = {}) =>
-    guard(`recording failure of ${message.id}`, async () => {
-      const now = new Date(clock.now());
-      await db
-        .update(messages)
-        .set({
-          status: "failed",
-          failedAt: now,
-          errorCode: failure.code,
-          errorReason: failure.reason,
-          lockedUntil: null,
-          updatedAt: now,
-          ...(options.uncount ? { attempts: sql`${messages.attempts} - 1` } : {}),
-        })
-        .where(held(message));
-      summary.failed++;
-    });
-
-  /** Keeps the row `sending` (never claimed again before the grace ends) with the reason. */
-  const markOutcomeUnknown = (message: ClaimedMessage, reason: string) =>
-    guard(`recording the unknown outcome of ${message.id}`, async () => {
-      const now = clock.now();
-      const lease = new Date(now + outcomeGraceMs);
-      await db
-        .update(messages)
-        .set({ lockedUntil: lease, errorCode: OUTCOME_UNKNOWN_CODE, errorReason: reason, updatedAt: new Date(now) })
-        .where(held(message));
-      message.lease = lease;
-      summary.unknown++;
-    });
-
-  /** Hands claimed messages back unsent: the attempt is not counted. */
-  const handBack = (items: ClaimedMessage[], notBefore: number) =>
-    items.length === 0
-      ? Promise.resolve()
-      : guard("handing messages back", async () => {
-          const byLease = new Map<number, string[]>();
-          for (const item of items) byLease.set(item.lease.getTime(), [...(byLease.get(item.lease.getTime()) ?? []), item.id]);
-          for (const [lease, ids] of byLease) {
-            await db
-              .update(messages)
-              .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, updatedAt: new Date(clock.now()) })
-              .where(and(inArray(messages.id, ids), eq(messages.status, "sending"), eq(messages.lockedUntil, new Date(lease))));
-          }
-          summary.deferred += items.length;
-        });
-
-  /** Held messages of a campaign that stopped sending: paused → back to the queue; cancelled → skipped. */
-  const settleStopped = async (items: ClaimedMessage[], status: string | undefined) => {
-    if (items.length === 0) return;
-    if (status !== "cancelled") return handBack(items, clock.now());
-    await guard("skipping messages of a cancelled campaign", async () => {
-      const now = new Date(clock.now());
-      for (const item of items) {
-        await db
-          .update(messages)
-          .set({ status: "skipped", errorCode: CANCELLED_CODE, errorReason: CANCELLED_REASON, attempts: sql`${messages.attempts} - 1`, lockedUntil: null, updatedAt: now })
-          .where(held(item));
-      }
-      summary.skipped += items.length;
-    });
-  };
+  const { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry } = createOutcomeWrites(db, { now: clock.now, outcomeGraceMs, counts: summary });
+  const bulkPacing = createBulkPacing({ db, limiter, now: clock.now, sleep: (ms) => clock.sleep(ms), settleStopped, onlyWorkspaceIds: options.workspaceIds });
 
   const send = async (message: ClaimedMessage, lane: Lane) => {
     const { sender } = lane;
@@ -327,7 +183,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       // Meta asked the whole number to slow down: every process waits, not just this message.
       lane.slots.drop();
       lane.pausedUntil = Math.max(lane.pausedUntil, now + failure.senderPauseMs);
-      await guard("slowing the sender down", () => limiter.holdUntil(senderLane(sender.id), now + failure.senderPauseMs!));
+      await guarded("slowing the sender down", () => limiter.holdUntil(senderLane(sender.id), now + failure.senderPauseMs!));
     }
     if (failure.recipientPauseMs) recipientPausedUntil.set(message.phoneNumber, now + failure.recipientPauseMs);
     if (failure.outcomeUnknown) {
@@ -339,28 +195,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       await fail(message, { code: failure.code, reason });
       return;
     }
-    await guard(`scheduling retry of ${message.id}`, async () => {
-      await db
-        .update(messages)
-        .set({
-          status: "queued",
-          nextAttemptAt: new Date(now + retryDelayMs(message.attempts, failure, random)),
-          errorCode: failure.code,
-          errorReason: failure.reason,
-          senderId: sender.id,
-          lockedUntil: null,
-          updatedAt: new Date(now),
-        })
-        .where(held(message));
-      summary.retrying++;
-    });
-  };
-
-  /** A bulk campaign's pace: its send rate (at most the sender's), a little under it (see BULK_PACE_FACTOR). */
-  const campaignRate = (campaignId: string, sender: SenderForSend) => {
-    const own = campaignStates.get(campaignId)?.sendRatePerSecond;
-    const rate = own && own > 0 ? Math.min(own, sender.throughputPerSecond) : sender.throughputPerSecond;
-    return rate * BULK_PACE_FACTOR;
+    await scheduleRetry(message, failure, now + retryDelayMs(message.attempts, failure, random), sender.id);
   };
 
   /** Empties the lane: everything still held goes back to the queue (or is skipped, for a cancelled campaign). */
@@ -368,11 +203,10 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const priority = lane.priority.splice(0);
     const bulk = [...lane.bulk.entries()];
     lane.bulk.clear();
-    queued -= priority.length + bulk.reduce((n, [, q]) => n + q.length, 0);
     await handBack(priority, notBefore);
     for (const [campaignId, queue] of bulk) {
-      campaignSlotTaken.delete(campaignId);
-      const status = campaignStates.get(campaignId)?.status;
+      bulkPacing.forget(campaignId);
+      const status = bulkPacing.status(campaignId);
       await (status === "cancelled" ? settleStopped(queue, status) : handBack(queue, notBefore));
     }
   };
@@ -384,38 +218,6 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       void clock.sleep(ms).then(resolve);
     }).finally(() => (lane.wake = null));
 
-  /** The next bulk message whose campaign slot has come, or the time to wait for one. */
-  const nextBulk = async (lane: Lane, now: number): Promise<{ message: ClaimedMessage; slot: number; rate: number } | { waitMs: number } | null> => {
-    for (const [campaignId, queue] of lane.bulk) {
-      const state = campaignStates.get(campaignId);
-      if (queue.length === 0 || state?.status !== "sending") {
-        lane.bulk.delete(campaignId);
-        queued -= queue.length;
-        campaignSlotTaken.delete(campaignId);
-        await settleStopped(queue, state?.status);
-      }
-    }
-    let soonest: number | null = null;
-    for (const [campaignId, queue] of lane.bulk) {
-      const rate = campaignRate(campaignId, lane.sender);
-      let slot = campaignSlotTaken.get(campaignId);
-      if (slot === undefined) {
-        let block = campaignSlots.get(campaignId);
-        if (!block) campaignSlots.set(campaignId, (block = new SlotBlock(limiter, campaignLane(campaignId))));
-        slot = await block.take(rate, clock.now, queue.length);
-        campaignSlotTaken.set(campaignId, slot);
-      }
-      if (slot <= now) {
-        campaignSlotTaken.delete(campaignId);
-        lane.bulk.delete(campaignId);
-        lane.bulk.set(campaignId, queue); // round robin between campaigns
-        return { message: queue.shift()!, slot, rate };
-      }
-      soonest = Math.min(soonest ?? Infinity, slot);
-    }
-    return soonest === null ? null : { waitMs: soonest - now };
-  };
-
   const runLane = async (lane: Lane) => {
     const { sender } = lane;
     try {
@@ -426,9 +228,9 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
         }
         let now = clock.now();
         let message = lane.priority.shift();
-        let campaignSlot: { slot: number; rate: number } | null = null;
+        let campaignPace: number | null = null;
         if (!message) {
-          const next = await nextBulk(lane, now);
+          const next = await bulkPacing.next(lane, now);
           if (next === null) break;
           if ("waitMs" in next) {
             if (now + next.waitMs > deadline + DEADLINE_GRACE_MS) {
@@ -439,25 +241,15 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
             continue;
           }
           message = next.message;
-          campaignSlot = next;
+          campaignPace = next.rate;
         }
-        queued--;
         now = clock.now();
         const pausedUntil = recipientPausedUntil.get(message.phoneNumber) ?? 0;
         if (pausedUntil > now) {
           await handBack([message], pausedUntil);
           continue;
         }
-        if (campaignSlot) {
-          // Never more than the campaign's rate in any second: after a stall the lane catches up in
-          // a burst only as far as the last second's sends allow.
-          const recent = campaignRecentSends.get(message.campaignId) ?? [];
-          const allowed = Math.max(1, Math.floor(campaignSlot.rate / BULK_PACE_FACTOR + 1e-9));
-          if (recent.length >= allowed) {
-            const freeAt = recent[recent.length - allowed]! + 1000;
-            if (clock.now() < freeAt) await clock.sleep(freeAt - clock.now());
-          }
-        }
+        if (campaignPace !== null) await bulkPacing.waitForSecond(message.campaignId, campaignPace);
         // The sender's slot; slots that are already too late when taken (a slow reservation) are
         // dropped and a fresh one taken.
         let slot = -Infinity;
@@ -469,7 +261,6 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           } catch (error) {
             console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
             putBack(lane, message);
-            queued++;
             await releaseLane(lane, now + 1_000);
             gaveUp = true;
             break;
@@ -477,7 +268,6 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
           if (slot - now > maxWait) {
             putBack(lane, message);
-            queued++;
             lane.slots.drop();
             await releaseLane(lane, slot);
             gaveUp = true;
@@ -491,12 +281,11 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
         if (lane.pausedUntil > clock.now() && !stopping()) {
           // Meta asked this number to slow down while the message waited for its slot.
           putBack(lane, message);
-          queued++;
           await nap(lane, lane.pausedUntil - clock.now());
           continue;
         }
-        if (message.source === "bulk" && campaignStates.get(message.campaignId)?.status !== "sending") {
-          await settleStopped([message], campaignStates.get(message.campaignId)?.status);
+        if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) {
+          await settleStopped([message], bulkPacing.status(message.campaignId));
           continue;
         }
         if (stopping()) {
@@ -509,12 +298,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           await handBack([message], clock.now());
           continue;
         }
-        if (message.source === "bulk") {
-          const recent = campaignRecentSends.get(message.campaignId) ?? [];
-          recent.push(clock.now());
-          if (recent.length > 1_000) recent.splice(0, recent.length - 1_000);
-          campaignRecentSends.set(message.campaignId, recent);
-        }
+        if (message.source === "bulk") bulkPacing.recordSend(message.campaignId);
         const current = message;
         track(send(current, lane).finally(() => inFlight.release()));
       }
@@ -525,19 +309,8 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
 
   const enqueue = (message: ClaimedMessage, sender: SenderForSend) => {
     let lane = lanes.get(sender.id);
-    if (!lane) {
-      lane = { sender, priority: [], bulk: new Map(), slots: new SlotBlock(limiter, senderLane(sender.id)), running: null, wake: null, pausedUntil: 0 };
-      lanes.set(sender.id, lane);
-    }
-    if (message.source === "bulk") {
-      const queue = lane.bulk.get(message.campaignId) ?? [];
-      queue.push(message);
-      lane.bulk.set(message.campaignId, queue);
-    } else {
-      lane.priority.push(message);
-      lane.wake?.(); // a trigger message does not wait behind a bulk campaign's pacing
-    }
-    queued++;
+    if (!lane) lanes.set(sender.id, (lane = createLane(sender, limiter)));
+    addToLane(lane, message);
     if (!lane.running) {
       const current = lane;
       current.running = runLane(current);
@@ -588,14 +361,9 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     }
   };
 
-  const refreshCampaigns = async (now: number) => {
-    if (now - campaignsReadAt < CAMPAIGN_REFRESH_MS) return;
-    campaignsReadAt = now;
+  const refreshCampaigns = async () => {
     const alsoIds = [...new Set([...lanes.values()].flatMap((lane) => [...lane.bulk.keys()]))];
-    const rows = await loadBulkCampaigns(db, { alsoIds, onlyWorkspaceIds: options.workspaceIds });
-    campaignStates.clear();
-    for (const row of rows) campaignStates.set(row.id, row);
-    wakeAll(); // lanes re-check paused and cancelled campaigns at once
+    if (await bulkPacing.refresh(alsoIds)) wakeAll(); // lanes re-check paused and cancelled campaigns at once
   };
 
   const claimBatch = async (now: number, room: number): Promise<ClaimedMessage[]> => {
@@ -608,28 +376,25 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       onlyWorkspaceIds: options.workspaceIds,
     });
     let left = room - claimed.length;
-    for (const campaign of campaignStates.values()) {
-      if (left <= 0 || campaign.status !== "sending") continue;
-      const rate = campaign.sendRatePerSecond ?? [...lanes.values()].find((l) => l.sender.workspaceId === campaign.workspaceId)?.sender.throughputPerSecond ?? 80;
-      const target = Math.max(1, Math.ceil((rate * BULK_AHEAD_MS) / 1000));
-      const holding = heldBulk(campaign.id);
-      if (holding > target / 2) continue;
-      const rows = await claimBulkMessages(db, { campaignId: campaign.id, now: new Date(now), lease, count: Math.min(left, target - holding) });
+    const senderRate = (workspaceId: string) => [...lanes.values()].find((l) => l.sender.workspaceId === workspaceId)?.sender.throughputPerSecond;
+    for (const want of bulkPacing.claimWants(heldBulk, senderRate)) {
+      if (left <= 0) break;
+      const rows = await claimBulkMessages(db, { campaignId: want.campaignId, now: new Date(now), lease, count: Math.min(left, want.count) });
       claimed.push(...rows);
       left -= rows.length;
     }
     return claimed;
   };
 
-  await guard("bulk housekeeping", () => runBulkHousekeeping(db, new Date(clock.now())));
-  await guard("recording earlier unrecorded sends", () => writeUnrecordedSends(db));
-  await guard("applying held statuses", () => applyInboxedStatuses(db, { now: new Date(clock.now()) }));
-  await guard("advancing sandbox deliveries", async () => {
+  await guarded("bulk housekeeping", () => runBulkHousekeeping(db, new Date(clock.now())));
+  await guarded("recording earlier unrecorded sends", () => writeUnrecordedSends(db));
+  await guarded("applying held statuses", () => applyInboxedStatuses(db, { now: new Date(clock.now()) }));
+  await guarded("advancing sandbox deliveries", async () => {
     summary.simulated += await advanceSandboxDeliveries(db, new Date(clock.now()));
   });
 
   while (!stopping() && clock.now() < deadline && summary.claimed < limit) {
-    const pending = queued + inFlight.inUse;
+    const pending = queued() + inFlight.inUse;
     if (pending >= maxPending) {
       await clock.sleep(10);
       continue;
@@ -637,7 +402,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const now = clock.now();
     let claimed: ClaimedMessage[];
     try {
-      await refreshCampaigns(now);
+      await refreshCampaigns();
       claimed = await claimBatch(now, Math.min(batchSize, maxPending - pending, limit - summary.claimed));
     } catch (error) {
       console.error(`[dispatcher] claiming due messages failed: ${describeError(error)}`);
@@ -664,7 +429,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const pause = clock.sleep(CAMPAIGN_REFRESH_MS).then(() => "tick" as const);
     const done = Promise.allSettled([...tasks]).then(() => "done" as const);
     if ((await Promise.race([pause, done])) === "done") continue;
-    if ([...lanes.values()].some((lane) => lane.bulk.size > 0)) await guard("reading campaign statuses", () => refreshCampaigns(clock.now()));
+    if ([...lanes.values()].some((lane) => lane.bulk.size > 0)) await guarded("reading campaign statuses", refreshCampaigns);
   }
   if (stopping()) {
     wakeAll();
@@ -677,7 +442,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       await markOutcomeUnknown(message, "The server shut down while the request to WhatsApp was open; the message may have been delivered.");
     }
   }
-  if (writtenWamids.length > 0) await guard("applying held statuses", () => applyInboxedStatuses(db, { wamids: writtenWamids, now: new Date(clock.now()) }));
+  if (writtenWamids.length > 0) await guarded("applying held statuses", () => applyInboxedStatuses(db, { wamids: writtenWamids, now: new Date(clock.now()) }));
   signal?.removeEventListener("abort", wakeAll);
   summary.durationMs = clock.now() - started;
   return summary;

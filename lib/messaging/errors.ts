@@ -35,6 +35,9 @@ interface CodeRule {
 /** error_code of a message whose send may or may not have reached Meta. */
 export const OUTCOME_UNKNOWN_CODE = "outcome_unknown";
 export const OUTCOME_UNKNOWN_REASON = "Outcome unknown — not resent to avoid a duplicate.";
+/** A bulk message its campaign's cancellation skipped. */
+export const CANCELLED_CODE = "cancelled";
+export const CANCELLED_REASON = "The campaign was cancelled before this message was sent.";
 
 export const GRAPH_ERROR_RULES: Record<number, CodeRule> = {
   // Retryable: throttling and temporary trouble on Meta's side.

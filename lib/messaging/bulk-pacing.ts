@@ -1,0 +1,136 @@
+// Bulk campaigns inside one dispatch pass: their statuses (re-read often, so pause and cancel take
+// effect within a second), their pace (the campaign's rate, never above the sender's, shared by all
+// processes through the campaign's rate lane) and the per-second cap after a stall.
+import type { Executor } from "@/db";
+import { loadBulkCampaigns, type BulkCampaignState, type ClaimedMessage } from "./claims";
+import type { Lane } from "./lanes";
+import type { SenderForSend } from "./providers";
+import { campaignLane, SlotBlock, type ThroughputLimiter } from "./throughput";
+
+/**
+ * Bulk campaigns are paced this much under their rate: a slot may be used a few ms late (a busy
+ * event loop), and no 1-second window may ever hold more than the campaign's rate.
+ */
+const BULK_PACE_FACTOR = 0.97;
+/** Bulk work held per campaign in memory, in ms of its send rate; refilled below half. */
+const BULK_AHEAD_MS = 1_000;
+/** Campaign statuses (pause, cancel) are re-read this often while a pass holds bulk messages. */
+export const CAMPAIGN_REFRESH_MS = 250;
+/** Send times kept per campaign for its per-second cap. */
+const RECENT_SENDS_KEPT = 1_000;
+
+export interface BulkPacingDeps {
+  db: Executor;
+  limiter: ThroughputLimiter;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** Held messages of a campaign that stopped sending (paused: back to the queue; cancelled: skipped). */
+  settleStopped: (items: ClaimedMessage[], status: string | undefined) => Promise<void>;
+  onlyWorkspaceIds?: string[];
+}
+
+export function createBulkPacing(deps: BulkPacingDeps) {
+  const { db, limiter, now, sleep, settleStopped } = deps;
+  const states = new Map<string, BulkCampaignState>();
+  const slotBlocks = new Map<string, SlotBlock>();
+  /** A campaign slot already taken but not used yet (its lane woke up for a trigger message). */
+  const slotTaken = new Map<string, number>();
+  const recentSends = new Map<string, number[]>();
+  let readAt = -Infinity;
+
+  const status = (campaignId: string) => states.get(campaignId)?.status;
+
+  /** The campaign's pace: its send rate (at most the sender's), a little under it (see BULK_PACE_FACTOR). */
+  const rate = (campaignId: string, sender: SenderForSend) => {
+    const own = states.get(campaignId)?.sendRatePerSecond;
+    const perSecond = own && own > 0 ? Math.min(own, sender.throughputPerSecond) : sender.throughputPerSecond;
+    return perSecond * BULK_PACE_FACTOR;
+  };
+
+  return {
+    status,
+    isSending: (campaignId: string) => status(campaignId) === "sending",
+
+    /** Re-reads the statuses of sending campaigns and of `alsoIds`, at most every CAMPAIGN_REFRESH_MS; true when it did. */
+    async refresh(alsoIds: string[]): Promise<boolean> {
+      const at = now();
+      if (at - readAt < CAMPAIGN_REFRESH_MS) return false;
+      readAt = at;
+      const rows = await loadBulkCampaigns(db, { alsoIds, onlyWorkspaceIds: deps.onlyWorkspaceIds });
+      states.clear();
+      for (const row of rows) states.set(row.id, row);
+      return true;
+    },
+
+    /** How many more messages of each sending campaign to claim, given what the pass already holds. */
+    claimWants(held: (campaignId: string) => number, senderRate: (workspaceId: string) => number | undefined) {
+      const wants: { campaignId: string; count: number }[] = [];
+      for (const campaign of states.values()) {
+        if (campaign.status !== "sending") continue;
+        const perSecond = campaign.sendRatePerSecond ?? senderRate(campaign.workspaceId) ?? 80;
+        const target = Math.max(1, Math.ceil((perSecond * BULK_AHEAD_MS) / 1000));
+        const holding = held(campaign.id);
+        if (holding <= target / 2) wants.push({ campaignId: campaign.id, count: target - holding });
+      }
+      return wants;
+    },
+
+    /** The campaign's queue left the lane (released, stopped): its reserved slot goes with it. */
+    forget(campaignId: string) {
+      slotTaken.delete(campaignId);
+    },
+
+    /**
+     * The lane's next bulk message whose campaign slot has come (campaigns take turns), or the time
+     * to wait for one, or null when the lane holds no bulk work. Queues of campaigns no longer
+     * sending are settled first; `onDropped` is told how many messages left the lane that way.
+     */
+    async next(lane: Lane, at: number): Promise<{ message: ClaimedMessage; rate: number } | { waitMs: number } | null> {
+      for (const [campaignId, queue] of lane.bulk) {
+        if (queue.length === 0 || status(campaignId) !== "sending") {
+          lane.bulk.delete(campaignId);
+          slotTaken.delete(campaignId);
+          await settleStopped(queue, status(campaignId));
+        }
+      }
+      let soonest: number | null = null;
+      for (const [campaignId, queue] of lane.bulk) {
+        const pace = rate(campaignId, lane.sender);
+        let slot = slotTaken.get(campaignId);
+        if (slot === undefined) {
+          let block = slotBlocks.get(campaignId);
+          if (!block) slotBlocks.set(campaignId, (block = new SlotBlock(limiter, campaignLane(campaignId))));
+          slot = await block.take(pace, now, queue.length);
+          slotTaken.set(campaignId, slot);
+        }
+        if (slot <= at) {
+          slotTaken.delete(campaignId);
+          lane.bulk.delete(campaignId);
+          lane.bulk.set(campaignId, queue); // round robin between campaigns
+          return { message: queue.shift()!, rate: pace };
+        }
+        soonest = Math.min(soonest ?? Infinity, slot);
+      }
+      return soonest === null ? null : { waitMs: soonest - at };
+    },
+
+    /**
+     * Never more than the campaign's rate in any second: after a stall the lane catches up in a
+     * burst only as far as the last second's sends allow.
+     */
+    async waitForSecond(campaignId: string, pace: number) {
+      const recent = recentSends.get(campaignId) ?? [];
+      const allowed = Math.max(1, Math.floor(pace / BULK_PACE_FACTOR + 1e-9));
+      if (recent.length < allowed) return;
+      const freeAt = recent[recent.length - allowed]! + 1000;
+      if (now() < freeAt) await sleep(freeAt - now());
+    },
+
+    recordSend(campaignId: string) {
+      const recent = recentSends.get(campaignId) ?? [];
+      recent.push(now());
+      if (recent.length > RECENT_SENDS_KEPT) recent.splice(0, recent.length - RECENT_SENDS_KEPT);
+      recentSends.set(campaignId, recent);
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// The writes that settle a claimed message other than a recorded send: failed, outcome unknown,
+// handed back unsent, skipped (cancelled campaign) or queued again for a retry. Each is fenced on the
+// claim's lease, so a row another pass reclaimed after the lease expired is never overwritten, and
+// each is guarded: a failed write only logs, and the lease then hands the message to a later pass.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { messages } from "@/db/schema";
+import { describeError } from "@/lib/logging";
+import type { ClaimedMessage } from "./claims";
+import { CANCELLED_CODE, CANCELLED_REASON, OUTCOME_UNKNOWN_CODE, type SendFailure } from "./errors";
+
+/** The counters these writes add to (part of the pass's summary). */
+export interface OutcomeCounts {
+  retrying: number;
+  failed: number;
+  deferred: number;
+  skipped: number;
+  unknown: number;
+}
+
+/** Runs `work`; a failure is logged and swallowed (the lease expires and another pass picks the message up). */
+export async function guarded(what: string, work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    console.error(`[dispatcher] ${what} failed: ${describeError(error)}`);
+  }
+}
+
+/** The row as this pass claimed it: still `sending` under the same lease. */
+export function held(message: ClaimedMessage) {
+  return and(eq(messages.id, message.id), eq(messages.status, "sending"), eq(messages.lockedUntil, message.lease));
+}
+
+export function createOutcomeWrites(db: Executor, options: { now: () => number; outcomeGraceMs: number; counts: OutcomeCounts }) {
+  const { now, outcomeGraceMs, counts } = options;
+
+  const fail = (message: ClaimedMessage, failure: Pick<SendFailure, "code" | "reason">, opts: { uncount?: boolean } = {}) =>
+    guarded(`recording failure of ${message.id}`, async () => {
+      const at = new Date(now());
+      await db
+        .update(messages)
+        .set({
+          status: "failed",
+          failedAt: at,
+          errorCode: failure.code,
+          errorReason: failure.reason,
+          lockedUntil: null,
+          updatedAt: at,
+          ...(opts.uncount ? { attempts: sql`${messages.attempts} - 1` } : {}),
+        })
+        .where(held(message));
+      counts.failed++;
+    });
+
+  /** Keeps the row `sending` (never claimed again before the grace ends) with the reason. */
+  const markOutcomeUnknown = (message: ClaimedMessage, reason: string) =>
+    guarded(`recording the unknown outcome of ${message.id}`, async () => {
+      const at = now();
+      const lease = new Date(at + outcomeGraceMs);
+      await db.update(messages).set({ lockedUntil: lease, errorCode: OUTCOME_UNKNOWN_CODE, errorReason: reason, updatedAt: new Date(at) }).where(held(message));
+      message.lease = lease;
+      counts.unknown++;
+    });
+
+  /** Hands claimed messages back unsent: the attempt is not counted. */
+  const handBack = (items: ClaimedMessage[], notBefore: number) =>
+    items.length === 0
+      ? Promise.resolve()
+      : guarded("handing messages back", async () => {
+          const byLease = new Map<number, string[]>();
+          for (const item of items) byLease.set(item.lease.getTime(), [...(byLease.get(item.lease.getTime()) ?? []), item.id]);
+          for (const [lease, ids] of byLease) {
+            await db
+              .update(messages)
+              .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, updatedAt: new Date(now()) })
+              .where(and(inArray(messages.id, ids), eq(messages.status, "sending"), eq(messages.lockedUntil, new Date(lease))));
+          }
+          counts.deferred += items.length;
+        });
+
+  /** Held messages of a campaign that stopped sending: paused → back to the queue; cancelled → skipped. */
+  const settleStopped = async (items: ClaimedMessage[], status: string | undefined) => {
+    if (items.length === 0) return;
+    if (status !== "cancelled") return handBack(items, now());
+    await guarded("skipping messages of a cancelled campaign", async () => {
+      const at = new Date(now());
+      for (const item of items) {
+        await db
+          .update(messages)
+          .set({ status: "skipped", errorCode: CANCELLED_CODE, errorReason: CANCELLED_REASON, attempts: sql`${messages.attempts} - 1`, lockedUntil: null, updatedAt: at })
+          .where(held(item));
+      }
+      counts.skipped += items.length;
+    });
+  };
+
+  /** Queues the message again after a retryable failure, on the sender it was tried with. */
+  const scheduleRetry = (message: ClaimedMessage, failure: SendFailure, retryAt: number, senderId: string) =>
+    guarded(`scheduling retry of ${message.id}`, async () => {
+      const at = new Date(now());
+      await db
+        .update(messages)
+        .set({ status: "queued", nextAttemptAt: new Date(retryAt), errorCode: failure.code, errorReason: failure.reason, senderId, lockedUntil: null, updatedAt: at })
+        .where(held(message));
+      counts.retrying++;
+    });
+
+  return { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry };
+}
