@@ -27,6 +27,8 @@ export const users = pgTable("users", {
   name: text("name").notNull(),
   /** Null for users who only sign in through an OAuth provider. */
   passwordHash: text("password_hash"),
+  /** Sessions carry the value they were signed in with; raising it (a password reset) signs every one out. */
+  sessionVersion: integer("session_version").notNull().default(0),
   createdAt: createdAt(),
 });
 

@@ -12,10 +12,12 @@ async function screenshots(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
-test("forgot password: the mailed link sets a new password once, then signing in works", async ({ page }) => {
+test("forgot password: the mailed link sets a new password once, signs out the old sessions, then signing in works", async ({ browser, page }) => {
   // Sign-up, two resets and three sign-ins, each hashing a password: more than the default minute on a loaded machine.
   test.setTimeout(180_000);
   const { email } = await signUpNewUser(page);
+  // A session signed in before the reset (another device, or a stolen cookie).
+  const earlierSession = await page.context().storageState();
   await page.context().clearCookies();
 
   await page.goto("/sign-in");
@@ -45,6 +47,15 @@ test("forgot password: the mailed link sets a new password once, then signing in
 
   await expect(page).toHaveURL(/\/sign-in\?reset=done$/);
   await expect(page.getByRole("status")).toHaveText("Your password was changed. Sign in with the new one.");
+
+  // The reset ended that earlier session: its pages send it to sign in, its API calls are refused.
+  const earlier = await browser.newContext({ storageState: earlierSession, baseURL: test.info().project.use.baseURL });
+  const earlierPage = await earlier.newPage();
+  await earlierPage.goto("/campaigns");
+  await expect(earlierPage).toHaveURL(/\/sign-in/);
+  expect((await earlierPage.request.get("/api/v1/me")).status()).toBe(401);
+  await earlier.close();
+
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(TEST_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();

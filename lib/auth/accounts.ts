@@ -14,6 +14,8 @@ export interface AccountUser {
   email: string;
   name: string;
   workspaceId: string;
+  /** See `users.session_version`: a session signed in with an older value is no longer valid. */
+  sessionVersion: number;
 }
 
 type SignUp = z.output<typeof signUpSchema>;
@@ -72,14 +74,14 @@ export async function createUserWithWorkspace(
     await tx.insert(workspaces).values({ id: workspaceId, name: input.workspaceName || `${input.name}'s workspace` });
     await tx.insert(memberships).values({ workspaceId, userId, role: "owner" });
     await tx.insert(senders).values({ id: newId("snd"), workspaceId, provider: "sandbox" });
-    return { id: userId, email, name: input.name, workspaceId };
+    return { id: userId, email, name: input.name, workspaceId, sessionVersion: 0 };
   });
 }
 
 /** Returns the user when the password matches; null otherwise, in the same time either way. */
 export async function verifyCredentials(db: Executor, email: string, password: string): Promise<AccountUser | null> {
   const [row] = await db
-    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, workspaceId: memberships.workspaceId })
+    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, sessionVersion: users.sessionVersion, workspaceId: memberships.workspaceId })
     .from(users)
     .leftJoin(memberships, eq(memberships.userId, users.id))
     .where(eq(users.email, email.toLowerCase()))
@@ -91,7 +93,7 @@ export async function verifyCredentials(db: Executor, email: string, password: s
     const fresh = await hashPassword(password);
     await db.update(users).set({ passwordHash: fresh }).where(and(eq(users.id, row.id), eq(users.passwordHash, row.passwordHash)));
   }
-  return { id: row.id, email: row.email, name: row.name, workspaceId: row.workspaceId };
+  return { id: row.id, email: row.email, name: row.name, workspaceId: row.workspaceId, sessionVersion: row.sessionVersion };
 }
 
 /**
@@ -101,11 +103,17 @@ export async function verifyCredentials(db: Executor, email: string, password: s
 export async function findOrCreateOAuthUser(db: Executor, profile: { email: string; name: string; emailVerified: boolean }): Promise<AccountUser> {
   if (!profile.emailVerified) throw new OAuthEmailNotVerifiedError();
   const [existing] = await db
-    .select({ id: users.id, email: users.email, name: users.name, workspaceId: memberships.workspaceId })
+    .select({ id: users.id, email: users.email, name: users.name, workspaceId: memberships.workspaceId, sessionVersion: users.sessionVersion })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
     .where(eq(users.email, profile.email.toLowerCase()))
     .limit(1);
   if (existing) return existing;
   return createUserWithWorkspace(db, { email: profile.email, name: profile.name, passwordHash: null });
+}
+
+/** Whether a session signed in with `sessionVersion` is still valid (no password reset since). */
+export async function isSessionCurrent(db: Executor, userId: string, sessionVersion: number): Promise<boolean> {
+  const [row] = await db.select({ sessionVersion: users.sessionVersion }).from(users).where(eq(users.id, userId)).limit(1);
+  return row !== undefined && row.sessionVersion === sessionVersion;
 }

@@ -62,7 +62,7 @@ export const authOptions: NextAuthOptions = {
         const ip = clientIp(new Request("http://sign-in.invalid/", { headers: headerRecord(req?.headers) }));
         // A throttled attempt throws: next-auth hands its message (the error code) to the form.
         const user = await authenticate(await getDb(), { ...parsed.data, ip });
-        return user && { id: user.id, email: user.email, name: user.name, workspaceId: user.workspaceId };
+        return user && { id: user.id, email: user.email, name: user.name, workspaceId: user.workspaceId, sessionVersion: user.sessionVersion };
       },
     }),
     ...oauthProviders(),
@@ -82,6 +82,7 @@ export const authOptions: NextAuthOptions = {
       if (user && account?.provider === "credentials") {
         token.sub = user.id;
         token.workspaceId = (user as { workspaceId?: string }).workspaceId;
+        token.sessionVersion = (user as { sessionVersion?: number }).sessionVersion ?? 0;
       } else if (user && account) {
         const email = verifiedOAuthEmail(account.provider, profile as Record<string, unknown> | undefined);
         if (!email) throw new OAuthEmailNotVerifiedError();
@@ -90,6 +91,7 @@ export const authOptions: NextAuthOptions = {
         token.name = local.name;
         token.email = local.email;
         token.workspaceId = local.workspaceId;
+        token.sessionVersion = local.sessionVersion;
       }
       return token;
     },
@@ -101,6 +103,7 @@ export const authOptions: NextAuthOptions = {
           name: token.name ?? "",
           workspaceId: token.workspaceId,
         };
+        session.sessionVersion = token.sessionVersion ?? 0;
       }
       return session;
     },

@@ -8,7 +8,9 @@ import { toApiError } from "@/lib/http/problem";
 import type { Mail } from "@/lib/mail";
 import { createAccount } from "./accounts";
 import { INVALID_RESET_LINK, RESET_LIMIT_PER_EMAIL, hashResetToken, requestPasswordReset, resetPassword } from "./password-reset";
-import { verifyCredentials } from "./accounts";
+import { GET as getMe } from "@/app/api/v1/me/route";
+import { callRoute, sessionCookie } from "@/lib/testing/api-factories";
+import { isSessionCurrent, verifyCredentials } from "./accounts";
 
 const requester = { ip: null, userAgent: "vitest" };
 const ctx = { params: Promise.resolve({}) };
@@ -65,6 +67,24 @@ describe("password reset", { timeout: 90_000 }, () => {
 
     const audit = await db.select({ action: auditEvents.action }).from(auditEvents).where(and(eq(auditEvents.workspaceId, user.workspaceId), eq(auditEvents.targetId, user.id)));
     expect(audit.map((event) => event.action).sort()).toEqual(["user.password_reset", "user.password_reset_requested"]);
+  });
+
+  it("signs out every session the user had; a sign-in after the reset gets a working one", async () => {
+    const db = await getDb();
+    const user = await newAccount();
+    const account = { userId: user.id, workspaceId: user.workspaceId, sessionVersion: user.sessionVersion };
+    const before = await sessionCookie(account);
+    expect((await callRoute(getMe, "GET", "/api/v1/me", { cookie: before })).status).toBe(200);
+
+    await resetPassword(db, { token: await requestToken(user.email), password: "brand-new-passphrase" }, { requester });
+    const stale = await callRoute(getMe, "GET", "/api/v1/me", { cookie: before });
+    expect(stale.status).toBe(401);
+    expect(await isSessionCurrent(db, user.id, user.sessionVersion)).toBe(false);
+
+    const signedIn = await verifyCredentials(db, user.email, "brand-new-passphrase");
+    expect(signedIn?.sessionVersion).toBe(user.sessionVersion + 1);
+    const after = await sessionCookie({ ...account, sessionVersion: signedIn!.sessionVersion });
+    expect((await callRoute(getMe, "GET", "/api/v1/me", { cookie: after })).status).toBe(200);
   });
 
   it("refuses an expired link, and a weak new password before spending the link", async () => {

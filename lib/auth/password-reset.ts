@@ -113,7 +113,7 @@ function resetMail(to: string, link: string) {
 /**
  * Sets a new password with a reset token. The token is spent in the same statement that checks it,
  * so two tabs racing with one link cannot both succeed; every other open link of the user stops
- * working too, and the sign-in lockout of the email is lifted.
+ * working too, every signed-in session of the user ends, and the sign-in lockout of the email is lifted.
  */
 export async function resetPassword(db: Executor, input: ResetPasswordInput, options: { requester: Requester }): Promise<{ email: string }> {
   const { token, password } = resetPasswordSchema.parse(input);
@@ -126,7 +126,12 @@ export async function resetPassword(db: Executor, input: ResetPasswordInput, opt
       .where(and(eq(passwordResetTokens.tokenHash, hashResetToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, sql`now()`)))
       .returning({ userId: passwordResetTokens.userId });
     if (!spent) throw validationFailed([{ path: "token", code: "invalid_token", message: INVALID_RESET_LINK }], INVALID_RESET_LINK);
-    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, spent.userId)).returning({ id: users.id, email: users.email });
+    // Raising the session version signs out every session of the user (a stolen one included).
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, spent.userId))
+      .returning({ id: users.id, email: users.email });
     if (!user) throw validationFailed([{ path: "token", code: "invalid_token", message: INVALID_RESET_LINK }], INVALID_RESET_LINK);
     await tx
       .update(passwordResetTokens)

@@ -1,6 +1,9 @@
 import { getServerSession } from "next-auth";
 import { getToken } from "next-auth/jwt";
 import { redirect } from "next/navigation";
+import { cache } from "react";
+import { getDb } from "@/db";
+import { isSessionCurrent } from "./accounts";
 import { prepareAuthEnvironment } from "./environment";
 import { authOptions, SIGN_IN_PATH } from "./options";
 
@@ -11,10 +14,16 @@ export interface SessionUser {
   workspaceId: string;
 }
 
-/** For pages and server components: the signed-in user of the current request, if any. */
-export async function getSessionUser(): Promise<SessionUser | null> {
+/** For pages and server components: the signed-in user of the current request, if any (read once per render). */
+export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions);
-  return session?.user?.id && session.user.workspaceId ? session.user : null;
+  if (!session?.user?.id || !session.user.workspaceId) return null;
+  return (await sessionIsCurrent(session.user.id, session.sessionVersion)) ? session.user : null;
+});
+
+/** A session signed in before the user's last password reset is no longer valid. */
+async function sessionIsCurrent(userId: string, sessionVersion: number | undefined): Promise<boolean> {
+  return isSessionCurrent(await getDb(), userId, sessionVersion ?? 0);
 }
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */
@@ -45,6 +54,7 @@ export async function getRequestSessionUser(request: Request): Promise<SessionUs
     logger: { error: () => {}, warn: () => {}, debug: () => {} } as unknown as Console,
   });
   if (!token?.sub || !token.workspaceId) return null;
+  if (!(await sessionIsCurrent(token.sub, token.sessionVersion))) return null;
   return { id: token.sub, email: token.email ?? "", name: token.name ?? "", workspaceId: token.workspaceId };
 }
 

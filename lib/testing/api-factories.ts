@@ -19,9 +19,15 @@ export async function createApiAccount(): Promise<ApiAccount> {
 }
 
 /** A real next-auth session cookie for the account's user, as the browser would send it after sign-in. */
-export async function sessionCookie(account: { userId: string; workspaceId: string; email?: string; name?: string }): Promise<string> {
+export async function sessionCookie(account: { userId: string; workspaceId: string; email?: string; name?: string; sessionVersion?: number }): Promise<string> {
   const token = await encode({
-    token: { sub: account.userId, workspaceId: account.workspaceId, email: account.email ?? "user@example.test", name: account.name ?? "Test User" },
+    token: {
+      sub: account.userId,
+      workspaceId: account.workspaceId,
+      email: account.email ?? "user@example.test",
+      name: account.name ?? "Test User",
+      sessionVersion: account.sessionVersion ?? 0,
+    },
     secret: process.env.AUTH_SECRET!,
   });
   return `next-auth.session-token=${token}`;
