@@ -1,13 +1,13 @@
 // Launch checks, the launch (the audience snapshotted into one queued message per contact, exactly
 // once) and scheduling of bulk campaigns.
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import { campaigns } from "@/db/schema";
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
+import type { AuditActor } from "@/lib/audit/service";
 import { bulkLaunchChecks } from "@/lib/campaigns/checks";
 import { parseStoredMessageConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
-import { loadCampaignRow, versionConflict, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
+import { loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
+import { auditCampaign, expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { randomBase62 } from "@/lib/crypto/random";
 import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
@@ -207,32 +207,19 @@ export async function launchBulkCampaign(db: Executor, workspaceId: string, id: 
     const row = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
     if (LAUNCHED.includes(row.status) && row.launchedAt) return viewWithTemplate(tx, row);
     if (!LAUNCHABLE.includes(row.status)) throw conflict(`A ${row.status} campaign cannot be launched.`, "invalid_status_transition");
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    expectVersion(row, options.version);
     const allowTierWait = options.allowTierWait ?? row.allowTierWait;
     const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
     if (!plan.check.ready) throw checksFailed(plan.check);
     const inserted = await snapshotAudience(tx, workspaceId, row, plan, now);
     await options.afterSnapshot?.(inserted);
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ status: "sending", launchedAt: now, allowTierWait, version: sql`${campaigns.version} + 1`, updatedAt: now })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
-    await recordAudit(tx, {
-      workspaceId,
-      actor: options.actor ?? SYSTEM_ACTOR,
-      action: "campaign.launched",
-      targetType: "campaign",
-      targetId: row.id,
-      metadata: {
-        name: row.name,
-        from: row.status,
-        to: "sending",
-        version: updated.version,
-        messages: inserted,
-        held: plan.check.exceedsTier ? Math.max(0, inserted - plan.check.sendableNow) : 0,
-      },
+    const updated = await updateCampaignRow(tx, row, { status: "sending", launchedAt: now, allowTierWait, updatedAt: now });
+    await auditCampaign(tx, updated, "launched", options.actor, {
+      from: row.status,
+      to: "sending",
+      version: updated.version,
+      messages: inserted,
+      held: plan.check.exceedsTier ? Math.max(0, inserted - plan.check.sendableNow) : 0,
     });
     return viewWithTemplate(tx, updated);
   });
@@ -305,26 +292,14 @@ export async function scheduleBulkCampaign(
   return db.transaction(async (tx) => {
     const row = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
     if (!LAUNCHABLE.includes(row.status)) throw conflict(`A ${row.status} campaign cannot be scheduled.`, "invalid_status_transition");
-    if (input.version !== undefined && input.version !== row.version) throw versionConflict(row);
+    expectVersion(row, input.version);
     const allowTierWait = input.allowTierWait ?? row.allowTierWait;
     const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
     // The daily limit is checked again at the scheduled time, when the rolling window has moved.
     const errors = plan.check.errors.filter((e) => e.code !== "tier_exceeded");
     if (errors.length > 0) throw checksFailed({ ...plan.check, errors });
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ status: "scheduled", scheduledAt: at, scheduleTimeZone: input.timeZone, allowTierWait, version: sql`${campaigns.version} + 1`, updatedAt: now })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
-    await recordAudit(tx, {
-      workspaceId,
-      actor: options.actor ?? SYSTEM_ACTOR,
-      action: "campaign.scheduled",
-      targetType: "campaign",
-      targetId: row.id,
-      metadata: { name: row.name, from: row.status, to: "scheduled", version: updated.version, scheduledAt: at.toISOString(), timeZone: input.timeZone },
-    });
+    const updated = await updateCampaignRow(tx, row, { status: "scheduled", scheduledAt: at, scheduleTimeZone: input.timeZone, allowTierWait, updatedAt: now });
+    await auditCampaign(tx, updated, "scheduled", options.actor, { from: row.status, to: "scheduled", version: updated.version, scheduledAt: at.toISOString(), timeZone: input.timeZone });
     return viewWithTemplate(tx, updated);
   });
 }

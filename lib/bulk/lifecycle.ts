@@ -49,6 +49,6 @@ export async function completeIfSettled(tx: Executor, row: CampaignRow, now: Dat
     )
     .returning();
   if (!updated) return false;
-  await auditTransition(tx, row.workspaceId, row, updated, SYSTEM_ACTOR);
+  await auditTransition(tx, row, updated, SYSTEM_ACTOR);
   return true;
 }

@@ -1,16 +1,23 @@
 // Campaign lifecycle: draft → active ⇄ paused, any → archived → (unarchive) draft. Going live runs
 // the deploy checks; so does publishing the draft revision of a live campaign (revision.ts).
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns } from "@/db/schema";
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
+import type { AuditActor } from "@/lib/audit/service";
 import { ApiError, conflict } from "@/lib/http/errors";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
 import { deployChecks } from "./checks";
 import type { CampaignKind, CampaignStatus } from "./schemas";
-import { parseStoredRevision, revisionChanges } from "./revision";
-import { liveConfig, loadCampaignRow, versionConflict, viewWithTemplate, type CampaignRow, type CampaignView } from "./service";
+import { parseStoredRevision, revisionChanges, type CampaignConfig } from "./revision";
+import { liveConfig, loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "./service";
+import { auditCampaign, expectVersion, updateCampaignRow } from "./versioned";
+
+/** The live columns a revision's configuration is written to. */
+function revisionColumns(revision: CampaignConfig) {
+  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut } = revision;
+  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut };
+}
 
 /** Runs the deploy checks for a configuration (the campaign as stored, or its draft revision); an empty list means it can go live. */
 export async function checkCampaign(db: Executor, workspaceId: string, config: Pick<CampaignRow, "triggerConfig" | "messageConfig" | "templateId">) {
@@ -34,7 +41,6 @@ export interface LifecycleOptions {
 /** The audit row of a status change, in the transaction that made it. */
 export function auditTransition(
   tx: Executor,
-  workspaceId: string,
   before: CampaignRow,
   after: CampaignRow,
   actor: AuditActor | undefined,
@@ -42,14 +48,7 @@ export function auditTransition(
 ) {
   const resumed = before.status === "paused" && (after.status === "active" || after.status === "sending");
   const action = resumed ? "resumed" : after.status === "active" ? "deployed" : after.status;
-  return recordAudit(tx, {
-    workspaceId,
-    actor: actor ?? SYSTEM_ACTOR,
-    action: `campaign.${action}`,
-    targetType: "campaign",
-    targetId: after.id,
-    metadata: { name: after.name, from: before.status, to: after.status, version: after.version, ...metadata },
-  });
+  return auditCampaign(tx, after, action, actor, { from: before.status, to: after.status, version: after.version, ...metadata });
 }
 
 async function activate(
@@ -68,21 +67,11 @@ async function activate(
         "invalid_status_transition",
       );
     }
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    expectVersion(row, options.version);
     const errors = await checkCampaign(tx, workspaceId, row);
     if (errors.length > 0) throw checksFailed(errors, "before the campaign can go live");
-    const [updated] = await tx
-      .update(campaigns)
-      .set({
-        status: "active",
-        version: sql`${campaigns.version} + 1`,
-        ...(row.status === "draft" ? { deployedAt: new Date() } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), inArray(campaigns.status, from), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
-    await auditTransition(tx, workspaceId, row, updated, options.actor);
+    const updated = await updateCampaignRow(tx, row, { status: "active", ...(row.status === "draft" ? { deployedAt: new Date() } : {}) }, inArray(campaigns.status, from));
+    await auditTransition(tx, row, updated, options.actor);
     return viewWithTemplate(tx, updated);
   });
 }
@@ -130,15 +119,10 @@ export async function transition(
     if (!allowed.includes(row.status) || (from && !from.includes(row.status))) {
       throw conflict(`A ${row.status} ${row.kind} campaign cannot be ${VERB[to] ?? `moved to ${to}`}.`, "invalid_status_transition");
     }
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ status: to, version: sql`${campaigns.version} + 1`, updatedAt: new Date() })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
+    expectVersion(row, options.version);
+    const updated = await updateCampaignRow(tx, row, { status: to });
     const metadata = during ? await during(tx, updated) : {};
-    await auditTransition(tx, workspaceId, row, updated, options.actor, metadata);
+    await auditTransition(tx, row, updated, options.actor, metadata);
     return viewWithTemplate(tx, updated);
   });
 }
@@ -162,7 +146,7 @@ export function archiveCampaign(db: Executor, workspaceId: string, id: string, o
 export async function publishRevision(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    expectVersion(row, options.version);
     const revision = row.kind === "trigger" ? parseStoredRevision(row.draftRevision) : null;
     if (!revision) throw new ApiError("nothing_to_publish", "This campaign has no unpublished changes.");
     if (row.status !== "active" && row.status !== "paused") {
@@ -171,30 +155,8 @@ export async function publishRevision(db: Executor, workspaceId: string, id: str
     const errors = await checkCampaign(tx, workspaceId, revision);
     if (errors.length > 0) throw checksFailed(errors, "before the changes can be published");
     const changes = revisionChanges(liveConfig(row), revision);
-    const [updated] = await tx
-      .update(campaigns)
-      .set({
-        name: revision.name,
-        triggerConfig: revision.triggerConfig,
-        messageConfig: revision.messageConfig,
-        templateId: revision.templateId,
-        rateLimitPerMinute: revision.rateLimitPerMinute,
-        respectOptOut: revision.respectOptOut,
-        draftRevision: null,
-        version: sql`${campaigns.version} + 1`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
-    await recordAudit(tx, {
-      workspaceId,
-      actor: options.actor ?? SYSTEM_ACTOR,
-      action: "campaign.published",
-      targetType: "campaign",
-      targetId: updated.id,
-      metadata: { name: updated.name, status: updated.status, version: updated.version, changes },
-    });
+    const updated = await updateCampaignRow(tx, row, { ...revisionColumns(revision), draftRevision: null });
+    await auditCampaign(tx, updated, "published", options.actor, { status: updated.status, version: updated.version, changes });
     return viewWithTemplate(tx, updated);
   });
 }
@@ -203,22 +165,10 @@ export async function publishRevision(db: Executor, workspaceId: string, id: str
 export async function discardRevision(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    expectVersion(row, options.version);
     if (row.draftRevision === null) return viewWithTemplate(tx, row);
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ draftRevision: null, version: sql`${campaigns.version} + 1`, updatedAt: new Date() })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
-    await recordAudit(tx, {
-      workspaceId,
-      actor: options.actor ?? SYSTEM_ACTOR,
-      action: "campaign.changes_discarded",
-      targetType: "campaign",
-      targetId: updated.id,
-      metadata: { name: updated.name, version: updated.version },
-    });
+    const updated = await updateCampaignRow(tx, row, { draftRevision: null });
+    await auditCampaign(tx, updated, "changes_discarded", options.actor, { version: updated.version });
     return viewWithTemplate(tx, updated);
   });
 }
@@ -233,39 +183,16 @@ export async function unarchiveCampaign(db: Executor, workspaceId: string, id: s
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
     if (row.status !== "archived") throw conflict(`Only archived campaigns can be unarchived; this one is ${row.status}.`, "invalid_status_transition");
-    if (options.version !== undefined && options.version !== row.version) throw versionConflict(row);
+    expectVersion(row, options.version);
     const revision = row.kind === "trigger" ? parseStoredRevision(row.draftRevision) : null;
     const to: CampaignStatus = row.kind === "trigger" || !row.launchedAt ? "draft" : row.completedAt ? "completed" : "cancelled";
-    const [updated] = await tx
-      .update(campaigns)
-      .set({
-        status: to,
-        ...(row.kind === "trigger" ? { deployedAt: null, draftRevision: null } : {}),
-        ...(revision
-          ? {
-              name: revision.name,
-              triggerConfig: revision.triggerConfig,
-              messageConfig: revision.messageConfig,
-              templateId: revision.templateId,
-              rateLimitPerMinute: revision.rateLimitPerMinute,
-              respectOptOut: revision.respectOptOut,
-            }
-          : {}),
-        ...(row.kind === "bulk" && to === "draft" ? { scheduledAt: null, scheduleTimeZone: null } : {}),
-        version: sql`${campaigns.version} + 1`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, workspaceId), eq(campaigns.version, row.version)))
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
-    await recordAudit(tx, {
-      workspaceId,
-      actor: options.actor ?? SYSTEM_ACTOR,
-      action: "campaign.unarchived",
-      targetType: "campaign",
-      targetId: updated.id,
-      metadata: { name: updated.name, from: row.status, to: updated.status, version: updated.version, revisionApplied: revision !== null },
+    const updated = await updateCampaignRow(tx, row, {
+      status: to,
+      ...(row.kind === "trigger" ? { deployedAt: null, draftRevision: null } : {}),
+      ...(revision ? revisionColumns(revision) : {}),
+      ...(row.kind === "bulk" && to === "draft" ? { scheduledAt: null, scheduleTimeZone: null } : {}),
     });
+    await auditCampaign(tx, updated, "unarchived", options.actor, { from: row.status, to: updated.status, version: updated.version, revisionApplied: revision !== null });
     return viewWithTemplate(tx, updated);
   });
 }

@@ -28,6 +28,7 @@ import {
   type UpdateCampaignInput,
 } from "./schemas";
 import { parseStoredRevision, revisionChanges, type CampaignConfig, type DraftRevision } from "./revision";
+import { expectVersion, updateCampaignRow } from "./versioned";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -305,13 +306,6 @@ function notEditable(row: CampaignRow): ApiError {
 }
 
 /** 409 for a write based on an older version than the stored one. */
-export function versionConflict(row: CampaignRow): ApiError {
-  return new ApiError(
-    "version_conflict",
-    `The campaign was changed elsewhere (now version ${row.version}). Reload it and apply your changes again.`,
-    { extensions: { currentVersion: row.version } },
-  );
-}
 
 /**
  * Saves name / mapping / template (/ audience / rate): trigger campaigns in draft and paused, bulk
@@ -325,7 +319,7 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
     const intoRevision = editsRevision(row);
     if (!intoRevision && !isEditable(row.status, row.kind)) throw notEditable(row);
-    if (changes.version !== undefined && changes.version !== row.version) throw versionConflict(row);
+    expectVersion(row, changes.version);
     const kindErrors = (row.kind === "bulk" ? TRIGGER_ONLY_MEMBERS : BULK_ONLY_MEMBERS)
       .filter((member) => changes[member] !== undefined)
       .map((member) => ({ path: member, code: "not_for_kind", message: `A ${row.kind} campaign has no ${member}.` }));
@@ -337,9 +331,10 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
       if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
     }
     if (intoRevision) return saveRevision(tx, row, changes);
-    const [updated] = await tx
-      .update(campaigns)
-      .set({
+    const updated = await updateCampaignRow(
+      tx,
+      row,
+      {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(changes.triggerConfig !== undefined ? { triggerConfig: changes.triggerConfig } : {}),
         ...(changes.messageConfig !== undefined ? { messageConfig: changes.messageConfig } : {}),
@@ -348,19 +343,9 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.respectOptOut !== undefined ? { respectOptOut: changes.respectOptOut } : {}),
         ...(changes.audience !== undefined ? { audience: changes.audience } : {}),
         ...(changes.sendRatePerSecond !== undefined ? { sendRatePerSecond: changes.sendRatePerSecond } : {}),
-        version: sql`${campaigns.version} + 1`,
-        updatedAt: new Date(),
-      })
-      .where(
-        and(
-          eq(campaigns.id, row.id),
-          eq(campaigns.workspaceId, workspaceId),
-          inArray(campaigns.status, row.kind === "bulk" ? BULK_EDITABLE_STATUSES : EDITABLE_STATUSES),
-          eq(campaigns.version, row.version),
-        ),
-      )
-      .returning();
-    if (!updated) throw versionConflict(await loadCampaignRow(tx, workspaceId, id));
+      },
+      inArray(campaigns.status, row.kind === "bulk" ? BULK_EDITABLE_STATUSES : EDITABLE_STATUSES),
+    );
     return viewWithTemplate(tx, updated);
   });
 }
@@ -379,14 +364,7 @@ async function saveRevision(tx: Executor, row: CampaignRow, changes: UpdateCampa
   };
   const now = new Date();
   const pending = revisionChanges(live, next).length > 0 ? { ...next, savedAt: now.toISOString() } : null;
-  const [updated] = await tx
-    .update(campaigns)
-    .set({ draftRevision: pending, version: sql`${campaigns.version} + 1`, updatedAt: now })
-    .where(
-      and(eq(campaigns.id, row.id), eq(campaigns.workspaceId, row.workspaceId), inArray(campaigns.status, ["active", "paused"]), eq(campaigns.version, row.version)),
-    )
-    .returning();
-  if (!updated) throw versionConflict(await loadCampaignRow(tx, row.workspaceId, row.id));
+  const updated = await updateCampaignRow(tx, row, { draftRevision: pending, updatedAt: now }, inArray(campaigns.status, ["active", "paused"]));
   return viewWithTemplate(tx, updated);
 }
 
