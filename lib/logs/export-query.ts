@@ -78,14 +78,15 @@ export interface RawExportRow {
 
 export const EXPORT_BATCH_SIZE = 10_000;
 
-async function fetchBatch(
+/** One keyset batch of the export, newest first (a query builder: awaitable, and explainable in tests). */
+export function exportBatchQuery(
   db: Executor,
   scope: LogScope,
   filters: LogFilters,
   attributeKeys: readonly string[],
   after: { createdAt: string; id: string } | undefined,
   size: number,
-): Promise<RawExportRow[]> {
+) {
   const where = after ? and(logWhere(scope, filters), keysetCondition(messages, { ...after, direction: "older" })) : logWhere(scope, filters);
   const attributes = attributeKeys.length
     ? sql<(string | null)[]>`json_build_array(${sql.join(attributeKeys.map(attributeValue), sql`, `)})`
@@ -109,7 +110,18 @@ async function fetchBatch(
     })
     .from(messages);
   const joined = attributeKeys.length ? query.leftJoin(contacts, eq(contacts.id, messages.contactId)) : query;
-  const rows = await joined.where(where).orderBy(exportOrder).limit(size);
+  return joined.where(where).orderBy(exportOrder).limit(size);
+}
+
+async function fetchBatch(
+  db: Executor,
+  scope: LogScope,
+  filters: LogFilters,
+  attributeKeys: readonly string[],
+  after: { createdAt: string; id: string } | undefined,
+  size: number,
+): Promise<RawExportRow[]> {
+  const rows = await exportBatchQuery(db, scope, filters, attributeKeys, after, size);
   return rows.map((row) => ({
     ...row,
     attributes: typeof row.attributes === "string" ? (JSON.parse(row.attributes) as (string | null)[]) : row.attributes,

@@ -6,7 +6,8 @@ import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow, insertMessageRows } from "@/lib/testing/logs-factories";
 import { decodeCursor, encodeCursor } from "@/db/cursor";
 import { parseLogFilters, parseLogListParams } from "./filters";
-import { countLogStatuses, exportBatchQuery, listLogMessages, type LogScope } from "./query";
+import { exportBatchQuery } from "./export-query";
+import { countLogStatuses, listLogMessages, type LogScope } from "./query";
 
 const at = (iso: string) => new Date(iso);
 
@@ -201,6 +202,7 @@ describe("query plans", () => {
       db,
       { workspaceId: account.workspaceId, campaignId: campaign.id },
       {},
+      [],
       { createdAt: "2030-01-01T00:00:00.000000Z", id: "msg_z" },
       10,
     );

@@ -3,7 +3,7 @@
 import { and, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, encodeCursor, keysetCondition, type CursorDirection } from "@/db/cursor";
-import { messages, type MessageStatus } from "@/db/schema";
+import { messages } from "@/db/schema";
 import { toPublicMessage, type PublicMessage, type PublicMessageRow } from "@/lib/messaging/public-message";
 import type { LogFilters, LogListParams } from "./filters";
 import { countFunnel, funnelTotal } from "@/lib/campaigns/funnel";
@@ -131,97 +131,4 @@ export async function countLogStatuses(db: Executor, scope: LogScope, filters: L
       .where(and(where, eq(messages.source, "test"))),
   ]);
   return { ...funnel, total: funnelTotal(funnel), tests: Number(tests?.count ?? 0) };
-}
-
-/** ISO 8601 UTC with milliseconds, formatted by the database so the export parses no dates. */
-const isoUtc = (column: typeof messages.createdAt | typeof messages.sentAt) =>
-  sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-const exportColumns = {
-  createdAt: isoUtc(messages.createdAt),
-  id: messages.id,
-  phoneNumber: messages.phoneNumber,
-  templateName: messages.templateName,
-  templateLanguage: messages.templateLanguage,
-  renderedText: messages.renderedText,
-  status: messages.status,
-  errorCode: messages.errorCode,
-  errorReason: messages.errorReason,
-  sentAt: isoUtc(messages.sentAt),
-  deliveredAt: isoUtc(messages.deliveredAt),
-  readAt: isoUtc(messages.readAt),
-  position: cursorPosition,
-};
-
-/** One exported message; timestamps are already ISO 8601 UTC text. */
-export interface ExportRow {
-  createdAt: string;
-  id: string;
-  phoneNumber: string;
-  templateName: string;
-  templateLanguage: string;
-  renderedText: string;
-  status: MessageStatus;
-  errorCode: string | null;
-  errorReason: string | null;
-  sentAt: string | null;
-  deliveredAt: string | null;
-  readAt: string | null;
-  position: string;
-}
-
-/** One keyset batch of the export, newest first (a query builder: awaitable, and explainable in tests). */
-export function exportBatchQuery(
-  db: Executor,
-  scope: LogScope,
-  filters: LogFilters,
-  after: { createdAt: string; id: string } | undefined,
-  size: number,
-) {
-  const where = after
-    ? and(logWhere(scope, filters), keysetCondition(messages, { ...after, direction: "older" }))
-    : logWhere(scope, filters);
-  return db
-    .select(exportColumns)
-    .from(messages)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(size);
-}
-
-export async function fetchExportBatch(
-  db: Executor,
-  scope: LogScope,
-  filters: LogFilters,
-  after: { createdAt: string; id: string } | undefined,
-  size: number,
-): Promise<ExportRow[]> {
-  return (await exportBatchQuery(db, scope, filters, after, size)) as ExportRow[];
-}
-
-export const EXPORT_BATCH_SIZE = 10_000;
-
-/**
- * Every matching message, newest first, in keyset batches. The next batch is requested while the
- * caller writes the current one; stopping the iteration (`return()`) issues no further query.
- */
-export async function* exportBatches(
-  db: Executor,
-  scope: LogScope,
-  filters: LogFilters,
-  batchSize = EXPORT_BATCH_SIZE,
-): AsyncGenerator<ExportRow[], void, undefined> {
-  let pending = fetchExportBatch(db, scope, filters, undefined, batchSize);
-  for (;;) {
-    const batch = await pending;
-    const last = batch.at(-1);
-    const full = batch.length === batchSize;
-    if (last && full) {
-      pending = fetchExportBatch(db, scope, filters, { createdAt: last.position, id: last.id }, batchSize);
-      // Handled when awaited; this keeps an abandoned prefetch from becoming an unhandled rejection.
-      pending.catch(() => {});
-    }
-    if (batch.length) yield batch;
-    if (!full) return;
-  }
 }
