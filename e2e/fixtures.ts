@@ -49,10 +49,10 @@ export async function waitForToastsToClose(page: Page) {
 }
 
 /**
- * From the campaigns list: builds a trigger campaign mapping `phone`, `name` and `order_number` to
- * the sandbox's order confirmation template, deploys it and returns its id.
+ * From the campaigns list: creates a trigger campaign mapping `phone`, `name` and `order_number` to
+ * the sandbox's order confirmation template, ready to deploy, and returns its id.
  */
-export async function deployOrderCampaign(page: Page, name = "Order confirmation"): Promise<string> {
+export async function buildOrderCampaign(page: Page, name = "Order confirmation"): Promise<string> {
   await page.getByRole("button", { name: "New campaign" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New campaign" });
   await dialog.getByLabel("Campaign name").fill(name);
@@ -68,6 +68,12 @@ export async function deployOrderCampaign(page: Page, name = "Order confirmation
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_confirmation · en_US · utility" });
   await page.getByLabel("Attribute for Body {{1}}").selectOption("name");
   await page.getByLabel("Attribute for Body {{2}}").selectOption("order_number");
+  return id;
+}
+
+/** `buildOrderCampaign`, then deploys it and closes the "live" dialog. */
+export async function deployOrderCampaign(page: Page, name = "Order confirmation"): Promise<string> {
+  const id = await buildOrderCampaign(page, name);
   await page.getByRole("button", { name: "Deploy" }).click();
   const live = page.getByRole("dialog", { name: "Your campaign is live" });
   await expect(live).toBeVisible();

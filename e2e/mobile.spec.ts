@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signUpNewUser } from "./fixtures";
+import { buildOrderCampaign, signUpNewUser } from "./fixtures";
 
 /** Set E2E_ARTIFACTS=1 to keep a full-page screenshot of every page checked (e2e/.artifacts, not committed). */
 const ARTIFACTS = process.env.E2E_ARTIFACTS ? "e2e/.artifacts" : null;
@@ -46,21 +46,7 @@ test("every main page and dialog fits a 390 px phone", async ({ page }) => {
   await expectFitsPhone(page, "campaigns-empty");
 
   // The builder, then deploying from it: the live dialog scrolls to its Copy and Done buttons.
-  await page.getByRole("button", { name: "New campaign" }).first().click();
-  const create = page.getByRole("dialog", { name: "New campaign" });
-  await create.getByLabel("Campaign name").fill("Order confirmation with a rather long name for a phone");
-  await create.getByRole("button", { name: "Create campaign" }).click();
-  await expect(page).toHaveURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
-  const campaignId = page.url().split("/").pop()!;
-  await page.getByRole("button", { name: "Add field" }).click();
-  await page.getByLabel("Request field 1").fill("name");
-  await page.getByLabel("Request field 1").blur();
-  await page.getByRole("button", { name: "Add field" }).click();
-  await page.getByLabel("Request field 2").fill("order_number");
-  await page.getByLabel("Request field 2").blur();
-  await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_confirmation · en_US · utility" });
-  await page.getByLabel("Attribute for Body {{1}}").selectOption("name");
-  await page.getByLabel("Attribute for Body {{2}}").selectOption("order_number");
+  const campaignId = await buildOrderCampaign(page, "Order confirmation with a rather long name for a phone");
   await expectFitsPhone(page, "trigger-builder");
   await page.getByRole("button", { name: "Deploy" }).click();
   const live = page.getByRole("dialog", { name: "Your campaign is live" });

@@ -1,7 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertCircle, Archive, ArchiveRestore, ArrowLeft, FileText, Inbox, Info, Play, Rocket } from "lucide-react";
+import { AlertCircle, Archive, ArchiveRestore, FileText, Inbox, Info, Play, Rocket } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
@@ -31,7 +31,7 @@ import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";
 import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-edit";
 import { MessageNode } from "./message-node";
 import { PreviewPanel } from "./preview-panel";
-import { CampaignStatusBadge } from "./status-badge";
+import { CampaignHeader } from "./campaign-header";
 import { TriggerNode } from "./trigger-node";
 
 export interface CampaignBuilderProps {
@@ -159,57 +159,47 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
 
   return (
     <form onSubmit={(event) => event.preventDefault()} noValidate className="grid gap-6">
-      <header className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
-        <div className="min-w-0 flex-1">
-          <Link href="/campaigns" className="mb-2 inline-flex items-center gap-1 text-xs text-muted-foreground hover:text-foreground">
-            <ArrowLeft className="size-3" aria-hidden /> Campaigns
+      <CampaignHeader
+        name={campaign.name}
+        status={campaign.status}
+        unsaved={isDirty && editable}
+        description="Trigger campaign · when your system calls the webhook, one WhatsApp message goes to the phone number in the request."
+      >
+        <Button variant="ghost" asChild>
+          <Link href={`/campaigns/${campaign.id}/requests`}>
+            <Inbox aria-hidden /> Requests
           </Link>
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-xl font-semibold tracking-tight">{campaign.name}</h1>
-            <CampaignStatusBadge status={campaign.status} />
-            {isDirty && editable && <span className="text-xs text-muted-foreground">Unsaved changes</span>}
-          </div>
-          <p className="mt-1 text-sm text-muted-foreground">
-            Trigger campaign · when your system calls the webhook, one WhatsApp message goes to the phone number in the request.
-          </p>
-        </div>
-        <div className="flex shrink-0 flex-wrap gap-2">
+        </Button>
+        {campaign.status !== "draft" && (
           <Button variant="ghost" asChild>
-            <Link href={`/campaigns/${campaign.id}/requests`}>
-              <Inbox aria-hidden /> Requests
+            <Link href={`/campaigns/${campaign.id}/logs`}>
+              <FileText aria-hidden /> View logs
             </Link>
           </Button>
-          {campaign.status !== "draft" && (
-            <Button variant="ghost" asChild>
-              <Link href={`/campaigns/${campaign.id}/logs`}>
-                <FileText aria-hidden /> View logs
-              </Link>
-            </Button>
-          )}
-          {campaign.status !== "archived" && <ArchiveButton disabled={busy !== null} onConfirm={() => runAction("archive")} />}
-          {campaign.status === "archived" && (
-            <Button onClick={() => runAction("unarchive")} disabled={busy !== null}>
-              <ArchiveRestore aria-hidden /> {busy === "unarchive" ? "Unarchiving…" : "Unarchive"}
-            </Button>
-          )}
-          {editable && (
-            <Button variant="outline" onClick={onSave} disabled={!isDirty || busy !== null}>
-              {busy === "save" ? "Saving…" : campaign.status === "draft" || revisionMode ? "Save draft" : "Save changes"}
-            </Button>
-          )}
-          {campaign.status === "draft" && (
-            <Button onClick={() => runAction("deploy")} disabled={busy !== null}>
-              <Rocket aria-hidden /> {busy === "deploy" ? "Deploying…" : "Deploy"}
-            </Button>
-          )}
-          {campaign.status === "active" && <PauseButton disabled={busy !== null} busy={busy === "pause"} onConfirm={() => runAction("pause")} />}
-          {campaign.status === "paused" && (
-            <Button onClick={() => runAction("resume")} disabled={busy !== null}>
-              <Play aria-hidden /> {busy === "resume" ? "Resuming…" : "Resume"}
-            </Button>
-          )}
-        </div>
-      </header>
+        )}
+        {campaign.status !== "archived" && <ArchiveButton disabled={busy !== null} onConfirm={() => runAction("archive")} />}
+        {campaign.status === "archived" && (
+          <Button onClick={() => runAction("unarchive")} disabled={busy !== null}>
+            <ArchiveRestore aria-hidden /> {busy === "unarchive" ? "Unarchiving…" : "Unarchive"}
+          </Button>
+        )}
+        {editable && (
+          <Button variant="outline" onClick={onSave} disabled={!isDirty || busy !== null}>
+            {busy === "save" ? "Saving…" : campaign.status === "draft" || revisionMode ? "Save draft" : "Save changes"}
+          </Button>
+        )}
+        {campaign.status === "draft" && (
+          <Button onClick={() => runAction("deploy")} disabled={busy !== null}>
+            <Rocket aria-hidden /> {busy === "deploy" ? "Deploying…" : "Deploy"}
+          </Button>
+        )}
+        {campaign.status === "active" && <PauseButton disabled={busy !== null} busy={busy === "pause"} onConfirm={() => runAction("pause")} />}
+        {campaign.status === "paused" && (
+          <Button onClick={() => runAction("resume")} disabled={busy !== null}>
+            <Play aria-hidden /> {busy === "resume" ? "Resuming…" : "Resume"}
+          </Button>
+        )}
+      </CampaignHeader>
 
       {sender.provider === "sandbox" && (
         <Banner tone="info" icon={<Info aria-hidden />}>

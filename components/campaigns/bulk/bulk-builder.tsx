@@ -1,8 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { ArrowLeft, CalendarX, Info, Rocket } from "lucide-react";
-import Link from "next/link";
+import { CalendarX, Info, Rocket } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -16,7 +15,7 @@ import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
 import { Banner, useUnsavedChangesWarning, type BuilderForm } from "../builder-parts";
 import { MessageNode } from "../message-node";
-import { CampaignStatusBadge } from "../status-badge";
+import { CampaignHeader } from "../campaign-header";
 import { AudiencePicker } from "./audience-picker";
 import { bulkUpdateBody, initialSettings, settingsChanged, type BulkCampaign, type BulkSettings } from "./bulk-draft";
 import { LaunchDialog, type LaunchPlan } from "./launch-dialog";
@@ -142,20 +141,14 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
   const later = settings.schedule.mode === "later";
   return (
     <form onSubmit={(event) => event.preventDefault()} noValidate className="grid gap-6">
-      <header className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
-        <div className="min-w-0 flex-1">
-          <Link href="/campaigns" className="mb-2 inline-flex items-center gap-1 text-xs text-muted-foreground hover:text-foreground">
-            <ArrowLeft className="size-3" aria-hidden /> Campaigns
-          </Link>
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-xl font-semibold tracking-tight break-words">{campaign.name}</h1>
-            <CampaignStatusBadge status={campaign.status} />
-            {dirty && editable && <span className="text-xs text-muted-foreground">Unsaved changes</span>}
-          </div>
-          <p className="mt-1 text-sm text-muted-foreground">Bulk campaign · one WhatsApp message to everyone in the audience, once.</p>
-        </div>
+      <CampaignHeader
+        name={campaign.name}
+        status={campaign.status}
+        unsaved={dirty && editable}
+        description="Bulk campaign · one WhatsApp message to everyone in the audience, once."
+      >
         {editable && (
-          <div className="flex shrink-0 flex-wrap gap-2">
+          <>
             <Button type="button" variant="outline" onClick={onSave} disabled={!dirty || busy !== null}>
               {busy === "save" ? "Saving…" : campaign.status === "draft" ? "Save draft" : "Save changes"}
             </Button>
@@ -163,9 +156,9 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
             <Button type="button" onClick={openLaunch} disabled={busy !== null}>
               <Rocket aria-hidden /> {later ? "Schedule…" : "Launch…"}
             </Button>
-          </div>
+          </>
         )}
-      </header>
+      </CampaignHeader>
 
       {sender.provider === "sandbox" && (
         <Banner tone="info" icon={<Info aria-hidden />}>

@@ -1,12 +1,12 @@
 "use client";
 
-import { ArrowLeft, CalendarClock, FileText, Hourglass } from "lucide-react";
+import { CalendarClock, FileText, Hourglass } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { Banner } from "../builder-parts";
-import { CampaignStatusBadge } from "../status-badge";
+import { CampaignHeader } from "../campaign-header";
 import type { BulkCampaign } from "./bulk-draft";
 import { CampaignActions } from "./campaign-actions";
 import { LocalTime } from "./local-time";
@@ -35,29 +35,23 @@ export function BulkCampaignView({ campaign, initialProgress, audienceSummary }:
 
   return (
     <div className="grid grid-cols-1 gap-6">
-      <header className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
-        <div className="min-w-0 flex-1">
-          <Link href="/campaigns" className="mb-2 inline-flex items-center gap-1 text-xs text-muted-foreground hover:text-foreground">
-            <ArrowLeft className="size-3" aria-hidden /> Campaigns
-          </Link>
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-xl font-semibold tracking-tight break-words">{campaign.name}</h1>
-            <CampaignStatusBadge status={status} />
-          </div>
-          <p className="mt-1 text-sm text-muted-foreground">
+      <CampaignHeader
+        name={campaign.name}
+        status={status}
+        description={
+          <>
             Bulk campaign · {campaign.template ? <span className="font-mono text-xs">{campaign.template.name}</span> : "no template"} · {audienceSummary}
-          </p>
-        </div>
-        <div className="flex shrink-0 flex-wrap gap-2">
-          <Button variant="ghost" asChild>
-            <Link href={`/campaigns/${campaign.id}/logs`}>
-              <FileText aria-hidden /> View logs
-            </Link>
-          </Button>
-          {FINISHED.has(status) && progress && progress.total > 0 && <RetargetMenu campaignId={campaign.id} funnel={progress.funnel} />}
-          <CampaignActions campaignId={campaign.id} status={status} onChanged={refresh} />
-        </div>
-      </header>
+          </>
+        }
+      >
+        <Button variant="ghost" asChild>
+          <Link href={`/campaigns/${campaign.id}/logs`}>
+            <FileText aria-hidden /> View logs
+          </Link>
+        </Button>
+        {FINISHED.has(status) && progress && progress.total > 0 && <RetargetMenu campaignId={campaign.id} funnel={progress.funnel} />}
+        <CampaignActions campaignId={campaign.id} status={status} onChanged={refresh} />
+      </CampaignHeader>
 
       <StatusBanner campaign={campaign} status={status} progress={progress} />
       {progress ? (

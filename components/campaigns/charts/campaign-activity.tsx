@@ -35,9 +35,10 @@ const dayFull = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric
 /**
  * The campaign's delivery funnel (the same numbers as the campaigns list and the logs) and its
  * messages per day over the last week. Bars are drawn with CSS and hidden from assistive
- * technology; the numbers are in text and in a table.
+ * technology; the numbers are in text and in a table. A bulk campaign's page shows its live funnel
+ * elsewhere (`withFunnel={false}`), so one page never shows two funnels that could disagree.
  */
-export function CampaignActivity({ funnel, days, logsHref }: { funnel: Funnel; days: FunnelDay[]; logsHref: string }) {
+export function CampaignActivity({ funnel, days, logsHref, withFunnel = true }: { funnel: Funnel; days: FunnelDay[]; logsHref: string; withFunnel?: boolean }) {
   const total = funnelTotal(funnel);
   const steps = funnelSteps(funnel);
   const peak = Math.max(1, ...days.map((d) => d.total));
@@ -45,7 +46,7 @@ export function CampaignActivity({ funnel, days, logsHref }: { funnel: Funnel; d
     <Card role="region" aria-labelledby="campaign-activity-title">
       <CardHeader>
         <CardTitle id="campaign-activity-title" className="text-base">
-          Delivery
+          {withFunnel ? "Delivery" : "Activity"}
         </CardTitle>
         <CardDescription>
           {number(total)} message{total === 1 ? "" : "s"}, test sends not counted. A read message was also sent and delivered.{" "}
@@ -54,30 +55,32 @@ export function CampaignActivity({ funnel, days, logsHref }: { funnel: Funnel; d
           </Link>
         </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-6 md:grid-cols-2">
-        <section aria-labelledby="funnel-title" className="grid content-start gap-3">
-          <h3 id="funnel-title" className="text-sm font-medium">
-            Funnel
-          </h3>
-          <dl className="grid gap-3">
-            {steps.map((step) => (
-              <div key={step.key} className="grid grid-cols-[minmax(0,1fr)_auto] items-baseline gap-x-3 gap-y-1 text-sm">
-                <dt className="text-muted-foreground">{step.label}</dt>
-                <dd className="tabular-nums">
-                  <span className="font-semibold" data-testid={`funnel-${step.key}`}>
-                    {number(step.value)}
-                  </span>{" "}
-                  <span className="text-xs text-muted-foreground">
-                    {step.share}% {step.of}
-                  </span>
-                </dd>
-                <dd aria-hidden className="col-span-2 h-2 overflow-hidden rounded-full bg-muted">
-                  <div className={cn("h-full rounded-full", step.bar)} style={{ width: `${percent(step.value, total)}%` }} />
-                </dd>
-              </div>
-            ))}
-          </dl>
-        </section>
+      <CardContent className={cn("grid gap-6", withFunnel && "md:grid-cols-2")}>
+        {withFunnel && (
+          <section aria-labelledby="funnel-title" className="grid content-start gap-3">
+            <h3 id="funnel-title" className="text-sm font-medium">
+              Funnel
+            </h3>
+            <dl className="grid gap-3">
+              {steps.map((step) => (
+                <div key={step.key} className="grid grid-cols-[minmax(0,1fr)_auto] items-baseline gap-x-3 gap-y-1 text-sm">
+                  <dt className="text-muted-foreground">{step.label}</dt>
+                  <dd className="tabular-nums">
+                    <span className="font-semibold" data-testid={`funnel-${step.key}`}>
+                      {number(step.value)}
+                    </span>{" "}
+                    <span className="text-xs text-muted-foreground">
+                      {step.share}% {step.of}
+                    </span>
+                  </dd>
+                  <dd aria-hidden className="col-span-2 h-2 overflow-hidden rounded-full bg-muted">
+                    <div className={cn("h-full rounded-full", step.bar)} style={{ width: `${percent(step.value, total)}%` }} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        )}
         <section aria-labelledby="per-day-title" className="grid content-start gap-3">
           <h3 id="per-day-title" className="text-sm font-medium">
             Messages per day, last 7 days (UTC)

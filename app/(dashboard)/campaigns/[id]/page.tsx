@@ -35,7 +35,9 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
     senderBanner(db, user.workspaceId),
     campaign.status === "draft" ? null : loadActivity(db, user.workspaceId, campaign.id),
   ]);
-  const chart = activity && <CampaignActivity funnel={activity.funnel} days={activity.days} logsHref={`/campaigns/${campaign.id}/logs`} />;
+  const chart = activity && (
+    <CampaignActivity funnel={activity.funnel} days={activity.days} logsHref={`/campaigns/${campaign.id}/logs`} withFunnel={campaign.kind !== "bulk"} />
+  );
 
   if (campaign.kind === "bulk") {
     return (
