@@ -228,7 +228,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
         }
         let now = clock.now();
         let message = lane.priority.shift();
-        let campaignPace: number | null = null;
+        let campaignRate: number | null = null;
         if (!message) {
           const next = await bulkPacing.next(lane, now);
           if (next === null) break;
@@ -241,7 +241,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
             continue;
           }
           message = next.message;
-          campaignPace = next.rate;
+          campaignRate = next.rate;
         }
         now = clock.now();
         const pausedUntil = recipientPausedUntil.get(message.phoneNumber) ?? 0;
@@ -249,7 +249,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           await handBack([message], pausedUntil);
           continue;
         }
-        if (campaignPace !== null) await bulkPacing.waitForSecond(message.campaignId, campaignPace);
+        if (campaignRate !== null) await bulkPacing.waitForSecond(message.campaignId, campaignRate);
         // The sender's slot; slots that are already too late when taken (a slow reservation) are
         // dropped and a fresh one taken.
         let slot = -Infinity;

@@ -39,7 +39,8 @@ export function lateSlotToleranceMs(perSecond: number): number {
 /**
  * Slots are spaced for 96 % of the rate. The provider counts calls as they arrive, after our event
  * loop's and the network's jitter; at the full rate one late slot plus 30 ms of jitter put rate + 2
- * calls into a second. The margin costs 4 % of the throughput (a bulk send takes 1.04 × the ideal).
+ * calls into a second. The margin costs 4 % of a sender's throughput (bulk campaign lanes are scaled back up:
+ * lib/messaging/bulk-pacing.ts).
  */
 export const PACING_SHARE = 0.96;
 
