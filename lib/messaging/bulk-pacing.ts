@@ -8,13 +8,12 @@ import type { SenderForSend } from "./providers";
 import { campaignLane, PACING_SHARE, SlotBlock, type ThroughputLimiter } from "./throughput";
 
 /**
- * A bulk campaign's slots come at this share of its rate. Rate lanes space slots PACING_SHARE under
- * the rate they are given (a margin meant for the provider's own counting), so the pace handed to
- * the campaign lane is scaled back up by it: the margins do not stack, and a send takes about
- * 1 / 0.98 of the ideal time. The per-second cap (`waitForSecond`) makes sure that no 1-second
- * window ever holds more than the rate, also when late slots are caught up.
+ * A bulk campaign's slots come at its full rate: rate lanes space slots PACING_SHARE under the rate
+ * they are given (a margin meant for the provider's own counting of a sender), so the pace handed
+ * to the campaign lane is scaled back up by it. What keeps a campaign at or under its rate in every
+ * 1-second window is the per-second cap (`waitForSecond`), counted on the same send times that are
+ * stored as `sent_at`, also when late slots are caught up.
  */
-const BULK_SLOT_SHARE = 0.98;
 /** Bulk work held per campaign in memory, in ms of its send rate; refilled below half. */
 const BULK_AHEAD_MS = 1_000;
 /** Campaign statuses (pause, cancel) are re-read this often while a pass holds bulk messages. */
@@ -102,7 +101,7 @@ export function createBulkPacing(deps: BulkPacingDeps) {
         if (slot === undefined) {
           let block = slotBlocks.get(campaignId);
           if (!block) slotBlocks.set(campaignId, (block = new SlotBlock(limiter, campaignLane(campaignId))));
-          slot = await block.take((perSecond * BULK_SLOT_SHARE) / PACING_SHARE, now, queue.length);
+          slot = await block.take(perSecond / PACING_SHARE, now, queue.length);
           slotTaken.set(campaignId, slot);
         }
         if (slot <= at) {
@@ -128,9 +127,10 @@ export function createBulkPacing(deps: BulkPacingDeps) {
       if (now() < freeAt) await sleep(freeAt - now());
     },
 
-    recordSend(campaignId: string) {
+    /** `at`: when the request leaves (also stored as the message's `sent_at`). */
+    recordSend(campaignId: string, at: number) {
       const recent = recentSends.get(campaignId) ?? [];
-      recent.push(now());
+      recent.push(at);
       if (recent.length > RECENT_SENDS_KEPT) recent.splice(0, recent.length - RECENT_SENDS_KEPT);
       recentSends.set(campaignId, recent);
     },

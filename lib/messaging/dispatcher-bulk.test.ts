@@ -97,6 +97,9 @@ describe("bulk campaigns in the dispatcher", () => {
     const times = sends.filter((s) => ids.includes(s.id)).map((s) => s.at);
     expect(times).toHaveLength(40);
     expect(peakPerSecond(times)).toBeLessThanOrEqual(10);
+    // The stored sent_at is the moment each request left, so it obeys the same cap.
+    const stored = await Promise.all(ids.map(getTestMessage));
+    expect(peakPerSecond(stored.map((row) => row.sentAt!.getTime()))).toBeLessThanOrEqual(10);
     // 40 at 10/s cannot take less than 3 s (four windows of at most 10); bench:dispatch measures the time to finish.
     const sorted = [...times].sort((a, b) => a - b);
     expect(sorted.at(-1)! - sorted[0]!).toBeGreaterThanOrEqual(3_000);

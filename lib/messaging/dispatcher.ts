@@ -162,7 +162,8 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry } = createOutcomeWrites(db, { now: clock.now, outcomeGraceMs, counts: summary });
   const bulkPacing = createBulkPacing({ db, limiter, now: clock.now, sleep: (ms) => clock.sleep(ms), settleStopped, onlyWorkspaceIds: options.workspaceIds });
 
-  const send = async (message: ClaimedMessage, lane: Lane) => {
+  /** `startedAt`: when the request leaves, stored as the message's `sent_at` (the clock the per-second cap counts on). */
+  const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
     const { sender } = lane;
     let outcome: { wamid: string } | { failure: SendFailure };
     sending.add(message);
@@ -175,7 +176,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     }
     const now = clock.now();
     if ("wamid" in outcome) {
-      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: new Date(now), senderId: sender.id });
+      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: new Date(startedAt), senderId: sender.id });
       return;
     }
     const { failure } = outcome;
@@ -298,9 +299,10 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           await handBack([message], clock.now());
           continue;
         }
-        if (message.source === "bulk") bulkPacing.recordSend(message.campaignId);
+        const startedAt = clock.now();
+        if (message.source === "bulk") bulkPacing.recordSend(message.campaignId, startedAt);
         const current = message;
-        track(send(current, lane).finally(() => inFlight.release()));
+        track(send(current, lane, startedAt).finally(() => inFlight.release()));
       }
     } finally {
       lane.running = null;
