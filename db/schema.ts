@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -9,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
@@ -188,7 +190,11 @@ export const campaigns = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("campaigns_workspace_idx").on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index("campaigns_workspace_idx").on(t.workspaceId, t.createdAt),
+    // The target of messages' (campaign, workspace) key: a message always belongs to its campaign's workspace.
+    unique("campaigns_id_workspace_unique").on(t.id, t.workspaceId),
+  ],
 );
 
 export const contacts = pgTable(
@@ -323,8 +329,9 @@ export const messages = pgTable(
   "messages",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    /** With campaign_id one foreign key (one check per inserted row, not two): the campaign's workspace. */
+    workspaceId: text("workspace_id").notNull(),
+    campaignId: text("campaign_id").notNull(),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     /**
      * The sender the message was queued for, and the only one that may send it. No foreign key: a
@@ -356,6 +363,7 @@ export const messages = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    foreignKey({ name: "messages_campaign_workspace_fk", columns: [t.campaignId, t.workspaceId], foreignColumns: [campaigns.id, campaigns.workspaceId] }).onDelete("cascade"),
     index("messages_campaign_created_idx").on(t.campaignId, t.createdAt.desc(), t.id.desc()),
     index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
     index("messages_contact_created_idx").on(t.contactId, t.createdAt.desc()),
@@ -366,7 +374,8 @@ export const messages = pgTable(
     index("messages_bulk_due_idx")
       .on(t.campaignId, t.nextAttemptAt)
       .where(sql`status in ('queued', 'sending') and source = 'bulk'`),
-    uniqueIndex("messages_wamid_idx").on(t.wamid),
+    // Queued rows have no wamid yet: they stay out of this index (a million-row snapshot writes none).
+    uniqueIndex("messages_wamid_idx").on(t.wamid).where(sql`wamid is not null`),
     // A bulk campaign reaches each contact at most once, however often its launch is retried.
     uniqueIndex("messages_bulk_recipient_idx")
       .on(t.campaignId, t.contactId)
