@@ -81,3 +81,13 @@ export async function deployOrderCampaign(page: Page, name = "Order confirmation
   await expect(page.getByTestId("campaign-status")).toHaveText("Active");
   return id;
 }
+
+/** Full-page screenshots at 1280 and 390 px into E2E_SCREENSHOT_DIR (/tmp by default); the viewport is put back. */
+export async function screenshotsAtBothWidths(page: Page, name: string) {
+  const dir = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
+  await page.screenshot({ path: `${dir}/${name}-1280.png`, fullPage: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${dir}/${name}-390.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
+}

@@ -1,18 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
 
-const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 /** The sandbox fails this reserved number at once with 131026 (lib/messaging/providers/sandbox.ts). */
 const UNDELIVERABLE = "+447700131026";
 const CAMPAIGN = "Sender safety";
-
-async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: `${shots}/${name}-1280.png`, fullPage: true });
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${shots}/${name}-390.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
 
 /** The numbers of one campaign row of the campaigns list: Sent, Delivered, Failed. */
 async function listedCounts(page: Page) {
@@ -82,7 +73,7 @@ test("a failing sender is confirmed before saving, warned about on every page, a
   const ask = page.getByRole("alertdialog", { name: "Save settings that failed the connection test?" });
   await expect(ask).toBeVisible();
   await expect(ask).toContainText("No messages of the current sender are queued, so none will fail.");
-  await screenshots(page, "sender-safety-confirm");
+  await screenshotsAtBothWidths(page, "sender-safety-confirm");
   await ask.getByRole("button", { name: "Cancel" }).click();
   await expect(ask).toBeHidden();
   await page.reload();
@@ -114,7 +105,7 @@ test("a failing sender is confirmed before saving, warned about on every page, a
   await page.goto(`/campaigns/${campaignId}`);
   await expect(banner).toBeVisible();
   await expect(banner).toContainText(/2 messages are waiting/);
-  await screenshots(page, "sender-safety-campaign");
+  await screenshotsAtBothWidths(page, "sender-safety-campaign");
   await page.goto(`/campaigns/${campaignId}/logs`);
   await expect(banner).toBeVisible();
 

@@ -1,16 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { signUpNewUser, TEST_PASSWORD } from "./fixtures";
+import { expect, test } from "@playwright/test";
+import { screenshotsAtBothWidths, signUpNewUser, TEST_PASSWORD } from "./fixtures";
 import { linkIn, waitForMail } from "./mail";
-
-const shots = "test-results/screens";
-
-async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: `${shots}/${name}-1280.png`, fullPage: true });
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${shots}/${name}-390.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
 
 test("forgot password: the mailed link sets a new password once, signs out the old sessions, then signing in works", async ({ browser, page }) => {
   // Sign-up, two resets and three sign-ins, each hashing a password: more than the default minute on a loaded machine.
@@ -23,11 +13,11 @@ test("forgot password: the mailed link sets a new password once, signs out the o
   await page.goto("/sign-in");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
   await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
-  await screenshots(page, "forgot-password");
+  await screenshotsAtBothWidths(page, "forgot-password");
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
-  await screenshots(page, "forgot-password-sent");
+  await screenshotsAtBothWidths(page, "forgot-password-sent");
 
   // An unknown address gets the same page.
   await page.getByRole("button", { name: "try another address" }).click();
@@ -41,7 +31,7 @@ test("forgot password: the mailed link sets a new password once, signs out the o
   await page.getByLabel("New password").fill("password123");
   await page.getByRole("button", { name: "Save new password" }).click();
   await expect(page.getByText("This password is one of the most common ones. Choose another.")).toBeVisible();
-  await screenshots(page, "reset-password");
+  await screenshotsAtBothWidths(page, "reset-password");
   await page.getByLabel("New password").fill("a brand new passphrase");
   await page.getByRole("button", { name: "Save new password" }).click();
 
@@ -102,7 +92,7 @@ test("the owner renames the workspace; the sidebar and the sandbox templates fol
   await expect(page.getByText("Acme Shoes", { exact: true }).first()).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Name")).toHaveValue("Acme Shoes");
-  await screenshots(page, "settings-workspace");
+  await screenshotsAtBothWidths(page, "settings-workspace");
 
   const templates = await page.request.get("/api/v1/templates");
   expect(templates.ok()).toBe(true);
@@ -126,7 +116,7 @@ test("the one-time key reveal asks before closing an uncopied key; focus returns
   const ask = page.getByRole("alertdialog", { name: "Have you saved this key?" });
   await expect(ask).toBeVisible();
   await expect(ask).toContainText("It will not be shown again.");
-  await screenshots(page, "keys-reveal-ask");
+  await screenshotsAtBothWidths(page, "keys-reveal-ask");
   await ask.getByRole("button", { name: "Back to the key" }).click();
   await expect(ask).toBeHidden();
   await expect(reveal).toBeVisible();
@@ -156,7 +146,7 @@ test("the one-time key reveal asks before closing an uncopied key; focus returns
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete key" }).click();
   await expect(table.getByRole("row").filter({ hasText: "Staging" })).toHaveCount(0);
   await expect(table.getByRole("button", { name: "Delete key Production" })).toBeFocused();
-  await screenshots(page, "keys-list");
+  await screenshotsAtBothWidths(page, "keys-list");
 });
 
 test("WhatsApp settings: one validation for Test connection and Save, an unreachable API explained, tier, copy and generate", async ({ page }) => {
@@ -195,5 +185,5 @@ test("WhatsApp settings: one validation for Test connection and Save, an unreach
   const failure = page.getByRole("alert").filter({ hasText: "Could not reach the WhatsApp Cloud API" });
   await expect(failure).toBeVisible({ timeout: 20_000 });
   await expect(failure).not.toContainText("fetch failed");
-  await screenshots(page, "settings-whatsapp");
+  await screenshotsAtBothWidths(page, "settings-whatsapp");
 });

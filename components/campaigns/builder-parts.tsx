@@ -1,7 +1,7 @@
 import { AlertCircle, Archive, ArrowDown, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import type { UseFormReturn } from "react-hook-form";
+import type { UseFormRegisterReturn, UseFormReturn } from "react-hook-form";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -54,6 +54,23 @@ export function CheckList({ checks }: { checks: FieldError[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The campaign's name above either builder, with its error under it. */
+export function CampaignNameField({ registration, error, className }: { registration: UseFormRegisterReturn; error?: string; className?: string }) {
+  return (
+    <div className={cn("max-w-md", className)}>
+      <label htmlFor="campaign-name" className="mb-1.5 block text-sm font-medium">
+        Campaign name
+      </label>
+      <Input id="campaign-name" aria-invalid={error ? true : undefined} {...registration} />
+      {error && (
+        <p role="alert" className="mt-1 text-xs font-medium text-destructive">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -8,7 +8,6 @@ import { useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toaster";
 import {
   campaignUpdateBody,
@@ -26,7 +25,7 @@ import type { CampaignView } from "@/lib/campaigns/service";
 import type { FieldError } from "@/lib/http/errors";
 import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
-import { ArchiveButton, Banner, Connector, LiveDialog, useUnsavedChangesWarning, type BuilderForm } from "./builder-parts";
+import { ArchiveButton, Banner, CampaignNameField, Connector, LiveDialog, useUnsavedChangesWarning, type BuilderForm } from "./builder-parts";
 import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";
 import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-edit";
 import { MessageNode } from "./message-node";
@@ -254,17 +253,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
         <fieldset disabled={!editable} className="grid min-w-0 gap-0">
           <legend className="sr-only">Campaign configuration</legend>
           {editable && (
-            <div className="mb-4 max-w-md">
-              <label htmlFor="campaign-name" className="mb-1.5 block text-sm font-medium">
-                Campaign name
-              </label>
-              <Input id="campaign-name" aria-invalid={form.formState.errors.name ? true : undefined} {...form.register("name")} />
-              {form.formState.errors.name && (
-                <p role="alert" className="mt-1 text-xs font-medium text-destructive">
-                  {form.formState.errors.name.message}
-                </p>
-              )}
-            </div>
+            <CampaignNameField className="mb-4" registration={form.register("name")} error={form.formState.errors.name?.message} />
           )}
           <TriggerNode form={form} checks={checks.filter((c) => c.path.startsWith("trigger"))} knownAttributes={knownAttributes} />
           <Connector />

@@ -6,14 +6,13 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toaster";
 import { formPath, toFormValues, type EditorFormValues } from "@/lib/campaigns/editor";
 import { campaignEditorSchema, type CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
-import { Banner, useUnsavedChangesWarning, type BuilderForm } from "../builder-parts";
+import { Banner, CampaignNameField, useUnsavedChangesWarning, type BuilderForm } from "../builder-parts";
 import { MessageNode } from "../message-node";
 import { CampaignHeader } from "../campaign-header";
 import { AudiencePicker } from "./audience-picker";
@@ -176,17 +175,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <fieldset disabled={!editable} className="grid min-w-0 gap-4">
           <legend className="sr-only">Campaign configuration</legend>
-          <div className="max-w-md">
-            <label htmlFor="campaign-name" className="mb-1.5 block text-sm font-medium">
-              Campaign name
-            </label>
-            <Input id="campaign-name" aria-invalid={form.formState.errors.name ? true : undefined} {...form.register("name")} />
-            {form.formState.errors.name && (
-              <p role="alert" className="mt-1 text-xs font-medium text-destructive">
-                {form.formState.errors.name.message}
-              </p>
-            )}
-          </div>
+          <CampaignNameField registration={form.register("name")} error={form.formState.errors.name?.message} />
           <AudiencePicker
             lists={lists}
             segments={segments}
