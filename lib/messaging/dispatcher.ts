@@ -160,7 +160,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   });
 
   const { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry } = createOutcomeWrites(db, { now: clock.now, outcomeGraceMs, counts: summary });
-  const bulkPacing = createBulkPacing({ db, limiter, now: clock.now, sleep: (ms) => clock.sleep(ms), settleStopped, onlyWorkspaceIds: options.workspaceIds });
+  const bulkPacing = createBulkPacing({ db, limiter, now: clock.now, settleStopped, onlyWorkspaceIds: options.workspaceIds });
 
   /** `startedAt`: when the request leaves, stored as the message's `sent_at` (the clock the per-second cap counts on). */
   const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
@@ -219,6 +219,13 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       void clock.sleep(ms).then(resolve);
     }).finally(() => (lane.wake = null));
 
+  /** Returns once a send of the campaign may leave within its per-second cap (or the pass stops). */
+  const waitForCampaignSecond = async (campaignId: string, perSecond: number) => {
+    for (let wait = bulkPacing.secondWaitMs(campaignId, perSecond); wait > 0 && !stopping(); wait = bulkPacing.secondWaitMs(campaignId, perSecond)) {
+      await clock.sleep(wait);
+    }
+  };
+
   const runLane = async (lane: Lane) => {
     const { sender } = lane;
     try {
@@ -250,7 +257,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           await handBack([message], pausedUntil);
           continue;
         }
-        if (campaignRate !== null) await bulkPacing.waitForSecond(message.campaignId, campaignRate);
+        if (campaignRate !== null) await waitForCampaignSecond(message.campaignId, campaignRate);
         // The sender's slot; slots that are already too late when taken (a slow reservation) are
         // dropped and a fresh one taken.
         let slot = -Infinity;
@@ -294,11 +301,17 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           continue;
         }
         await inFlight.acquire();
+        // Asked again right before the send (another pass of this process may have sent meanwhile),
+        // and the last answer is read synchronously: nothing can send between it and the record below.
+        while (campaignRate !== null && bulkPacing.secondWaitMs(message.campaignId, campaignRate) > 0 && !stopping()) {
+          await waitForCampaignSecond(message.campaignId, campaignRate);
+        }
         if (stopping()) {
           inFlight.release();
           await handBack([message], clock.now());
           continue;
         }
+        // No await between the last per-second check and this record.
         const startedAt = clock.now();
         if (message.source === "bulk") bulkPacing.recordSend(message.campaignId, startedAt);
         const current = message;

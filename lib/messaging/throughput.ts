@@ -14,9 +14,10 @@ import { queryRows } from "@/db/rows";
 export interface ThroughputLimiter {
   /**
    * Reserves `count` consecutive slots of lane `key` at `perSecond` and returns the first slot's
-   * time (ms since the epoch); the others follow `1000 / perSecond` ms apart.
+   * time (ms since the epoch); the others follow `1000 / perSecond` ms apart. A lane that fell
+   * behind starts at most `catchUpMs` back (default: CATCH_UP_FRACTION of a second's slots).
    */
-  reserve(key: string, perSecond: number, count: number, now: number): Promise<number>;
+  reserve(key: string, perSecond: number, count: number, now: number, catchUpMs?: number): Promise<number>;
   /** No slot of lane `key` before `until` (ms): a slow-down asked for by the provider. */
   holdUntil(key: string, until: number): Promise<void>;
 }
@@ -46,7 +47,8 @@ export const PACING_SHARE = 0.96;
 
 /** Microseconds between two slots of a lane at `perSecond`. */
 export const intervalUs = (perSecond: number) => Math.max(1, Math.round(1_000_000 / (PACING_SHARE * Math.max(0.001, perSecond))));
-const catchUpUs = (perSecond: number) => Math.floor(perSecond * CATCH_UP_FRACTION) * intervalUs(perSecond);
+const catchUpUs = (perSecond: number, catchUpMs?: number) =>
+  catchUpMs === undefined ? Math.floor(perSecond * CATCH_UP_FRACTION) * intervalUs(perSecond) : Math.round(catchUpMs * 1000);
 
 export const senderLane = (senderId: string) => `sender:${senderId}`;
 export const campaignLane = (campaignId: string) => `campaign:${campaignId}`;
@@ -54,7 +56,7 @@ export const campaignLane = (campaignId: string) => `campaign:${campaignId}`;
 /** The lanes in Postgres, shared by all processes. One statement per reservation. */
 export function createSharedThroughputLimiter(db: Executor): ThroughputLimiter {
   return {
-    async reserve(key, perSecond, count, now) {
+    async reserve(key, perSecond, count, now, catchUpMs) {
       const step = intervalUs(perSecond);
       const nowUs = Math.round(now * 1000);
       const span = step * Math.max(1, Math.floor(count));
@@ -63,7 +65,7 @@ export function createSharedThroughputLimiter(db: Executor): ThroughputLimiter {
         sql`insert into throughput_lanes as l (key, next_slot_us, updated_at)
           values (${key}, ${nowUs + span}, now())
           on conflict (key) do update
-            set next_slot_us = greatest(l.next_slot_us, ${nowUs - catchUpUs(perSecond)}::bigint) + ${span}::bigint, updated_at = now()
+            set next_slot_us = greatest(l.next_slot_us, ${nowUs - catchUpUs(perSecond, catchUpMs)}::bigint) + ${span}::bigint, updated_at = now()
           returning l.next_slot_us - ${span}::bigint as first_us`,
       );
       return Number(row!.first_us) / 1000;
@@ -84,11 +86,11 @@ export function createSharedThroughputLimiter(db: Executor): ThroughputLimiter {
 export function createThroughputLimiter(): ThroughputLimiter {
   const nextFree = new Map<string, number>();
   return {
-    async reserve(key, perSecond, count, now) {
+    async reserve(key, perSecond, count, now, catchUpMs) {
       const step = intervalUs(perSecond);
       const nowUs = Math.round(now * 1000);
       const booked = nextFree.get(key);
-      const first = booked === undefined ? nowUs : Math.max(booked, nowUs - catchUpUs(perSecond));
+      const first = booked === undefined ? nowUs : Math.max(booked, nowUs - catchUpUs(perSecond, catchUpMs));
       nextFree.set(key, first + step * Math.max(1, Math.floor(count)));
       return first / 1000;
     },
@@ -107,9 +109,15 @@ export class SlotBlock {
   private left = 0;
   private step = 0;
 
+  /**
+   * `catchUpMs`: how far behind the lane may catch up, and how late a slot may still be used
+   * (default: a few ms for a sender; a bulk campaign, whose per-second cap guards every window,
+   * catches up a pass boundary's gap).
+   */
   constructor(
     private readonly limiter: ThroughputLimiter,
     readonly key: string,
+    private readonly options: { catchUpMs?: number } = {},
   ) {}
 
   /** The time (ms) of the next slot for a lane at `perSecond`; `want` sizes a new block. */
@@ -117,7 +125,7 @@ export class SlotBlock {
     const step = intervalUs(perSecond) / 1000;
     if (this.left > 0 && step !== this.step) this.left = 0; // the rate changed: start afresh
     // A slot a few ms late (the event loop was busy) is still used; older ones are dropped.
-    const tolerance = lateSlotToleranceMs(perSecond);
+    const tolerance = this.options.catchUpMs ?? lateSlotToleranceMs(perSecond);
     for (;;) {
       const oldest = now() - tolerance;
       while (this.left > 0 && this.next < oldest) {
@@ -127,7 +135,7 @@ export class SlotBlock {
       if (this.left > 0) break;
       // Small blocks (at most a quarter of a second) keep unused slots few when a lane runs dry.
       const count = Math.max(1, Math.min(Math.ceil(want), Math.ceil(perSecond / 4)));
-      this.next = await this.limiter.reserve(this.key, perSecond, count, now());
+      this.next = await this.limiter.reserve(this.key, perSecond, count, now(), this.options.catchUpMs);
       this.left = count;
       this.step = step;
       // A slow reservation can return slots that are already late: the loop drops those.
