@@ -312,9 +312,11 @@ async function main() {
   }
   writeReport();
   if (!SHORT) {
+    // A run of some scenarios only (RELIABILITY_ONLY) keeps its own section beside the full run's.
+    const only = ONLY ? ONLY.join(",") : null;
     writeResultsSection(
-      "reliability-trigger",
-      `## Reliability (\`npm run test:reliability\`)\n\nRun ${new Date().toISOString()}, ${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`}:\n\n${summary.join("\n")}`,
+      only ? `reliability-${only.replace(/\W/g, "")}` : "reliability-trigger",
+      `## Reliability (\`${only ? `RELIABILITY_ONLY=${only} ` : ""}npm run test:reliability\`)\n\nRun ${new Date().toISOString()}, ${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`}:\n\n${summary.join("\n")}`,
     );
   }
   console.log(`\n${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
