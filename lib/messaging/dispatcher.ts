@@ -219,12 +219,9 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       void clock.sleep(ms).then(resolve);
     }).finally(() => (lane.wake = null));
 
-  /** Returns once a send of the campaign may leave within its per-second cap (or the pass stops). */
-  const waitForCampaignSecond = async (campaignId: string, perSecond: number) => {
-    for (let wait = bulkPacing.secondWaitMs(campaignId, perSecond); wait > 0 && !stopping(); wait = bulkPacing.secondWaitMs(campaignId, perSecond)) {
-      await clock.sleep(wait);
-    }
-  };
+  /** How long the campaign's per-second cap holds its next send (0 for trigger messages, or when the pass stops). */
+  const campaignWaitMs = (campaignId: string, perSecond: number | null) =>
+    perSecond === null || stopping() ? 0 : bulkPacing.secondWaitMs(campaignId, perSecond);
 
   const runLane = async (lane: Lane) => {
     const { sender } = lane;
@@ -257,7 +254,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           await handBack([message], pausedUntil);
           continue;
         }
-        if (campaignRate !== null) await waitForCampaignSecond(message.campaignId, campaignRate);
+        for (let wait = campaignWaitMs(message.campaignId, campaignRate); wait > 0; wait = campaignWaitMs(message.campaignId, campaignRate)) await clock.sleep(wait);
         // The sender's slot; slots that are already too late when taken (a slow reservation) are
         // dropped and a fresh one taken.
         let slot = -Infinity;
@@ -301,11 +298,9 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           continue;
         }
         await inFlight.acquire();
-        // Asked again right before the send (another pass of this process may have sent meanwhile),
-        // and the last answer is read synchronously: nothing can send between it and the record below.
-        while (campaignRate !== null && bulkPacing.secondWaitMs(message.campaignId, campaignRate) > 0 && !stopping()) {
-          await waitForCampaignSecond(message.campaignId, campaignRate);
-        }
+        // Asked again right before the send (another pass of this process may have sent meanwhile);
+        // the last answer is read synchronously, so nothing can send between it and the record below.
+        for (let wait = campaignWaitMs(message.campaignId, campaignRate); wait > 0; wait = campaignWaitMs(message.campaignId, campaignRate)) await clock.sleep(wait);
         if (stopping()) {
           inFlight.release();
           await handBack([message], clock.now());
