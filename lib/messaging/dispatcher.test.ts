@@ -181,8 +181,10 @@ describe("throughput", () => {
     const span = mine.at(-1)!.at - mine[0]!.at;
     // 30 sends at 20/s: 29 gaps of 50 ms. The first slot is reserved "now" and used a database round
     // trip later; a slot may be used up to 50 ms late (so no second exceeds the rate by more than 5 %), never early.
+    // The upper bound only says the sender is not held far below its rate: CI runs this beside a
+    // production build and another suite on two cores, so it leaves room for a starved event loop.
     expect(span).toBeGreaterThanOrEqual(29 * 50 - 50);
-    expect(span).toBeLessThan(29 * 50 + 500);
+    expect(span).toBeLessThan(29 * 50 + 1_500);
     const peak = Math.max(...mine.map((s) => mine.filter((t) => t.at >= s.at && t.at < s.at + 1_000).length));
     expect(peak).toBeLessThanOrEqual(21);
     expect(summary.sent).toBeGreaterThanOrEqual(30);
