@@ -476,3 +476,85 @@ export const triggerRequests = pgTable(
     index("trigger_requests_created_idx").on(t.createdAt),
   ],
 );
+
+/** What an event webhook endpoint can subscribe to. `webhook.test` is only ever sent on request, to one endpoint. */
+export const webhookEventTypes = [
+  "message.sent",
+  "message.delivered",
+  "message.read",
+  "message.failed",
+  "message.skipped",
+  "campaign.completed",
+  "contact.opted_out",
+] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number] | "webhook.test";
+
+/** A workspace's HTTPS endpoint for outbound events. The signing secret is stored encrypted: it is needed to sign. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    events: text("events").array().notNull(),
+    secretEncrypted: text("secret_encrypted").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Why it was switched off: by a user, or after a delivery failed for 24 hours. */
+    disabledReason: text("disabled_reason"),
+    disabledAt: at("disabled_at"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/**
+ * One thing that happened, written by database triggers in the same transaction as the change (so
+ * an event exists exactly when its change committed) and only while an enabled endpoint of the
+ * workspace subscribes to its type. `snapshot` is the changed row as it was then; `body` is the
+ * JSON payload rendered from it on the first delivery attempt, so every attempt signs the same bytes.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    type: text("type").$type<WebhookEventType>().notNull(),
+    snapshot: jsonb("snapshot").$type<Record<string, unknown>>().notNull(),
+    body: text("body"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_events_workspace_created_idx").on(t.workspaceId, t.createdAt)],
+);
+
+export const webhookDeliveryStatuses = ["pending", "succeeded", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+
+/** One event to one endpoint, with the outcome of its latest attempt; retried with backoff for 24 hours. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull().references(() => webhookEvents.id, { onDelete: "cascade" }),
+    status: text("status", { enum: webhookDeliveryStatuses }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
+    lockedUntil: at("locked_until"),
+    lastAttemptAt: at("last_attempt_at"),
+    responseStatus: integer("response_status"),
+    responseMs: integer("response_ms"),
+    /** The start of the receiver's answer (at most 2 KiB), or what went wrong before one came. */
+    responseBody: text("response_body"),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+  ],
+);

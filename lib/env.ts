@@ -40,6 +40,8 @@ export const envSchema = z.object({
   MAIL_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   MAIL_WEBHOOK_URL: z.preprocess(emptyToUndefined, optionalUrl),
   MAIL_WEBHOOK_TOKEN: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** `true`: event webhooks may point at private and loopback addresses, over plain http (development, tests). */
+  WEBHOOKS_ALLOW_PRIVATE_URLS: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
   SENDSTREAM_SEED: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
   VERCEL: z.string().optional(),
 });

@@ -139,6 +139,8 @@ export const ERROR_CATALOG = [
     audience: "web_app",
   },
   { code: "api_key_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many API keys as it may have. Delete one first.", audience: "web_app" },
+  { code: "webhook_endpoint_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many webhook endpoints as it may have. Delete one first.", audience: "web_app" },
+  { code: "webhook_endpoint_disabled", status: 409, title: "Conflict", description: "The webhook endpoint is switched off; switch it on before sending to it.", audience: "web_app" },
   { code: "account_exists", status: 409, title: "Account exists", description: "An account with this email already exists. Sign in instead.", audience: "web_app" },
   {
     code: "payload_too_large",

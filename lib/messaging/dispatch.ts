@@ -7,6 +7,7 @@ import { getDb } from "@/db";
 import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
 import { defaultProviders, type ProviderRegistry } from "./providers";
 import { describeError } from "@/lib/logging";
+import { deliverDueWebhooks, pruneWebhookHistory, type WebhookPassSummary } from "@/lib/event-webhooks/deliveries";
 
 const providers: ProviderRegistry = defaultProviders();
 
@@ -17,11 +18,13 @@ interface DispatchState {
   again: boolean;
   /** Aborted on shutdown: every pass of the process stops claiming and hands back what it holds. */
   shutdown: AbortController;
+  /** When this process last deleted expired webhook events. */
+  webhooksPrunedAt: number;
 }
 
 function state(): DispatchState {
   const global = globalThis as { __sendstreamDispatch?: DispatchState };
-  global.__sendstreamDispatch ??= { draining: null, again: false, shutdown: new AbortController() };
+  global.__sendstreamDispatch ??= { draining: null, again: false, shutdown: new AbortController(), webhooksPrunedAt: 0 };
   return global.__sendstreamDispatch;
 }
 
@@ -30,6 +33,22 @@ export async function dispatchDue(options: Pick<DispatchOptions, "deadlineMs" | 
   const { shutdown } = state();
   const signal = options.signal ? AbortSignal.any([options.signal, shutdown.signal]) : shutdown.signal;
   return runDispatch({ db: await getDb(), providers }, { deadlineMs: options.deadlineMs ?? 10_000, limit: options.limit, signal });
+}
+
+const WEBHOOK_PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Delivers due event webhooks (the same machinery as messages: the in-process loop, the worker,
+ * the cron route and the drain after a response), and about hourly deletes expired ones.
+ */
+export async function deliverWebhooksDue(options: { deadlineMs?: number } = {}): Promise<WebhookPassSummary> {
+  const s = state();
+  const db = await getDb();
+  if (Date.now() - s.webhooksPrunedAt > WEBHOOK_PRUNE_EVERY_MS) {
+    s.webhooksPrunedAt = Date.now();
+    await pruneWebhookHistory(db);
+  }
+  return deliverDueWebhooks(db, { deadlineMs: options.deadlineMs ?? 10_000, signal: s.shutdown.signal });
 }
 
 /**
@@ -59,6 +78,8 @@ function drain(): Promise<void> {
         s.again = false;
         if (s.shutdown.signal.aborted) break;
         await dispatchDue({ deadlineMs: SOON_DEADLINE_MS });
+        // The events of what was just sent, and test events, go out without waiting for the loop or cron.
+        await deliverWebhooksDue({ deadlineMs: 5_000 });
       } while (s.again);
     } catch (error) {
       console.error(`[dispatcher] dispatch after response failed: ${describeError(error)}`);

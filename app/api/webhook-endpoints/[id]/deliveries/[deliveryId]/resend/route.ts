@@ -1,0 +1,16 @@
+import { getDb } from "@/db";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { dispatchSoon } from "@/lib/messaging";
+import { resendWebhookDelivery } from "@/lib/event-webhooks/deliveries";
+
+/** The same event (same id and body) once more to this endpoint, as a new delivery. */
+export const POST = withWorkspace<{ id: string; deliveryId: string }>(async ({ params, workspaceId }) => {
+  const delivery = await resendWebhookDelivery(await getDb(), workspaceId, params.id, params.deliveryId);
+  dispatchSoon();
+  return json(delivery, { status: 202, headers: { "Cache-Control": "no-store" } });
+}, webAppOnly);
+
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);

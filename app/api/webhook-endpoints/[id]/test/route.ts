@@ -1,0 +1,16 @@
+import { getDb } from "@/db";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { dispatchSoon } from "@/lib/messaging";
+import { sendTestWebhookEvent } from "@/lib/event-webhooks/deliveries";
+
+/** Queues a `webhook.test` event for this endpoint; it goes out right after the response. */
+export const POST = withWorkspace<{ id: string }>(async ({ params, workspaceId }) => {
+  const delivery = await sendTestWebhookEvent(await getDb(), workspaceId, params.id);
+  dispatchSoon();
+  return json(delivery, { status: 202, headers: { "Cache-Control": "no-store" } });
+}, webAppOnly);
+
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = methodNotAllowed(["POST"]);
+export const PATCH = methodNotAllowed(["POST"]);
+export const DELETE = methodNotAllowed(["POST"]);

@@ -1,0 +1,86 @@
+// Where an event webhook may point. The service POSTs to URLs its users type in, so a URL that
+// resolves to a private, loopback or link-local address (the machine itself, the cloud metadata
+// service, the internal network) is refused, both when it is saved and on every connection (the
+// name could resolve elsewhere later). WEBHOOKS_ALLOW_PRIVATE_URLS=true lifts this, and allows
+// plain http, for local development and tests.
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+
+const blocked = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8], // "this" network
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16], // link-local, cloud metadata
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15], // benchmarking
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, broadcast
+] as const) {
+  blocked.addSubnet(network, prefix, "ipv4");
+}
+for (const [network, prefix] of [
+  ["::", 128], // unspecified
+  ["::1", 128],
+  ["fc00::", 7], // unique local
+  ["fe80::", 10], // link-local
+  ["ff00::", 8], // multicast
+  ["64:ff9b::", 96], // NAT64 of any IPv4 address
+] as const) {
+  blocked.addSubnet(network, prefix, "ipv6");
+}
+
+/** True for an address a webhook must not reach; an IPv4-mapped IPv6 address is judged as its IPv4 one. */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return blocked.check(mapped, "ipv4");
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, "ipv4");
+  if (family === 6) return blocked.check(address, "ipv6");
+  return true;
+}
+
+export function privateUrlsAllowed(env: Record<string, string | undefined> = process.env): boolean {
+  return env.WEBHOOKS_ALLOW_PRIVATE_URLS === "true";
+}
+
+export class UnsafeWebhookUrl extends Error {}
+
+/** The URL's problem in a sentence a user can act on, or null when it is fine to store. */
+export function urlShapeProblem(raw: string, allowPrivate = privateUrlsAllowed()): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "Enter a full URL, such as https://example.com/webhooks/sendstream.";
+  }
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) return "The URL must start with https://.";
+  if (url.username || url.password) return "Put credentials in the URL's path or query, not before the host.";
+  if (url.hash) return "A URL with a #fragment cannot be called; remove it.";
+  return null;
+}
+
+/**
+ * Resolves the URL's host and throws UnsafeWebhookUrl when any of its addresses is private (or it
+ * does not resolve). Returns the addresses, for a connection that uses only what was checked.
+ */
+export async function assertPublicHost(hostname: string, allowPrivate = privateUrlsAllowed()): Promise<{ address: string; family: number }[]> {
+  const host = hostname.replace(/^\[(.*)\]$/, "$1");
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  } catch {
+    throw new UnsafeWebhookUrl(`The host ${hostname} could not be resolved.`);
+  }
+  if (addresses.length === 0) throw new UnsafeWebhookUrl(`The host ${hostname} could not be resolved.`);
+  if (!allowPrivate) {
+    const internal = addresses.find((entry) => isPrivateAddress(entry.address));
+    if (internal) {
+      throw new UnsafeWebhookUrl(`The host ${hostname} resolves to ${internal.address}, a private or loopback address; webhooks only go to public addresses.`);
+    }
+  }
+  return addresses;
+}

@@ -1,0 +1,90 @@
+// Shared by the endpoint form (browser) and the route handlers (server): no server imports here.
+import { z } from "zod";
+import { webhookEventTypes, type WebhookDeliveryStatus, type WebhookEventType } from "@/db/schema";
+
+export { webhookEventTypes, type WebhookEventType };
+
+export const WEBHOOK_EVENT_LABELS: Record<(typeof webhookEventTypes)[number], string> = {
+  "message.sent": "A message was accepted by WhatsApp",
+  "message.delivered": "A message reached the phone",
+  "message.read": "A message was read",
+  "message.failed": "A message failed",
+  "message.skipped": "A message was skipped (opted out, cancelled)",
+  "campaign.completed": "A bulk campaign finished sending",
+  "contact.opted_out": "A contact opted out",
+};
+
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;
+
+export const webhookUrlSchema = z
+  .string({ error: "Enter the endpoint's URL." })
+  .trim()
+  .min(1, "Enter the endpoint's URL.")
+  .max(WEBHOOK_URL_MAX_LENGTH, `Use at most ${WEBHOOK_URL_MAX_LENGTH} characters.`)
+  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value), "Enter a full URL, such as https://example.com/webhooks/sendstream.");
+
+const descriptionSchema = z
+  .string()
+  .trim()
+  .max(WEBHOOK_DESCRIPTION_MAX_LENGTH, `Use at most ${WEBHOOK_DESCRIPTION_MAX_LENGTH} characters.`)
+  .refine((value) => !/\p{Cc}/u.test(value), "The description cannot contain control characters.");
+
+const eventsSchema = z
+  .array(z.enum(webhookEventTypes, { error: `Not an event type: use one of ${webhookEventTypes.join(", ")}.` }))
+  .min(1, "Pick at least one event.")
+  .transform((events) => webhookEventTypes.filter((type) => events.includes(type)));
+
+export const createWebhookEndpointSchema = z
+  .object({ url: webhookUrlSchema, description: descriptionSchema.default(""), events: eventsSchema })
+  .strict();
+export type CreateWebhookEndpointInput = z.input<typeof createWebhookEndpointSchema>;
+
+export const updateWebhookEndpointSchema = z
+  .object({ url: webhookUrlSchema, description: descriptionSchema, events: eventsSchema, enabled: z.boolean() })
+  .partial()
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, "Send at least one of url, description, events, enabled.");
+export type UpdateWebhookEndpointInput = z.input<typeof updateWebhookEndpointSchema>;
+
+/** An endpoint as the settings pages show it; never its secret. Dates are ISO 8601 strings. */
+export interface WebhookEndpointView {
+  id: string;
+  url: string;
+  description: string;
+  events: WebhookEventType[];
+  enabled: boolean;
+  /** Why it is off: switched off by a user, or a delivery failed for 24 hours. */
+  disabledReason: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Deliveries still to be made (waiting for their first attempt or a retry). */
+  pending: number;
+  /** Deliveries that failed for good in the last 7 days. */
+  failedLastWeek: number;
+}
+
+/** The response that creates an endpoint or rolls its secret: the only time the secret is shown. */
+export interface WebhookEndpointWithSecret {
+  endpoint: WebhookEndpointView;
+  secret: string;
+}
+
+export interface WebhookDeliveryView {
+  id: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  /** When it is tried next, while pending. */
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
+  responseMs: number | null;
+  responseBody: string | null;
+  error: string | null;
+  /** The signed JSON body; null until the first attempt renders it. */
+  body: string | null;
+  createdAt: string;
+}
