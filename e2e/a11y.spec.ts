@@ -1,41 +1,11 @@
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { ARTIFACTS, audit, expectNoViolations, type PageReport } from "./checks";
 import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
 
-/** Set E2E_ARTIFACTS=1 to keep a full-page screenshot of every page checked (e2e/.artifacts, not committed). */
-const ARTIFACTS = process.env.E2E_ARTIFACTS ? "e2e/.artifacts" : null;
 /** Reserved sandbox numbers (lib/messaging/providers/sandbox.ts): fails at once with 131026; times out on every attempt. */
 const UNDELIVERABLE = "+447700131026";
 const TIMES_OUT = "+447700100408";
-
-interface PageReport {
-  page: string;
-  violations: string[];
-}
-
-/** WCAG 2.1 A and AA checks; only serious and critical findings fail the run, all of them listed. */
-async function audit(page: Page, name: string, reports: PageReport[], { screenshot = true } = {}) {
-  if (ARTIFACTS && screenshot) await page.screenshot({ path: `${ARTIFACTS}/a11y-${name}-1280.png`, fullPage: true });
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const violations = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => {
-      const nodes = violation.nodes
-        .slice(0, 8)
-        .map((node) => `      ${node.target.join(" ")}\n        ${node.failureSummary?.replace(/\n/g, "\n        ")}`)
-        .join("\n");
-      return `  [${violation.impact}] ${violation.id}: ${violation.help} (${violation.nodes.length} elements)\n${nodes}`;
-    });
-  if (violations.length) console.log(`${name}:\n${violations.join("\n")}`);
-  reports.push({ page: name, violations });
-}
-
-function expectNoViolations(reports: PageReport[]) {
-  const failing = reports.filter((report) => report.violations.length > 0);
-  const summary = failing.map((report) => `${report.page}:\n${report.violations.join("\n")}`).join("\n\n");
-  expect(failing.map((report) => report.page), summary).toEqual([]);
-}
 
 test("the signed-out pages and the API reference have no serious or critical WCAG 2.1 AA violations", async ({ page }) => {
   test.setTimeout(360_000);

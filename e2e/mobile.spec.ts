@@ -1,28 +1,9 @@
 import fs from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
+import { ARTIFACTS, expectFitsPhone } from "./checks";
 import { buildOrderCampaign, signUpNewUser } from "./fixtures";
 
-/** Set E2E_ARTIFACTS=1 to keep a full-page screenshot of every page checked (e2e/.artifacts, not committed). */
-const ARTIFACTS = process.env.E2E_ARTIFACTS ? "e2e/.artifacts" : null;
-
 test.use({ viewport: { width: 390, height: 844 } });
-
-/** The page is no wider than the phone: long code and URLs scroll or wrap inside their own boxes. */
-async function expectFitsPhone(page: Page, name: string) {
-  if (ARTIFACTS) await page.screenshot({ path: `${ARTIFACTS}/mobile-${name}-390.png`, fullPage: true });
-  const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
-    const width = window.innerWidth;
-    // The outermost elements reaching past the right edge, to say what to fix.
-    const past = [...document.querySelectorAll<HTMLElement>("body *")].filter((element) => element.getBoundingClientRect().right > width + 1);
-    const outermost = past.filter((element) => !past.includes(element.parentElement!));
-    return {
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: width,
-      widest: outermost.slice(0, 5).map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> right=${Math.round(element.getBoundingClientRect().right)}`),
-    };
-  });
-  expect(scrollWidth, `${name} is ${scrollWidth}px wide on a ${innerWidth}px screen:\n${widest.join("\n")}`).toBeLessThanOrEqual(innerWidth);
-}
 
 /** A dialog's button can be scrolled to, sits inside the viewport, and takes the click. */
 async function reachAndClick(button: Locator) {

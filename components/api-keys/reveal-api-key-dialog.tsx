@@ -1,29 +1,9 @@
 "use client";
 
-import { Check, Copy, TriangleAlert } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { toast } from "@/components/ui/toaster";
 import type { CreatedApiKey } from "@/lib/api-keys/schemas";
+import { RevealOnceDialog } from "@/components/ui/reveal-once-dialog";
 
-/**
- * Shows a newly created key once. The key lives only in the `created` prop: once the dialog has
- * finished closing, `onClosed` lets the owner drop the last copy in the browser; the server cannot
- * show it again. Closing with Escape, a click outside or × before the key was copied asks first.
- */
+/** Shows a newly created API key once (see RevealOnceDialog). */
 export function RevealApiKeyDialog({
   created,
   open,
@@ -33,119 +13,23 @@ export function RevealApiKeyDialog({
   created: CreatedApiKey | null;
   open: boolean;
   onDone: () => void;
-  /** Runs once the dialog has closed; receives the close event so the owner can move focus. */
   onClosed: (event: Event) => void;
 }) {
-  const [copiedOnce, setCopiedOnce] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-
-  function requestClose() {
-    if (confirming) return;
-    if (copiedOnce) onDone();
-    else setConfirming(true);
-  }
-
-  function closed(event: Event) {
-    setCopiedOnce(false);
-    setConfirming(false);
-    onClosed(event);
-  }
-
   return (
-    <>
-      <Dialog open={open && created !== null} onOpenChange={(next) => !next && requestClose()}>
-        <DialogContent onCloseAutoFocus={closed} className="max-w-xl">
-          {created && <RevealBody created={created} onCopied={() => setCopiedOnce(true)} onDone={onDone} />}
-        </DialogContent>
-      </Dialog>
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Have you saved this key?</AlertDialogTitle>
-            <AlertDialogDescription>It will not be shown again. Without it you would have to delete the key and create a new one.</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Back to the key</AlertDialogCancel>
-            <AlertDialogAction
-              variant="default"
-              onClick={() => {
-                setConfirming(false);
-                onDone();
-              }}
-            >
-              Yes, close
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
-    </>
-  );
-}
-
-function RevealBody({ created, onCopied, onDone }: { created: CreatedApiKey; onCopied: () => void; onDone: () => void }) {
-  const inputRef = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopied(true);
-      onCopied();
-    } catch {
-      inputRef.current?.select();
-      toast.error("Could not copy automatically. The key is selected: press Ctrl+C (⌘C on a Mac).");
-    }
-  }
-
-  return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Save your API key</DialogTitle>
-        <DialogDescription>
-          “{created.name}” is ready. Copy the key now and store it in your integration’s secret settings.
-        </DialogDescription>
-      </DialogHeader>
-      <div className="grid gap-2">
-        <Label htmlFor="revealed-api-key">API key</Label>
-        <div className="flex gap-2">
-          <Input
-            id="revealed-api-key"
-            ref={inputRef}
-            readOnly
-            value={created.key}
-            spellCheck={false}
-            autoComplete="off"
-            onFocus={(event) => event.currentTarget.select()}
-            onCopy={onCopied}
-            className="font-mono text-[13px]"
-          />
-          <Button type="button" variant="outline" onClick={copy} className="w-24">
-            {copied ? <Check aria-hidden className="text-emerald-600" /> : <Copy aria-hidden />}
-            {copied ? "Copied" : "Copy"}
-          </Button>
-        </div>
-        <p className="sr-only" aria-live="polite">
-          {copied ? "API key copied to the clipboard" : ""}
-        </p>
-      </div>
-      <div role="note" className="flex gap-3 rounded-md border border-amber-300/70 bg-amber-50 px-3 py-2.5 text-sm text-amber-900 dark:border-amber-500/40 dark:bg-amber-950/40 dark:text-amber-200">
-        <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
-        <p>
-          This key will not be shown again. Anyone who has it can trigger your campaigns, so keep it secret. If you lose it,
-          delete it and create a new one.
-        </p>
-      </div>
-      <DialogFooter>
-        <Button type="button" onClick={onDone}>
-          Done
-        </Button>
-      </DialogFooter>
-    </>
+    <RevealOnceDialog
+      secret={created?.key ?? null}
+      open={open}
+      onDone={onDone}
+      onClosed={onClosed}
+      texts={{
+        title: "Save your API key",
+        description: `“${created?.name ?? ""}” is ready. Copy the key now and store it in your integration’s secret settings.`,
+        label: "API key",
+        warning:
+          "This key will not be shown again. Anyone who has it can trigger your campaigns, so keep it secret. If you lose it, delete it and create a new one.",
+        confirmTitle: "Have you saved this key?",
+        confirmDescription: "It will not be shown again. Without it you would have to delete the key and create a new one.",
+      }}
+    />
   );
 }

@@ -36,6 +36,12 @@ const ACTION_LABELS: Record<string, string> = {
   "member.role_changed": "Member role changed",
   "contact.opted_out": "Contact opted out",
   "contact.opted_in": "Contact opted in",
+  "webhook_endpoint.created": "Webhook endpoint added",
+  "webhook_endpoint.updated": "Webhook endpoint changed",
+  "webhook_endpoint.enabled": "Webhook endpoint switched on",
+  "webhook_endpoint.disabled": "Webhook endpoint switched off",
+  "webhook_endpoint.secret_rolled": "Webhook signing secret rolled",
+  "webhook_endpoint.deleted": "Webhook endpoint deleted",
 };
 
 function actorLabel(actor: AuditEventView["actor"]) {

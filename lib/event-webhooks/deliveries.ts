@@ -15,7 +15,7 @@ import { describeError } from "@/lib/logging";
 import { privateUrlsAllowed } from "./address";
 import { renderEventBody } from "./events";
 import { DeliveryError, postJson, type PostResult } from "./post";
-import type { WebhookDeliveryView } from "./schemas";
+import type { DeliveryPage, WebhookDeliveryView } from "./schemas";
 import { signedHeaders } from "./signing";
 
 const SECOND = 1_000;
@@ -189,11 +189,6 @@ export async function pruneWebhookHistory(db: Executor): Promise<void> {
 
 const DELIVERY_NOT_FOUND = "No delivery with this id exists for this endpoint.";
 export const DELIVERY_PAGE_SIZE = 25;
-
-export interface DeliveryPage {
-  data: WebhookDeliveryView[];
-  nextCursor: string | null;
-}
 
 const deliveryColumns = {
   id: webhookDeliveries.id,

@@ -10,10 +10,11 @@ import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { assertPublicHost, privateUrlsAllowed, UnsafeWebhookUrl, urlShapeProblem } from "./address";
 import {
   createWebhookEndpointSchema,
+  SWITCHED_OFF_BY_USER,
   updateWebhookEndpointSchema,
   type WebhookEndpointView,
   type WebhookEndpointWithSecret,
-  type WebhookEventType,
+  type SubscribableEventType,
 } from "./schemas";
 import { generateSigningSecret } from "./signing";
 
@@ -48,7 +49,7 @@ function toView(row: ViewRow): WebhookEndpointView {
     id: row.id,
     url: row.url,
     description: row.description,
-    events: row.events as WebhookEventType[],
+    events: row.events as SubscribableEventType[],
     enabled: row.enabled,
     disabledReason: row.disabledReason,
     disabledAt: row.disabledAt?.toISOString() ?? null,
@@ -115,7 +116,7 @@ export async function updateWebhookEndpoint(db: Executor, workspaceId: string, a
       .set({
         ...patch,
         ...(patch.enabled === true ? { disabledReason: null, disabledAt: null } : {}),
-        ...(patch.enabled === false ? { disabledReason: "Switched off by a user.", disabledAt: sql`now()` } : {}),
+        ...(patch.enabled === false ? { disabledReason: SWITCHED_OFF_BY_USER, disabledAt: sql`now()` } : {}),
         updatedAt: sql`now()`,
       })
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, workspaceId)))

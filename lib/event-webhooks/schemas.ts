@@ -4,6 +4,9 @@ import { webhookEventTypes, type WebhookDeliveryStatus, type WebhookEventType } 
 
 export { webhookEventTypes, type WebhookEventType };
 
+/** What an endpoint can subscribe to (every type but `webhook.test`, which is sent on request). */
+export type SubscribableEventType = (typeof webhookEventTypes)[number];
+
 export const WEBHOOK_EVENT_LABELS: Record<(typeof webhookEventTypes)[number], string> = {
   "message.sent": "A message was accepted by WhatsApp",
   "message.delivered": "A message reached the phone",
@@ -13,6 +16,9 @@ export const WEBHOOK_EVENT_LABELS: Record<(typeof webhookEventTypes)[number], st
   "campaign.completed": "A bulk campaign finished sending",
   "contact.opted_out": "A contact opted out",
 };
+
+/** The reason stored when a user switches an endpoint off (any other reason: the service did, after failures). */
+export const SWITCHED_OFF_BY_USER = "Switched off by a user.";
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;
@@ -52,7 +58,7 @@ export interface WebhookEndpointView {
   id: string;
   url: string;
   description: string;
-  events: WebhookEventType[];
+  events: SubscribableEventType[];
   enabled: boolean;
   /** Why it is off: switched off by a user, or a delivery failed for 24 hours. */
   disabledReason: string | null;
@@ -87,4 +93,9 @@ export interface WebhookDeliveryView {
   /** The signed JSON body; null until the first attempt renders it. */
   body: string | null;
   createdAt: string;
+}
+
+export interface DeliveryPage {
+  data: WebhookDeliveryView[];
+  nextCursor: string | null;
 }

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { connection } from "next/server";
+import { WebhookEndpointDetail } from "@/components/event-webhooks/endpoint-detail";
+import { getDb } from "@/db";
+import { requireUser } from "@/lib/auth";
+import { listWebhookDeliveries } from "@/lib/event-webhooks/deliveries";
+import { getWebhookEndpoint } from "@/lib/event-webhooks/endpoints";
+import { orNotFound } from "@/lib/http/page-not-found";
+
+export const metadata: Metadata = { title: "Webhook endpoint" };
+
+export default async function WebhookEndpointPage({ params }: { params: Promise<{ id: string }> }) {
+  await connection();
+  const user = await requireUser();
+  const { id } = await params;
+  const db = await getDb();
+  const endpoint = await orNotFound(getWebhookEndpoint(db, user.workspaceId, id));
+  const deliveries = await listWebhookDeliveries(db, user.workspaceId, id);
+  return <WebhookEndpointDetail initialEndpoint={endpoint} initialDeliveries={deliveries} />;
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Loader2 } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { fieldAria, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import {
+  createWebhookEndpointSchema,
+  WEBHOOK_EVENT_LABELS,
+  webhookEventTypes,
+  type CreateWebhookEndpointInput,
+  type WebhookEndpointView,
+  type WebhookEndpointWithSecret,
+} from "@/lib/event-webhooks/schemas";
+import { requestJson } from "@/lib/http/client";
+
+type FormValues = CreateWebhookEndpointInput;
+
+/**
+ * Adds an endpoint (`endpoint` null: the response carries its secret, shown once by the caller) or
+ * changes one's URL, description and events.
+ */
+export function EndpointFormDialog({
+  open,
+  onOpenChange,
+  endpoint,
+  onSaved,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  endpoint: WebhookEndpointView | null;
+  onSaved: (saved: { endpoint: WebhookEndpointView; secret?: string }) => void;
+}) {
+  const [formError, setFormError] = useState<string>();
+  const { register, handleSubmit, formState, setError, reset } = useForm<FormValues>({
+    resolver: zodResolver(createWebhookEndpointSchema),
+    values: endpoint
+      ? { url: endpoint.url, description: endpoint.description, events: endpoint.events }
+      : { url: "", description: "", events: ["message.sent", "message.delivered", "message.read", "message.failed"] },
+  });
+  const { errors, isSubmitting } = formState;
+
+  function changeOpen(next: boolean) {
+    if (isSubmitting) return;
+    if (!next) {
+      reset();
+      setFormError(undefined);
+    }
+    onOpenChange(next);
+  }
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(undefined);
+    const result = endpoint
+      ? await requestJson<WebhookEndpointView>(`/api/webhook-endpoints/${encodeURIComponent(endpoint.id)}`, { method: "PATCH", body: values })
+      : await requestJson<WebhookEndpointWithSecret>("/api/webhook-endpoints", { method: "POST", body: values });
+    if (!result.ok) {
+      let placed = false;
+      for (const error of result.problem.errors ?? []) {
+        const field = error.path.split(/[.[]/)[0];
+        if (field === "url" || field === "description" || field === "events") {
+          setError(field, { message: error.message });
+          placed = true;
+        }
+      }
+      if (!placed) setFormError(result.problem.detail);
+      return;
+    }
+    const saved = "secret" in result.data ? result.data : { endpoint: result.data as WebhookEndpointView };
+    reset();
+    onOpenChange(false);
+    onSaved(saved);
+  });
+
+  const eventsError = errors.events?.message ?? errors.events?.root?.message;
+  return (
+    <Dialog open={open} onOpenChange={changeOpen}>
+      <DialogContent className="max-w-lg">
+        <form onSubmit={onSubmit} noValidate className="grid gap-5">
+          <DialogHeader>
+            <DialogTitle>{endpoint ? "Edit endpoint" : "Add endpoint"}</DialogTitle>
+            <DialogDescription>
+              Sendstream POSTs a signed JSON event to this URL each time one of the chosen things happens, and retries for 24 hours
+              until it answers with a 2xx status.
+            </DialogDescription>
+          </DialogHeader>
+          {formError && (
+            <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+              {formError}
+            </div>
+          )}
+          <FormField id="webhook-url" label="Endpoint URL" error={errors.url?.message} hint="An https:// address on the public internet.">
+            <Input
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              placeholder="https://example.com/webhooks/sendstream"
+              {...fieldAria("webhook-url", errors.url?.message, true)}
+              {...register("url")}
+            />
+          </FormField>
+          <FormField id="webhook-description" label="Description (optional)" error={errors.description?.message}>
+            <Input autoComplete="off" placeholder="Order system" {...fieldAria("webhook-description", errors.description?.message)} {...register("description")} />
+          </FormField>
+          <fieldset className="grid gap-2" aria-describedby={eventsError ? "webhook-events-error" : undefined}>
+            <legend className="mb-1 text-sm font-medium">Events to send</legend>
+            {webhookEventTypes.map((type) => (
+              <label key={type} className="flex items-start gap-2 text-sm">
+                <input type="checkbox" value={type} className="mt-1" {...register("events")} />
+                <span>
+                  <code className="font-mono text-[13px]">{type}</code>
+                  <span className="block text-xs text-muted-foreground">{WEBHOOK_EVENT_LABELS[type]}</span>
+                </span>
+              </label>
+            ))}
+            {eventsError && (
+              <p id="webhook-events-error" role="alert" className="text-xs font-medium text-destructive">
+                {eventsError}
+              </p>
+            )}
+          </fieldset>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => changeOpen(false)} disabled={isSubmitting}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting && <Loader2 className="animate-spin" aria-hidden />}
+              {endpoint ? "Save changes" : "Add endpoint"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
