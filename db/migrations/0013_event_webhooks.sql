@@ -53,17 +53,19 @@ CREATE INDEX "webhook_events_workspace_created_idx" ON "webhook_events" USING bt
 -- Events are written by triggers, in the transaction of the change itself, so every path that
 -- changes a message, a campaign or a contact emits them and none can forget to. When no enabled
 -- endpoint of the workspace subscribes to the type, nothing is written.
+CREATE FUNCTION "webhook_subscribed"(p_workspace_id text, p_type text) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (
+    SELECT 1 FROM webhook_endpoints e WHERE e.workspace_id = p_workspace_id AND e.enabled AND p_type = ANY (e.events)
+  );
+$$;
+--> statement-breakpoint
+-- Called only after webhook_subscribed said yes: the snapshot is built only when someone listens.
 CREATE FUNCTION "webhook_emit_event"(p_workspace_id text, p_type text, p_snapshot jsonb) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_event_id text;
+  v_event_id text := 'evt_' || replace(gen_random_uuid()::text, '-', '');
 BEGIN
-  IF NOT EXISTS (
-    SELECT 1 FROM webhook_endpoints e WHERE e.workspace_id = p_workspace_id AND e.enabled AND p_type = ANY (e.events)
-  ) THEN
-    RETURN;
-  END IF;
-  v_event_id := 'evt_' || replace(gen_random_uuid()::text, '-', '');
   INSERT INTO webhook_events (id, workspace_id, type, snapshot) VALUES (v_event_id, p_workspace_id, p_type, p_snapshot);
   INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id)
     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), p_workspace_id, e.id, v_event_id
@@ -75,7 +77,9 @@ $$;
 CREATE FUNCTION "webhook_message_event"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM webhook_emit_event(NEW.workspace_id, 'message.' || NEW.status, to_jsonb(NEW) - 'payload' - 'locked_until');
+  IF webhook_subscribed(NEW.workspace_id, 'message.' || NEW.status) THEN
+    PERFORM webhook_emit_event(NEW.workspace_id, 'message.' || NEW.status, to_jsonb(NEW) - 'payload' - 'locked_until');
+  END IF;
   RETURN NULL;
 END;
 $$;
@@ -91,6 +95,9 @@ CREATE TRIGGER "messages_webhook_update" AFTER UPDATE OF "status" ON "messages" 
 CREATE FUNCTION "webhook_campaign_event"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT webhook_subscribed(NEW.workspace_id, 'campaign.completed') THEN
+    RETURN NULL;
+  END IF;
   PERFORM webhook_emit_event(
     NEW.workspace_id,
     'campaign.completed',
@@ -114,6 +121,9 @@ CREATE TRIGGER "campaigns_webhook_completed" AFTER UPDATE OF "status" ON "campai
 CREATE FUNCTION "webhook_contact_event"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT webhook_subscribed(NEW.workspace_id, 'contact.opted_out') THEN
+    RETURN NULL;
+  END IF;
   PERFORM webhook_emit_event(
     NEW.workspace_id,
     'contact.opted_out',
