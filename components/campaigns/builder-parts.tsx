@@ -1,5 +1,6 @@
 import { AlertCircle, Archive, ArrowDown, Trash2 } from "lucide-react";
 import Link from "next/link";
+import type * as React from "react";
 import { useEffect, useRef } from "react";
 import type { UseFormRegisterReturn, UseFormReturn } from "react-hook-form";
 import {
@@ -119,7 +120,18 @@ export function ArchiveButton({ disabled, onConfirm }: { disabled: boolean; onCo
 }
 
 /** Shown right after a deploy: the webhook URLs, limits and a curl example. */
-export function LiveDialog({ open, onOpenChange, deployment }: { open: boolean; onOpenChange: (open: boolean) => void; deployment: DeploymentDetails | null }) {
+export function LiveDialog({
+  open,
+  onOpenChange,
+  deployment,
+  testSend,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  deployment: DeploymentDetails | null;
+  /** A button that sends a real test message without curl. */
+  testSend?: React.ReactNode;
+}) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-2xl">
@@ -138,6 +150,7 @@ export function LiveDialog({ open, onOpenChange, deployment }: { open: boolean; 
           </div>
         )}
         <DialogFooter>
+          {testSend}
           <Button variant="outline" asChild>
             <Link href="/settings/api-keys">Create an API key</Link>
           </Button>

@@ -16,9 +16,11 @@ import {
   formPath,
   splitCampaignResponse,
   toFormValues,
+  usableTrigger,
   type CampaignResponse,
   type EditorFormValues,
 } from "@/lib/campaigns/editor";
+import { samplePayload } from "@/lib/campaigns/sample";
 import { campaignEditorSchema, type CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { CampaignView } from "@/lib/campaigns/service";
@@ -31,6 +33,7 @@ import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-ed
 import { MessageNode } from "./message-node";
 import { PreviewPanel } from "./preview-panel";
 import { CampaignHeader } from "./campaign-header";
+import { TestSendDialog } from "./test-send-dialog";
 import { TriggerNode } from "./trigger-node";
 
 export interface CampaignBuilderProps {
@@ -155,6 +158,11 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
   }
 
   const senderError = checks.find((c) => c.path === "sender");
+  /** The example body the trigger node shows, for a test send from the builder or the live dialog. */
+  const exampleRequest = () => {
+    const trigger = usableTrigger(form.getValues("triggerConfig"));
+    return { example: samplePayload(trigger), phoneField: trigger.phoneField };
+  };
 
   return (
     <form onSubmit={(event) => event.preventDefault()} noValidate className="grid gap-6">
@@ -182,6 +190,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
             <ArchiveRestore aria-hidden /> {busy === "unarchive" ? "Unarchiving…" : "Unarchive"}
           </Button>
         )}
+        {editable && <TestSendDialog campaignId={campaign.id} beforeSend={save} disabled={busy !== null} trigger={exampleRequest} />}
         {editable && (
           <Button variant="outline" onClick={onSave} disabled={!isDirty || busy !== null}>
             {busy === "save" ? "Saving…" : campaign.status === "draft" || revisionMode ? "Save draft" : "Save changes"}
@@ -272,7 +281,12 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
         </aside>
       </div>
 
-      <LiveDialog open={liveDialog} onOpenChange={setLiveDialog} deployment={deployment} />
+      <LiveDialog
+        open={liveDialog}
+        onOpenChange={setLiveDialog}
+        deployment={deployment}
+        testSend={<TestSendDialog campaignId={campaign.id} beforeSend={save} trigger={exampleRequest} triggerLabel="Send a test message" />}
+      />
     </form>
   );
 }

@@ -2,6 +2,9 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { campaignResource, readOptionalJson } from "@/lib/campaigns/http";
+import { loadCampaignRow } from "@/lib/campaigns/service";
+import { validationFailed } from "@/lib/http/errors";
+import { sendTriggerTest } from "@/lib/trigger/test-send";
 import { lifecycleActionSchema } from "@/lib/campaigns/schemas";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { dispatchSoon } from "@/lib/messaging";
@@ -40,8 +43,13 @@ export const previewRoutes = {
 export const testSendRoutes = {
   ...only(["POST"]),
   POST: withWorkspace<Params>(async ({ request, params, workspaceId }) => {
-    const { phones } = await readStrictBody(request, testSendRequestSchema);
-    const data = await sendBulkTest(await getDb(), workspaceId, params.id, phones);
+    const input = await readStrictBody(request, testSendRequestSchema);
+    const db = await getDb();
+    const { kind } = await loadCampaignRow(db, workspaceId, params.id);
+    if (kind === "bulk" && input.request) {
+      throw validationFailed([{ path: "request", code: "not_for_bulk", message: "Only trigger campaigns take an example request; a bulk test is filled from the contact." }]);
+    }
+    const data = kind === "trigger" ? await sendTriggerTest(db, workspaceId, params.id, input) : await sendBulkTest(db, workspaceId, params.id, input.phones);
     dispatchSoon();
     return json({ data }, { status: 202 });
   }),

@@ -78,6 +78,14 @@ export const testSendRequestSchema = z.object({
     .min(1, "Give at least one phone number.")
     .max(MAX_TEST_PHONES, `At most ${MAX_TEST_PHONES} phone numbers.`)
     .meta({ description: "E.164 phone numbers to send the test to.", example: ["+14155552671"] }),
+  request: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({
+      description:
+        "Trigger campaigns: an example request body, as your system would send it. It is validated and rendered like a trigger request, with its phone field set to each test phone. Not for bulk campaigns.",
+      example: { first_name: "Maria", order: "A-10482" },
+    }),
 });
 
 export const tierStatusSchema = z.object({

@@ -20,7 +20,7 @@ import { bulkUpdateBody, initialSettings, settingsChanged, type BulkCampaign, ty
 import { LaunchDialog, type LaunchPlan } from "./launch-dialog";
 import { PreviewStepper } from "./preview-stepper";
 import { rateError, ScheduleCard, scheduledInstant } from "./schedule-card";
-import { TestSendDialog } from "./test-send-dialog";
+import { TestSendDialog } from "../test-send-dialog";
 import type { AudienceOption, AudienceSelection, LaunchCheck } from "./types";
 import { browserTimeZone } from "./zoned-time";
 

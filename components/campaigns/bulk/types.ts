@@ -1,6 +1,5 @@
 // The bulk campaign API's answers as the web app reads them (lib/bulk/schemas.ts, lib/bulk/README.md).
 import type { z } from "zod";
-import type { MessageStatus } from "@/db/schema";
 import type {
   audienceCountResponseSchema,
   launchCheckResponseSchema,
@@ -24,10 +23,3 @@ export interface AudienceOption {
   contactCount: number;
 }
 
-/** A test message as `POST …/test-send` and `GET /messages/{id}` answer it. */
-export interface TestMessage {
-  id: string;
-  phone: string;
-  status: MessageStatus;
-  error: { code: string | null; reason: string } | null;
-}

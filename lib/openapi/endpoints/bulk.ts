@@ -146,13 +146,13 @@ export const BULK_ENDPOINTS: Endpoint[] = [
     errors: ["not_found", ...JSON_BODY_ERRORS],
   },
   {
-    operationId: "testSendBulkCampaign",
+    operationId: "testSendCampaign",
     method: "POST",
     path: "/api/v1/campaigns/{id}/test-send",
     tag: "Campaigns",
     summary: "Send a test",
     description:
-      "Sends the campaign's message to up to 10 phone numbers now, through the sender, before any bulk message. Each is rendered for the contact with that phone, else the audience's first contact; an empty variable shows its fallback, else `[attribute]`. Test messages appear in the logs with `source: \"test\"` and are never counted in the campaign.",
+      "Sends the campaign's message to up to 10 phone numbers now, through the sender, ahead of bulk messages. A bulk campaign's test is rendered for the contact with that phone, else the audience's first contact; an empty variable shows its fallback, else `[attribute]`. A trigger campaign's test is rendered from `request`, an example request body validated exactly as a trigger request (422 with the same errors), with its phone field set to each phone; it works before deploying, uses the pending changes of a live campaign, and changes no contact. Test messages appear in the logs with `source: \"test\"` and are never counted in the campaign.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     body: { schema: testSendRequestSchema, strict: true, required: true, example: { phones: ["+14155552671"] } },
@@ -187,7 +187,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
         },
       },
     ],
-    errors: ["not_found", "not_a_bulk_campaign", ...JSON_BODY_ERRORS, "launch_checks_failed"],
+    errors: ["not_found", ...JSON_BODY_ERRORS, "launch_checks_failed", "invalid_status_transition"],
   },
   {
     operationId: "getBulkLaunchCheck",

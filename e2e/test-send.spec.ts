@@ -1,0 +1,41 @@
+import { expect, test } from "@playwright/test";
+import { buildOrderCampaign, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
+
+test("test a trigger campaign from the builder before deploying, then from the live dialog, without curl", async ({ page }) => {
+  await signUpNewUser(page);
+  const campaignId = await buildOrderCampaign(page, "Order confirmation");
+
+  // From the builder, still a draft: the example body of the trigger node, a mistake, then a real send.
+  await page.getByRole("button", { name: "Test send" }).click();
+  let dialog = page.getByRole("dialog", { name: "Send a test" });
+  const body = dialog.getByLabel("Request body");
+  await expect(body).toHaveValue(/"order_number"/);
+  await expect(body).not.toHaveValue(/"phone"/);
+  await dialog.getByLabel("Your phone number").fill("+14155550142");
+  await body.fill("{ not json");
+  await dialog.getByRole("button", { name: "Send test" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("one JSON object");
+  await body.fill(JSON.stringify({ name: "Maria", order_number: "A-10482" }, null, 2));
+  await dialog.getByRole("button", { name: "Send test" }).click();
+  const sent = dialog.getByTestId("test-message");
+  await expect(sent).toContainText("+14155550142");
+  await expect(sent).toContainText("A-10482");
+  await expect(sent).toContainText(/Delivered|Read/, { timeout: 30_000 });
+  await screenshotsAtBothWidths(page, "trigger-test-send");
+  await dialog.getByRole("button", { name: "Close" }).first().click();
+  await expect(page.getByTestId("campaign-status")).toHaveText("Draft");
+
+  // Deployed: the live dialog offers the same test.
+  await page.getByRole("button", { name: "Deploy" }).click();
+  const live = page.getByRole("dialog", { name: "Your campaign is live" });
+  await live.getByRole("button", { name: "Send a test message" }).click();
+  dialog = page.getByRole("dialog", { name: "Send a test" });
+  await dialog.getByLabel("Your phone number").fill("+14155550143");
+  await dialog.getByRole("button", { name: "Send test" }).click();
+  await expect(dialog.getByTestId("test-message")).toContainText(/Sent|Delivered|Read/, { timeout: 30_000 });
+
+  // Tests show in the logs, marked, and never in the campaign's counts.
+  await page.goto(`/campaigns/${campaignId}/logs`);
+  const logs = page.getByRole("table", { name: "Messages" });
+  await expect(logs.getByRole("row").filter({ hasText: "+14155550142" })).toContainText(/test/i);
+});

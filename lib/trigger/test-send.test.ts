@@ -1,0 +1,105 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as testSend } from "@/app/api/v1/campaigns/[id]/test-send/route";
+import { getDb } from "@/db";
+import { campaigns, contacts, messages } from "@/db/schema";
+import { countFunnel } from "@/lib/campaigns/funnel";
+import { newId } from "@/lib/crypto/random";
+import { dispatchSettled } from "@/lib/messaging";
+import { runDispatch } from "@/lib/messaging/dispatcher";
+import type { PublicMessage } from "@/lib/messaging/public-message";
+import { callRoute } from "@/lib/testing/api-factories";
+import { createTriggerFixture } from "@/lib/testing/trigger-factories";
+
+type Problem = { status: number; errors?: { path: string; code: string; message: string }[] };
+
+const send = (fixture: { apiKey: string; campaignId: string }, body: unknown) =>
+  callRoute<{ data: PublicMessage[] } & Problem>(testSend, "POST", `/api/v1/campaigns/${fixture.campaignId}/test-send`, {
+    key: fixture.apiKey,
+    params: { id: fixture.campaignId },
+    body,
+  });
+
+describe("test sends of a trigger campaign", () => {
+  it("renders the example request like a trigger, sends it for real as a test, before deploying, without touching contacts or counts", async () => {
+    const fixture = await createTriggerFixture({ status: "draft" });
+    const result = await send(fixture, { phones: ["+1 415 555 2671"], request: { phone: "ignored", first_name: "Maria", order: "A-10482" } });
+    expect(result.status).toBe(202);
+    expect(result.body.data).toHaveLength(1);
+    expect(result.body.data[0]).toMatchObject({
+      status: "queued",
+      source: "test",
+      phone: "+14155552671",
+      campaignId: fixture.campaignId,
+      text: expect.stringContaining("Hi Maria, your order A-10482 has shipped."),
+    });
+    const db = await getDb();
+    // The route starts a drain after its response; a pass of our own sends it if that one has not yet.
+    await runDispatch({ db }, { workspaceIds: [fixture.workspaceId], deadlineMs: 10_000 });
+    await dispatchSettled();
+    const [stored] = await db.select().from(messages).where(eq(messages.id, result.body.data[0]!.id));
+    expect(stored).toMatchObject({ status: "sent", source: "test" });
+    expect(await db.select().from(contacts).where(eq(contacts.workspaceId, fixture.workspaceId))).toHaveLength(0);
+    const funnel = await countFunnel(db, { workspaceId: fixture.workspaceId, campaignIds: [fixture.campaignId] });
+    expect(funnel.sent).toBe(0);
+  });
+
+  it("answers 422 with the trigger's own errors, pointed at the request's fields or the phone, and stores nothing", async () => {
+    const fixture = await createTriggerFixture({ status: "draft" });
+    const wrongType = await send(fixture, { phones: ["+14155552671"], request: { amount: "lots", order: "A-1" } });
+    expect(wrongType.status).toBe(422);
+    expect(wrongType.body.errors?.map((e) => e.path)).toEqual(["request.amount"]);
+    const badPhone = await send(fixture, { phones: ["not a phone"], request: { order: "A-1" } });
+    expect(badPhone.status).toBe(422);
+    expect(badPhone.body.errors?.[0]?.path).toBe("phones[0]");
+    // The header and button need the order number, which has no fallback.
+    const missing = await send(fixture, { phones: ["+14155552671"], request: { first_name: "Maria" } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors?.every((e) => e.path === "request.order" && e.code === "unrenderable_variable")).toBe(true);
+    const db = await getDb();
+    expect(await db.select().from(messages).where(eq(messages.campaignId, fixture.campaignId))).toHaveLength(0);
+  });
+
+  it("uses the pending revision of a live campaign, skips an opted-out contact, and refuses an archived campaign", async () => {
+    const fixture = await createTriggerFixture({ status: "active" });
+    const db = await getDb();
+    await db
+      .update(campaigns)
+      .set({
+        draftRevision: {
+          name: "Order shipped v2",
+          triggerConfig: { phoneField: "mobile", fields: [{ field: "order", attribute: "order_id", type: "string", required: true }] },
+          templateId: fixture.templateId,
+          messageConfig: {
+            variables: [
+              { key: "header.1", attribute: "order_id", fallback: null },
+              { key: "body.1", attribute: "name", fallback: "friend" },
+              { key: "body.2", attribute: "order_id", fallback: null },
+              { key: "button.0.1", attribute: "order_id", fallback: null },
+            ],
+          },
+          respectOptOut: true,
+        },
+      })
+      .where(eq(campaigns.id, fixture.campaignId));
+    const revised = await send(fixture, { phones: ["+14155552671"], request: { order: "B-7" } });
+    expect(revised.status).toBe(202);
+    expect(revised.body.data[0]!.text).toContain("Hi friend, your order B-7 has shipped.");
+    const required = await send(fixture, { phones: ["+14155552671"], request: {} });
+    expect(required.body.errors?.map((e) => e.path)).toEqual(["request.order"]);
+
+    await db.insert(contacts).values({ id: newId("ctc"), workspaceId: fixture.workspaceId, phoneNumber: "+14155550000", name: "Out", optedOutAt: new Date(), optOutMethod: "keyword", optOutDetail: "STOP" });
+    const optedOut = await send(fixture, { phones: ["+14155550000"], request: { order: "B-8" } });
+    expect(optedOut.body.data[0]).toMatchObject({ status: "skipped", error: { code: "opted_out" } });
+
+    await db.update(campaigns).set({ status: "archived" }).where(eq(campaigns.id, fixture.campaignId));
+    expect((await send(fixture, { phones: ["+14155552671"], request: { order: "B-9" } })).status).toBe(409);
+  });
+
+  it("keeps the example request for trigger campaigns: a bulk campaign's test refuses it", async () => {
+    const fixture = await createTriggerFixture({ kind: "bulk", status: "draft" });
+    const result = await send(fixture, { phones: ["+14155552671"], request: { order: "A-1" } });
+    expect(result.status).toBe(422);
+    expect(result.body.errors?.[0]?.path).toBe("request");
+  });
+});

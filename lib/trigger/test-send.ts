@@ -1,0 +1,97 @@
+// Test sends of a trigger campaign, from the builder and the deploy dialog: an example request body
+// is validated and rendered exactly as a trigger request would be (the configuration on screen: the
+// pending revision of a live campaign, else the campaign), then sent for real to the given phones as
+// `source = 'test'` messages. Works before deploying; changes no contact; never counted.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { contacts, messages } from "@/db/schema";
+import { templateChecks } from "@/lib/campaigns/checks";
+import { editedConfig } from "@/lib/campaigns/editor";
+import { getCampaign } from "@/lib/campaigns/service";
+import { optOutReason } from "@/lib/contacts/opt-out";
+import { newId } from "@/lib/crypto/random";
+import { ApiError, validationFailed, type FieldError } from "@/lib/http/errors";
+import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
+import { composeMessage, contactAttributes } from "@/lib/outbox/compose";
+import { getSenderRow } from "@/lib/senders/service";
+import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { OPTED_OUT_CODE } from "./service";
+import { validateTriggerItems } from "./validation";
+
+/** Queues one test message per phone, rendered from `request` with its phone field set to that phone. */
+export async function sendTriggerTest(
+  db: Executor,
+  workspaceId: string,
+  campaignId: string,
+  input: { phones: string[]; request?: Record<string, unknown> },
+): Promise<PublicMessage[]> {
+  const campaign = await getCampaign(db, workspaceId, campaignId);
+  if (campaign.status === "archived") throw new ApiError("invalid_status_transition", "An archived campaign cannot send tests; unarchive it first.");
+  const config = editedConfig(campaign);
+  const sender = await getSenderRow(db, workspaceId);
+  const template = config.templateId ? await getTemplateRow(db, workspaceId, config.templateId) : null;
+  const templateErrors = templateChecks(template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null);
+  if (templateErrors.length > 0 || !template) throw new ApiError("launch_checks_failed", "The campaign's template cannot be sent.", { errors: templateErrors });
+
+  const request = input.request ?? {};
+  const phoneField = config.triggerConfig.phoneField;
+  const items = input.phones.map((phone) => ({ ...request, [phoneField]: phone }));
+  const validated = validateTriggerItems(config.triggerConfig, items, true);
+  if (!validated.ok) {
+    // `[i].field`: the phone's own problems point at phones[i], the body's at request.field.
+    throw validationFailed(
+      validated.errors.map((error) => {
+        const [, index, field] = /^\[(\d+)\]\.?(.*)$/.exec(error.path) ?? [];
+        return { ...error, path: field === phoneField || !field ? `phones[${index ?? 0}]` : `request.${field}` };
+      }),
+    );
+  }
+
+  const phones = validated.items.map((item) => item.phone);
+  const stored = await db
+    .select({ id: contacts.id, phone: contacts.phoneNumber, name: contacts.name, attributes: contacts.attributes, optedOutAt: contacts.optedOutAt, method: contacts.optOutMethod, detail: contacts.optOutDetail })
+    .from(contacts)
+    .where(and(eq(contacts.workspaceId, workspaceId), inArray(contacts.phoneNumber, phones)));
+  const byPhone = new Map(stored.map((contact) => [contact.phone, contact]));
+
+  const errors: FieldError[] = [];
+  const now = new Date();
+  const rows = validated.items.map((item, index) => {
+    const contact = byPhone.get(item.phone);
+    const composed = composeMessage(template, config.messageConfig, contactAttributes(item.phone, contact, item.attributes));
+    if (!composed.ok) {
+      for (const { key, attribute } of composed.missing) {
+        const field = config.triggerConfig.fields.find((f) => f.attribute === attribute)?.field;
+        errors.push({
+          path: field ? `request.${field}` : `phones[${index}]`,
+          code: "unrenderable_variable",
+          message: attribute ? `The template variable ${key} needs "${field ?? attribute}": fill it in, or give the variable a fallback.` : `The template variable ${key} has no attribute and no fallback.`,
+        });
+      }
+      return null;
+    }
+    const skipped = (campaign.respectOptOut ?? true) && contact?.optedOutAt;
+    return {
+      id: newId("msg"),
+      workspaceId,
+      campaignId: campaign.id,
+      contactId: contact?.id ?? null,
+      senderId: sender.id,
+      phoneNumber: item.phone,
+      templateName: template.name,
+      templateLanguage: template.language,
+      renderedText: composed.text,
+      payload: { template: composed.template } as Record<string, unknown>,
+      status: skipped ? ("skipped" as const) : ("queued" as const),
+      source: "test" as const,
+      errorCode: skipped ? OPTED_OUT_CODE : null,
+      errorReason: skipped && contact ? optOutReason({ optedOutAt: contact.optedOutAt, method: contact.method, detail: contact.detail }) : null,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+  });
+  if (errors.length > 0) throw validationFailed(errors, "A template variable has no value for this test.");
+  const inserted = await db.insert(messages).values(rows.filter((row) => row !== null)).returning();
+  return inserted.map(toPublicMessage);
+}
