@@ -4,7 +4,6 @@ import { apiKeys, campaigns, templates } from "@/db/schema";
 import type { MessageConfig, TriggerConfig } from "@/lib/campaigns/schemas";
 import { displayApiKey, generateApiKey, hashApiKey } from "@/lib/api-keys/format";
 import { newId } from "@/lib/crypto/random";
-import { SANDBOX_EXTERNAL_PREFIX } from "@/lib/templates/service";
 import { createTestAccount } from "./factories";
 
 export const ORDER_TEMPLATE_COMPONENTS = [
@@ -63,8 +62,6 @@ export async function createTriggerFixture(
     id: templateId,
     workspaceId: account.workspaceId,
     name: "order_shipped",
-    // The workspace's sender is the sandbox: its templates are the sandbox's.
-    externalId: `${SANDBOX_EXTERNAL_PREFIX}order_shipped`,
     language: "en_US",
     category: "UTILITY",
     status: options.templateStatus ?? "APPROVED",

@@ -2,16 +2,24 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as testSend } from "@/app/api/v1/campaigns/[id]/test-send/route";
 import { getDb } from "@/db";
-import { campaigns, contacts, messages } from "@/db/schema";
+import { campaigns, contacts, messages, templates } from "@/db/schema";
 import { countFunnel } from "@/lib/campaigns/funnel";
 import { newId } from "@/lib/crypto/random";
 import { dispatchSettled } from "@/lib/messaging";
 import { runDispatch } from "@/lib/messaging/dispatcher";
 import type { PublicMessage } from "@/lib/messaging/public-message";
 import { callRoute } from "@/lib/testing/api-factories";
+import { SANDBOX_EXTERNAL_PREFIX } from "@/lib/templates/service";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
 
 type Problem = { status: number; errors?: { path: string; code: string; message: string }[] };
+
+/** The order template as the sandbox sender's own (the fixture's template belongs to no provider). */
+async function sandboxFixture(options: Parameters<typeof createTriggerFixture>[0]) {
+  const fixture = await createTriggerFixture(options);
+  await (await getDb()).update(templates).set({ externalId: `${SANDBOX_EXTERNAL_PREFIX}order_shipped` }).where(eq(templates.id, fixture.templateId));
+  return fixture;
+}
 
 const send = (fixture: { apiKey: string; campaignId: string }, body: unknown) =>
   callRoute<{ data: PublicMessage[] } & Problem>(testSend, "POST", `/api/v1/campaigns/${fixture.campaignId}/test-send`, {
@@ -22,7 +30,7 @@ const send = (fixture: { apiKey: string; campaignId: string }, body: unknown) =>
 
 describe("test sends of a trigger campaign", () => {
   it("renders the example request like a trigger, sends it for real as a test, before deploying, without touching contacts or counts", async () => {
-    const fixture = await createTriggerFixture({ status: "draft" });
+    const fixture = await sandboxFixture({ status: "draft" });
     const result = await send(fixture, { phones: ["+1 415 555 2671"], request: { phone: "ignored", first_name: "Maria", order: "A-10482" } });
     expect(result.status).toBe(202);
     expect(result.body.data).toHaveLength(1);
@@ -45,7 +53,7 @@ describe("test sends of a trigger campaign", () => {
   });
 
   it("answers 422 with the trigger's own errors, pointed at the request's fields or the phone, and stores nothing", async () => {
-    const fixture = await createTriggerFixture({ status: "draft" });
+    const fixture = await sandboxFixture({ status: "draft" });
     const wrongType = await send(fixture, { phones: ["+14155552671"], request: { amount: "lots", order: "A-1" } });
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.errors?.map((e) => e.path)).toEqual(["request.amount"]);
@@ -61,7 +69,7 @@ describe("test sends of a trigger campaign", () => {
   });
 
   it("uses the pending revision of a live campaign, skips an opted-out contact, and refuses an archived campaign", async () => {
-    const fixture = await createTriggerFixture({ status: "active" });
+    const fixture = await sandboxFixture({ status: "active" });
     const db = await getDb();
     await db
       .update(campaigns)
@@ -97,7 +105,7 @@ describe("test sends of a trigger campaign", () => {
   });
 
   it("keeps the example request for trigger campaigns: a bulk campaign's test refuses it", async () => {
-    const fixture = await createTriggerFixture({ kind: "bulk", status: "draft" });
+    const fixture = await sandboxFixture({ kind: "bulk", status: "draft" });
     const result = await send(fixture, { phones: ["+14155552671"], request: { order: "A-1" } });
     expect(result.status).toBe(422);
     expect(result.body.errors?.[0]?.path).toBe("request");
