@@ -388,6 +388,8 @@ export const messages = pgTable(
     index("messages_sender_sent_idx")
       .on(t.senderId, t.sentAt)
       .where(sql`sent_at is not null`),
+    // Alerts: the failures of the last minutes (failed rows only, a small index).
+    index("messages_failed_at_idx").on(t.failedAt).where(sql`status = 'failed'`),
   ],
 );
 
@@ -556,5 +558,48 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** When the workspace's owners are alerted (lib/alerts); a workspace without a row uses the defaults. */
+export const alertSettings = pgTable("alert_settings", {
+  workspaceId: text("workspace_id").primaryKey().references(() => workspaces.id, { onDelete: "cascade" }),
+  /** A campaign alerts when at least this share (%) of its outcomes in the last 15 minutes failed… */
+  failureRatePercent: integer("failure_rate_percent").notNull().default(20),
+  /** …out of at least this many outcomes. */
+  minMessages: integer("min_messages").notNull().default(20),
+  emailOwners: boolean("email_owners").notNull().default(true),
+  /** A Slack-compatible incoming-webhook URL (it is a credential: stored encrypted). */
+  slackWebhookEncrypted: text("slack_webhook_encrypted"),
+  updatedAt: updatedAt(),
+});
+
+export const noticeKinds = ["campaign_failure_rate", "sender_failing"] as const;
+export type NoticeKind = (typeof noticeKinds)[number];
+
+/** An in-app notice for the workspace's owners: open while its condition holds, then resolved. */
+export const notices = pgTable(
+  "notices",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: noticeKinds }).notNull(),
+    /** The campaign or the sender it is about. */
+    subjectId: text("subject_id").notNull(),
+    title: text("title").notNull(),
+    detail: text("detail").notNull(),
+    href: text("href").notNull(),
+    createdAt: createdAt(),
+    resolvedAt: at("resolved_at"),
+    dismissedAt: at("dismissed_at"),
+    emailedAt: at("emailed_at"),
+    slackPostedAt: at("slack_posted_at"),
+    /** Why the email or the Slack post did not go out. */
+    notifyError: text("notify_error"),
+  },
+  (t) => [
+    // One open notice per subject, however many processes evaluate at once.
+    uniqueIndex("notices_open_subject_idx").on(t.workspaceId, t.kind, t.subjectId).where(sql`resolved_at is null`),
+    index("notices_workspace_created_idx").on(t.workspaceId, t.createdAt.desc()),
   ],
 );

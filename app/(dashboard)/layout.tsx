@@ -1,18 +1,24 @@
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
+import { NoticesBanner } from "@/components/alerts/notices-banner";
 import { AppShell } from "@/components/shell/app-shell";
 import { getDb } from "@/db";
+import { listActiveNotices } from "@/lib/alerts/notices";
 import { requireUser, SIGN_IN_PATH } from "@/lib/auth";
-import { getWorkspace } from "@/lib/workspaces";
+import { getWorkspace, isWorkspaceOwner } from "@/lib/workspaces";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   await connection();
   const user = await requireUser();
-  const workspace = await getWorkspace(await getDb(), user.workspaceId);
+  const db = await getDb();
+  const workspace = await getWorkspace(db, user.workspaceId);
   // A session whose workspace is gone (database reset) is as good as signed out.
   if (!workspace) redirect(SIGN_IN_PATH);
+  // Alerts are for the workspace's owners.
+  const notices = (await isWorkspaceOwner(db, user.workspaceId, user.id)) ? await listActiveNotices(db, user.workspaceId) : [];
   return (
     <AppShell user={{ name: user.name, email: user.email }} workspaceName={workspace.name}>
+      <NoticesBanner key={notices.map((n) => n.id).join()} initialNotices={notices} />
       {children}
     </AppShell>
   );

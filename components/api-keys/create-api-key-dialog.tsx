@@ -7,7 +7,7 @@ import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { fieldAria, FormField } from "@/components/ui/form-field";
+import { fieldAria, FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { apiKeyNameSchema, type CreatedApiKey } from "@/lib/api-keys/schemas";
 import { requestJson } from "@/lib/http/client";
@@ -94,11 +94,7 @@ export function CreateApiKeyDialog({
             <DialogTitle>Create API key</DialogTitle>
             <DialogDescription>Use one key per integration, so you can revoke one without breaking the others.</DialogDescription>
           </DialogHeader>
-          {formError && (
-            <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
-              {formError}
-            </div>
-          )}
+          <FormError>{formError}</FormError>
           <FormField id="api-key-name" label="Name" error={errors.name?.message} hint="For example “Shopify store” or “Zapier – abandoned carts”.">
             <Input
               autoComplete="off"

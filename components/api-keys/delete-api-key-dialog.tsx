@@ -12,6 +12,7 @@ import {
   AlertDialogTitle,
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
+import { FormError } from "@/components/ui/form-field";
 import type { ApiKeyListItem } from "@/lib/api-keys/schemas";
 import { requestJson } from "@/lib/http/client";
 
@@ -64,11 +65,7 @@ export function DeleteApiKeyDialog({
                 be undone.
               </AlertDialogDescription>
             </AlertDialogHeader>
-            {error && (
-              <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
-                {error}
-              </div>
-            )}
+            <FormError>{error}</FormError>
             <AlertDialogFooter>
               <AlertDialogCancel disabled={pending}>Cancel</AlertDialogCancel>
               <Button variant="destructive" onClick={confirm} disabled={pending}>

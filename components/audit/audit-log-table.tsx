@@ -42,6 +42,7 @@ const ACTION_LABELS: Record<string, string> = {
   "webhook_endpoint.disabled": "Webhook endpoint switched off",
   "webhook_endpoint.secret_rolled": "Webhook signing secret rolled",
   "webhook_endpoint.deleted": "Webhook endpoint deleted",
+  "alerts.settings_changed": "Alert settings changed",
 };
 
 function actorLabel(actor: AuditEventView["actor"]) {

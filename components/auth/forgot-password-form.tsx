@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { fieldAria, FormField } from "@/components/ui/form-field";
+import { fieldAria, FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { forgotPasswordSchema, type ForgotPasswordInput } from "@/lib/auth/schemas";
 import { requestJson } from "@/lib/http/client";
@@ -59,11 +59,7 @@ export function ForgotPasswordForm() {
       <h1 className="text-2xl font-semibold tracking-tight">Reset your password</h1>
       <p className="mt-1.5 text-sm text-muted-foreground">Enter the email you sign in with and we will send you a link to choose a new password.</p>
       <form onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
-        {formError && (
-          <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
-            {formError}
-          </div>
-        )}
+        <FormError>{formError}</FormError>
         <FormField id="email" label="Email" error={errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus {...fieldAria("email", errors.email?.message)} {...register("email")} />
         </FormField>

@@ -8,7 +8,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { fieldAria, FormField } from "@/components/ui/form-field";
+import { fieldAria, FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
@@ -52,11 +52,7 @@ export function SignInForm({
             {notice}
           </div>
         )}
-        {formError && (
-          <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
-            {formError}
-          </div>
-        )}
+        <FormError>{formError}</FormError>
         <FormField id="email" label="Email" error={errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus {...fieldAria("email", errors.email?.message)} {...register("email")} />
         </FormField>

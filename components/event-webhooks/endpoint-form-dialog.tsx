@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { fieldAria, FormField } from "@/components/ui/form-field";
+import { fieldAria, FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import {
   createWebhookEndpointSchema,
@@ -88,11 +88,7 @@ export function EndpointFormDialog({
               until it answers with a 2xx status.
             </DialogDescription>
           </DialogHeader>
-          {formError && (
-            <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
-              {formError}
-            </div>
-          )}
+          <FormError>{formError}</FormError>
           <FormField id="webhook-url" label="Endpoint URL" error={errors.url?.message} hint="An https:// address on the public internet.">
             <Input
               type="url"

@@ -1,6 +1,6 @@
 "use client";
 
-import { Building2, FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users, Webhook } from "lucide-react";
+import { BellRing, Building2, FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -16,6 +16,7 @@ const sections = [
     { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
     { href: "/settings/whatsapp", label: "WhatsApp", icon: MessageCircle },
     { href: "/settings/webhooks", label: "Webhooks", icon: Webhook },
+    { href: "/settings/alerts", label: "Alerts", icon: BellRing },
     { href: "/settings/contacts", label: "Opt-out keywords", icon: UserCog },
     { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
   ] },

@@ -44,3 +44,13 @@ export function fieldAria(id: string, error?: string, hint?: boolean) {
     "aria-describedby": error ? `${id}-error` : hint ? `${id}-hint` : undefined,
   } as const;
 }
+
+/** A whole form's error (not one field's), announced when it appears; renders nothing without one. */
+export function FormError({ children }: { children?: React.ReactNode }) {
+  if (!children) return null;
+  return (
+    <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+      {children}
+    </div>
+  );
+}

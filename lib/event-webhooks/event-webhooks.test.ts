@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as listRoute, POST as createRoute } from "@/app/api/webhook-endpoints/route";
 import { DELETE as deleteRoute, GET as getRoute, PATCH as patchRoute } from "@/app/api/webhook-endpoints/[id]/route";
 import { POST as testRoute } from "@/app/api/webhook-endpoints/[id]/test/route";
@@ -12,36 +12,27 @@ import { auditEvents, contacts, messages, webhookDeliveries, webhookEndpoints, w
 import { newId } from "@/lib/crypto/random";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { createTestCampaign, createTestMessage } from "@/lib/testing/messaging-factories";
-import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { allowPrivateWebhookUrlsInTests } from "@/lib/testing/private-webhook-urls";
+import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { dispatchSettled } from "@/lib/messaging";
 import { runDispatch } from "@/lib/messaging/dispatcher";
 import { isPrivateAddress } from "./address";
 import { deliverDueWebhooks, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./deliveries";
 import type { WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecret } from "./schemas";
 
-let receiver: WebhookReceiver;
 let account: ApiAccount;
 let cookie: string;
-const savedAllow = process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-});
+const receiver = await startWebhookReceiver();
+allowPrivateWebhookUrlsInTests();
 afterAll(async () => {
   await dispatchSettled();
   await receiver.close();
 });
 beforeEach(async () => {
-  process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true";
-  receiver.received.length = 0;
-  receiver.answer([], 200);
-  receiver.delayMs = 0;
+  receiver.reset();
   account = await createApiAccount();
   cookie = await sessionCookie(account);
-});
-afterEach(() => {
-  if (savedAllow === undefined) delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
-  else process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = savedAllow;
 });
 
 const asUser = (extra: { params?: Record<string, string>; body?: unknown } = {}) => ({ cookie, headers: SAME_ORIGIN, ...extra });

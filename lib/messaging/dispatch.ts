@@ -7,6 +7,7 @@ import { getDb } from "@/db";
 import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
 import { defaultProviders, type ProviderRegistry } from "./providers";
 import { describeError } from "@/lib/logging";
+import { evaluateAlerts, type AlertPassSummary } from "@/lib/alerts/evaluate";
 import { deliverDueWebhooks, pruneWebhookHistory, type WebhookPassSummary } from "@/lib/event-webhooks/deliveries";
 
 const providers: ProviderRegistry = defaultProviders();
@@ -20,11 +21,13 @@ interface DispatchState {
   shutdown: AbortController;
   /** When this process last deleted expired webhook events. */
   webhooksPrunedAt: number;
+  /** When this process last evaluated alerts. */
+  alertsEvaluatedAt: number;
 }
 
 function state(): DispatchState {
   const global = globalThis as { __sendstreamDispatch?: DispatchState };
-  global.__sendstreamDispatch ??= { draining: null, again: false, shutdown: new AbortController(), webhooksPrunedAt: 0 };
+  global.__sendstreamDispatch ??= { draining: null, again: false, shutdown: new AbortController(), webhooksPrunedAt: 0, alertsEvaluatedAt: 0 };
   return global.__sendstreamDispatch;
 }
 
@@ -49,6 +52,16 @@ export async function deliverWebhooksDue(options: { deadlineMs?: number } = {}):
     await pruneWebhookHistory(db);
   }
   return deliverDueWebhooks(db, { deadlineMs: options.deadlineMs ?? 10_000, signal: s.shutdown.signal });
+}
+
+const ALERTS_EVERY_MS = 30_000;
+
+/** Evaluates alerts (lib/alerts) at most every 30 s per process; null when it was not yet time. */
+export async function evaluateAlertsDue(): Promise<AlertPassSummary | null> {
+  const s = state();
+  if (Date.now() - s.alertsEvaluatedAt < ALERTS_EVERY_MS) return null;
+  s.alertsEvaluatedAt = Date.now();
+  return evaluateAlerts(await getDb());
 }
 
 /**

@@ -16,6 +16,8 @@ export interface WebhookReceiver {
   answer(statuses: number[], fallback?: number): void;
   /** Holds every answer for this long (timeouts). */
   delayMs: number;
+  /** Forgets what was received and answers 200 at once again (between tests). */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,12 @@ export async function startWebhookReceiver(path = "/hooks/sendstream"): Promise<
       fallback = otherwise;
     },
     delayMs: 0,
+    reset() {
+      received.length = 0;
+      queue = [];
+      fallback = 200;
+      receiver.delayMs = 0;
+    },
   };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
