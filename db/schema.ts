@@ -168,6 +168,8 @@ export const campaigns = pgTable(
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(600),
     /** Trigger campaigns: skip (and record) sends to opted-out contacts. Bulk campaigns always do. */
     respectOptOut: boolean("respect_opt_out").notNull().default(true),
+    /** Quiet hours and a per-contact frequency cap (lib/campaigns/send-policy.ts); `{}` is none. */
+    sendPolicy: jsonb("send_policy").$type<Record<string, unknown>>().notNull().default({}),
     /** Bulk campaigns: who receives it (`{ listIds, segmentIds, excludeContactIds? }`); opted-out contacts never do. */
     audience: jsonb("audience").$type<Record<string, unknown>>().notNull().default({}),
     /** Bulk campaigns: when a scheduled campaign starts, and the IANA zone it was chosen in. */

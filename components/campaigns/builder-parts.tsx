@@ -15,6 +15,7 @@ import {
   AlertDialogTrigger,
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
+import { SendPolicySummary } from "./send-policy-fields";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import type { EditorFormValues } from "@/lib/campaigns/editor";
@@ -125,12 +126,15 @@ export function LiveDialog({
   onOpenChange,
   deployment,
   testSend,
+  policy = [],
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   deployment: DeploymentDetails | null;
   /** A button that sends a real test message without curl. */
   testSend?: React.ReactNode;
+  /** The campaign's send policy in words (quiet hours, frequency cap); empty when none. */
+  policy?: string[];
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -145,6 +149,7 @@ export function LiveDialog({
         {deployment && (
           <div className="grid gap-5">
             <SendingLimits limits={deployment.limits} />
+            <SendPolicySummary lines={policy} />
             <WebhookUrls urls={deployment.webhookUrls} />
             <CurlExample curl={deployment.curl} />
           </div>

@@ -21,6 +21,7 @@ import {
   type EditorFormValues,
 } from "@/lib/campaigns/editor";
 import { samplePayload } from "@/lib/campaigns/sample";
+import { describeSendPolicy } from "@/lib/campaigns/send-policy";
 import { campaignEditorSchema, type CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { CampaignView } from "@/lib/campaigns/service";
@@ -33,6 +34,7 @@ import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-ed
 import { MessageNode } from "./message-node";
 import { PreviewPanel } from "./preview-panel";
 import { CampaignHeader } from "./campaign-header";
+import { BuilderSendPolicy } from "./send-policy-fields";
 import { TestSendDialog } from "./test-send-dialog";
 import { TriggerNode } from "./trigger-node";
 
@@ -275,6 +277,9 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
             syncing={busy === "sync"}
             editable={editable}
           />
+          <div className="mt-6">
+            <BuilderSendPolicy form={form} disabled={!editable} />
+          </div>
         </fieldset>
         <aside className="xl:sticky xl:top-6 xl:self-start">
           <PreviewPanel form={form} templates={templates} businessName={sender.name} />
@@ -286,6 +291,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
         onOpenChange={setLiveDialog}
         deployment={deployment}
         testSend={<TestSendDialog campaignId={campaign.id} beforeSend={save} trigger={exampleRequest} triggerLabel="Send a test message" />}
+        policy={describeSendPolicy(campaign.sendPolicy)}
       />
     </form>
   );

@@ -120,6 +120,7 @@ describe("toFormValues", () => {
         ],
       },
       respectOptOut: true,
+      sendPolicy: { quietHours: null, frequencyCap: null },
     });
     expect(toFormValues({ ...campaign, respectOptOut: false }, templates, []).respectOptOut).toBe(false);
   });
@@ -311,6 +312,7 @@ describe("splitCampaignResponse", () => {
     template: null,
     rateLimitPerMinute: 600,
     respectOptOut: true,
+    sendPolicy: { quietHours: null, frequencyCap: null },
     version: 3,
     deployedAt: "2026-03-14T10:00:00.000Z",
     bulk: null,

@@ -14,6 +14,7 @@ import {
 } from "./schemas";
 import type { DeploymentDetails } from "./deployment";
 import type { CampaignView } from "./service";
+import { NO_SEND_POLICY, type SendPolicy } from "./send-policy";
 
 /** The builder form's values (schema input: what the fields hold while editing). */
 export type EditorFormValues = CampaignEditorInput;
@@ -27,6 +28,7 @@ export interface EditableCampaign {
   templateId: string | null;
   messageConfig: MessageConfig;
   respectOptOut?: boolean;
+  sendPolicy?: SendPolicy;
 }
 
 /** What the variable mapping needs to know about a template. */
@@ -83,6 +85,7 @@ export function toFormValues(campaign: EditableCampaign, templates: TemplateWith
     templateId: campaign.templateId,
     messageConfig: { variables: template ? alignVariables(template, campaign.messageConfig.variables, attributes) : [] },
     respectOptOut: campaign.respectOptOut ?? true,
+    sendPolicy: structuredClone(campaign.sendPolicy ?? NO_SEND_POLICY),
   };
 }
 
@@ -159,6 +162,7 @@ export function campaignUpdateBody(values: CampaignEditorValues, version: number
     templateId: values.templateId,
     messageConfig: { variables: values.messageConfig.variables.map(({ key, attribute, fallback }) => ({ key, attribute, fallback })) },
     ...(values.respectOptOut !== undefined ? { respectOptOut: values.respectOptOut } : {}),
+    ...(values.sendPolicy !== undefined ? { sendPolicy: values.sendPolicy } : {}),
     version,
   };
 }

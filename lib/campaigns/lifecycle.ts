@@ -15,8 +15,8 @@ import { auditCampaign, expectVersion, updateCampaignRow } from "./versioned";
 
 /** The live columns a revision's configuration is written to. */
 function revisionColumns(revision: CampaignConfig) {
-  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut } = revision;
-  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut };
+  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy } = revision;
+  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy };
 }
 
 /** Runs the deploy checks for a configuration (the campaign as stored, or its draft revision); an empty list means it can go live. */

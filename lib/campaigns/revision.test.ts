@@ -106,6 +106,21 @@ describe("editing an active campaign", () => {
     expect(renamed.body.name).toBe("Order confirmation");
   });
 
+  it("takes the send policy into the revision, validates it, and publishes it", async () => {
+    const live = await liveCampaign();
+    const bad = await patch(live.id, { sendPolicy: { quietHours: { start: "21:00", end: "21:00" }, frequencyCap: null } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors?.map((e) => e.path)).toEqual(["sendPolicy.quietHours.end"]);
+    const policy = { quietHours: { start: "21:00", end: "08:00" }, frequencyCap: { limit: 2, periodHours: 168, scope: "workspace" as const } };
+    const pending = await patch(live.id, { sendPolicy: policy });
+    expect(pending.body.sendPolicy).toEqual({ quietHours: null, frequencyCap: null });
+    expect(pending.body.draftRevision).toMatchObject({ sendPolicy: policy, changes: ["sendPolicy"] });
+    const published = await act(PUBLISH, live.id, { version: pending.body.version });
+    expect(published.status).toBe(200);
+    expect(published.body.sendPolicy).toEqual(policy);
+    expect(published.body.draftRevision).toBeNull();
+  });
+
   it("leaves no revision when the edits bring it back to the live configuration", async () => {
     const live = await liveCampaign();
     await patch(live.id, { messageConfig: withFallback("friend") });
@@ -260,6 +275,7 @@ describe("revisionChanges and describeRevisionChanges", () => {
     templateId: "tpl_a",
     rateLimitPerMinute: 600,
     respectOptOut: true,
+    sendPolicy: { quietHours: null, frequencyCap: null },
   };
 
   it("ignores key order and reports each changed member in builder order", () => {

@@ -24,6 +24,7 @@ import {
   type MessageConfig,
   type TriggerConfig,
 } from "./schemas";
+import { describeSendPolicy, parseStoredSendPolicy, sendPolicySchema, type SendPolicy } from "./send-policy";
 
 /** Everything a revision holds: the complete configuration it would put live. */
 export const draftRevisionSchema = z
@@ -34,9 +35,10 @@ export const draftRevisionSchema = z
     templateId: z.string().nullable(),
     rateLimitPerMinute: z.number().int(),
     respectOptOut: z.boolean(),
+    sendPolicy: sendPolicySchema,
     savedAt: z.string().meta({ description: "When the revision was last saved (ISO 8601 UTC).", example: "2026-11-21T14:03:07.512Z" }),
     changes: z
-      .array(z.enum(["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut"]))
+      .array(z.enum(["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut", "sendPolicy"]))
       .meta({ description: "The members that differ from the live configuration." }),
   })
   .meta({
@@ -45,7 +47,7 @@ export const draftRevisionSchema = z
   });
 export type DraftRevision = z.output<typeof draftRevisionSchema>;
 
-export const REVISION_MEMBERS = ["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut"] as const;
+export const REVISION_MEMBERS = ["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut", "sendPolicy"] as const;
 export type RevisionMember = (typeof REVISION_MEMBERS)[number];
 
 /** The configuration a revision and the live campaign share. */
@@ -56,6 +58,7 @@ export interface CampaignConfig {
   templateId: string | null;
   rateLimitPerMinute: number;
   respectOptOut: boolean;
+  sendPolicy: SendPolicy;
 }
 
 /** What is stored in `draft_revision` (the configuration and when it was saved). */
@@ -73,6 +76,7 @@ export function parseStoredRevision(value: unknown): StoredRevision | null {
     templateId: typeof raw.templateId === "string" ? raw.templateId : null,
     rateLimitPerMinute: typeof raw.rateLimitPerMinute === "number" ? raw.rateLimitPerMinute : 600,
     respectOptOut: typeof raw.respectOptOut === "boolean" ? raw.respectOptOut : true,
+    sendPolicy: parseStoredSendPolicy(raw.sendPolicy),
     savedAt: typeof raw.savedAt === "string" ? raw.savedAt : new Date(0).toISOString(),
   };
 }
@@ -123,6 +127,8 @@ export function describeRevisionChanges(
           summary: revision.respectOptOut ? "now skipped" : "now sent to",
           details: [],
         };
+      case "sendPolicy":
+        return { member, label: "Send policy", summary: describeSendPolicy(revision.sendPolicy).join(" · ") || "none", details: [] };
       case "triggerConfig":
         return { member, label: "Request fields", summary: null, details: triggerDetails(live.triggerConfig, revision.triggerConfig) };
       case "messageConfig":
@@ -177,6 +183,6 @@ function describeMapping(variable: MessageConfig["variables"][number]): string {
 
 /** The live configuration of a campaign as the API shows it. */
 export function viewLiveConfig(view: CampaignConfig): CampaignConfig {
-  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut } = view;
-  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut };
+  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy } = view;
+  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy };
 }

@@ -1,6 +1,7 @@
 // Campaign configuration: the one set of zod schemas used by the builder form, the session API,
 // the REST API and the trigger endpoint.
 import { z } from "zod";
+import { sendPolicySchema } from "./send-policy";
 
 export const FIELD_TYPES = ["string", "number", "boolean", "email", "date"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -178,6 +179,8 @@ export const campaignEditorSchema = z.object({
     .boolean()
     .optional()
     .meta({ description: "Trigger campaigns: contacts who opted out get a `skipped` message (error `opted_out`) instead of a send. New campaigns: true." }),
+  /** Quiet hours and a frequency cap. Absent leaves it as stored. */
+  sendPolicy: sendPolicySchema.optional(),
 });
 export type CampaignEditorInput = z.input<typeof campaignEditorSchema>;
 export type CampaignEditorValues = z.output<typeof campaignEditorSchema>;

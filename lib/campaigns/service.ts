@@ -29,6 +29,7 @@ import {
 } from "./schemas";
 import { parseStoredRevision, revisionChanges, type CampaignConfig, type DraftRevision } from "./revision";
 import { expectVersion, updateCampaignRow } from "./versioned";
+import { parseStoredSendPolicy, type SendPolicy } from "./send-policy";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -55,6 +56,7 @@ export interface CampaignView {
   rateLimitPerMinute: number;
   /** Trigger sends to opted-out contacts are skipped (recorded as `skipped`, reason `opted_out`). */
   respectOptOut: boolean;
+  sendPolicy: SendPolicy;
   version: number;
   deployedAt: string | null;
   /** Trigger campaigns: pending edits of a live campaign (revision.ts); null when there are none. */
@@ -107,6 +109,7 @@ export function liveConfig(row: CampaignRow): CampaignConfig {
     templateId: row.templateId,
     rateLimitPerMinute: row.rateLimitPerMinute,
     respectOptOut: row.respectOptOut,
+    sendPolicy: parseStoredSendPolicy(row.sendPolicy),
   };
 }
 
@@ -133,6 +136,7 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
     template,
     rateLimitPerMinute: row.rateLimitPerMinute,
     respectOptOut: row.respectOptOut,
+    sendPolicy: parseStoredSendPolicy(row.sendPolicy),
     version: row.version,
     deployedAt: row.deployedAt?.toISOString() ?? null,
     draftRevision: draftRevisionView(row),
@@ -341,6 +345,7 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.templateId !== undefined ? { templateId: changes.templateId } : {}),
         ...(changes.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: changes.rateLimitPerMinute } : {}),
         ...(changes.respectOptOut !== undefined ? { respectOptOut: changes.respectOptOut } : {}),
+        ...(changes.sendPolicy !== undefined ? { sendPolicy: changes.sendPolicy } : {}),
         ...(changes.audience !== undefined ? { audience: changes.audience } : {}),
         ...(changes.sendRatePerSecond !== undefined ? { sendRatePerSecond: changes.sendRatePerSecond } : {}),
       },
@@ -361,6 +366,7 @@ async function saveRevision(tx: Executor, row: CampaignRow, changes: UpdateCampa
     templateId: changes.templateId !== undefined ? changes.templateId : base.templateId,
     rateLimitPerMinute: changes.rateLimitPerMinute ?? base.rateLimitPerMinute,
     respectOptOut: changes.respectOptOut ?? base.respectOptOut,
+    sendPolicy: changes.sendPolicy ?? base.sendPolicy,
   };
   const now = new Date();
   const pending = revisionChanges(live, next).length > 0 ? { ...next, savedAt: now.toISOString() } : null;

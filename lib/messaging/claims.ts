@@ -2,12 +2,14 @@
 // selected FOR UPDATE SKIP LOCKED (so any number of processes can claim at once) and leased
 // (`status='sending'`, `locked_until`, `attempts + 1`). Trigger and test messages are claimed through
 // `messages_due_idx`; bulk messages per sending campaign through `messages_bulk_due_idx`, so a
-// million queued bulk rows never slow down the claim of a trigger message.
+// million queued bulk rows never slow down the claim of a trigger message. Campaign send policies
+// (quiet hours, frequency cap) are applied to each claim before anything is sent (send-policies.ts).
 import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns, messages, senders, type MessageSource } from "@/db/schema";
 import { needsRendering, renderClaimedBulkMessages } from "@/lib/bulk/send-render";
 import type { OutboundMessage, SenderForSend } from "./providers";
+import { applySendPolicies } from "./send-policies";
 
 export interface ClaimedMessage extends OutboundMessage {
   workspaceId: string;
@@ -56,7 +58,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
       errorCode: messages.errorCode,
       wamid: messages.wamid,
     });
-  return rows.map((row) => ({ ...row, lease: input.lease }));
+  return applySendPolicies(db, rows.map((row) => ({ ...row, lease: input.lease })), input.now);
 }
 
 /** Due trigger and test messages (queued, or sending with an expired lease), oldest first. */

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { bulkSettingsSchema } from "@/lib/bulk/schemas";
 import { draftRevisionSchema } from "@/lib/campaigns/revision";
+import { sendPolicySchema } from "@/lib/campaigns/send-policy";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
 import { attributeTypes, messageSources, optOutMethods } from "@/db/schema";
 import { segmentFilterSchema } from "@/lib/audiences/filter";
@@ -86,6 +87,7 @@ const campaignShape = {
   respectOptOut: z.boolean().meta({
     description: "Trigger campaigns: a request for a contact who opted out is recorded as a `skipped` message (error `opted_out`) instead of being sent. Default true.",
   }),
+  sendPolicy: sendPolicySchema,
   version: z.number().int().meta({ description: "Increases with every change; send it back as `version` for optimistic concurrency." }),
   deployedAt: timestamp().nullable(),
   draftRevision: draftRevisionSchema.nullable().optional(),
@@ -302,13 +304,13 @@ export const acceptedMessageSchema = z.object({
   id: opaqueId("msg", EXAMPLE_IDS.message),
   status: z.enum(["queued", "skipped"]).meta({
     description:
-      "`queued`: it is sent right after the response. `skipped`: the contact opted out and the campaign respects opt-outs (`respectOptOut`); the message is recorded, never sent.",
+      "`queued`: it is sent right after the response (or when the campaign's quiet hours end for the contact). `skipped`: the contact opted out and the campaign respects opt-outs (`respectOptOut`), or the contact is over the campaign's frequency cap (`sendPolicy.frequencyCap`); the message is recorded, never sent.",
   }),
   campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
   phone,
   createdAt: timestamp(),
   error: z
-    .object({ code: z.literal("opted_out"), reason: z.string().meta({ example: "Contact opted out (replied STOP on 2026-11-20)" }) })
+    .object({ code: z.enum(["opted_out", "frequency_cap"]), reason: z.string().meta({ example: "Contact opted out (replied STOP on 2026-11-20)" }) })
     .optional()
     .meta({ description: "Only on `skipped` messages: why nothing is sent." }),
 });

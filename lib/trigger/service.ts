@@ -5,7 +5,9 @@
 //      their opt-out (+ the stored idempotent response when a key is sent);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic.
 // A campaign with `respect_opt_out` stores a `skipped` message (error `opted_out`) for a contact
-// who opted out, and sends nothing for it; the rest of a batch is queued as usual.
+// who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
+// (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
+// contact at the same instant can both pass it (the count is not locked).
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
@@ -15,6 +17,7 @@ import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/htt
 import { formatPath } from "@/lib/http/problem";
 import { composeMessage, contactAttributes, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
+import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { optOutReason } from "@/lib/contacts/opt-out";
 import type { OptOutMethod } from "@/db/schema";
 import type { ParameterFormat } from "@/lib/templates";
@@ -46,7 +49,7 @@ export interface TriggerRequest {
 /** What the accepted response lists for each message. */
 export interface AcceptedMessage {
   id: string;
-  /** `skipped`: the contact opted out and the campaign respects opt-outs; nothing is sent. */
+  /** `skipped`: the contact opted out (the campaign respects opt-outs) or is over its frequency cap; nothing is sent. */
   status: "queued" | "skipped";
   campaignId: string;
   phone: string;
@@ -93,6 +96,8 @@ interface TriggerContextRow {
     message_config: string;
     rate_limit_per_minute: number;
     respect_opt_out: boolean;
+    /** `send_policy -> 'frequencyCap'`: null when the campaign has none. */
+    frequency_cap: unknown;
   } | null;
   template: { name: string; language: string; status: string; parameterFormat: ParameterFormat; components: unknown[] } | null;
   sender: { id: string } | null;
@@ -105,6 +110,8 @@ interface TriggerContextRow {
     opt_out_detail: string | null;
   }[];
   stored: { request_hash: string; response_status: number; response_body: unknown } | null;
+  /** With a frequency cap: messages each requested phone already got inside the cap's period. */
+  recent: Record<string, number>;
 }
 
 export const messageLocation = (messageId: string) => `/api/v1/messages/${messageId}`;
@@ -238,13 +245,23 @@ async function processTrigger(
   }
 
   const createdAt = new Date();
+  const cap = campaign.frequency_cap ? frequencyCapSchema.safeParse(campaign.frequency_cap) : null;
+  const counted = new Map(Object.entries(context.recent ?? {}));
   const skips = messages.map((m) => {
     const contact = stored.get(m.item.phone);
-    if (!campaign.respect_opt_out || !contact?.opted_out_at) return null;
-    return {
-      errorCode: OPTED_OUT_CODE,
-      errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }),
-    };
+    if (campaign.respect_opt_out && contact?.opted_out_at) {
+      return {
+        errorCode: OPTED_OUT_CODE,
+        errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }),
+      };
+    }
+    if (cap?.success) {
+      // What the contact got in the period, plus this request's earlier messages to them.
+      const already = counted.get(m.item.phone) ?? 0;
+      if (already >= cap.data.limit) return { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) };
+      counted.set(m.item.phone, already + 1);
+    }
+    return null;
   });
   const accepted: AcceptedMessage[] = messages.map((m, i) => {
     const skip = skips[i];
@@ -315,7 +332,7 @@ export async function loadTriggerContext(
     db,
     sql`with cmp as (
         select c.id, c.kind, c.status, c.version, c.trigger_config::text as trigger_config, c.message_config::text as message_config,
-               c.rate_limit_per_minute, c.respect_opt_out, c.template_id
+               c.rate_limit_per_minute, c.respect_opt_out, c.template_id, c.send_policy -> 'frequencyCap' as frequency_cap
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
       rl as (${incrementCountersSql(buckets)})
@@ -331,7 +348,18 @@ export async function loadTriggerContext(
            from contacts ct
            where ct.workspace_id = ${input.workspaceId}
              and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))) as contacts,
-        ${stored} as stored`,
+        ${stored} as stored,
+        (select coalesce(jsonb_object_agg(r.phone, r.n), '{}'::jsonb) from (
+           select ct.phone_number as phone, count(*)::int as n
+           from cmp
+           join contacts ct on ct.workspace_id = ${input.workspaceId}
+             and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))
+           join messages m on m.contact_id = ct.id
+           where jsonb_typeof(cmp.frequency_cap) = 'object'
+             and coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
+             and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
+             and m.source <> 'test' and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
+           group by ct.phone_number) r) as recent`,
     { prepared: true },
   );
   return row!;

@@ -18,6 +18,8 @@ import { CampaignHeader } from "../campaign-header";
 import { AudiencePicker } from "./audience-picker";
 import { bulkUpdateBody, initialSettings, settingsChanged, type BulkCampaign, type BulkSettings } from "./bulk-draft";
 import { LaunchDialog, type LaunchPlan } from "./launch-dialog";
+import { SendPolicyFields } from "../send-policy-fields";
+import { describeSendPolicy } from "@/lib/campaigns/send-policy";
 import { PreviewStepper } from "./preview-stepper";
 import { rateError, ScheduleCard, scheduledInstant } from "./schedule-card";
 import { TestSendDialog } from "../test-send-dialog";
@@ -60,6 +62,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
   useUnsavedChangesWarning(dirty && editable);
 
   const update = (patch: Partial<BulkSettings>) => setSettings((current) => ({ ...current, ...patch }));
+  const policyErrors = Object.fromEntries(checks.filter((c) => c.path.startsWith("sendPolicy")).map((c) => [c.path, c.message]));
 
   /** Saves when there are changes; false when the form is invalid or the server refused. */
   async function save(): Promise<boolean> {
@@ -200,6 +203,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
             onRateChange={(rate) => update({ rate })}
             throughput={sender.throughputPerSecond}
           />
+          <SendPolicyFields value={settings.sendPolicy} onChange={(sendPolicy) => update({ sendPolicy })} disabled={!editable} errors={policyErrors} />
         </fieldset>
         <aside className="min-w-0 xl:sticky xl:top-6 xl:self-start">
           <PreviewStepper
@@ -220,6 +224,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
         check={launch.check}
         plan={launch.plan}
         sandbox={sender.provider === "sandbox"}
+        policy={describeSendPolicy(saved.sendPolicy)}
         onLaunched={() => {
           toast.success(launch.plan.kind === "later" ? "Campaign scheduled" : "Campaign launched");
           router.push(`/campaigns/${campaign.id}`);

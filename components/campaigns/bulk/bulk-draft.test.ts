@@ -15,6 +15,7 @@ function bulkCampaign(bulk: Partial<NonNullable<CampaignView["bulk"]>>): Campaig
     template: null,
     rateLimitPerMinute: 600,
     respectOptOut: true,
+    sendPolicy: { quietHours: null, frequencyCap: null },
     version: 3,
     deployedAt: null,
     bulk: {
@@ -54,8 +55,11 @@ describe("bulk builder settings", () => {
       messageConfig: { variables: [{ key: "body.1", attribute: "name", fallback: null }] },
       audience: { listIds: ["lst_a"], segmentIds: ["seg_b"], excludeContactsWithEmptyVariables: true },
       sendRatePerSecond: null,
+      sendPolicy: { quietHours: null, frequencyCap: null },
       version: 3,
     });
+    const quiet = { ...saved, sendPolicy: { quietHours: { start: "21:00", end: "08:00" }, frequencyCap: null } };
+    expect(settingsChanged(saved, quiet)).toBe(true);
     expect(bulkUpdateBody({ name: "S", templateId: null, triggerConfig: { phoneField: "phone", fields: [] }, messageConfig: { variables: [] } }, { ...edited, rate: "12" }, 4).sendRatePerSecond).toBe(12);
   });
 

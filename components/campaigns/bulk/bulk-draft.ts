@@ -1,6 +1,7 @@
-// The bulk builder's state outside the template form: audience, schedule and rate, and the PATCH body.
+// The bulk builder's state outside the template form: audience, schedule, rate and send policy, and the PATCH body.
 import type { CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { CampaignView } from "@/lib/campaigns/service";
+import { NO_SEND_POLICY, type SendPolicy } from "@/lib/campaigns/send-policy";
 import type { ScheduleValue } from "./schedule-card";
 import type { AudienceSelection } from "./types";
 import { instantToZonedTime } from "./zoned-time";
@@ -12,6 +13,7 @@ export interface BulkSettings {
   audience: AudienceSelection;
   schedule: ScheduleValue;
   rate: string;
+  sendPolicy: SendPolicy;
 }
 
 export function initialSettings(campaign: BulkCampaign): BulkSettings {
@@ -32,12 +34,13 @@ export function initialSettings(campaign: BulkCampaign): BulkSettings {
       timeZone: zone,
     },
     rate: bulk?.sendRatePerSecond ? String(bulk.sendRatePerSecond) : "",
+    sendPolicy: structuredClone(campaign.sendPolicy ?? NO_SEND_POLICY),
   };
 }
 
 /** True when what `PATCH` saves differs (the schedule is sent by Schedule, not saved with the draft). */
 export function settingsChanged(saved: BulkSettings, current: BulkSettings): boolean {
-  return JSON.stringify([saved.audience, saved.rate]) !== JSON.stringify([current.audience, current.rate]);
+  return JSON.stringify([saved.audience, saved.rate, saved.sendPolicy]) !== JSON.stringify([current.audience, current.rate, current.sendPolicy]);
 }
 
 /** `PATCH /api/v1/campaigns/{id}` for a bulk campaign: only members the API declares. */
@@ -48,6 +51,7 @@ export function bulkUpdateBody(values: CampaignEditorValues, settings: BulkSetti
     messageConfig: { variables: values.messageConfig.variables.map(({ key, attribute, fallback }) => ({ key, attribute, fallback })) },
     audience: settings.audience,
     sendRatePerSecond: settings.rate.trim() === "" ? null : Number(settings.rate),
+    sendPolicy: settings.sendPolicy,
     version,
   };
 }

@@ -3,6 +3,7 @@
 import { AlertTriangle, CheckCircle2, Rocket, XCircle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { SendPolicySummary } from "../send-policy-fields";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { requestJson } from "@/lib/http/client";
 import { cn } from "@/lib/utils";
@@ -39,6 +40,7 @@ export function LaunchDialog({
   check,
   plan,
   sandbox,
+  policy = [],
   onLaunched,
 }: {
   open: boolean;
@@ -48,6 +50,8 @@ export function LaunchDialog({
   check: LaunchCheck | null;
   plan: LaunchPlan;
   sandbox: boolean;
+  /** The campaign's send policy in words; empty when none. */
+  policy?: string[];
   onLaunched: () => void;
 }) {
   const [busy, setBusy] = useState(false);
@@ -119,6 +123,7 @@ export function LaunchDialog({
                 </p>
               </div>
             )}
+            <SendPolicySummary lines={policy} />
             {error && (
               <p role="alert" className="text-sm font-medium text-destructive">
                 {error}

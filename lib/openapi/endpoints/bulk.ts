@@ -35,6 +35,7 @@ const bulkCampaignExample = {
   template: { id: EXAMPLE_IDS.template, name: "newsletter", language: "en_US", status: "APPROVED" },
   rateLimitPerMinute: 600,
   respectOptOut: true,
+  sendPolicy: { quietHours: null, frequencyCap: null },
   version: 1,
   deployedAt: null,
   bulk: {

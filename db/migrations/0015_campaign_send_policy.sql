@@ -1,0 +1,1 @@
+ALTER TABLE "campaigns" ADD COLUMN "send_policy" jsonb DEFAULT '{}'::jsonb NOT NULL;

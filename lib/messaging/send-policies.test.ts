@@ -1,0 +1,161 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { campaigns, contacts, messages } from "@/db/schema";
+import type { SendPolicy } from "@/lib/campaigns/send-policy";
+import { newId } from "@/lib/crypto/random";
+import { getSenderRow } from "@/lib/senders/service";
+import { countingDb } from "@/lib/testing/counting-db";
+import { createTestCampaign, createTestMessage, getTestMessage } from "@/lib/testing/messaging-factories";
+import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import { triggerCampaign, type AcceptedMessage } from "@/lib/trigger/service";
+import { runDispatch, systemClock, type Clock } from "./dispatcher";
+import type { MessageProvider, ProviderRegistry } from "./providers";
+
+const LONDON = "+447911123456"; // Europe/London: UTC+0 in November
+const NIGHT: SendPolicy = { quietHours: { start: "21:00", end: "08:00" }, frequencyCap: null };
+
+const fixedClock = (iso: string): Clock => ({ now: () => new Date(iso).getTime(), sleep: systemClock.sleep });
+
+function recordingProviders() {
+  const sent: string[] = [];
+  const provider: MessageProvider = {
+    async send(message) {
+      sent.push(message.id);
+      return { wamid: `wamid.TEST.${message.id}` };
+    },
+  };
+  return { sent, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+}
+
+async function dispatchAt(workspaceId: string, iso: string) {
+  const { sent, providers } = recordingProviders();
+  await runDispatch({ db: await getDb(), clock: fixedClock(iso), providers }, { workspaceIds: [workspaceId], deadlineMs: 5_000 });
+  return sent;
+}
+
+async function setPolicy(campaignId: string, policy: SendPolicy) {
+  await (await getDb()).update(campaigns).set({ sendPolicy: policy }).where(eq(campaigns.id, campaignId));
+}
+
+async function trigger(fx: TriggerFixture, body: unknown) {
+  const outcome = await triggerCampaign(await getDb(), {
+    workspaceId: fx.workspaceId,
+    apiKeyId: fx.apiKeyId,
+    campaignId: fx.campaignId,
+    request: new Request("http://localhost/api/campaigns/x/trigger", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    dryRun: false,
+  });
+  return outcome.body as AcceptedMessage | { data: AcceptedMessage[] };
+}
+
+describe("quiet hours", () => {
+  it("hold a message claimed inside them until they end in the contact's zone, without counting an attempt", async () => {
+    const workspaceId = (await createTriggerFixture()).workspaceId;
+    const campaignId = await createTestCampaign(workspaceId);
+    await setPolicy(campaignId, NIGHT);
+    const id = await createTestMessage({ workspaceId, campaignId, phoneNumber: LONDON, nextAttemptAt: new Date("2026-11-26T02:00:00Z") });
+
+    expect(await dispatchAt(workspaceId, "2026-11-26T03:00:00Z")).toEqual([]);
+    expect(await getTestMessage(id)).toMatchObject({ status: "queued", attempts: 0, lockedUntil: null, nextAttemptAt: new Date("2026-11-26T08:00:00Z") });
+    expect(await dispatchAt(workspaceId, "2026-11-26T07:59:59Z")).toEqual([]);
+    expect(await dispatchAt(workspaceId, "2026-11-26T08:00:00Z")).toEqual([id]);
+    expect(await getTestMessage(id)).toMatchObject({ status: "sent", attempts: 1 });
+  });
+
+  it("send right up to their start, use the contact's timezone attribute, and never hold a test send", async () => {
+    const workspaceId = (await createTriggerFixture()).workspaceId;
+    const campaignId = await createTestCampaign(workspaceId);
+    await setPolicy(campaignId, NIGHT);
+    const before = await createTestMessage({ workspaceId, campaignId, phoneNumber: LONDON, nextAttemptAt: new Date("2026-11-25T20:00:00Z") });
+    expect(await dispatchAt(workspaceId, "2026-11-25T20:59:59Z")).toEqual([before]);
+
+    // 03:00 UTC is 08:30 in Kolkata: outside the quiet hours of a contact who lives there.
+    const db = await getDb();
+    const contactId = newId("ctc");
+    await db.insert(contacts).values({ id: contactId, workspaceId, phoneNumber: "+447911123457", attributes: { timezone: "Asia/Kolkata" } });
+    const abroad = await createTestMessage({ workspaceId, campaignId, phoneNumber: "+447911123457", nextAttemptAt: new Date("2026-11-26T02:00:00Z") });
+    await db.update(messages).set({ contactId }).where(eq(messages.id, abroad));
+    const test = await createTestMessage({ workspaceId, campaignId, phoneNumber: LONDON, nextAttemptAt: new Date("2026-11-26T02:00:00Z") });
+    await db.update(messages).set({ source: "test" }).where(eq(messages.id, test));
+    expect((await dispatchAt(workspaceId, "2026-11-26T03:00:00Z")).sort()).toEqual([abroad, test].sort());
+  });
+});
+
+describe("frequency cap", () => {
+  it("skips a trigger message over the cap when it is accepted, counting earlier messages and the batch itself, in the same statements", async () => {
+    const fx = await createTriggerFixture();
+    await setPolicy(fx.campaignId, { quietHours: null, frequencyCap: { limit: 2, periodHours: 24, scope: "campaign" } });
+    const first = (await trigger(fx, { phone: LONDON, order: "A-1" })) as AcceptedMessage;
+    expect(first.status).toBe("queued");
+    const batch = (await trigger(fx, [{ phone: LONDON, order: "A-2" }, { phone: LONDON, order: "A-3" }, { phone: "+447911123499", order: "A-4" }])) as { data: AcceptedMessage[] };
+    expect(batch.data.map((m) => m.status)).toEqual(["queued", "skipped", "queued"]);
+    expect(batch.data[1]!.error).toEqual({ code: "frequency_cap", reason: "Frequency cap: this contact already got 2 messages from this campaign in the last day." });
+    expect(await getTestMessage(batch.data[1]!.id)).toMatchObject({ status: "skipped", errorCode: "frequency_cap" });
+
+    // Older than the period: not counted.
+    await (await getDb()).update(messages).set({ createdAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(messages.campaignId, fx.campaignId));
+    expect(((await trigger(fx, { phone: LONDON, order: "A-5" })) as AcceptedMessage).status).toBe("queued");
+
+    const { db: counting, statements } = await countingDb();
+    await triggerCampaign(counting, {
+      workspaceId: fx.workspaceId,
+      apiKeyId: fx.apiKeyId,
+      campaignId: fx.campaignId,
+      request: new Request("http://localhost/t", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone: LONDON, order: "A-6" }) }),
+      dryRun: false,
+    });
+    expect(statements).toHaveLength(2);
+  });
+
+  it("with the workspace scope, counts the contact's messages from every campaign", async () => {
+    const fx = await createTriggerFixture();
+    await setPolicy(fx.campaignId, { quietHours: null, frequencyCap: { limit: 1, periodHours: 168, scope: "workspace" } });
+    expect(((await trigger(fx, { phone: LONDON, order: "A-1" })) as AcceptedMessage).status).toBe("queued");
+    const db = await getDb();
+    const [contact] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, fx.workspaceId), eq(contacts.phoneNumber, LONDON)));
+    // The same contact on another campaign of the workspace, with no cap of its own.
+    const other = await createTestCampaign(fx.workspaceId);
+    await db.update(messages).set({ campaignId: other }).where(eq(messages.contactId, contact!.id));
+    expect(((await trigger(fx, { phone: LONDON, order: "A-2" })) as AcceptedMessage).status).toBe("skipped");
+  });
+
+  it("skips a bulk message at send time when the contact is already over a workspace cap", async () => {
+    const fx = await createTriggerFixture();
+    const db = await getDb();
+    const sender = await getSenderRow(db, fx.workspaceId);
+    const bulk = await createTestCampaign(fx.workspaceId);
+    await db.update(campaigns).set({ kind: "bulk", status: "sending", launchedAt: new Date() }).where(eq(campaigns.id, bulk));
+    await setPolicy(bulk, { quietHours: null, frequencyCap: { limit: 1, periodHours: 24, scope: "workspace" } });
+    const reached = newId("ctc");
+    const fresh = newId("ctc");
+    await db.insert(contacts).values([
+      { id: reached, workspaceId: fx.workspaceId, phoneNumber: LONDON },
+      { id: fresh, workspaceId: fx.workspaceId, phoneNumber: "+447911123458" },
+    ]);
+    // The first contact got an order update an hour ago.
+    const earlier = await createTestMessage({ workspaceId: fx.workspaceId, campaignId: fx.campaignId, phoneNumber: LONDON, status: "sent", sentAt: new Date(Date.now() - 3600_000) });
+    await db.update(messages).set({ contactId: reached }).where(eq(messages.id, earlier));
+    const queued = [
+      { contactId: reached, phone: LONDON },
+      { contactId: fresh, phone: "+447911123458" },
+    ].map(({ contactId, phone }) => ({
+      id: newId("msg"),
+      workspaceId: fx.workspaceId,
+      campaignId: bulk,
+      contactId,
+      senderId: sender.id,
+      phoneNumber: phone,
+      templateName: "order_shipped",
+      templateLanguage: "en_US",
+      renderedText: "Spring picks",
+      payload: { template: { name: "order_shipped", language: { code: "en_US" }, components: [] } },
+      source: "bulk" as const,
+    }));
+    await db.insert(messages).values(queued);
+    const { sent, providers } = recordingProviders();
+    await runDispatch({ db, providers }, { workspaceIds: [fx.workspaceId], deadlineMs: 5_000 });
+    expect(sent).toEqual([queued[1]!.id]);
+    expect(await getTestMessage(queued[0]!.id)).toMatchObject({ status: "skipped", errorCode: "frequency_cap", attempts: 0 });
+  });
+});

@@ -1,0 +1,92 @@
+// Campaign send policies at the moment of sending (lib/campaigns/send-policy.ts), applied to every
+// claim before anything is sent: a message inside its contact's quiet hours goes back to `queued`
+// until they end (the attempt is not counted); a bulk message to a contact over the frequency cap
+// is `skipped` with error `frequency_cap` (trigger messages are capped when accepted). Test sends,
+// and rows reclaimed after an earlier attempt may have reached WhatsApp, are left as they are.
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
+import { contactTimeZone, quietHoursEnd } from "@/lib/campaigns/quiet-hours";
+import { FREQUENCY_CAP_CODE, frequencyCapReason, parseStoredSendPolicy, type FrequencyCap, type SendPolicy } from "@/lib/campaigns/send-policy";
+import type { ClaimedMessage } from "./claims";
+
+const list = (values: string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+
+/** Whether a policy may hold this message back: a first send, not a test. */
+const subjectToPolicy = (message: ClaimedMessage) => message.source !== "test" && message.errorCode !== "outcome_unknown" && !message.wamid;
+
+/** The claimed messages that may be sent now; the others are deferred or skipped here. */
+export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[], now: Date): Promise<ClaimedMessage[]> {
+  const candidates = claimed.filter(subjectToPolicy);
+  if (candidates.length === 0) return claimed;
+  const policies = await loadPolicies(db, [...new Set(candidates.map((m) => m.campaignId))]);
+  if (policies.size === 0) return claimed;
+
+  const held = new Set<string>();
+  const withQuietHours = candidates.filter((m) => policies.get(m.campaignId)?.quietHours);
+  if (withQuietHours.length > 0) {
+    const zones = await contactZones(db, withQuietHours);
+    const deferrals = withQuietHours.flatMap((message) => {
+      const until = quietHoursEnd(policies.get(message.campaignId)!.quietHours!, now, zones(message));
+      return until ? [{ message, until }] : [];
+    });
+    if (deferrals.length > 0) {
+      await db.execute(sql`
+        update messages set status = 'queued', attempts = messages.attempts - 1, locked_until = null, next_attempt_at = v.until, updated_at = now()
+        from (values ${sql.join(deferrals.map((d) => sql`(${d.message.id}, ${d.until.toISOString()}::timestamptz, ${d.message.lease.toISOString()}::timestamptz)`), sql`, `)}) as v(id, until, lease)
+        where messages.id = v.id and messages.locked_until = v.lease`);
+      for (const { message } of deferrals) held.add(message.id);
+    }
+  }
+
+  const capped = candidates.filter((m) => m.source === "bulk" && m.contactId && !held.has(m.id) && policies.get(m.campaignId)?.frequencyCap);
+  for (const [campaignId, cap] of new Map(capped.map((m) => [m.campaignId, policies.get(m.campaignId)!.frequencyCap!]))) {
+    const over = await overCap(db, capped.filter((m) => m.campaignId === campaignId), cap, campaignId);
+    if (over.length === 0) continue;
+    await db.execute(sql`
+      update messages set status = 'skipped', attempts = messages.attempts - 1, locked_until = null, error_code = ${FREQUENCY_CAP_CODE},
+        error_reason = ${frequencyCapReason(cap)}, updated_at = now()
+      where id in (${list(over.map((m) => m.id))}) and locked_until = ${over[0]!.lease.toISOString()}::timestamptz`);
+    for (const message of over) held.add(message.id);
+  }
+  return held.size === 0 ? claimed : claimed.filter((m) => !held.has(m.id));
+}
+
+async function loadPolicies(db: Executor, campaignIds: string[]): Promise<Map<string, SendPolicy>> {
+  const rows = await queryRows<{ id: string; send_policy: unknown }>(
+    db,
+    sql`select id, send_policy from campaigns where id in (${list(campaignIds)}) and send_policy <> '{}'::jsonb`,
+  );
+  const policies = new Map<string, SendPolicy>();
+  for (const row of rows) {
+    const policy = parseStoredSendPolicy(typeof row.send_policy === "string" ? JSON.parse(row.send_policy) : row.send_policy);
+    if (policy.quietHours || policy.frequencyCap) policies.set(row.id, policy);
+  }
+  return policies;
+}
+
+/** Each message's contact time zone: the contact's `timezone` attribute, else a guess from the phone. */
+async function contactZones(db: Executor, claimed: ClaimedMessage[]): Promise<(message: ClaimedMessage) => string> {
+  const contactIds = [...new Set(claimed.flatMap((m) => (m.contactId ? [m.contactId] : [])))];
+  const rows = contactIds.length
+    ? await queryRows<{ id: string; timezone: string | null }>(db, sql`select id, attributes ->> 'timezone' as timezone from contacts where id in (${list(contactIds)})`)
+    : [];
+  const attributeZone = new Map(rows.map((row) => [row.id, row.timezone]));
+  return (message) => contactTimeZone(message.phoneNumber, { timezone: message.contactId ? attributeZone.get(message.contactId) : null });
+}
+
+/** The messages whose contact already got `cap.limit` messages in the period (sent, or being sent by another pass). */
+async function overCap(db: Executor, claimed: ClaimedMessage[], cap: FrequencyCap, campaignId: string): Promise<ClaimedMessage[]> {
+  const rows = await queryRows<{ contact_id: string; n: number }>(
+    db,
+    sql`select contact_id, count(*)::int as n from messages
+        where contact_id in (${list(claimed.map((m) => m.contactId!))})
+          and id not in (${list(claimed.map((m) => m.id))})
+          and coalesce(sent_at, created_at) >= now() - make_interval(hours => ${cap.periodHours})
+          and source <> 'test' and status in ('sending', 'sent', 'delivered', 'read')
+          ${cap.scope === "campaign" ? sql`and campaign_id = ${campaignId}` : sql``}
+        group by contact_id`,
+  );
+  const counts = new Map(rows.map((row) => [row.contact_id, Number(row.n)]));
+  return claimed.filter((m) => (counts.get(m.contactId!) ?? 0) >= cap.limit);
+}
