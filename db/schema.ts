@@ -576,7 +576,7 @@ export const alertSettings = pgTable("alert_settings", {
   updatedAt: updatedAt(),
 });
 
-export const noticeKinds = ["campaign_failure_rate", "sender_failing"] as const;
+export const noticeKinds = ["campaign_failure_rate", "sender_failing", "webhook_endpoint_disabled"] as const;
 export type NoticeKind = (typeof noticeKinds)[number];
 
 /** An in-app notice for the workspace's owners: open while its condition holds, then resolved. */

@@ -8,6 +8,12 @@ import { toast } from "@/components/ui/toaster";
 import type { NoticeView } from "@/lib/alerts/schemas";
 import { requestJson } from "@/lib/http/client";
 
+const LINK_TEXT: Record<NoticeView["kind"], string> = {
+  campaign_failure_rate: "See the failures",
+  sender_failing: "Open WhatsApp settings",
+  webhook_endpoint_disabled: "Open the endpoint",
+};
+
 /** The open alerts, on every page for the workspace's owners, until dismissed or resolved. */
 export function NoticesBanner({ initialNotices }: { initialNotices: NoticeView[] }) {
   const [notices, setNotices] = useState(initialNotices);
@@ -36,7 +42,7 @@ export function NoticesBanner({ initialNotices }: { initialNotices: NoticeView[]
             <p className="text-muted-foreground">
               {notice.detail}{" "}
               <Link href={notice.href} className="font-medium text-foreground underline underline-offset-2">
-                {notice.kind === "sender_failing" ? "Open WhatsApp settings" : "See the failures"}
+                {LINK_TEXT[notice.kind]}
               </Link>
             </p>
           </div>

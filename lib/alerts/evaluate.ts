@@ -41,6 +41,9 @@ type Condition = { kind: NoticeKind; subjectId: string; title: string; detail: s
 
 const percent = (part: number, whole: number) => Math.round((part / whole) * 100);
 
+/** The kinds this evaluation opens and closes (a switched-off webhook endpoint's notice closes when it is switched on). */
+const EVALUATED_KINDS: NoticeKind[] = ["campaign_failure_rate", "sender_failing"];
+
 /** Workspaces worth a look: failures in the window, messages retrying after an error, open notices. */
 async function workspacesToCheck(db: Executor, only: string[] | undefined): Promise<string[]> {
   const scope = only ? sql`and workspace_id in (${sql.join(only.map((id) => sql`${id}`), sql`, `)})` : sql``;
@@ -52,7 +55,7 @@ async function workspacesToCheck(db: Executor, only: string[] | undefined): Prom
         select workspace_id from messages
           where status in ('queued', 'sending') and source <> 'bulk' and error_code is not null and attempts > 0 ${scope}
         union
-        select workspace_id from notices where resolved_at is null ${scope}`,
+        select workspace_id from notices where resolved_at is null and kind in (${sql.join(EVALUATED_KINDS.map((k) => sql`${k}`), sql`, `)}) ${scope}`,
   );
   return rows.map((row) => row.workspace_id);
 }
@@ -111,7 +114,9 @@ export async function evaluateAlerts(db: Executor, options: { workspaceIds?: str
       const stillHolding = holding.length > 0 ? sql`and not (kind || ':' || subject_id in (${sql.join(holding, sql`, `)}))` : sql``;
       const resolved = await queryRows<{ id: string }>(
         db,
-        sql`update notices set resolved_at = now() where workspace_id = ${workspaceId} and resolved_at is null ${stillHolding} returning id`,
+        sql`update notices set resolved_at = now()
+            where workspace_id = ${workspaceId} and resolved_at is null and kind in (${sql.join(EVALUATED_KINDS.map((k) => sql`${k}`), sql`, `)}) ${stillHolding}
+            returning id`,
       );
       summary.resolved += resolved.length;
       for (const condition of conditions) {

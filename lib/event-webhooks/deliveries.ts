@@ -4,11 +4,15 @@
 // all); a delivery that fails its last attempt switches its endpoint off unless the endpoint
 // succeeded since, and 410 Gone switches it off at once. Delivery is at least once: receivers
 // drop repeats by the `webhook-id` header.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryStatus, type WebhookEventType } from "@/db/schema";
+import { notices, webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryStatus, type WebhookEventType } from "@/db/schema";
+import { notifyOwners } from "@/lib/alerts/notify";
+import { loadAlertSettings } from "@/lib/alerts/settings";
+import { recordAudit, SYSTEM_ACTOR } from "@/lib/audit/service";
+import { newId } from "@/lib/crypto/random";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { ApiError, badRequest, notFound } from "@/lib/http/errors";
 import { describeError } from "@/lib/logging";
@@ -163,19 +167,50 @@ async function disableIfFailingSince(db: Executor, delivery: ClaimedDelivery): P
   await disableEndpoint(db, delivery.endpoint_id, `Every delivery failed for ${Math.round(RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / HOUR)} hours; deliveries wait until it is switched on again.`);
 }
 
+/**
+ * Switches an endpoint off for good reason: audited, and an alert for the owners (the banner on
+ * every page, email and Slack as configured) until someone switches it on again or deletes it.
+ */
 async function disableEndpoint(db: Executor, endpointId: string, reason: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  const notice = await db.transaction(async (tx) => {
     const [disabled] = await tx
       .update(webhookEndpoints)
       .set({ enabled: false, disabledReason: reason, disabledAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true)))
       .returning({ workspaceId: webhookEndpoints.workspaceId, url: webhookEndpoints.url });
-    if (!disabled) return;
-    await tx.execute(sql`
-      insert into audit_events (id, workspace_id, action, target_type, target_id, metadata)
-      values (${"evt_" + crypto.randomUUID().replaceAll("-", "")}, ${disabled.workspaceId}, 'webhook_endpoint.disabled', 'webhook_endpoint', ${endpointId},
-        ${JSON.stringify({ url: disabled.url, reason })}::jsonb)`);
+    if (!disabled) return null;
+    await recordAudit(tx, {
+      workspaceId: disabled.workspaceId,
+      actor: SYSTEM_ACTOR,
+      action: "webhook_endpoint.disabled",
+      targetType: "webhook_endpoint",
+      targetId: endpointId,
+      metadata: { url: disabled.url, reason },
+    });
+    const opened = {
+      id: newId("ntc"),
+      workspaceId: disabled.workspaceId,
+      kind: "webhook_endpoint_disabled" as const,
+      subjectId: endpointId,
+      title: `Webhook endpoint switched off: ${new URL(disabled.url).host}`,
+      detail: reason,
+      href: `/settings/webhooks/${endpointId}`,
+    };
+    const [inserted] = await tx.insert(notices).values(opened).onConflictDoNothing().returning({ id: notices.id });
+    return inserted ? opened : null;
   });
+  if (notice) {
+    const settings = await loadAlertSettings(db, [notice.workspaceId]);
+    await notifyOwners(db, notice, settings.get(notice.workspaceId)!);
+  }
+}
+
+/** The endpoint was switched on again or deleted: its alert is over. */
+export async function resolveEndpointNotice(db: Executor, workspaceId: string, endpointId: string): Promise<void> {
+  await db
+    .update(notices)
+    .set({ resolvedAt: sql`now()` })
+    .where(and(eq(notices.workspaceId, workspaceId), eq(notices.kind, "webhook_endpoint_disabled"), eq(notices.subjectId, endpointId), isNull(notices.resolvedAt)));
 }
 
 /** Events and their deliveries older than this are deleted. */

@@ -16,6 +16,7 @@ import {
   type WebhookEndpointWithSecret,
   type SubscribableEventType,
 } from "./schemas";
+import { resolveEndpointNotice } from "./deliveries";
 import { generateSigningSecret } from "./signing";
 
 /** More than any workspace needs; each event fans out to every subscribed endpoint. */
@@ -130,6 +131,7 @@ export async function updateWebhookEndpoint(db: Executor, workspaceId: string, a
       targetId: endpointId,
       metadata: { changed: Object.keys(patch), ...(patch.url ? { url: patch.url } : {}), ...(patch.events ? { events: patch.events } : {}) },
     });
+    if (patch.enabled === true) await resolveEndpointNotice(tx, workspaceId, endpointId);
   });
   return getWebhookEndpoint(db, workspaceId, endpointId);
 }
@@ -157,6 +159,7 @@ export async function deleteWebhookEndpoint(db: Executor, workspaceId: string, a
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, workspaceId)))
       .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
     if (!deleted) throw notFound(ENDPOINT_NOT_FOUND);
+    await resolveEndpointNotice(tx, workspaceId, endpointId);
     await recordAudit(tx, { workspaceId, actor, action: "webhook_endpoint.deleted", targetType: "webhook_endpoint", targetId: endpointId, metadata: { url: deleted.url } });
   });
 }

@@ -16,6 +16,7 @@ import { allowPrivateWebhookUrlsInTests } from "@/lib/testing/private-webhook-ur
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { dispatchSettled } from "@/lib/messaging";
 import { runDispatch } from "@/lib/messaging/dispatcher";
+import { listActiveNotices } from "@/lib/alerts/notices";
 import { isPrivateAddress } from "./address";
 import { deliverDueWebhooks, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./deliveries";
 import type { WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecret } from "./schemas";
@@ -285,9 +286,15 @@ describe("delivery", () => {
     expect(after.body.disabledReason).toMatch(/failed for 24 hours/);
     const audits = await db.select().from(auditEvents).where(and(eq(auditEvents.targetId, endpoint.id), eq(auditEvents.action, "webhook_endpoint.disabled")));
     expect(audits).toHaveLength(1);
+    // The owners' alert: open until the endpoint is switched on again.
+    const [alert] = await listActiveNotices(db, account.workspaceId);
+    expect(alert).toMatchObject({ kind: "webhook_endpoint_disabled", href: `/settings/webhooks/${endpoint.id}`, title: expect.stringContaining("127.0.0.1") });
+    expect(alert!.emailedAt).not.toBeNull();
     // Switched off: new events are not even written, and nothing is claimed.
     await setStatus(await createTestMessage({ workspaceId: account.workspaceId }), "sent");
     expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
+    await callRoute(patchRoute, "PATCH", "/x", asUser({ params: { id: endpoint.id }, body: { enabled: true } }));
+    expect(await listActiveNotices(db, account.workspaceId)).toHaveLength(0);
   });
 
   it("keeps an endpoint on when it succeeded after the failing delivery began", async () => {
