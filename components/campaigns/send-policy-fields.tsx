@@ -1,6 +1,7 @@
 "use client";
 
 import { Moon, Repeat } from "lucide-react";
+import type * as React from "react";
 import { useWatch } from "react-hook-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -42,24 +43,15 @@ export function SendPolicyFields({
       <CardContent className="grid gap-4">
         <fieldset className="grid gap-2 rounded-lg border p-3" disabled={disabled}>
           <legend className="sr-only">Quiet hours</legend>
-          <label className="flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              role="switch"
-              className="mt-0.5 size-4 accent-[var(--primary)]"
-              checked={Boolean(quiet)}
-              onChange={(event) => onChange({ ...policy, quietHours: event.target.checked ? DEFAULT_QUIET : null })}
-            />
-            <span className="grid gap-0.5">
-              <span className="flex items-center gap-1.5 font-medium">
-                <Moon aria-hidden className="size-3.5" /> Quiet hours
-              </span>
-              <span className="text-xs text-muted-foreground">
-                No sends in this window of the contact&apos;s local time (their <code className="font-mono">timezone</code> attribute, else
-                guessed from the phone&apos;s country). Messages wait and go out when it ends.
-              </span>
-            </span>
-          </label>
+          <PolicySwitch
+            checked={Boolean(quiet)}
+            onChange={(on) => onChange({ ...policy, quietHours: on ? DEFAULT_QUIET : null })}
+            icon={<Moon aria-hidden className="size-3.5" />}
+            title="Quiet hours"
+          >
+            No sends in this window of the contact&apos;s local time (their <code className="font-mono">timezone</code> attribute, else guessed
+            from the phone&apos;s country). Messages wait and go out when it ends.
+          </PolicySwitch>
           {quiet && (
             <div className="ml-6 flex flex-wrap items-center gap-2 text-sm">
               <label htmlFor="quiet-start">From</label>
@@ -92,23 +84,14 @@ export function SendPolicyFields({
 
         <fieldset className="grid gap-2 rounded-lg border p-3" disabled={disabled}>
           <legend className="sr-only">Frequency cap</legend>
-          <label className="flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              role="switch"
-              className="mt-0.5 size-4 accent-[var(--primary)]"
-              checked={Boolean(cap)}
-              onChange={(event) => onChange({ ...policy, frequencyCap: event.target.checked ? DEFAULT_CAP : null })}
-            />
-            <span className="grid gap-0.5">
-              <span className="flex items-center gap-1.5 font-medium">
-                <Repeat aria-hidden className="size-3.5" /> Frequency cap
-              </span>
-              <span className="text-xs text-muted-foreground">
-                A contact over the cap gets nothing: the message is recorded as skipped (<code className="font-mono">frequency_cap</code>).
-              </span>
-            </span>
-          </label>
+          <PolicySwitch
+            checked={Boolean(cap)}
+            onChange={(on) => onChange({ ...policy, frequencyCap: on ? DEFAULT_CAP : null })}
+            icon={<Repeat aria-hidden className="size-3.5" />}
+            title="Frequency cap"
+          >
+            A contact over the cap gets nothing: the message is recorded as skipped (<code className="font-mono">frequency_cap</code>).
+          </PolicySwitch>
           {cap && (
             <div className="ml-6 flex flex-wrap items-center gap-2 text-sm">
               <label htmlFor="cap-limit">At most</label>
@@ -158,6 +141,33 @@ export function SendPolicyFields({
         </fieldset>
       </CardContent>
     </Card>
+  );
+}
+
+/** One rule's on/off switch, its name and what it does. */
+function PolicySwitch({
+  checked,
+  onChange,
+  icon,
+  title,
+  children,
+}: {
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  icon: React.ReactNode;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <label className="flex items-start gap-2 text-sm">
+      <input type="checkbox" role="switch" className="mt-0.5 size-4 accent-[var(--primary)]" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      <span className="grid gap-0.5">
+        <span className="flex items-center gap-1.5 font-medium">
+          {icon} {title}
+        </span>
+        <span className="text-xs text-muted-foreground">{children}</span>
+      </span>
+    </label>
   );
 }
 
