@@ -349,17 +349,19 @@ export async function loadTriggerContext(
            where ct.workspace_id = ${input.workspaceId}
              and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))) as contacts,
         ${stored} as stored,
-        (select coalesce(jsonb_object_agg(r.phone, r.n), '{}'::jsonb) from (
-           select ct.phone_number as phone, count(*)::int as n
-           from cmp
-           join contacts ct on ct.workspace_id = ${input.workspaceId}
-             and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))
-           join messages m on m.contact_id = ct.id
-           where jsonb_typeof(cmp.frequency_cap) = 'object'
-             and coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
-             and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
-             and m.source <> 'test' and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
-           group by ct.phone_number) r) as recent`,
+        -- Only a campaign with a frequency cap runs the count (the CASE never evaluates it otherwise).
+        case when (select jsonb_typeof(cmp.frequency_cap) from cmp) = 'object' then
+          (select coalesce(jsonb_object_agg(r.phone, r.n), '{}'::jsonb) from (
+             select ct.phone_number as phone, count(*)::int as n
+             from cmp
+             join contacts ct on ct.workspace_id = ${input.workspaceId}
+               and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))
+             join messages m on m.contact_id = ct.id
+             where coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
+               and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
+               and m.source <> 'test' and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
+             group by ct.phone_number) r)
+        else '{}'::jsonb end as recent`,
     { prepared: true },
   );
   return row!;
