@@ -56,12 +56,16 @@ export const workspaces = pgTable("workspaces", {
   createdAt: createdAt(),
 });
 
+/** owner: everything; admin: everything but deleting the workspace and the owner; member: campaigns, contacts, logs. */
+export const memberRoles = ["owner", "admin", "member"] as const;
+export type MemberRole = (typeof memberRoles)[number];
+
 export const memberships = pgTable(
   "memberships",
   {
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["owner", "member"] }).notNull().default("owner"),
+    role: text("role", { enum: memberRoles }).notNull().default("owner"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("memberships_user_idx").on(t.userId)],
@@ -603,5 +607,27 @@ export const notices = pgTable(
     // One open notice per subject, however many processes evaluate at once.
     uniqueIndex("notices_open_subject_idx").on(t.workspaceId, t.kind, t.subjectId).where(sql`resolved_at is null`),
     index("notices_workspace_created_idx").on(t.workspaceId, t.createdAt.desc()),
+  ],
+);
+
+/** An invitation to join a workspace: a single-use link for one email address, valid 7 days (only the token's SHA-256 is stored). */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["admin", "member"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: at("expires_at").notNull(),
+    acceptedAt: at("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: at("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One open invitation per address and workspace: inviting again replaces it.
+    uniqueIndex("invitations_open_email_idx").on(t.workspaceId, t.email).where(sql`accepted_at is null and revoked_at is null`),
   ],
 );

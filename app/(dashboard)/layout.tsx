@@ -5,7 +5,8 @@ import { AppShell } from "@/components/shell/app-shell";
 import { getDb } from "@/db";
 import { listActiveNotices } from "@/lib/alerts/notices";
 import { requireUser, SIGN_IN_PATH } from "@/lib/auth";
-import { getWorkspace, isWorkspaceOwner } from "@/lib/workspaces";
+import { listUserWorkspaces } from "@/lib/members/service";
+import { getWorkspace } from "@/lib/workspaces";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   await connection();
@@ -15,9 +16,12 @@ export default async function DashboardLayout({ children }: { children: React.Re
   // A session whose workspace is gone (database reset) is as good as signed out.
   if (!workspace) redirect(SIGN_IN_PATH);
   // Alerts are for the workspace's owners.
-  const notices = (await isWorkspaceOwner(db, user.workspaceId, user.id)) ? await listActiveNotices(db, user.workspaceId) : [];
+  const [notices, workspaces] = await Promise.all([
+    user.role === "owner" ? listActiveNotices(db, user.workspaceId) : Promise.resolve([]),
+    listUserWorkspaces(db, user.id),
+  ]);
   return (
-    <AppShell user={{ name: user.name, email: user.email }} workspaceName={workspace.name}>
+    <AppShell user={{ name: user.name, email: user.email, role: user.role, workspaceId: user.workspaceId }} workspaceName={workspace.name} workspaces={workspaces}>
       <NoticesBanner key={notices.map((n) => n.id).join()} initialNotices={notices} />
       {children}
     </AppShell>

@@ -34,6 +34,8 @@ const ACTION_LABELS: Record<string, string> = {
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
+  "member.invited": "Member invited",
+  "member.invitation_revoked": "Invitation withdrawn",
   "contact.opted_out": "Contact opted out",
   "contact.opted_in": "Contact opted in",
   "webhook_endpoint.created": "Webhook endpoint added",

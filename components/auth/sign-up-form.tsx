@@ -12,13 +12,15 @@ import { fieldAria, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { MIN_PASSWORD_LENGTH, signUpSchema, type SignUpInput } from "@/lib/auth/schemas";
 import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { requestJson } from "@/lib/http/client";
 
-export function SignUpForm() {
+/** `callbackUrl`: where to go once signed in (an invitation link); `email`: the address to start with. */
+export function SignUpForm({ callbackUrl = "/campaigns", email = "" }: { callbackUrl?: string; email?: string }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string>();
   const [offerSignIn, setOfferSignIn] = useState(false);
-  const { register, handleSubmit, formState, setError } = useForm<SignUpInput>({ resolver: zodResolver(signUpSchema) });
+  const { register, handleSubmit, formState, setError } = useForm<SignUpInput>({ resolver: zodResolver(signUpSchema), defaultValues: email ? { email } : undefined });
   const { errors, isSubmitting } = formState;
 
   const onSubmit = handleSubmit(async (values) => {
@@ -41,7 +43,7 @@ export function SignUpForm() {
       setOfferSignIn(true);
       return;
     }
-    router.replace("/campaigns");
+    router.replace(safeCallbackUrl(callbackUrl, window.location.origin));
     router.refresh();
   });
 

@@ -6,9 +6,20 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTitle } from "@/components/ui/dialog";
 import { Logo } from "./logo";
 import { Nav } from "./nav";
-import { UserMenu } from "./user-menu";
+import { UserMenu, type WorkspaceChoice } from "./user-menu";
 
-export function AppShell({ user, workspaceName, children }: { user: { name: string; email: string }; workspaceName: string; children: React.ReactNode }) {
+export function AppShell({
+  user,
+  workspaceName,
+  workspaces,
+  children,
+}: {
+  user: { name: string; email: string; role: string; workspaceId: string };
+  workspaceName: string;
+  /** Every workspace of the user, for the switch in the account menu. */
+  workspaces: WorkspaceChoice[];
+  children: React.ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const sidebar = (onNavigate?: () => void) => (
     <div className="flex h-full flex-col gap-6">
@@ -17,9 +28,9 @@ export function AppShell({ user, workspaceName, children }: { user: { name: stri
         <p className="mt-1 truncate pl-8 text-xs text-muted-foreground">{workspaceName}</p>
       </div>
       <div className="flex-1">
-        <Nav onNavigate={onNavigate} />
+        <Nav onNavigate={onNavigate} manages={user.role !== "member"} />
       </div>
-      <UserMenu name={user.name} email={user.email} />
+      <UserMenu name={user.name} email={user.email} workspaces={workspaces} currentWorkspaceId={user.workspaceId} />
     </div>
   );
   return (

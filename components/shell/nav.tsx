@@ -1,6 +1,6 @@
 "use client";
 
-import { BellRing, Building2, FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users, Webhook } from "lucide-react";
+import { BellRing, Building2, FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -13,23 +13,25 @@ const sections = [
   ] },
   { heading: "Settings", items: [
     { href: "/settings/workspace", label: "Workspace", icon: Building2 },
-    { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
-    { href: "/settings/whatsapp", label: "WhatsApp", icon: MessageCircle },
-    { href: "/settings/webhooks", label: "Webhooks", icon: Webhook },
-    { href: "/settings/alerts", label: "Alerts", icon: BellRing },
+    { href: "/settings/members", label: "Members", icon: UsersRound },
+    { href: "/settings/api-keys", label: "API Keys", icon: KeyRound, manage: true },
+    { href: "/settings/whatsapp", label: "WhatsApp", icon: MessageCircle, manage: true },
+    { href: "/settings/webhooks", label: "Webhooks", icon: Webhook, manage: true },
+    { href: "/settings/alerts", label: "Alerts", icon: BellRing, manage: true },
     { href: "/settings/contacts", label: "Opt-out keywords", icon: UserCog },
     { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
   ] },
 ];
 
-export function Nav({ onNavigate }: { onNavigate?: () => void }) {
+/** `manages`: the user is an owner or admin; members do not see the settings they cannot change. */
+export function Nav({ onNavigate, manages = true }: { onNavigate?: () => void; manages?: boolean }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="grid gap-5">
       {sections.map((section, index) => (
         <div key={section.heading ?? index} className="grid gap-0.5">
           {section.heading && <p className="px-2.5 pb-1 text-xs font-medium text-muted-foreground">{section.heading}</p>}
-          {section.items.map(({ href, label, icon: Icon }) => {
+          {section.items.filter((item) => manages || !("manage" in item)).map(({ href, label, icon: Icon }) => {
             const active = pathname === href || pathname.startsWith(`${href}/`);
             return (
               <Link

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db/types";
-import { memberships, senders, users, workspaces } from "@/db/schema";
+import { memberships, senders, users, workspaces, type MemberRole } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { sendMail, type MailTransport } from "@/lib/mail";
@@ -116,4 +116,18 @@ export async function findOrCreateOAuthUser(db: Executor, profile: { email: stri
 export async function isSessionCurrent(db: Executor, userId: string, sessionVersion: number): Promise<boolean> {
   const [row] = await db.select({ sessionVersion: users.sessionVersion }).from(users).where(eq(users.id, userId)).limit(1);
   return row !== undefined && row.sessionVersion === sessionVersion;
+}
+
+/**
+ * The session's role in its workspace, in the one lookup each request makes: null when the session
+ * predates a password reset or the user is no longer a member (removed, or left) — out at once.
+ */
+export async function sessionRole(db: Executor, userId: string, sessionVersion: number, workspaceId: string): Promise<MemberRole | null> {
+  const [row] = await db
+    .select({ sessionVersion: users.sessionVersion, role: memberships.role })
+    .from(users)
+    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.workspaceId, workspaceId)))
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row && row.sessionVersion === sessionVersion ? row.role : null;
 }

@@ -1,9 +1,10 @@
 import { getServerSession } from "next-auth";
-import { getToken } from "next-auth/jwt";
+import { encode, getToken } from "next-auth/jwt";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db";
-import { isSessionCurrent } from "./accounts";
+import type { MemberRole } from "@/db/schema";
+import { sessionRole } from "./accounts";
 import { prepareAuthEnvironment } from "./environment";
 import { authOptions, SIGN_IN_PATH } from "./options";
 
@@ -12,18 +13,21 @@ export interface SessionUser {
   email: string;
   name: string;
   workspaceId: string;
+  /** The user's role in that workspace, read on every request. */
+  role: MemberRole;
 }
 
 /** For pages and server components: the signed-in user of the current request, if any (read once per render). */
 export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.user?.id || !session.user.workspaceId) return null;
-  return (await sessionIsCurrent(session.user.id, session.sessionVersion)) ? session.user : null;
+  const role = await currentRole(session.user.id, session.sessionVersion, session.user.workspaceId);
+  return role ? { ...session.user, role } : null;
 });
 
-/** A session signed in before the user's last password reset is no longer valid. */
-async function sessionIsCurrent(userId: string, sessionVersion: number | undefined): Promise<boolean> {
-  return isSessionCurrent(await getDb(), userId, sessionVersion ?? 0);
+/** A session signed in before the user's last password reset, or of a workspace the user left, is no longer valid. */
+async function currentRole(userId: string, sessionVersion: number | undefined, workspaceId: string): Promise<MemberRole | null> {
+  return sessionRole(await getDb(), userId, sessionVersion ?? 0, workspaceId);
 }
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */
@@ -54,8 +58,32 @@ export async function getRequestSessionUser(request: Request): Promise<SessionUs
     logger: { error: () => {}, warn: () => {}, debug: () => {} } as unknown as Console,
   });
   if (!token?.sub || !token.workspaceId) return null;
-  if (!(await sessionIsCurrent(token.sub, token.sessionVersion))) return null;
-  return { id: token.sub, email: token.email ?? "", name: token.name ?? "", workspaceId: token.workspaceId };
+  const role = await currentRole(token.sub, token.sessionVersion, token.workspaceId);
+  if (!role) return null;
+  return { id: token.sub, email: token.email ?? "", name: token.name ?? "", workspaceId: token.workspaceId, role };
+}
+
+/** How long a session lasts (next-auth's default, which the options keep). */
+const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+/**
+ * The `Set-Cookie` value that moves the request's session to another workspace of the same user
+ * (the caller checked the membership). Null without a valid session cookie.
+ */
+export async function sessionCookieForWorkspace(request: Request, workspaceId: string): Promise<string | null> {
+  const cookies = parseCookies(request.headers.get("cookie"));
+  const secureCookie = Object.keys(cookies).some((name) => name.startsWith(SECURE_SESSION_COOKIE));
+  prepareAuthEnvironment();
+  const token = await getToken({
+    req: { cookies, headers: {} } as unknown as Parameters<typeof getToken>[0]["req"],
+    secureCookie,
+    secret: process.env.AUTH_SECRET,
+    logger: { error: () => {}, warn: () => {}, debug: () => {} } as unknown as Console,
+  });
+  if (!token?.sub) return null;
+  const value = await encode({ token: { ...token, workspaceId }, secret: process.env.AUTH_SECRET!, maxAge: SESSION_MAX_AGE_SECONDS });
+  const name = secureCookie ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_MAX_AGE_SECONDS}${secureCookie ? "; Secure" : ""}`;
 }
 
 function parseCookies(header: string | null): Record<string, string> {

@@ -6,6 +6,7 @@ import { authenticateApiKeyRequest } from "@/lib/api-keys/failures";
 import type { ApiKeyScope } from "@/lib/api-keys/schemas";
 import { FULL_SCOPE, insufficientScope } from "@/lib/api-keys/scope";
 import { describeError } from "@/lib/logging";
+import type { MemberRole } from "@/db/schema";
 import type { Actor } from "@/lib/workspaces";
 import { ApiError } from "./errors";
 import { originFromHeaders } from "./origin";
@@ -25,6 +26,8 @@ export interface BaseContext<P> {
 export interface WorkspaceContext<P> extends BaseContext<P> {
   workspaceId: string;
   actor: Actor;
+  /** The signed-in user's role; null for an API key (which acts for the whole workspace). */
+  role: MemberRole | null;
   /** The API key's scope; a session has full access. */
   scope: ApiKeyScope;
 }
@@ -38,6 +41,9 @@ export type AcceptedCredentials = "both" | "key" | "session";
 
 /** Options for a route only the signed-in web app may call (outside /api/v1). */
 export const webAppOnly = { accept: "session" } as const satisfies { accept: AcceptedCredentials };
+
+/** Options for a web-app route that manages the workspace (keys, sender, webhooks, alerts, members): owners and admins. */
+export const adminsOnly = { accept: "session", roles: ["owner", "admin"] } as const satisfies { accept: AcceptedCredentials; roles: readonly MemberRole[] };
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -85,19 +91,20 @@ export function withWorkspace<P extends Params = Params>(
     accept = "both",
     csvBody = false,
     triggerKeys = false,
-  }: { accept?: AcceptedCredentials; csvBody?: boolean; triggerKeys?: boolean } = {},
+    roles,
+  }: { accept?: AcceptedCredentials; csvBody?: boolean; triggerKeys?: boolean; roles?: readonly MemberRole[] } = {},
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
-      const run = async (workspaceId: string, actor: Actor, scope: ApiKeyScope) =>
-        noStoreByDefault(await handler({ request, params: (await context.params) as P, requestId, workspaceId, actor, scope }));
+      const run = async (workspaceId: string, actor: Actor, scope: ApiKeyScope, role: MemberRole | null) =>
+        noStoreByDefault(await handler({ request, params: (await context.params) as P, requestId, workspaceId, actor, scope, role }));
       const keyPresented = accept !== "session" && readPresentedApiKey(request.headers) !== null;
       if (keyPresented || accept === "key") {
         const db = await getDb();
         const key = await authenticateApiKeyRequest(db, request, requestId);
         try {
           if (key.scope.type === "trigger" && !triggerKeys) throw insufficientScope();
-          return await run(key.workspaceId, { type: "api_key", id: key.id, name: key.name }, key.scope);
+          return await run(key.workspaceId, { type: "api_key", id: key.id, name: key.name }, key.scope, null);
         } finally {
           runAfterResponse(requestId, "recording API key use", () => recordApiKeyUse(db, key));
         }
@@ -106,7 +113,10 @@ export function withWorkspace<P extends Params = Params>(
       const user = await getRequestSessionUser(request);
       if (!user) throw accept === "session" ? sessionRequired() : apiKeyUnauthorized(false);
       if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request, { csvBody });
-      return run(user.workspaceId, { type: "user", id: user.id, email: user.email, name: user.name }, FULL_SCOPE);
+      if (roles && !roles.includes(user.role)) {
+        throw new ApiError("admin_required", "Only an owner or an admin of this workspace can do this; ask one of them.");
+      }
+      return run(user.workspaceId, { type: "user", id: user.id, email: user.email, name: user.name }, FULL_SCOPE, user.role);
     });
 }
 

@@ -7,12 +7,14 @@ import { getDb } from "@/db";
 import { listRecentNotices } from "@/lib/alerts/notices";
 import { getAlertSettings } from "@/lib/alerts/settings";
 import { requireUser } from "@/lib/auth";
+import { AdminsOnly } from "@/components/settings/admins-only";
 
 export const metadata: Metadata = { title: "Alerts" };
 
 export default async function AlertsPage() {
   await connection();
   const user = await requireUser();
+  if (user.role === "member") return <AdminsOnly title="Alerts" />;
   const db = await getDb();
   const [settings, notices] = await Promise.all([getAlertSettings(db, user.workspaceId), listRecentNotices(db, user.workspaceId)]);
   return (

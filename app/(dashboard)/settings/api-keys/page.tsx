@@ -4,12 +4,14 @@ import { ApiKeysManager } from "@/components/api-keys/api-keys-manager";
 import { getDb } from "@/db";
 import { listApiKeys, listScopableCampaigns } from "@/lib/api-keys/service";
 import { requireUser } from "@/lib/auth";
+import { AdminsOnly } from "@/components/settings/admins-only";
 
 export const metadata: Metadata = { title: "API Keys" };
 
 export default async function ApiKeysPage() {
   await connection();
   const user = await requireUser();
+  if (user.role === "member") return <AdminsOnly title="API Keys" />;
   const db = await getDb();
   const [keys, campaigns] = await Promise.all([listApiKeys(db, user.workspaceId), listScopableCampaigns(db, user.workspaceId)]);
   // A server component renders once per request: this is the request's time, which the client

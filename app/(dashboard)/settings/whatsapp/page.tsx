@@ -9,12 +9,14 @@ import { appUrl } from "@/lib/env";
 import { SANDBOX_TEST_NUMBERS } from "@/lib/messaging/providers/sandbox";
 import { bannerFromHealth } from "@/lib/senders/banner";
 import { getSender, senderHealth } from "@/lib/senders/service";
+import { AdminsOnly } from "@/components/settings/admins-only";
 
 export const metadata: Metadata = { title: "WhatsApp" };
 
 export default async function WhatsAppSettingsPage() {
   await connection();
   const user = await requireUser();
+  if (user.role === "member") return <AdminsOnly title="WhatsApp" />;
   const db = await getDb();
   const [sender, health] = await Promise.all([getSender(db, user.workspaceId), senderHealth(db, user.workspaceId)]);
   const banner = bannerFromHealth(health, sender.provider);

@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { getAlertSettings, updateAlertSettings } from "@/lib/alerts/settings";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
 
 const noStore = { "Cache-Control": "no-store" };
 
@@ -12,7 +12,7 @@ export const GET = withWorkspace(async ({ workspaceId }) => json(await getAlertS
 export const PUT = withWorkspace(async ({ request, actor, workspaceId }) => {
   const { value } = await readJsonBody(request, { limitBytes: 4 * KIB });
   return json(await updateAlertSettings(await getDb(), workspaceId, auditActorFromRequest(request, actor), value), { headers: noStore });
-}, webAppOnly);
+}, adminsOnly);
 
 export const POST = methodNotAllowed(["GET", "PUT"]);
 export const PATCH = methodNotAllowed(["GET", "PUT"]);

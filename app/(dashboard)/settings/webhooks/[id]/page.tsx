@@ -6,12 +6,14 @@ import { requireUser } from "@/lib/auth";
 import { listWebhookDeliveries } from "@/lib/event-webhooks/deliveries";
 import { getWebhookEndpoint } from "@/lib/event-webhooks/endpoints";
 import { orNotFound } from "@/lib/http/page-not-found";
+import { AdminsOnly } from "@/components/settings/admins-only";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 
 export default async function WebhookEndpointPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const user = await requireUser();
+  if (user.role === "member") return <AdminsOnly title="Webhooks" />;
   const { id } = await params;
   const db = await getDb();
   const endpoint = await orNotFound(getWebhookEndpoint(db, user.workspaceId, id));

@@ -1,13 +1,13 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { rollWebhookSecret } from "@/lib/event-webhooks/endpoints";
 
 /** A new signing secret, returned this once; the old one stops signing at once. */
 export const POST = withWorkspace<{ id: string }>(async ({ request, params, actor, workspaceId }) => {
   const rolled = await rollWebhookSecret(await getDb(), workspaceId, auditActorFromRequest(request, actor), params.id);
   return json(rolled, { headers: { "Cache-Control": "no-store" } });
-}, webAppOnly);
+}, adminsOnly);
 
 export const GET = methodNotAllowed(["POST"]);
 export const PUT = methodNotAllowed(["POST"]);

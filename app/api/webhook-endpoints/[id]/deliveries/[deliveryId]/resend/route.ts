@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { dispatchSoon } from "@/lib/messaging";
 import { resendWebhookDelivery } from "@/lib/event-webhooks/deliveries";
 
@@ -8,7 +8,7 @@ export const POST = withWorkspace<{ id: string; deliveryId: string }>(async ({ p
   const delivery = await resendWebhookDelivery(await getDb(), workspaceId, params.id, params.deliveryId);
   dispatchSoon();
   return json(delivery, { status: 202, headers: { "Cache-Control": "no-store" } });
-}, webAppOnly);
+}, adminsOnly);
 
 export const GET = methodNotAllowed(["POST"]);
 export const PUT = methodNotAllowed(["POST"]);

@@ -1,0 +1,59 @@
+import { expect, test } from "@playwright/test";
+import { audit, expectNoViolations, type PageReport } from "./checks";
+import { screenshotsAtBothWidths, signUpNewUser, TEST_PASSWORD, uniqueEmail, waitForToastsToClose } from "./fixtures";
+import { linkIn, waitForMail } from "./mail";
+
+test("invite a member by email, sign up as them through the link, work as a member, switch workspaces", async ({ page }) => {
+  const reports: PageReport[] = [];
+  await signUpNewUser(page, { name: "Olivia Owner", workspace: "Acme Shop" });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Members" }).click();
+  await expect(page.getByRole("table", { name: "Members" })).toContainText("Olivia Owner");
+
+  const invitee = uniqueEmail("mia");
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const dialog = page.getByRole("dialog", { name: "Invite member" });
+  await dialog.getByLabel("Email").fill(invitee);
+  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(invitee);
+  await waitForToastsToClose(page);
+  await audit(page, "members", reports);
+  await screenshotsAtBothWidths(page, "members");
+
+  const mail = await waitForMail(invitee, /invited you to Acme Shop/);
+  const link = linkIn(mail.text);
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+
+  // The link: who invites whom, then an account for the invited address.
+  await page.goto(new URL(link).pathname);
+  await expect(page.getByRole("heading", { name: "Join Acme Shop" })).toBeVisible();
+  await audit(page, "invitation", reports);
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await expect(page.getByLabel("Work email")).toHaveValue(invitee);
+  await page.getByLabel("Your name").fill("Mia Member");
+  await page.getByLabel("Password").fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Join Acme Shop" })).toBeVisible();
+  await page.getByRole("button", { name: "Accept and join" }).click();
+  await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible();
+  await expect(page.getByText("Acme Shop")).toBeVisible();
+
+  // A member builds campaigns; keys, sender, webhooks and alerts are for owners and admins.
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Members" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "API Keys" })).toHaveCount(0);
+  await page.goto("/settings/api-keys");
+  await expect(page.getByRole("heading", { name: "Owners and admins only" })).toBeVisible();
+  await page.goto("/settings/members");
+  await expect(page.getByRole("table", { name: "Members" })).toContainText("Mia Member");
+  await expect(page.getByRole("button", { name: "Invite member" })).toHaveCount(0);
+
+  // Her own workspace is one switch away.
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: /Mia Member's workspace/ }).click();
+  await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible();
+  await expect(page.getByText("Mia Member's workspace").first()).toBeVisible();
+  await expect(nav.getByRole("link", { name: "API Keys" })).toBeVisible();
+  expectNoViolations(reports);
+});
