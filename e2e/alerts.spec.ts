@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { audit, expectNoViolations, type PageReport } from "./checks";
+import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
 import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser, waitForToastsToClose } from "./fixtures";
 
 /** Sandbox number that fails at once with WhatsApp error 131026 (lib/messaging/providers/sandbox.ts). */
@@ -55,5 +55,8 @@ test("a campaign that keeps failing raises an alert for the owner, shown on ever
   await expect(history).toContainText("Open");
   await expect(history).toContainText("emailed");
   await screenshotsAtBothWidths(page, "alerts-settings");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFitsPhone(page, "alerts-settings");
+  await page.setViewportSize({ width: 1280, height: 720 });
   expectNoViolations(reports);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { audit, expectNoViolations, type PageReport } from "./checks";
+import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
 import { screenshotsAtBothWidths, signUpNewUser, TEST_PASSWORD, uniqueEmail, waitForToastsToClose } from "./fixtures";
 import { linkIn, waitForMail } from "./mail";
 
@@ -18,6 +18,9 @@ test("invite a member by email, sign up as them through the link, work as a memb
   await waitForToastsToClose(page);
   await audit(page, "members", reports);
   await screenshotsAtBothWidths(page, "members");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFitsPhone(page, "members");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   const mail = await waitForMail(invitee, /invited you to Acme Shop/);
   const link = linkIn(mail.text);

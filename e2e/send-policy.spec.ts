@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { audit, expectNoViolations, type PageReport } from "./checks";
+import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
 import { buildOrderCampaign, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
 
 test("quiet hours and a frequency cap set in the builder, kept on save, shown on deploy", async ({ page }) => {
@@ -24,6 +24,9 @@ test("quiet hours and a frequency cap set in the builder, kept on save, shown on
   await expect(page.getByLabel("until", { exact: true })).toHaveValue("07:30");
   await expect(page.getByLabel("At most")).toHaveValue("3");
   await screenshotsAtBothWidths(page, "builder-send-policy");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFitsPhone(page, "builder-send-policy");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await page.getByRole("button", { name: "Deploy" }).click();
   const live = page.getByRole("dialog", { name: "Your campaign is live" });

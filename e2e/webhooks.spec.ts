@@ -44,6 +44,9 @@ test("add an endpoint, send a test event, see it delivered in the log, resend it
   await expect(row).toContainText("Enabled");
   await audit(page, "webhooks", reports);
   await screenshotsAtBothWidths(page, "webhooks");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFitsPhone(page, "webhooks");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await row.getByRole("link", { name: receiver.url }).click();
   await expect(page.getByRole("heading", { name: receiver.url, level: 1 })).toBeVisible();
