@@ -46,6 +46,16 @@ const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;
  * token, and that header belongs to API keys here.
  */
 export async function getRequestSessionUser(request: Request): Promise<SessionUser | null> {
+  const session = await readSessionToken(request);
+  const token = session?.token;
+  if (!token?.sub || !token.workspaceId) return null;
+  const role = await currentRole(token.sub, token.sessionVersion, token.workspaceId);
+  if (!role) return null;
+  return { id: token.sub, email: token.email ?? "", name: token.name ?? "", workspaceId: token.workspaceId, role };
+}
+
+/** The request's decoded session token (from the cookie alone) and whether it came in the secure cookie; null without one. */
+async function readSessionToken(request: Request) {
   const cookies = parseCookies(request.headers.get("cookie"));
   const names = Object.keys(cookies);
   const secureCookie = names.some((name) => name.startsWith(SECURE_SESSION_COOKIE));
@@ -57,10 +67,7 @@ export async function getRequestSessionUser(request: Request): Promise<SessionUs
     secret: process.env.AUTH_SECRET,
     logger: { error: () => {}, warn: () => {}, debug: () => {} } as unknown as Console,
   });
-  if (!token?.sub || !token.workspaceId) return null;
-  const role = await currentRole(token.sub, token.sessionVersion, token.workspaceId);
-  if (!role) return null;
-  return { id: token.sub, email: token.email ?? "", name: token.name ?? "", workspaceId: token.workspaceId, role };
+  return token ? { token, secureCookie } : null;
 }
 
 /** How long a session lasts (next-auth's default, which the options keep). */
@@ -71,16 +78,9 @@ const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
  * (the caller checked the membership). Null without a valid session cookie.
  */
 export async function sessionCookieForWorkspace(request: Request, workspaceId: string): Promise<string | null> {
-  const cookies = parseCookies(request.headers.get("cookie"));
-  const secureCookie = Object.keys(cookies).some((name) => name.startsWith(SECURE_SESSION_COOKIE));
-  prepareAuthEnvironment();
-  const token = await getToken({
-    req: { cookies, headers: {} } as unknown as Parameters<typeof getToken>[0]["req"],
-    secureCookie,
-    secret: process.env.AUTH_SECRET,
-    logger: { error: () => {}, warn: () => {}, debug: () => {} } as unknown as Console,
-  });
-  if (!token?.sub) return null;
+  const session = await readSessionToken(request);
+  if (!session?.token.sub) return null;
+  const { token, secureCookie } = session;
   const value = await encode({ token: { ...token, workspaceId }, secret: process.env.AUTH_SECRET!, maxAge: SESSION_MAX_AGE_SECONDS });
   const name = secureCookie ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_MAX_AGE_SECONDS}${secureCookie ? "; Secure" : ""}`;
