@@ -22,7 +22,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   ]);
   return (
     <AppShell user={{ name: user.name, email: user.email, role: user.role, workspaceId: user.workspaceId }} workspaceName={workspace.name} workspaces={workspaces}>
-      <NoticesBanner key={notices.map((n) => n.id).join()} initialNotices={notices} />
+      <NoticesBanner key={notices.map((n) => n.id).join()} initialNotices={notices} enabled={user.role === "owner"} />
       {children}
     </AppShell>
   );

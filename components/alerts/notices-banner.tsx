@@ -2,7 +2,7 @@
 
 import { BellRing, X } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toaster";
 import type { NoticeView } from "@/lib/alerts/schemas";
@@ -14,9 +14,26 @@ const LINK_TEXT: Record<NoticeView["kind"], string> = {
   webhook_endpoint_disabled: "Open the endpoint",
 };
 
-/** The open alerts, on every page for the workspace's owners, until dismissed or resolved. */
-export function NoticesBanner({ initialNotices }: { initialNotices: NoticeView[] }) {
+/** How often the banner asks for alerts opened or closed since the page was rendered. */
+const REFRESH_MS = 30_000;
+
+/**
+ * The open alerts, on every page for the workspace's owners, until dismissed or resolved. The
+ * dashboard layout survives navigation, so the banner refreshes itself while the tab is visible.
+ */
+export function NoticesBanner({ initialNotices, enabled = true }: { initialNotices: NoticeView[]; enabled?: boolean }) {
   const [notices, setNotices] = useState(initialNotices);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const timer = setInterval(async () => {
+      if (document.visibilityState !== "visible") return;
+      const result = await requestJson<{ data: NoticeView[] }>("/api/alerts/notices");
+      if (result.ok) setNotices(result.data.data);
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [enabled]);
+
   if (notices.length === 0) return null;
 
   async function dismiss(notice: NoticeView) {
