@@ -4,8 +4,7 @@ import type { Executor } from "@/db";
 import { alertSettings } from "@/db/schema";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secrets";
-import { assertPublicHost, privateUrlsAllowed, UnsafeWebhookUrl, urlShapeProblem } from "@/lib/event-webhooks/address";
-import { validationFailed } from "@/lib/http/errors";
+import { assertStorableUrl } from "@/lib/event-webhooks/address";
 import { alertSettingsInputSchema, type AlertSettingsView } from "./schemas";
 
 export interface AlertSettings {
@@ -58,17 +57,7 @@ export async function getAlertSettings(db: Executor, workspaceId: string): Promi
 
 export async function updateAlertSettings(db: Executor, workspaceId: string, actor: AuditActor, input: unknown): Promise<AlertSettingsView> {
   const { slackWebhookUrl, ...thresholds } = alertSettingsInputSchema.parse(input);
-  if (slackWebhookUrl) {
-    const allowPrivate = privateUrlsAllowed();
-    const problem = urlShapeProblem(slackWebhookUrl, allowPrivate);
-    if (problem) throw validationFailed([{ path: "slackWebhookUrl", code: "invalid_url", message: problem }]);
-    try {
-      await assertPublicHost(new URL(slackWebhookUrl).hostname, allowPrivate);
-    } catch (error) {
-      if (error instanceof UnsafeWebhookUrl) throw validationFailed([{ path: "slackWebhookUrl", code: "unsafe_url", message: error.message }]);
-      throw error;
-    }
-  }
+  if (slackWebhookUrl) await assertStorableUrl(slackWebhookUrl, "slackWebhookUrl");
   const slack = slackWebhookUrl === undefined ? {} : { slackWebhookEncrypted: slackWebhookUrl ? encryptSecret(slackWebhookUrl) : null };
   await db.transaction(async (tx) => {
     await tx

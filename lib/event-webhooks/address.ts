@@ -5,6 +5,7 @@
 // plain http, for local development and tests.
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+import { validationFailed } from "@/lib/http/errors";
 
 const blocked = new BlockList();
 for (const [network, prefix] of [
@@ -83,4 +84,20 @@ export async function assertPublicHost(hostname: string, allowPrivate = privateU
     }
   }
   return addresses;
+}
+
+/**
+ * For a URL about to be stored (a webhook endpoint, an alert's Slack webhook): 422 at `path` when
+ * its shape is wrong or its host resolves to a private address.
+ */
+export async function assertStorableUrl(url: string, path: string): Promise<void> {
+  const allowPrivate = privateUrlsAllowed();
+  const problem = urlShapeProblem(url, allowPrivate);
+  if (problem) throw validationFailed([{ path, code: "invalid_url", message: problem }]);
+  try {
+    await assertPublicHost(new URL(url).hostname, allowPrivate);
+  } catch (error) {
+    if (error instanceof UnsafeWebhookUrl) throw validationFailed([{ path, code: "unsafe_url", message: error.message }]);
+    throw error;
+  }
 }

@@ -326,7 +326,7 @@ function assertEnabled(endpoint: { enabled: boolean }): void {
   if (!endpoint.enabled) throw new ApiError("webhook_endpoint_disabled", "The endpoint is switched off. Switch it on first; deliveries waiting for it go out then.");
 }
 
-const newDeliveryId = () => "whd_" + crypto.randomUUID().replaceAll("-", "");
+const newDeliveryId = () => newId("whd");
 
 /** The same event (same id, same body) to the same endpoint once more, as a new delivery due now. */
 export async function resendWebhookDelivery(db: Executor, workspaceId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
@@ -344,7 +344,7 @@ export async function resendWebhookDelivery(db: Executor, workspaceId: string, e
 /** A `webhook.test` event to this endpoint alone, queued like any other. */
 export async function sendTestWebhookEvent(db: Executor, workspaceId: string, endpointId: string): Promise<WebhookDeliveryView> {
   assertEnabled(await endpointOf(db, workspaceId, endpointId));
-  const eventId = "evt_" + crypto.randomUUID().replaceAll("-", "");
+  const eventId = newId("evt");
   const id = newDeliveryId();
   await db.transaction(async (tx) => {
     await tx.insert(webhookEvents).values({

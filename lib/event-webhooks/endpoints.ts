@@ -6,8 +6,8 @@ import { webhookEndpoints } from "@/db/schema";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
 import { encryptSecret } from "@/lib/crypto/secrets";
-import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
-import { assertPublicHost, privateUrlsAllowed, UnsafeWebhookUrl, urlShapeProblem } from "./address";
+import { ApiError, notFound } from "@/lib/http/errors";
+import { assertStorableUrl } from "./address";
 import {
   createWebhookEndpointSchema,
   SWITCHED_OFF_BY_USER,
@@ -79,22 +79,9 @@ export async function getWebhookEndpoint(db: Executor, workspaceId: string, endp
   return toView(row);
 }
 
-/** A URL the service may store: the right shape, and a host that resolves to public addresses only. */
-async function assertDeliverableUrl(url: string): Promise<void> {
-  const allowPrivate = privateUrlsAllowed();
-  const problem = urlShapeProblem(url, allowPrivate);
-  if (problem) throw validationFailed([{ path: "url", code: "invalid_url", message: problem }]);
-  try {
-    await assertPublicHost(new URL(url).hostname, allowPrivate);
-  } catch (error) {
-    if (error instanceof UnsafeWebhookUrl) throw validationFailed([{ path: "url", code: "unsafe_url", message: error.message }]);
-    throw error;
-  }
-}
-
 export async function createWebhookEndpoint(db: Executor, workspaceId: string, actor: AuditActor, input: unknown): Promise<WebhookEndpointWithSecret> {
   const { url, description, events } = createWebhookEndpointSchema.parse(input);
-  await assertDeliverableUrl(url);
+  await assertStorableUrl(url, "url");
   const id = newId("whe");
   const secret = generateSigningSecret();
   await db.transaction(async (tx) => {
@@ -110,7 +97,7 @@ export async function createWebhookEndpoint(db: Executor, workspaceId: string, a
 
 export async function updateWebhookEndpoint(db: Executor, workspaceId: string, actor: AuditActor, endpointId: string, input: unknown): Promise<WebhookEndpointView> {
   const patch = updateWebhookEndpointSchema.parse(input);
-  if (patch.url !== undefined) await assertDeliverableUrl(patch.url);
+  if (patch.url !== undefined) await assertStorableUrl(patch.url, "url");
   await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(webhookEndpoints)

@@ -2,13 +2,14 @@
 // roles (owner / admin / member), removing a member and leaving a workspace. Every change writes its
 // audit row in the same transaction. Who may call what is decided by the routes (owners and admins
 // manage; anyone may leave); the rules about the owner are here.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { invitations, memberships, users, workspaces, type MemberRole } from "@/db/schema";
 import { recordAudit, recordMemberChange, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
+import { sha256Hex } from "@/lib/crypto/secrets";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { sendMail, type MailTransport } from "@/lib/mail";
 
@@ -45,8 +46,6 @@ export interface TeamView {
   members: MemberView[];
   invitations: InvitationView[];
 }
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export async function listTeam(db: Executor, workspaceId: string): Promise<TeamView> {
   const [members, open] = await Promise.all([
@@ -94,7 +93,7 @@ export async function inviteMember(
       .update(invitations)
       .set({ revokedAt: sql`now()` })
       .where(and(eq(invitations.workspaceId, workspaceId), eq(invitations.email, email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
-    await tx.insert(invitations).values({ id, workspaceId, email, role, tokenHash: hashToken(token), invitedBy: actor.userId, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) });
+    await tx.insert(invitations).values({ id, workspaceId, email, role, tokenHash: sha256Hex(token), invitedBy: actor.userId, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) });
     await recordAudit(tx, { workspaceId, actor, action: "member.invited", targetType: "invitation", targetId: id, metadata: { email, role } });
     const [names] = await tx
       .select({ workspaceName: workspaces.name, inviter: users.name })
@@ -152,7 +151,7 @@ export async function previewInvitation(db: Executor, token: string): Promise<In
     .from(invitations)
     .innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
     .leftJoin(users, eq(users.id, invitations.invitedBy))
-    .where(eq(invitations.tokenHash, hashToken(token)));
+    .where(eq(invitations.tokenHash, sha256Hex(token)));
   if (!row) return null;
   const problem = row.acceptedAt ? "used" : row.revokedAt ? "revoked" : row.expiresAt.getTime() <= Date.now() ? "expired" : null;
   return { workspaceName: row.workspaceName, email: row.email, role: row.role, inviter: row.inviter, problem };
@@ -161,7 +160,7 @@ export async function previewInvitation(db: Executor, token: string): Promise<In
 /** Joins the signed-in user to the invitation's workspace; the invitation must be open and for their email. Returns the workspace id. */
 export async function acceptInvitation(db: Executor, token: string, user: { id: string; email: string }, actor: AuditActor): Promise<string> {
   return db.transaction(async (tx) => {
-    const [invitation] = await tx.select().from(invitations).where(eq(invitations.tokenHash, hashToken(token))).for("update");
+    const [invitation] = await tx.select().from(invitations).where(eq(invitations.tokenHash, sha256Hex(token))).for("update");
     if (!invitation) throw notFound("This invitation link is not valid. Ask for a new one.");
     if (invitation.acceptedAt) throw new ApiError("invitation_used", "This invitation was already accepted. Ask for a new one if you need it.");
     if (invitation.revokedAt) throw new ApiError("invitation_used", "This invitation was withdrawn. Ask for a new one if you need it.");
