@@ -215,16 +215,7 @@ async function processTrigger(
     const attributes = contactAttributes(item.phone, stored.get(item.phone), item.attributes);
     const message = composeMessage(template, messageConfig, attributes);
     if (!message.ok) {
-      for (const { key, attribute } of message.missing) {
-        const field = triggerConfig.fields.find((f) => f.attribute === attribute)?.field;
-        renderErrors.push({
-          path: formatPath([...(parsed.isBatch ? [index] : []), ...(field ? [field] : [])]),
-          code: "unrenderable_variable",
-          message: attribute
-            ? `The template variable ${key} needs the attribute "${attribute}": send it, or give the variable a fallback.`
-            : `The template variable ${key} has no attribute and no fallback.`,
-        });
-      }
+      renderErrors.push(...unrenderableErrors(message.missing, triggerConfig, (field) => formatPath([...(parsed.isBatch ? [index] : []), ...(field ? [field] : [])])));
       return null;
     }
     return { item, attributes, text: message.text, template: message.template };
@@ -309,6 +300,24 @@ async function processTrigger(
     headers: parsed.isBatch ? {} : { Location: messageLocation(accepted[0]!.id) },
     queued: accepted.some((m) => m.status === "queued"),
   };
+}
+
+/**
+ * The 422 errors of a message whose template variables have no value: each at the request field
+ * that feeds its attribute (`pathOf(field)`; `pathOf(undefined)` when no field does).
+ */
+export function unrenderableErrors(
+  missing: { key: string; attribute: string | null }[],
+  triggerConfig: { fields: { field: string; attribute: string }[] },
+  pathOf: (field: string | undefined) => string,
+): FieldError[] {
+  return missing.map(({ key, attribute }) => ({
+    path: pathOf(triggerConfig.fields.find((f) => f.attribute === attribute)?.field),
+    code: "unrenderable_variable",
+    message: attribute
+      ? `The template variable ${key} needs the attribute "${attribute}": send it, or give the variable a fallback.`
+      : `The template variable ${key} has no attribute and no fallback.`,
+  }));
 }
 
 function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {

@@ -15,7 +15,7 @@ import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-mess
 import { composeMessage, contactAttributes } from "@/lib/outbox/compose";
 import { getSenderRow } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
-import { OPTED_OUT_CODE } from "./service";
+import { OPTED_OUT_CODE, unrenderableErrors } from "./service";
 import { validateTriggerItems } from "./validation";
 
 /** Queues one test message per phone, rendered from `request` with its phone field set to that phone. */
@@ -60,14 +60,7 @@ export async function sendTriggerTest(
     const contact = byPhone.get(item.phone);
     const composed = composeMessage(template, config.messageConfig, contactAttributes(item.phone, contact, item.attributes));
     if (!composed.ok) {
-      for (const { key, attribute } of composed.missing) {
-        const field = config.triggerConfig.fields.find((f) => f.attribute === attribute)?.field;
-        errors.push({
-          path: field ? `request.${field}` : `phones[${index}]`,
-          code: "unrenderable_variable",
-          message: attribute ? `The template variable ${key} needs "${field ?? attribute}": fill it in, or give the variable a fallback.` : `The template variable ${key} has no attribute and no fallback.`,
-        });
-      }
+      errors.push(...unrenderableErrors(composed.missing, config.triggerConfig, (field) => (field ? `request.${field}` : `phones[${index}]`)));
       return null;
     }
     const skipped = (campaign.respectOptOut ?? true) && contact?.optedOutAt;
