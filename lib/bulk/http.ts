@@ -2,9 +2,7 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { campaignResource, readOptionalJson } from "@/lib/campaigns/http";
-import { loadCampaignRow } from "@/lib/campaigns/service";
-import { validationFailed } from "@/lib/http/errors";
-import { sendTriggerTest } from "@/lib/trigger/test-send";
+import { sendTestMessages } from "@/lib/campaigns/test-send";
 import { lifecycleActionSchema } from "@/lib/campaigns/schemas";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { dispatchSoon } from "@/lib/messaging";
@@ -16,7 +14,6 @@ import { previewBulkMessage } from "./preview";
 import { getBulkProgress } from "./progress";
 import { retargetBulkCampaign } from "./retarget";
 import { audienceCountRequestSchema, launchRequestSchema, previewRequestSchema, retargetRequestSchema, scheduleRequestSchema, testSendRequestSchema } from "./schemas";
-import { sendBulkTest } from "./test-send";
 
 type Params = { id: string };
 const only = (allowed: string[]) => {
@@ -44,12 +41,7 @@ export const testSendRoutes = {
   ...only(["POST"]),
   POST: withWorkspace<Params>(async ({ request, params, workspaceId }) => {
     const input = await readStrictBody(request, testSendRequestSchema);
-    const db = await getDb();
-    const { kind } = await loadCampaignRow(db, workspaceId, params.id);
-    if (kind === "bulk" && input.request) {
-      throw validationFailed([{ path: "request", code: "not_for_bulk", message: "Only trigger campaigns take an example request; a bulk test is filled from the contact." }]);
-    }
-    const data = kind === "trigger" ? await sendTriggerTest(db, workspaceId, params.id, input) : await sendBulkTest(db, workspaceId, params.id, input.phones);
+    const data = await sendTestMessages(await getDb(), workspaceId, params.id, input);
     dispatchSoon();
     return json({ data }, { status: 202 });
   }),
