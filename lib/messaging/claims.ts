@@ -24,6 +24,8 @@ export interface ClaimedMessage extends OutboundMessage {
   wamid: string | null;
   /** The lease this pass holds; fences every write. */
   lease: Date;
+  /** The campaign's stored send policy (`{}` for none), read by the claim itself (send-policies.ts). */
+  sendPolicy?: unknown;
 }
 
 interface ClaimInput {
@@ -57,6 +59,8 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
       attempts: messages.attempts,
       errorCode: messages.errorCode,
       wamid: messages.wamid,
+      // In the claim's own statement: send policies cost no round trip of their own.
+      sendPolicy: sql<unknown>`(select c.send_policy from campaigns c where c.id = messages.campaign_id)`,
     });
   return applySendPolicies(db, rows.map((row) => ({ ...row, lease: input.lease })), input.now);
 }

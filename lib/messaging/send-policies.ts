@@ -19,7 +19,7 @@ const subjectToPolicy = (message: ClaimedMessage) => message.source !== "test" &
 export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[], now: Date): Promise<ClaimedMessage[]> {
   const candidates = claimed.filter(subjectToPolicy);
   if (candidates.length === 0) return claimed;
-  const policies = await loadPolicies(db, [...new Set(candidates.map((m) => m.campaignId))]);
+  const policies = policiesOf(candidates);
   if (policies.size === 0) return claimed;
 
   const held = new Set<string>();
@@ -52,15 +52,14 @@ export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[],
   return held.size === 0 ? claimed : claimed.filter((m) => !held.has(m.id));
 }
 
-async function loadPolicies(db: Executor, campaignIds: string[]): Promise<Map<string, SendPolicy>> {
-  const rows = await queryRows<{ id: string; send_policy: unknown }>(
-    db,
-    sql`select id, send_policy from campaigns where id in (${list(campaignIds)}) and send_policy <> '{}'::jsonb`,
-  );
+/** The policies that hold something back, per campaign, from what each claimed row carries. */
+function policiesOf(claimed: ClaimedMessage[]): Map<string, SendPolicy> {
   const policies = new Map<string, SendPolicy>();
-  for (const row of rows) {
-    const policy = parseStoredSendPolicy(typeof row.send_policy === "string" ? JSON.parse(row.send_policy) : row.send_policy);
-    if (policy.quietHours || policy.frequencyCap) policies.set(row.id, policy);
+  for (const message of claimed) {
+    if (policies.has(message.campaignId)) continue;
+    const raw = typeof message.sendPolicy === "string" ? (JSON.parse(message.sendPolicy) as unknown) : message.sendPolicy;
+    const policy = parseStoredSendPolicy(raw);
+    if (policy.quietHours || policy.frequencyCap) policies.set(message.campaignId, policy);
   }
   return policies;
 }
