@@ -2,6 +2,7 @@
 
 import { Loader2, UsersRound } from "lucide-react";
 import Link from "next/link";
+import { signOut } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -56,13 +57,15 @@ export function AcceptInvitation({ token, invitation, signedInAs }: { token: str
             {busy && <Loader2 className="animate-spin" aria-hidden />}
             Accept and join
           </Button>
+        ) : signedInAs ? (
+          <>
+            <p className="text-sm text-muted-foreground">
+              You are signed in as <strong className="font-medium text-foreground">{signedInAs}</strong>. Sign in with {invitation.email} to accept.
+            </p>
+            <Button onClick={() => signOut({ callbackUrl: here })}>Sign out and continue</Button>
+          </>
         ) : (
           <>
-            {signedInAs && (
-              <p className="text-sm text-muted-foreground">
-                You are signed in as <strong className="font-medium text-foreground">{signedInAs}</strong>. Sign in with {invitation.email} to accept.
-              </p>
-            )}
             <Button asChild>
               <Link href={`/sign-up?email=${encodeURIComponent(invitation.email)}&callbackUrl=${encodeURIComponent(here)}`}>Create an account</Link>
             </Button>
