@@ -19,7 +19,7 @@ import { describeError } from "@/lib/logging";
 import { privateUrlsAllowed } from "./address";
 import { renderEventBody } from "./events";
 import { DeliveryError, postJson, type PostResult } from "./post";
-import type { DeliveryPage, WebhookDeliveryView } from "./schemas";
+import { ENDPOINT_NOT_FOUND, type DeliveryPage, type WebhookDeliveryView } from "./schemas";
 import { signedHeaders } from "./signing";
 
 const SECOND = 1_000;
@@ -282,7 +282,7 @@ async function endpointOf(db: Executor, workspaceId: string, endpointId: string)
     .select({ id: webhookEndpoints.id, enabled: webhookEndpoints.enabled })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.workspaceId, workspaceId)));
-  if (!endpoint) throw notFound("No webhook endpoint with this id exists in your workspace.");
+  if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
   return endpoint;
 }
 

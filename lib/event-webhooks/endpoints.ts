@@ -10,6 +10,7 @@ import { ApiError, notFound } from "@/lib/http/errors";
 import { assertStorableUrl } from "./address";
 import {
   createWebhookEndpointSchema,
+  ENDPOINT_NOT_FOUND,
   SWITCHED_OFF_BY_USER,
   updateWebhookEndpointSchema,
   type WebhookEndpointView,
@@ -21,8 +22,6 @@ import { generateSigningSecret } from "./signing";
 
 /** More than any workspace needs; each event fans out to every subscribed endpoint. */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
-
-const ENDPOINT_NOT_FOUND = "No webhook endpoint with this id exists in your workspace.";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 

@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_LABELS: Record<(typeof webhookEventTypes)[number], st
   "contact.opted_out": "A contact opted out",
 };
 
+export const ENDPOINT_NOT_FOUND = "No webhook endpoint with this id exists in your workspace.";
+
 /** The reason stored when a user switches an endpoint off (any other reason: the service did, after failures). */
 export const SWITCHED_OFF_BY_USER = "Switched off by a user.";
 
