@@ -8,6 +8,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -397,6 +398,40 @@ export const messages = pgTable(
     // Alerts: the failures of the last minutes (failed rows only, a small index).
     index("messages_failed_at_idx").on(t.failedAt).where(sql`status = 'failed'`),
   ],
+);
+
+/**
+ * A bulk campaign's audience as it was at launch, in chunks of up to 10,000 contacts, until the
+ * chunk's `queued` messages are written (`lib/bulk/snapshot.ts`). Writing a million message rows
+ * (seven indexes, foreign keys) takes far longer than freezing who receives the campaign; the launch
+ * freezes the audience here and writes the first chunk's messages, the dispatch passes write the
+ * rest right after, each chunk in one transaction that also deletes it. Counts read pending chunks as
+ * queued (or skipped, once cancelled), so no page sees a contact disappear in between.
+ */
+export const bulkSnapshotChunks = pgTable(
+  "bulk_snapshot_chunks",
+  {
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    chunk: integer("chunk").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    senderId: text("sender_id").notNull(),
+    templateName: text("template_name").notNull(),
+    templateLanguage: text("template_language").notNull(),
+    /** Message ids are this prefix plus the running number of the contact in the audience (hex). */
+    idPrefix: text("id_prefix").notNull(),
+    firstNumber: integer("first_number").notNull(),
+    contactIds: text("contact_ids").array().notNull(),
+    phoneNumbers: text("phone_numbers").array().notNull(),
+    /** Per contact: 0 due now, 1 held by the daily tier, 2 skipped (a variable without a value). */
+    kinds: smallint("kinds").array().notNull(),
+    queued: integer("queued").notNull(),
+    held: integer("held").notNull(),
+    skipped: integer("skipped").notNull(),
+    launchedAt: at("launched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.chunk] })],
 );
 
 /**

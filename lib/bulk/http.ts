@@ -6,6 +6,7 @@ import { sendTestMessages } from "@/lib/campaigns/test-send";
 import { lifecycleActionSchema } from "@/lib/campaigns/schemas";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
 import { dispatchSoon } from "@/lib/messaging";
+import { writeSnapshotsSoon } from "@/lib/messaging/dispatch";
 import { parseStrict, readStrictBody } from "@/lib/openapi/request";
 import { countBulkAudience } from "./audience";
 import { getLaunchCheck, launchBulkCampaign, scheduleBulkCampaign } from "./launch";
@@ -74,6 +75,7 @@ export const launchRoutes = {
     const db = await getDb();
     const campaign = await launchBulkCampaign(db, workspaceId, params.id, { ...options, actor: auditActorFromRequest(request, actor) });
     dispatchSoon();
+    writeSnapshotsSoon();
     return json(await campaignResource(db, workspaceId, campaign));
   }),
 };

@@ -8,15 +8,14 @@ import { bulkLaunchChecks } from "@/lib/campaigns/checks";
 import { parseStoredMessageConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
 import { loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
 import { auditCampaign, expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
-import { randomBase62 } from "@/lib/crypto/random";
 import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
 import { renderingSql, type SqlRendering } from "./render-sql";
 import type { BulkAudience } from "./schemas";
-import { VARIABLES_MISSING_CODE, VARIABLES_MISSING_REASON } from "./send-render";
-import { HELD_UNTIL, TIER_WAIT_CODE, TIER_WAIT_REASON, tierUsage, type TierUsage } from "./tier";
+import { snapshotAudience, writeSnapshotChunk } from "./snapshot";
+import { tierUsage, type TierUsage } from "./tier";
 
 
 /** A bulk campaign of the workspace (404 otherwise; 409 for a trigger campaign). */
@@ -126,64 +125,28 @@ function checksFailed(check: LaunchCheck): ApiError {
 }
 
 /**
- * One bare `queued` bulk message per contact of the audience, in one statement: the contact, its
- * phone and the sender, nothing rendered (the dispatcher renders each message when it claims it,
- * `send-render.ts`). Contacts with an empty variable (no fallback) are stored as skipped. The first
- * `available` sendable contacts are due now, the rest held (`tier_wait`) when the daily limit is
- * short. Contacts already snapshotted are left out before anything is written (and ON CONFLICT …
- * DO NOTHING keeps it exactly once). Rows go in in contact order, and ids are one random prefix per
- * launch plus a running number in that order, so every index takes them in order: each index page
- * is written in one go, not touched again after a checkpoint (a random order wrote six times the
- * WAL, mostly full-page images, on a million rows).
+ * The audience frozen into snapshot chunks (`snapshot.ts`), and the first chunk's messages written,
+ * so that a small audience is fully queued when the launch answers and a large one starts sending
+ * while the dispatch passes write the rest.
  */
-async function snapshotAudience(tx: Executor, workspaceId: string, row: CampaignRow, plan: LaunchPlan, now: Date): Promise<number> {
+async function snapshotAndQueueFirstChunk(tx: Executor, workspaceId: string, row: CampaignRow, plan: LaunchPlan, now: Date, chunkSize?: number): Promise<number> {
   if (!plan.audienceSql || !plan.template) return 0;
   const rendering = renderingSql(plan.template, parseStoredMessageConfig(row.messageConfig));
-  const excludeMissing = plan.audience.excludeContactsWithEmptyVariables === true;
-  const available = plan.check.exceedsTier ? plan.check.sendableNow : null;
-  const nowText = now.toISOString();
-  const idPrefix = `msg_${randomBase62(14)}`;
-  if (process.env.DATABASE_URL) await queryRows(tx, sql`set local jit = off`);
-  // Rows of an earlier snapshot (only when a launch is re-run over its own rows): left out by a hash
-  // anti-join on the ones there before this statement. Never a nested loop: one over a table this
-  // statement grows costs minutes on a million.
-  const [earlier] = await queryRows<{ one: number }>(tx, sql`select 1 as one from messages where campaign_id = ${row.id} and source = 'bulk' limit 1`);
-  if (earlier && process.env.DATABASE_URL) await queryRows(tx, sql`set local enable_nestloop = off`);
-  const notSnapshotted = earlier
-    ? sql`where not exists (select 1 from messages x where x.campaign_id = ${row.id} and x.source = 'bulk' and x.contact_id = c.id)`
-    : sql``;
-  const held = available === null ? sql`false` : sql`(not r.missing and r.position > ${available})`;
-  const [result] = await queryRows<{ inserted: number | string }>(
-    tx,
-    sql`with audience as (
-        select c.id as contact_id, c.phone_number, ${rendering.missing} as missing
-        from (${plan.audienceSql}) a join contacts c on c.id = a.id ${rendering.missingJoins}
-        ${notSnapshotted}
-      ),
-      numbered as (
-        select r.*, row_number() over (order by r.contact_id) as n,
-          ${available === null ? sql`0::bigint` : sql`row_number() over (partition by r.missing order by r.contact_id)`} as position
-        from audience r ${excludeMissing ? sql`where not r.missing` : sql``}
-      ),
-      inserted as (
-        insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, phone_number, template_name, template_language,
-          rendered_text, payload, status, source, error_code, error_reason, next_attempt_at, created_at, updated_at)
-        select ${idPrefix}::text || lpad(to_hex(r.n), 8, '0'), ${workspaceId}, ${row.id}, r.contact_id, ${plan.senderId}, r.phone_number,
-          ${plan.template.name}::text, ${plan.template.language}::text, '', '{}'::jsonb,
-          case when r.missing then 'skipped' else 'queued' end, 'bulk',
-          case when r.missing then ${VARIABLES_MISSING_CODE}::text when ${held} then ${TIER_WAIT_CODE}::text end,
-          case when r.missing then ${VARIABLES_MISSING_REASON}::text when ${held} then ${TIER_WAIT_REASON}::text end,
-          case when ${held} then ${HELD_UNTIL.toISOString()}::timestamptz else ${nowText}::timestamptz end,
-          ${nowText}::timestamptz, ${nowText}::timestamptz
-        from numbered r
-        order by r.n
-        on conflict (campaign_id, contact_id) where source = 'bulk' do nothing
-        returning 1
-      )
-      select count(*)::int as inserted from inserted`,
-  );
-  if (earlier && process.env.DATABASE_URL) await queryRows(tx, sql`set local enable_nestloop = on`);
-  return Number(result?.inserted ?? 0);
+  const { contacts } = await snapshotAudience(tx, {
+    workspaceId,
+    campaignId: row.id,
+    senderId: plan.senderId,
+    template: plan.template,
+    audienceSql: plan.audienceSql,
+    missing: rendering.missing,
+    missingJoins: rendering.missingJoins,
+    excludeMissing: plan.audience.excludeContactsWithEmptyVariables === true,
+    available: plan.check.exceedsTier ? plan.check.sendableNow : null,
+    now,
+    chunkSize,
+  });
+  await writeSnapshotChunk(tx, row.id);
+  return contacts;
 }
 
 export interface LaunchOptions {
@@ -194,6 +157,8 @@ export interface LaunchOptions {
   now?: Date;
   /** Tests only: runs after the snapshot, before the status change commits (a throw rolls everything back). */
   afterSnapshot?: (inserted: number) => Promise<void> | void;
+  /** Tests only: contacts per snapshot chunk (SNAPSHOT_CHUNK_SIZE otherwise). */
+  snapshotChunkSize?: number;
 }
 
 const LAUNCHABLE: CampaignStatus[] = ["draft", "scheduled"];
@@ -214,7 +179,7 @@ export async function launchBulkCampaign(db: Executor, workspaceId: string, id: 
     const allowTierWait = options.allowTierWait ?? row.allowTierWait;
     const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
     if (!plan.check.ready) throw checksFailed(plan.check);
-    const inserted = await snapshotAudience(tx, workspaceId, row, plan, now);
+    const inserted = await snapshotAndQueueFirstChunk(tx, workspaceId, row, plan, now, options.snapshotChunkSize);
     await options.afterSnapshot?.(inserted);
     const updated = await updateCampaignRow(tx, row, { status: "sending", launchedAt: now, allowTierWait, updatedAt: now });
     await auditCampaign(tx, updated, "launched", options.actor, {

@@ -14,7 +14,8 @@ import { loadBulkCampaignRow } from "./launch";
 /**
  * scheduled / sending / paused → cancelled. Every still-`queued` message (held ones included)
  * becomes `skipped` with error `cancelled` in one statement; messages a dispatcher holds right now
- * (`sending`) are its to settle.
+ * (`sending`) are its to settle. Snapshot chunks not written yet are written as skipped (`cancelled`)
+ * by the dispatch passes (lib/bulk/snapshot.ts), and counted as skipped meanwhile.
  */
 export async function cancelBulkCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
   await loadBulkCampaignRow(db, workspaceId, id);
@@ -26,15 +27,17 @@ export async function cancelBulkCampaign(db: Executor, workspaceId: string, id: 
           where campaign_id = ${id} and source = 'bulk' and status = 'queued'
           returning 1
         )
-        select count(*)::int as skipped from skipped`,
+        select (select count(*) from skipped)::int
+          + (select coalesce(sum(queued + held), 0) from bulk_snapshot_chunks where campaign_id = ${id})::int as skipped`,
     );
     return { skipped: Number(row?.skipped ?? 0) };
   });
 }
 
 /**
- * sending → completed when no message of the campaign is `queued` or `sending` (held messages are
- * queued, so a campaign waiting for the daily limit is not complete). Returns whether it completed.
+ * sending → completed when no message of the campaign is `queued` or `sending` and every snapshot
+ * chunk is written (held messages are queued, so a campaign waiting for the daily limit is not
+ * complete). Returns whether it completed.
  */
 export async function completeIfSettled(tx: Executor, row: CampaignRow, now: Date): Promise<boolean> {
   const [updated] = await tx
@@ -45,6 +48,7 @@ export async function completeIfSettled(tx: Executor, row: CampaignRow, now: Dat
         eq(campaigns.id, row.id),
         eq(campaigns.status, "sending"),
         sql`not exists (select 1 from messages m where m.campaign_id = ${row.id} and m.source = 'bulk' and m.status in ('queued', 'sending'))`,
+        sql`not exists (select 1 from bulk_snapshot_chunks k where k.campaign_id = ${row.id})`,
       ),
     )
     .returning();

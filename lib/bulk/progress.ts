@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import type { MessageStatus } from "@/db/schema";
-import { funnelFromStatusCounts, funnelTotal, type Funnel } from "@/lib/campaigns/funnel";
+import { funnelFromStatusCounts, funnelTotal, pendingSnapshotCounts, withPendingSnapshot, type Funnel } from "@/lib/campaigns/funnel";
 import { getSenderRow } from "@/lib/senders/service";
 import { loadBulkCampaignRow } from "./launch";
 import { HELD_UNTIL, nextTierRelease, tierUsage } from "./tier";
@@ -32,7 +32,8 @@ export async function getBulkProgress(db: Executor, workspaceId: string, id: str
   );
   const byStatus: Partial<Record<MessageStatus, number>> = {};
   for (const c of counts) byStatus[c.status] = Number(c.count);
-  const funnel = funnelFromStatusCounts(byStatus);
+  const pending = (await pendingSnapshotCounts(db, [row.id])).get(row.id);
+  const funnel = withPendingSnapshot(funnelFromStatusCounts(byStatus), pending);
 
   const [recent] = await queryRows<{ count: number | string }>(
     db,
@@ -50,14 +51,14 @@ export async function getBulkProgress(db: Executor, workspaceId: string, id: str
           group by error_code order by count(*) desc, error_code limit 5`,
       );
 
-  let held = 0;
+  let held = pending?.held ?? 0;
   if (row.allowTierWait && funnel.queued > 0) {
     const [h] = await queryRows<{ count: number | string }>(
       db,
       sql`select count(*)::int as count from messages
         where campaign_id = ${row.id} and source = 'bulk' and status = 'queued' and next_attempt_at = ${HELD_UNTIL.toISOString()}::timestamptz`,
     );
-    held = Number(h?.count ?? 0);
+    held += Number(h?.count ?? 0);
   }
 
   let waitingUntil: string | null = null;

@@ -3,6 +3,7 @@
 // list, the campaign page, bulk progress, the logs and the API's counts all count through here.
 import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import { messages, type MessageStatus } from "@/db/schema";
 
 export interface Funnel {
@@ -84,7 +85,17 @@ export async function countFunnelsByCampaign(db: Executor, scope: FunnelScope): 
     byCampaign.set(row.campaignId, counts);
   }
   for (const [campaignId, counts] of byCampaign) result.set(campaignId, funnelFromStatusCounts(counts));
+  if (!scope.where) {
+    const pending = await pendingSnapshotCounts(db, scope.campaignIds ?? [...result.keys()]);
+    for (const [campaignId, counts] of pending) result.set(campaignId, withPendingSnapshot(result.get(campaignId) ?? emptyFunnel(), counts));
+  }
   return result;
+}
+
+/** A funnel with the contacts of pending snapshot chunks added (they are queued messages about to be written). */
+export function withPendingSnapshot(funnel: Funnel, pending: PendingSnapshotCounts | undefined): Funnel {
+  if (!pending) return funnel;
+  return { ...funnel, queued: funnel.queued + pending.queued, skipped: funnel.skipped + pending.skipped };
 }
 
 /** The funnel of every message in the scope together (one campaign, or the whole workspace). */
@@ -94,7 +105,44 @@ export async function countFunnel(db: Executor, scope: FunnelScope): Promise<Fun
     .from(messages)
     .where(funnelWhere(scope))
     .groupBy(messages.status);
-  return funnelFromStatusCounts(Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])));
+  const funnel = funnelFromStatusCounts(Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])));
+  if (scope.where) return funnel;
+  const campaignIds =
+    scope.campaignIds ??
+    (await queryRows<{ campaign_id: string }>(db, sql`select distinct campaign_id from bulk_snapshot_chunks where workspace_id = ${scope.workspaceId}`)).map((r) => r.campaign_id);
+  const pending = await pendingSnapshotCounts(db, campaignIds);
+  return [...pending.values()].reduce(withPendingSnapshot, funnel);
+}
+
+export interface PendingSnapshotCounts {
+  /** Contacts whose messages are not written yet: due now, held by the daily tier, or to be skipped. */
+  queued: number;
+  held: number;
+  skipped: number;
+}
+
+/**
+ * Per campaign, the contacts of its bulk snapshot chunks whose messages are not written yet
+ * (lib/bulk/snapshot.ts): queued (held ones included), or skipped once the campaign is cancelled.
+ */
+export async function pendingSnapshotCounts(db: Executor, campaignIds: string[]): Promise<Map<string, PendingSnapshotCounts>> {
+  const result = new Map<string, PendingSnapshotCounts>();
+  if (campaignIds.length === 0) return result;
+  const rows = await queryRows<{ campaign_id: string; cancelled: boolean; queued: number | string; held: number | string; skipped: number | string }>(
+    db,
+    sql`select k.campaign_id, bool_or(c.status = 'cancelled') as cancelled,
+        sum(k.queued)::int as queued, sum(k.held)::int as held, sum(k.skipped)::int as skipped
+      from bulk_snapshot_chunks k join campaigns c on c.id = k.campaign_id
+      where k.campaign_id in (select jsonb_array_elements_text(${JSON.stringify(campaignIds)}::jsonb))
+      group by k.campaign_id`,
+  );
+  for (const row of rows) {
+    const queued = Number(row.queued);
+    const held = Number(row.held);
+    const skipped = Number(row.skipped);
+    result.set(row.campaign_id, row.cancelled ? { queued: 0, held: 0, skipped: queued + held + skipped } : { queued: queued + held, held, skipped });
+  }
+  return result;
 }
 
 /** Messages of one UTC day, by what became of them (same rules as the funnel). */

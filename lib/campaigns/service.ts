@@ -3,14 +3,14 @@
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
-import { campaigns, contacts, messages, templates, type MessageStatus } from "@/db/schema";
+import { campaigns, contacts, templates } from "@/db/schema";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "@/lib/bulk/audience";
 import { getSenderRow } from "@/lib/senders/service";
 import type { BulkSettings } from "@/lib/bulk/schemas";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, conflict, notFound, validationFailed } from "@/lib/http/errors";
 import { getTemplateRow } from "@/lib/templates/service";
-import { COUNTED_MESSAGES, funnelFromStatusCounts, funnelTotal } from "./funnel";
+import { countFunnelsByCampaign, funnelTotal } from "./funnel";
 import {
   BUILT_IN_ATTRIBUTES,
   createCampaignSchema,
@@ -235,24 +235,8 @@ function emptyStats(): CampaignStats {
 
 /** Message counts per campaign: the cumulative funnel (funnel.ts), test sends left out. */
 export async function campaignStats(db: Executor, workspaceId: string, campaignIds: string[]): Promise<Map<string, CampaignStats>> {
-  const result = new Map<string, CampaignStats>();
-  if (campaignIds.length === 0) return result;
-  const rows = await db
-    .select({ campaignId: messages.campaignId, status: messages.status, count: sql<number>`count(*)::int` })
-    .from(messages)
-    .where(and(eq(messages.workspaceId, workspaceId), inArray(messages.campaignId, campaignIds), COUNTED_MESSAGES))
-    .groupBy(messages.campaignId, messages.status);
-  const byCampaign = new Map<string, Partial<Record<MessageStatus, number>>>();
-  for (const row of rows) {
-    const counts = byCampaign.get(row.campaignId) ?? {};
-    counts[row.status] = Number(row.count);
-    byCampaign.set(row.campaignId, counts);
-  }
-  for (const [campaignId, counts] of byCampaign) {
-    const funnel = funnelFromStatusCounts(counts);
-    result.set(campaignId, { total: funnelTotal(funnel), ...funnel });
-  }
-  return result;
+  const funnels = await countFunnelsByCampaign(db, { workspaceId, campaignIds });
+  return new Map([...funnels].map(([campaignId, funnel]) => [campaignId, { total: funnelTotal(funnel), ...funnel }]));
 }
 
 export async function createCampaign(db: Executor, workspaceId: string, input: CreateCampaignInput): Promise<CampaignView> {

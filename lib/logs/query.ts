@@ -124,7 +124,13 @@ export async function listLogMessages(db: Executor, scope: LogScope, params: Log
 export async function countLogStatuses(db: Executor, scope: LogScope, filters: LogFilters): Promise<StatusCounts> {
   const where = logWhere(scope, { ...filters, status: undefined });
   const [funnel, [tests]] = await Promise.all([
-    countFunnel(db, { workspaceId: scope.workspaceId, where }),
+    // Unfiltered, the scope's funnel also counts bulk contacts whose queued messages are still being written.
+    countFunnel(
+      db,
+      filters.phone || filters.from || filters.to
+        ? { workspaceId: scope.workspaceId, where }
+        : { workspaceId: scope.workspaceId, campaignIds: scope.campaignId ? [scope.campaignId] : undefined },
+    ),
     db
       .select({ count: sql<number>`count(*)::int` })
       .from(messages)

@@ -9,6 +9,7 @@ import { defaultProviders, type ProviderRegistry } from "./providers";
 import { describeError } from "@/lib/logging";
 import { evaluateAlerts, type AlertPassSummary } from "@/lib/alerts/evaluate";
 import { deliverDueWebhooks, pruneWebhookHistory, type WebhookPassSummary } from "@/lib/event-webhooks/deliveries";
+import { writeSnapshotChunksDue } from "@/lib/bulk/snapshot";
 
 const providers: ProviderRegistry = defaultProviders();
 
@@ -23,11 +24,13 @@ interface DispatchState {
   webhooksPrunedAt: number;
   /** When this process last evaluated alerts. */
   alertsEvaluatedAt: number;
+  /** The running writer of bulk snapshot chunks, if any (one per process). */
+  writingSnapshots: Promise<number> | null;
 }
 
 function state(): DispatchState {
   const global = globalThis as { __sendstreamDispatch?: DispatchState };
-  global.__sendstreamDispatch ??= { draining: null, again: false, shutdown: new AbortController(), webhooksPrunedAt: 0, alertsEvaluatedAt: 0 };
+  global.__sendstreamDispatch ??= { draining: null, again: false, shutdown: new AbortController(), webhooksPrunedAt: 0, alertsEvaluatedAt: 0, writingSnapshots: null };
   return global.__sendstreamDispatch;
 }
 
@@ -65,13 +68,45 @@ export async function evaluateAlertsDue(): Promise<AlertPassSummary | null> {
 }
 
 /**
+ * Writes the queued messages of launched bulk campaigns' pending snapshot chunks (lib/bulk/snapshot.ts)
+ * until none is left or `deadlineMs` (default 30 s) has passed: started by the loop's ticks, the cron
+ * route and after a launch's response. One writer per process; a call while it runs joins it. Never
+ * throws (a failed chunk is rolled back and written by a later call).
+ */
+export function writeSnapshotsDue(options: { deadlineMs?: number } = {}): Promise<number> {
+  const s = state();
+  if (s.writingSnapshots) return s.writingSnapshots;
+  const writing = (async () => {
+    try {
+      return await writeSnapshotChunksDue(await getDb(), { deadline: Date.now() + (options.deadlineMs ?? 30_000), signal: s.shutdown.signal });
+    } catch (error) {
+      console.error(`[bulk] writing snapshot chunks failed: ${describeError(error)}`);
+      return 0;
+    } finally {
+      s.writingSnapshots = null;
+    }
+  })();
+  s.writingSnapshots = writing;
+  return writing;
+}
+
+/** After the current response (a launch), writes the rest of its snapshot's messages (`writeSnapshotsDue`). */
+export function writeSnapshotsSoon(): void {
+  try {
+    after(() => writeSnapshotsDue());
+  } catch {
+    setImmediate(() => void writeSnapshotsDue());
+  }
+}
+
+/**
  * Shutdown: every running pass stops claiming at once, hands back the messages it holds and gives
  * requests in flight up to 5 s. Resolves when the drain after a response has ended.
  */
 export async function stopDispatching(): Promise<void> {
   const s = state();
   s.shutdown.abort();
-  await dispatchSettled();
+  await Promise.all([dispatchSettled(), s.writingSnapshots]);
   // Passes already running saw the abort; a later start (tests, a restarted loop) begins afresh.
   if (s.shutdown.signal.aborted) s.shutdown = new AbortController();
 }

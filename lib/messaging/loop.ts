@@ -1,9 +1,9 @@
 // The in-process dispatch loop for long-running servers (`next start`): polls about once a second,
 // drains whatever is due (new messages, retries whose time has come, expired leases), advances
-// sandbox deliveries, delivers event webhooks and evaluates alerts. On Vercel the cron route does this instead. On SIGTERM/SIGINT the running
+// sandbox deliveries, writes the queued messages of launched bulk snapshots, delivers event webhooks and evaluates alerts. On Vercel the cron route does this instead. On SIGTERM/SIGINT the running
 // pass stops claiming at once, hands back what it holds and gives requests in flight up to 5 s, so
 // it ends well within Docker's 10 s grace (a SIGKILL would leave leased rows to be sent again).
-import { deliverWebhooksDue, dispatchDue, evaluateAlertsDue, stopDispatching } from "./dispatch";
+import { deliverWebhooksDue, dispatchDue, evaluateAlertsDue, stopDispatching, writeSnapshotsDue } from "./dispatch";
 import { describeError } from "@/lib/logging";
 
 const POLL_MS = 1_000;
@@ -27,6 +27,8 @@ export function startDispatchLoop(options: { pollMs?: number } = {}): () => Prom
       console.error(`[webhooks] delivery pass failed: ${describeError(error)}`);
       return null;
     });
+    // Not awaited: a million-contact snapshot takes longer than a tick; the next ticks join it.
+    void writeSnapshotsDue();
     const alerts = evaluateAlertsDue().catch((error: unknown) => {
       console.error(`[alerts] evaluation failed: ${describeError(error)}`);
     });

@@ -1,4 +1,9 @@
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { bulkSnapshotChunks } from "@/db/schema";
+import { launchBulkCampaign } from "@/lib/bulk/launch";
+import { bulkStatusCounts, createBulkFixture } from "@/lib/bulk/test-fixtures";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage } from "@/lib/testing/messaging-factories";
 import { GET, POST } from "./route";
@@ -40,5 +45,19 @@ describe("/api/cron/dispatch", () => {
     expect((await call(POST, `Bearer ${SECRET}`)).status).toBe(200);
     // The route drains every workspace's due messages: on a shared Postgres database that includes other
     // test files' paced bulk sends, up to the route's 45 s deadline per call.
+  }, 120_000);
+
+  it("writes the queued messages of a launched bulk campaign's pending snapshot chunks", async () => {
+    process.env.CRON_SECRET = SECRET;
+    const fixture = await createBulkFixture({ contacts: 5 });
+    const db = await getDb();
+    await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId, { snapshotChunkSize: 2 });
+    await db.update(bulkSnapshotChunks).set({ launchedAt: new Date(0) }).where(eq(bulkSnapshotChunks.campaignId, fixture.campaignId));
+    const response = await call(POST, `Bearer ${SECRET}`);
+    expect(response.status).toBe(200);
+    expect((await response.json()).snapshotMessagesWritten).toBeGreaterThanOrEqual(3);
+    expect(await db.select().from(bulkSnapshotChunks).where(eq(bulkSnapshotChunks.campaignId, fixture.campaignId))).toEqual([]);
+    const counts = await bulkStatusCounts(fixture.campaignId);
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(5);
   }, 120_000);
 });
