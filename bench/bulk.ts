@@ -1,6 +1,7 @@
 // `npm run bench:bulk`: bulk campaigns on Postgres, in a fresh database of their own.
-//   (a) the launch snapshot of a 1,000,000-contact audience (a list; 1 % opted out, left out),
-//       rendered in SQL, and launching again (an answered retry, and a forced re-run of the
+//   (a) the launch snapshot of a 1,000,000-contact audience (a list; 1 % opted out, left out):
+//       the launch (audience frozen into chunks, the first chunk's messages written), then the writing
+//       of the other chunks' messages, and launching again (an answered retry, and a forced re-run of the
 //       snapshot over its own rows): time and rows changed; then the progress query on the result;
 //   (b) BULK_RECIPIENTS (100,000) recipients through the sandbox sender, the campaign at 80 msg/s, while 20
 //       trigger messages a second go to the same sender (its throughput 110/s): the bulk send's time against the ideal
@@ -59,6 +60,7 @@ async function main() {
   const { SANDBOX_EXTERNAL_PREFIX } = await import("@/lib/templates/service");
   const { createCampaign } = await import("@/lib/campaigns/service");
   const { launchBulkCampaign } = await import("@/lib/bulk/launch");
+  const { writeSnapshotChunksDue } = await import("@/lib/bulk/snapshot");
   const { getBulkProgress } = await import("@/lib/bulk/progress");
   const { newId } = await import("@/lib/crypto/random");
   const db = await getDb();
@@ -111,6 +113,15 @@ async function main() {
     let started = performance.now();
     await launchBulkCampaign(db, workspaceId, campaign.id);
     const snapshotS = (performance.now() - started) / 1000;
+    const firstChunkRows = await count();
+    const [frozen] = await queryRows<{ contacts: number; chunks: number }>(
+      db,
+      sql`select coalesce(sum(cardinality(contact_ids)), 0)::int as contacts, count(*)::int as chunks from bulk_snapshot_chunks where campaign_id = ${campaign.id}`,
+    );
+    // What the dispatch passes do right after a launch (nothing else running here).
+    started = performance.now();
+    await writeSnapshotChunksDue(db, { deadline: Date.now() + 600_000 });
+    const writeS = (performance.now() - started) / 1000;
     const rows = await count();
     started = performance.now();
     await launchBulkCampaign(db, workspaceId, campaign.id);
@@ -121,8 +132,9 @@ async function main() {
     started = performance.now();
     await launchBulkCampaign(db, workspaceId, campaign.id);
     const rerunS = (performance.now() - started) / 1000;
+    await writeSnapshotChunksDue(db, { deadline: Date.now() + 600_000 });
     const afterRerun = await count();
-    console.log({ snapshotS, rows, retryMs, afterRetry, rerunS, afterRerun });
+    console.log({ snapshotS, firstChunkRows, frozen, writeS, rows, retryMs, afterRetry, rerunS, afterRerun });
 
     // Progress on the million: a realistic mix of statuses, then the polled query.
     await queryRows(
@@ -147,9 +159,10 @@ async function main() {
       "",
       "| step | time | rows | target | result |",
       "|---|---|---|---|---|",
-      `| launch (checks, snapshot rendered in SQL, status → sending, one transaction) | **${snapshotS.toFixed(2)} s** | ${rows.toLocaleString("en-US")} messages (expected ${expected.toLocaleString("en-US")}: 1 % opted out) | ≤ ${TARGETS.snapshotS} s | ${snapshotS <= TARGETS.snapshotS && rows === expected ? "pass" : "FAIL"} |`,
+      `| launch: checks, audience frozen into snapshot chunks, first chunk's messages written, status → sending (one transaction) | **${snapshotS.toFixed(2)} s** | ${(Number(frozen?.contacts ?? 0) + firstChunkRows).toLocaleString("en-US")} contacts (${firstChunkRows.toLocaleString("en-US")} written, ${Number(frozen?.contacts ?? 0).toLocaleString("en-US")} in ${frozen?.chunks} pending chunks; expected ${expected.toLocaleString("en-US")}: 1 % opted out) | ≤ ${TARGETS.snapshotS} s | ${snapshotS <= TARGETS.snapshotS && Number(frozen?.contacts ?? 0) + firstChunkRows === expected ? "pass" : "FAIL"} |`,
+      `| the pending chunks' queued messages written (what the dispatch passes do right after a launch) | ${writeS.toFixed(2)} s | ${rows.toLocaleString("en-US")} messages in all, one per contact | all, once | ${rows === expected ? "pass" : "FAIL"} |`,
       `| launch again (answered from the row lock, nothing run) | ${retryMs.toFixed(0)} ms | ${afterRetry - rows} changed | 0 changed | ${afterRetry === rows ? "pass" : "FAIL"} |`,
-      `| snapshot statement re-run over its own rows (ON CONFLICT DO NOTHING) | ${rerunS.toFixed(2)} s | ${afterRerun - rows} changed | 0 changed | ${afterRerun === rows ? "pass" : "FAIL"} |`,
+      `| launch re-run over its own rows (campaign forced back to draft; contacts already snapshotted left out, ON CONFLICT DO NOTHING) | ${rerunS.toFixed(2)} s | ${afterRerun - rows} changed | 0 changed | ${afterRerun === rows ? "pass" : "FAIL"} |`,
       `| \`GET …/progress\` on the million (60 % sent/delivered/read/failed), median of 7 | **${progressMs.toFixed(0)} ms** | funnel ${JSON.stringify(progress?.funnel)} | poll every 2–5 s (≤ ${TARGETS.progressMs} ms) | ${progressMs <= TARGETS.progressMs ? "pass" : "FAIL"} |`,
       "",
     );
@@ -175,7 +188,8 @@ async function main() {
     });
     const triggerCampaign = await createCampaign(db, workspaceId, { name: "Triggers" });
     await launchBulkCampaign(db, workspaceId, campaign.id);
-    const recipients = Number((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from messages where campaign_id = ${campaign.id}`))[0]?.n ?? 0);
+    // The rest of the snapshot is written while the campaign sends, as the dispatch loop does.
+    const writing = writeSnapshotChunksDue(db, { deadline: Date.now() + 600_000 });
     const started = Date.now();
     let stop = false;
     let triggers = 0;
@@ -200,7 +214,8 @@ async function main() {
       await runDispatch({ db, providers }, { deadlineMs: 20_000 });
       const [left] = await queryRows<{ n: number }>(
         db,
-        sql`select count(*)::int as n from messages where campaign_id = ${campaign.id} and status in ('queued', 'sending')`,
+        sql`select (select count(*) from messages where campaign_id = ${campaign.id} and status in ('queued', 'sending'))::int
+          + (select count(*) from bulk_snapshot_chunks where campaign_id = ${campaign.id})::int as n`,
       );
       if (Number(left?.n ?? 0) === 0) break;
       if (Date.now() - started > (RECIPIENTS / RATE) * 3 * 1000 + 120_000) {
@@ -210,6 +225,8 @@ async function main() {
     }
     stop = true;
     await producer;
+    await writing;
+    const recipients = Number((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from messages where campaign_id = ${campaign.id}`))[0]?.n ?? 0);
     // The last triggers go out too.
     await runDispatch({ db, providers }, { deadlineMs: 5_000 });
     const [span] = await queryRows<{ first: string; last: string; sent: number }>(
