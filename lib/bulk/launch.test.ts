@@ -104,6 +104,25 @@ describe("bulk launch: the snapshot", () => {
     expect((await bulkMessages(other.campaignId))[0]).toMatchObject({ status: "failed", errorCode: "template_missing" });
   });
 
+  it("a contact who opted out after the launch is skipped when their message is claimed (opted_out, with how and when), never sent", async () => {
+    const fixture = await createBulkFixture({ contacts: 3 });
+    const db = await getDb();
+    await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
+    await db
+      .update(contacts)
+      .set({ optedOutAt: new Date("2026-11-20T10:00:00Z"), optOutMethod: "keyword", optOutDetail: "STOP" })
+      .where(eq(contacts.id, fixture.contactIds[1]!));
+    const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10 });
+    expect(claimed.map((m) => m.contactId).sort()).toEqual([fixture.contactIds[0], fixture.contactIds[2]].sort());
+    const rows = await bulkMessages(fixture.campaignId);
+    expect(rows.find((m) => m.contactId === fixture.contactIds[1])).toMatchObject({
+      status: "skipped",
+      errorCode: "opted_out",
+      errorReason: "Contact opted out (replied STOP on 2026-11-20)",
+      lockedUntil: null,
+    });
+  });
+
   it("leaves opted-out contacts out, and the live count says how many", async () => {
     const fixture = await createBulkFixture({ contacts: 6, optedOut: 3 });
     const db = await getDb();

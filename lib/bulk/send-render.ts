@@ -7,6 +7,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { campaigns, contacts } from "@/db/schema";
 import { parseStoredMessageConfig } from "@/lib/campaigns/schemas";
+import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import { composeMessage, contactAttributes } from "@/lib/outbox/compose";
 import { getTemplateRow } from "@/lib/templates/service";
 
@@ -31,6 +32,14 @@ export function needsRendering(row: { payload: Record<string, unknown> | null | 
   return !row.payload || row.payload.template === undefined;
 }
 
+/** A claimed row settled without a send, with why. */
+interface Settled {
+  id: string;
+  lease: string;
+  code: string;
+  reason: string;
+}
+
 export interface RenderOutcome {
   /** Rendered rows, with their payload set (also stored). */
   rendered: Map<string, Record<string, unknown>>;
@@ -40,7 +49,8 @@ export interface RenderOutcome {
 
 /**
  * Renders the bare rows of one campaign claim and stores text and payload on each (fenced on the
- * claim's lease). A row whose contact now lacks a variable with no fallback is `skipped`
+ * claim's lease). A row whose contact opted out since the launch is `skipped` (`opted_out`, with
+ * how and when), one whose contact now lacks a variable with no fallback `skipped`
  * (`variables_missing`), as the snapshot would have stored it; one whose template is gone `failed`.
  */
 export async function renderClaimedBulkMessages(db: Executor, rows: BulkRowToRender[], now: Date): Promise<RenderOutcome> {
@@ -56,12 +66,22 @@ export async function renderClaimedBulkMessages(db: Executor, rows: BulkRowToRen
   const contactRows =
     contactIds.length === 0
       ? []
-      : await db.select({ id: contacts.id, name: contacts.name, attributes: contacts.attributes }).from(contacts).where(inArray(contacts.id, contactIds));
+      : await db
+          .select({
+            id: contacts.id,
+            name: contacts.name,
+            attributes: contacts.attributes,
+            optedOutAt: contacts.optedOutAt,
+            optOutMethod: contacts.optOutMethod,
+            optOutDetail: contacts.optOutDetail,
+          })
+          .from(contacts)
+          .where(inArray(contacts.id, contactIds));
   const contactById = new Map(contactRows.map((c) => [c.id, c]));
 
   const updates: { id: string; lease: string; text: string; payload: Record<string, unknown> }[] = [];
-  const skipped: { id: string; lease: string }[] = [];
-  const failed: { id: string; lease: string }[] = [];
+  const skipped: Settled[] = [];
+  const failed: Settled[] = [];
   for (const campaign of campaignRows) {
     const template = campaign.templateId ? await getTemplateRow(db, campaign.workspaceId, campaign.templateId) : null;
     const messageConfig = parseStoredMessageConfig(campaign.messageConfig);
@@ -69,14 +89,19 @@ export async function renderClaimedBulkMessages(db: Executor, rows: BulkRowToRen
       if (row.campaignId !== campaign.id) continue;
       const lease = row.lease.toISOString();
       if (!template) {
-        failed.push({ id: row.id, lease });
+        failed.push({ id: row.id, lease, code: TEMPLATE_MISSING_CODE, reason: TEMPLATE_MISSING_REASON });
         continue;
       }
       const contact = row.contactId ? contactById.get(row.contactId) : undefined;
+      if (contact?.optedOutAt) {
+        const reason = optOutReason({ optedOutAt: contact.optedOutAt, method: contact.optOutMethod, detail: contact.optOutDetail });
+        skipped.push({ id: row.id, lease, code: OPTED_OUT_CODE, reason });
+        continue;
+      }
       const attributes = contactAttributes(row.phoneNumber, contact ? { name: contact.name, attributes: contact.attributes as Record<string, unknown> | null } : undefined, {});
       const composed = composeMessage(template, messageConfig, attributes);
       if (!composed.ok) {
-        skipped.push({ id: row.id, lease });
+        skipped.push({ id: row.id, lease, code: VARIABLES_MISSING_CODE, reason: VARIABLES_MISSING_REASON });
         continue;
       }
       const payload = { template: composed.template } as unknown as Record<string, unknown>;
@@ -100,18 +125,18 @@ export async function renderClaimedBulkMessages(db: Executor, rows: BulkRowToRen
       else outcome.dropped.add(update.id);
     }
   }
-  const finish = async (list: { id: string; lease: string }[], status: "skipped" | "failed", code: string, reason: string) => {
+  const finish = async (list: Settled[], status: "skipped" | "failed") => {
     if (list.length === 0) return;
     await queryRows(
       db,
-      sql`update messages m set status = ${status}, error_code = ${code}, error_reason = ${reason}, locked_until = null,
+      sql`update messages m set status = ${status}, error_code = v.code, error_reason = v.reason, locked_until = null,
           failed_at = ${status === "failed" ? sql`${at}::timestamptz` : sql`m.failed_at`}, updated_at = ${at}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(list)}::jsonb) as v(id text, lease timestamptz)
+        from jsonb_to_recordset(${JSON.stringify(list)}::jsonb) as v(id text, lease timestamptz, code text, reason text)
         where m.id = v.id and m.status = 'sending' and m.locked_until = v.lease`,
     );
     for (const item of list) outcome.dropped.add(item.id);
   };
-  await finish(skipped, "skipped", VARIABLES_MISSING_CODE, VARIABLES_MISSING_REASON);
-  await finish(failed, "failed", TEMPLATE_MISSING_CODE, TEMPLATE_MISSING_REASON);
+  await finish(skipped, "skipped");
+  await finish(failed, "failed");
   return outcome;
 }

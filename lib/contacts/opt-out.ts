@@ -80,6 +80,9 @@ export function matchConsentKeyword(text: string, workspaceKeywords: readonly st
 
 const day = (at: Date | string) => new Date(at).toISOString().slice(0, 10);
 
+/** Error code of a message skipped because its contact opted out. */
+export const OPTED_OUT_CODE = "opted_out";
+
 /** The human reason on a message skipped because its contact opted out. */
 export function optOutReason(consent: { optedOutAt: Date | string | null; method: OptOutMethod | null; detail: string | null }): string {
   const on = consent.optedOutAt ? ` on ${day(consent.optedOutAt)}` : "";

@@ -18,7 +18,7 @@ import { formatPath } from "@/lib/http/problem";
 import { composeMessage, contactAttributes, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
-import { optOutReason } from "@/lib/contacts/opt-out";
+import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import type { OptOutMethod } from "@/db/schema";
 import type { ParameterFormat } from "@/lib/templates";
 import { readTriggerBody, type TriggerBody } from "./body";
@@ -57,9 +57,6 @@ export interface AcceptedMessage {
   /** Only on skipped messages: why. */
   error?: { code: string; reason: string };
 }
-
-/** Error code of a message skipped because its contact opted out. */
-export const OPTED_OUT_CODE = "opted_out";
 
 /** What a dry run returns for each would-be message. */
 export interface DryRunMessage {

@@ -15,7 +15,8 @@ import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-mess
 import { composeMessage, contactAttributes } from "@/lib/outbox/compose";
 import { getSenderRow } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
-import { OPTED_OUT_CODE, unrenderableErrors } from "./service";
+import { OPTED_OUT_CODE } from "@/lib/contacts/opt-out";
+import { unrenderableErrors } from "./service";
 import { validateTriggerItems } from "./validation";
 
 /** Queues one test message per phone, rendered from `request` with its phone field set to that phone. */
