@@ -396,11 +396,21 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     return claimed;
   };
 
-  await guarded("bulk housekeeping", () => runBulkHousekeeping(db, new Date(clock.now())));
+  // Sends an earlier pass could not record are recorded before anything is claimed (their leases
+  // must not run out and send them twice). The rest of the start-of-pass work runs beside the
+  // claims: on a large sandbox workspace advancing deliveries alone took over a second, and a
+  // trigger message must not wait for it. The pass ends only after it (a campaign it starts is
+  // claimed in the same pass).
   await guarded("recording earlier unrecorded sends", () => writeUnrecordedSends(db));
-  await guarded("applying held statuses", () => applyInboxedStatuses(db, { now: new Date(clock.now()) }));
-  await guarded("advancing sandbox deliveries", async () => {
-    summary.simulated += await advanceSandboxDeliveries(db, new Date(clock.now()));
+  let startWorkDone = false;
+  const startWork = Promise.all([
+    guarded("bulk housekeeping", () => runBulkHousekeeping(db, new Date(clock.now()))),
+    guarded("applying held statuses", () => applyInboxedStatuses(db, { now: new Date(clock.now()) })),
+    guarded("advancing sandbox deliveries", async () => {
+      summary.simulated += await advanceSandboxDeliveries(db, new Date(clock.now()));
+    }),
+  ]).finally(() => {
+    startWorkDone = true;
   });
 
   while (!stopping() && clock.now() < deadline && summary.claimed < limit) {
@@ -419,7 +429,11 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       break;
     }
     if (claimed.length === 0) {
-      if (pending === 0 && tasks.size === 0) break;
+      if (pending === 0 && tasks.size === 0) {
+        if (startWorkDone) break;
+        await Promise.race([startWork, clock.sleep(IDLE_POLL_MS)]);
+        continue;
+      }
       await clock.sleep(Math.min(IDLE_POLL_MS, CAMPAIGN_REFRESH_MS));
       continue;
     }
@@ -434,6 +448,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     for (const message of claimed) route(message);
   }
 
+  await startWork;
   // Lanes drain what they hold (bulk campaigns keep being checked for pause and cancel).
   while (tasks.size > 0 && !stopping()) {
     const pause = clock.sleep(CAMPAIGN_REFRESH_MS).then(() => "tick" as const);
