@@ -284,7 +284,9 @@ async function main() {
       await bulkUnderKills(ctx, {
         async killAndRestart() {
           await server.kill();
+          const diedAt = Date.now();
           server = await startServer(serverEnv);
+          return diedAt;
         },
       });
     }
