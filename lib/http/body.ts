@@ -16,9 +16,10 @@ export function payloadTooLarge(limitBytes: number): ApiError {
 
 /**
  * Reads the raw body, refusing it as soon as it passes `limitBytes` (a declared Content-Length
- * over the limit is refused before reading anything).
+ * over the limit is refused before reading anything). `onChunk` sees every chunk read, the one
+ * past the limit included (a request log keeps what arrived without a copy of the stream).
  */
-export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array> {
+export async function readBodyBytes(request: Request, limitBytes: number, onChunk?: (chunk: Uint8Array) => void): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limitBytes) throw payloadTooLarge(limitBytes);
   if (!request.body) return new Uint8Array();
@@ -28,6 +29,7 @@ export async function readBodyBytes(request: Request, limitBytes: number): Promi
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    onChunk?.(value);
     total += value.byteLength;
     if (total > limitBytes) {
       await reader.cancel().catch(() => {});

@@ -21,10 +21,11 @@ export function firstSignificantByte(bytes: Uint8Array): number {
   return -1;
 }
 
-export async function readTriggerBody(request: Request): Promise<TriggerBody> {
+/** `onChunk`: sees every chunk read (the request log's copy of the body). */
+export async function readTriggerBody(request: Request, onChunk?: (chunk: Uint8Array) => void): Promise<TriggerBody> {
   assertJsonContentType(request);
   // Read up to the array cap, then hold anything that is not an array to the object cap.
-  const raw = await readBodyBytes(request, MAX_ARRAY_BODY_BYTES);
+  const raw = await readBodyBytes(request, MAX_ARRAY_BODY_BYTES, onChunk);
   if (raw.byteLength > MAX_OBJECT_BODY_BYTES && firstSignificantByte(raw) !== 0x5b /* [ */) {
     throw payloadTooLarge(MAX_OBJECT_BODY_BYTES);
   }

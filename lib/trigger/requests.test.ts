@@ -109,6 +109,24 @@ describe("the trigger request log", () => {
     expect(big.startsWith(record!.body)).toBe(true);
   });
 
+  it("keeps the body of a call refused before or while its body was read (415, 413)", async () => {
+    const fx = await createTriggerFixture();
+    const plain = await triggerPost(
+      new Request(`http://localhost/api/campaigns/${fx.campaignId}/trigger`, { method: "POST", headers: { "content-type": "text/plain", "x-api-key": fx.apiKey }, body: order() }),
+      { params: Promise.resolve({ id: fx.campaignId }) },
+    );
+    expect(plain.status).toBe(415);
+    const tooLarge = JSON.stringify({ phone: "+14155552671", order: "ORD-1", note: "x".repeat(70_000) });
+    expect((await trigger(fx, tooLarge)).status).toBe(413);
+    const records = (await list(fx)).body.data;
+    expect(records.map((r) => [r.status, r.bodyBytes, r.bodyTruncated])).toEqual([
+      [413, Buffer.byteLength(tooLarge), true],
+      [415, order().length, false],
+    ]);
+    expect(records[1]!.body).toBe(order());
+    expect(tooLarge.startsWith(records[0]!.body)).toBe(true);
+  });
+
   it("cuts a body between characters, never inside one", () => {
     const bytes = new TextEncoder().encode("a" + "é".repeat(MAX_RECORDED_BODY_BYTES));
     const kept = recordedBodyFromBytes(bytes);

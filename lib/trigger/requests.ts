@@ -49,39 +49,62 @@ export interface RecordedBody {
 }
 
 /**
+ * What a request log keeps of a body while something else reads it: the first 8 KiB and the count
+ * of bytes, chunk by chunk (`onChunk`), without a second copy of the stream.
+ */
+export class RecordedBodyTap {
+  private readonly chunks: Uint8Array[] = [];
+  private kept = 0;
+  bytes = 0;
+
+  readonly onChunk = (chunk: Uint8Array): void => {
+    if (this.kept <= MAX_RECORDED_BODY_BYTES) {
+      this.chunks.push(chunk);
+      this.kept += chunk.byteLength;
+    }
+    this.bytes += chunk.byteLength;
+  };
+
+  /** Reads what is left of the body itself (a call refused before its body was read), up to 1 MiB + 1 byte. */
+  async readRest(request: Request): Promise<void> {
+    if (!request.body || request.bodyUsed) return;
+    const reader = request.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.onChunk(value);
+        // Past the kept part, only counted; a body larger than any endpoint reads is not read to its end.
+        if (this.bytes > MAX_COUNTED_BODY_BYTES) break;
+      }
+    } catch {
+      // The client went away or the stream was cut: keep what arrived.
+    } finally {
+      if (this.bytes > MAX_COUNTED_BODY_BYTES) await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+  }
+
+  recorded(): RecordedBody {
+    const all = new Uint8Array(Math.min(this.bytes, MAX_RECORDED_BODY_BYTES + 1));
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      const part = chunk.subarray(0, all.length - offset);
+      all.set(part, offset);
+      offset += part.byteLength;
+    }
+    return { ...recordedBodyFromBytes(all, this.bytes > MAX_RECORDED_BODY_BYTES), bytes: Math.min(this.bytes, MAX_COUNTED_BODY_BYTES) };
+  }
+}
+
+/**
  * The first 8 KiB of a request body as text, with the body's size. An unreadable body is recorded
  * as what arrived.
  */
 export async function readRecordedBody(request: Request): Promise<RecordedBody> {
-  if (!request.body) return { text: "", bytes: 0, truncated: false };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  let truncated = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (bytes <= MAX_RECORDED_BODY_BYTES) chunks.push(value);
-      bytes += value.byteLength;
-      // Past the kept part, only counted; a body larger than any endpoint reads is not read to its end.
-      if (bytes > MAX_COUNTED_BODY_BYTES) break;
-    }
-    truncated = bytes > MAX_RECORDED_BODY_BYTES;
-  } catch {
-    // The client went away or the stream was cut: keep what arrived.
-  } finally {
-    if (bytes > MAX_COUNTED_BODY_BYTES) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
-  const all = new Uint8Array(Math.min(bytes, MAX_RECORDED_BODY_BYTES + 1));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, all.length - offset);
-    all.set(part, offset);
-    offset += part.byteLength;
-  }
-  return { ...recordedBodyFromBytes(all, truncated), bytes };
+  const tap = new RecordedBodyTap();
+  await tap.readRest(request);
+  return tap.recorded();
 }
 
 /** One answered call to a trigger endpoint, as the handler knows it. */
@@ -91,24 +114,14 @@ export interface TriggerCall {
   actor: { type: string; id: string; name?: string | null };
   requestId: string;
   dryRun: boolean;
-  /** A copy of the request (`request.clone()` taken before the body was read). */
-  request: Request;
+  /** What the handler read of the body (`RecordedBodyTap.readRest` has read the rest). */
+  body: RecordedBody;
   result: { status: number; body: unknown } | { error: unknown };
 }
 
-/** Reads the copy's body and buffers the call; settles when its batch is written. */
+/** Buffers the call; settles when its batch is written. */
 export async function recordTriggerCall(call: TriggerCall): Promise<void> {
-  const state = buffer();
-  let entry: TriggerRequestEntry | null = null;
-  const reading = (async () => {
-    entry = triggerRequestEntry(call, await readRecordedBody(call.request));
-  })();
-  state.reading.add(reading);
-  try {
-    await reading;
-  } finally {
-    state.reading.delete(reading);
-  }
+  const entry = triggerRequestEntry(call, call.body);
   if (entry) await recordTriggerRequest(entry);
 }
 
@@ -157,8 +170,6 @@ interface Buffer {
   pending: { promise: Promise<void>; resolve: () => void } | null;
   lastPruneAt: number;
   writing: Promise<void>;
-  /** Calls whose body is still being read, not yet buffered. */
-  reading: Set<Promise<void>>;
 }
 
 // One buffer per process, also across Next's module instances.
@@ -170,7 +181,6 @@ function buffer(): Buffer {
     pending: null,
     lastPruneAt: 0,
     writing: Promise.resolve(),
-    reading: new Set(),
   };
   return globalBuffer.__sendstreamTriggerRequests;
 }
@@ -199,7 +209,6 @@ export function recordTriggerRequest(entry: TriggerRequestEntry): Promise<void> 
 /** Writes everything buffered now (also called on shutdown and by tests). */
 export async function flushTriggerRequests(db?: Executor): Promise<void> {
   const state = buffer();
-  await Promise.all(state.reading);
   if (state.timer) clearTimeout(state.timer);
   state.timer = null;
   const entries = state.entries.splice(0);

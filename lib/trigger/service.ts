@@ -44,6 +44,8 @@ export interface TriggerRequest {
   request: Request;
   /** `?dryRun=true`: validate and render, store and send nothing. */
   dryRun: boolean;
+  /** Sees every chunk of the body as it is read (the request log). */
+  onBodyChunk?: (chunk: Uint8Array) => void;
 }
 
 /** What the accepted response lists for each message. */
@@ -120,7 +122,7 @@ export const messageLocation = (messageId: string) => `/api/v1/messages/${messag
  */
 export async function triggerCampaign(db: Executor, input: TriggerRequest): Promise<TriggerOutcome> {
   // Nothing here touches the database; failures wait until the rate limit has been counted.
-  const parsed = await parseRequest(input.request);
+  const parsed = await parseRequest(input.request, input.onBodyChunk);
   const idempotencyKey = parsed.ok && !input.dryRun ? parsed.idempotencyKey : null;
 
   const context = await loadTriggerContext(db, {
@@ -151,10 +153,10 @@ type ParsedRequest =
   | { ok: true; body: TriggerBody; items: Record<string, unknown>[]; isBatch: boolean; idempotencyKey: string | null }
   | { ok: false; error: unknown };
 
-async function parseRequest(request: Request): Promise<ParsedRequest> {
+async function parseRequest(request: Request, onBodyChunk?: (chunk: Uint8Array) => void): Promise<ParsedRequest> {
   try {
     const idempotencyKey = parseIdempotencyKey(request.headers);
-    const body = await readTriggerBody(request);
+    const body = await readTriggerBody(request, onBodyChunk);
     const shape = checkBodyShape(body.value);
     if ("errors" in shape) throw validationFailed(shape.errors, "The body must be a JSON object or an array of 1 to 100 objects.");
     return { ok: true, body, items: shape.items, isBatch: shape.isBatch, idempotencyKey };
