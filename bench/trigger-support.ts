@@ -133,3 +133,64 @@ export function writeResultsSection(section: string, markdown: string): void {
   const next = from >= 0 && to > from ? current.slice(0, from) + block + current.slice(to + end.length) : `${current.trimEnd()}\n\n${block}\n`;
   fs.writeFileSync(file, next);
 }
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ; 100 on Linux builds this runs on). */
+const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  comm: string;
+  /** utime + stime, in seconds. */
+  cpu: number;
+}
+
+function procStats(): ProcStat[] {
+  const stats: ProcStat[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = text.lastIndexOf(")");
+      const comm = text.slice(text.indexOf("(") + 1, close);
+      const fields = text.slice(close + 2).split(" ");
+      // After the comm: state(0) ppid(1) … utime(11) stime(12).
+      stats.push({ pid: Number(entry), ppid: Number(fields[1]), comm, cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return stats;
+}
+
+export interface CpuSplit {
+  /** CPU seconds of the server's process tree, of Postgres (every `postgres` process) and of this process (the load generator). */
+  server: number;
+  postgres: number;
+  client: number;
+}
+
+/** CPU used by the server, Postgres and this process while `work` runs. */
+export async function measureCpu<T>(serverPid: number, work: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
+  const take = () => {
+    const stats = procStats();
+    const tree = new Set([serverPid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const s of stats) {
+        if (tree.has(s.ppid) && !tree.has(s.pid)) {
+          tree.add(s.pid);
+          grew = true;
+        }
+      }
+    }
+    const sum = (keep: (s: ProcStat) => boolean) => stats.filter(keep).reduce((total, s) => total + s.cpu, 0);
+    const own = process.cpuUsage();
+    return { server: sum((s) => tree.has(s.pid)), postgres: sum((s) => s.comm === "postgres"), client: (own.user + own.system) / 1e6 };
+  };
+  const before = take();
+  const result = await work();
+  const after = take();
+  // Postgres backends that ended during the run take their time with them; the run keeps its pool open.
+  return { result, cpu: { server: after.server - before.server, postgres: after.postgres - before.postgres, client: after.client - before.client } };
+}
