@@ -8,7 +8,7 @@
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
 // contact at the same instant can both pass it (the count is not locked).
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import type { CampaignStatus } from "@/lib/campaigns/schemas";
@@ -326,24 +326,43 @@ function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {
   return { status: again.status, body: again.body, headers: { ...again.headers, ...location }, queued: false };
 }
 
+export interface TriggerContextInput {
+  workspaceId: string;
+  apiKeyId: string;
+  campaignId: string;
+  phones: string[];
+  idempotencyKey: string | null;
+}
+
 /** Round trip 2: rate-limit increments and everything the request needs, in one statement. */
-export async function loadTriggerContext(
-  db: Executor,
-  input: { workspaceId: string; apiKeyId: string; campaignId: string; phones: string[]; idempotencyKey: string | null },
-): Promise<TriggerContextRow> {
+export async function loadTriggerContext(db: Executor, input: TriggerContextInput): Promise<TriggerContextRow> {
+  const [row] = await queryRows<TriggerContextRow>(db, triggerContextSql(input), { prepared: true });
+  return row!;
+}
+
+/** The statement behind `loadTriggerContext` (its plan is checked by the tests). */
+export function triggerContextSql(input: TriggerContextInput): SQL {
   const buckets = sql`select ${keyBucket(input.apiKeyId)}::text as bucket
     union all select ${campaignBucket("")}::text || cmp.id from cmp`;
   const stored = input.idempotencyKey
     ? sql`(select to_jsonb(s) from (${storedResponseSql(input.campaignId, input.idempotencyKey)}) s)`
     : sql`null::jsonb`;
-  const [row] = await queryRows<TriggerContextRow>(
-    db,
-    sql`with cmp as (
+  return sql`with cmp as (
         select c.id, c.kind, c.status, c.version, c.trigger_config::text as trigger_config, c.message_config::text as message_config,
                c.rate_limit_per_minute, c.respect_opt_out, c.template_id, c.send_policy -> 'frequencyCap' as frequency_cap
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
-      rl as (${incrementCountersSql(buckets)})
+      rl as (${incrementCountersSql(buckets)}),
+      -- One probe of the (workspace, phone) index per requested phone: a plain join or IN lets the
+      -- planner read every contact of the workspace instead, which grows with the workspace.
+      known as (
+        select ct.* from (select distinct jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb) as phone) p
+        cross join lateral (
+          select c.id, c.phone_number, c.name, c.attributes, c.opted_out_at, c.opt_out_method, c.opt_out_detail
+          from contacts c where c.workspace_id = ${input.workspaceId} and c.phone_number = p.phone
+          limit 1
+        ) ct
+      )
       select
         (select coalesce(jsonb_agg(jsonb_build_object('bucket', rl.bucket, 'count', rl.count, 'reset_seconds', rl.reset_seconds)), '[]'::jsonb) from rl) as usage,
         (select to_jsonb(cmp) from cmp) as campaign,
@@ -353,26 +372,20 @@ export async function loadTriggerContext(
         (select jsonb_build_object('id', s.id) from senders s where s.workspace_id = ${input.workspaceId}) as sender,
         (select coalesce(jsonb_agg(jsonb_build_object('phone', ct.phone_number, 'name', ct.name, 'attributes', ct.attributes,
                   'opted_out_at', ct.opted_out_at, 'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)), '[]'::jsonb)
-           from contacts ct
-           where ct.workspace_id = ${input.workspaceId}
-             and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))) as contacts,
+           from known ct) as contacts,
         ${stored} as stored,
         -- Only a campaign with a frequency cap runs the count (the CASE never evaluates it otherwise).
         case when (select jsonb_typeof(cmp.frequency_cap) from cmp) = 'object' then
           (select coalesce(jsonb_object_agg(r.phone, r.n), '{}'::jsonb) from (
              select ct.phone_number as phone, count(*)::int as n
              from cmp
-             join contacts ct on ct.workspace_id = ${input.workspaceId}
-               and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb))
+             cross join known ct
              join messages m on m.contact_id = ct.id
              where coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
                and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
                and m.source <> 'test' and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
              group by ct.phone_number) r)
-        else '{}'::jsonb end as recent`,
-    { prepared: true },
-  );
-  return row!;
+        else '{}'::jsonb end as recent`;
 }
 
 /** Adds the RateLimit headers to a refusal; anything that is not an ApiError is rethrown as is (and logged as a 500). */
