@@ -1,6 +1,7 @@
 // Validation of trigger request bodies, built from the campaign's trigger node.
 import parsePhoneNumber from "libphonenumber-js/max";
 import { z } from "zod";
+import { isValidE164Fast } from "@/lib/contacts/phone";
 import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
@@ -15,6 +16,7 @@ const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 /** True for a real, dialable number written in E.164 (`+` country code and number, nothing else). */
 export function isE164PhoneNumber(value: string): boolean {
   if (!E164_PATTERN.test(value)) return false;
+  if (isValidE164Fast(value)) return true;
   const parsed = parsePhoneNumber(value);
   return parsed !== undefined && parsed.isValid() && parsed.number === value;
 }
