@@ -1,6 +1,20 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+// Random bytes are drawn from the CSPRNG in blocks and handed out once each: one call per block
+// instead of one per identifier (the trigger endpoint makes several identifiers per request).
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
+function nextRandomByte(): number {
+  if (poolOffset === POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]!;
+}
 
 /**
  * Uniformly random base62 string. Bytes ≥ 248 are rejected so that every character is
@@ -9,12 +23,8 @@ export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
-    const bytes = randomBytes(Math.ceil((length - out.length) * 1.1) + 4);
-    for (const byte of bytes) {
-      if (byte >= 248) continue;
-      out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = nextRandomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }
