@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import { apiKeys } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { hashApiKey, isWellFormedApiKey } from "./format";
@@ -82,21 +83,30 @@ export async function authenticateApiKey(db: Executor, headers: HeaderReader): P
   const presented = readPresentedApiKey(headers);
   if (presented === null) throw apiKeyUnauthorized(false);
   if (!isWellFormedApiKey(presented)) throw apiKeyUnauthorized(true);
-  const [key] = await db
-    .select({
-      id: apiKeys.id,
-      name: apiKeys.name,
-      workspaceId: apiKeys.workspaceId,
-      lastUsedAt: apiKeys.lastUsedAt,
-      scope: apiKeys.scope,
-      campaignIds: apiKeys.campaignIds,
-    })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashApiKey(presented)), isNull(apiKeys.deletedAt)))
-    .limit(1);
+  // A named prepared statement: the one query every key-authenticated request makes.
+  const [key] = await queryRows<ApiKeyRow>(
+    db,
+    sql`select "id", "name", "workspace_id", floor(extract(epoch from "last_used_at") * 1000)::float8 as last_used_ms, "scope", "campaign_ids"
+      from "api_keys" where "key_hash" = ${hashApiKey(presented)} and "deleted_at" is null limit 1`,
+    { prepared: true },
+  );
   if (!key) throw apiKeyUnauthorized(true);
-  const { scope, campaignIds, ...rest } = key;
-  return { ...rest, scope: scope === "trigger" ? { type: "trigger", campaignIds } : { type: "full" } };
+  return {
+    id: key.id,
+    name: key.name,
+    workspaceId: key.workspace_id,
+    lastUsedAt: key.last_used_ms === null ? null : new Date(Number(key.last_used_ms)),
+    scope: key.scope === "trigger" ? { type: "trigger", campaignIds: key.campaign_ids } : { type: "full" },
+  };
+}
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  workspace_id: string;
+  last_used_ms: number | string | null;
+  scope: string;
+  campaign_ids: string[];
 }
 
 /** Whether the "last used" value read during authentication is stale enough to be written. */
