@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { after } from "next/server";
 import { getDb } from "@/db";
-import { apiKeyUnauthorized, readPresentedApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
+import { apiKeyUnauthorized, lastUsedIsStale, readPresentedApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
 import { authenticateApiKeyRequest } from "@/lib/api-keys/failures";
 import type { ApiKeyScope } from "@/lib/api-keys/schemas";
 import { FULL_SCOPE, insufficientScope } from "@/lib/api-keys/scope";
@@ -106,7 +106,8 @@ export function withWorkspace<P extends Params = Params>(
           if (key.scope.type === "trigger" && !triggerKeys) throw insufficientScope();
           return await run(key.workspaceId, { type: "api_key", id: key.id, name: key.name }, key.scope, null);
         } finally {
-          runAfterResponse(requestId, "recording API key use", () => recordApiKeyUse(db, key));
+          // Nothing is scheduled while the stored "last used" is fresh (almost every request).
+          if (lastUsedIsStale(key.lastUsedAt)) runAfterResponse(requestId, "recording API key use", () => recordApiKeyUse(db, key));
         }
       }
       const { getRequestSessionUser } = await import("@/lib/auth/session");
