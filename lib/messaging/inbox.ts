@@ -110,6 +110,7 @@ export async function recordStatusReports(db: Executor, reports: AddressedStatus
         + (read_t is not null and old_rank < ${rank("read")})::int), 0) from cur)::int as applied,
       (select count(*) from held)::int as held,
       (select count(*) from upd)::int as updated`,
+    { prepared: true },
   );
   const matched = Number(row?.matched ?? 0);
   const applied = Number(row?.applied ?? 0);
