@@ -22,7 +22,7 @@ export interface IngestionFigures {
 }
 
 /** A workspace on the Cloud API sender with `count` sent messages that have wamids. */
-export async function prepareIngestion(count: number): Promise<{ phoneNumberId: string; wabaId: string; appSecret: string; wamids: string[]; campaignId: string }> {
+export async function prepareIngestion(count: number, label = "bench"): Promise<{ phoneNumberId: string; wabaId: string; appSecret: string; wamids: string[]; campaignId: string }> {
   const { getDb } = await import("@/db");
   const { createTriggerFixture } = await import("@/lib/testing/trigger-factories");
   const { connectTestWhatsAppSender } = await import("@/lib/testing/messaging-factories");
@@ -32,12 +32,12 @@ export async function prepareIngestion(count: number): Promise<{ phoneNumberId: 
   await db.execute(sql`
     insert into messages (id, workspace_id, campaign_id, sender_id, phone_number, template_name, template_language, rendered_text,
                           status, wamid, sent_at, attempts)
-    select 'msg_wh' || lpad(g::text, 7, '0'), ${fixture.workspaceId}, ${fixture.campaignId},
+    select ${`msg_${label}`} || lpad(g::text, 7, '0'), ${fixture.workspaceId}, ${fixture.campaignId},
            (select id from senders where workspace_id = ${fixture.workspaceId}),
            '+4479111' || lpad(g::text, 5, '0'), 'order_shipped', 'en_US', 'Bench message', 'sent',
-           'wamid.bench' || lpad(g::text, 7, '0'), now(), 1
+           ${`wamid.${label}`} || lpad(g::text, 7, '0'), now(), 1
     from generate_series(1, ${count}) g`);
-  const wamids = Array.from({ length: count }, (_, i) => `wamid.bench${String(i + 1).padStart(7, "0")}`);
+  const wamids = Array.from({ length: count }, (_, i) => `wamid.${label}${String(i + 1).padStart(7, "0")}`);
   return { ...sender, wamids, campaignId: fixture.campaignId };
 }
 
@@ -45,8 +45,9 @@ const STATUSES = ["sent", "delivered", "read"] as const;
 
 export async function measureIngestion(
   setup: Awaited<ReturnType<typeof prepareIngestion>>,
-  options: { connections: number; duration: number },
+  options: { connections: number; duration: number; statusesPerRequest?: number },
 ): Promise<IngestionFigures> {
+  const perRequest = options.statusesPerRequest ?? 1;
   const { signPayload } = await import("@/lib/messaging/webhook");
   const { getDb } = await import("@/db");
   let next = 0;
@@ -61,10 +62,15 @@ export async function measureIngestion(
     requests: [
       {
         setupRequest: (request) => {
-          // Each message gets sent, then delivered, then read, in order, as Meta reports them.
-          const index = next++;
-          const wamid = setup.wamids[Math.floor(index / 3) % setup.wamids.length]!;
-          const status = STATUSES[index % 3]!;
+          // Each message gets sent, then delivered, then read, in order, as Meta reports them; a
+          // batch (Meta batches up to 1,000 updates a request under load) takes the next ones in turn.
+          const first = next;
+          next += perRequest;
+          const statuses = Array.from({ length: perRequest }, (_, i) => {
+            const index = first + i;
+            const wamid = setup.wamids[Math.floor(index / 3) % setup.wamids.length]!;
+            return { id: wamid, status: STATUSES[index % 3]!, timestamp: String(started + (index % 3)), recipient_id: "447911100001" };
+          });
           const body = JSON.stringify({
             object: "whatsapp_business_account",
             entry: [
@@ -76,7 +82,7 @@ export async function measureIngestion(
                     value: {
                       messaging_product: "whatsapp",
                       metadata: { display_phone_number: "15550100", phone_number_id: setup.phoneNumberId },
-                      statuses: [{ id: wamid, status, timestamp: String(started + (index % 3)), recipient_id: "447911100001" }],
+                      statuses,
                     },
                   },
                 ],
