@@ -353,8 +353,8 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
       rl as (${incrementCountersSql(buckets)}),
-      -- One probe of the (workspace, phone) index per requested phone: a plain join or IN lets the
-      -- planner read every contact of the workspace instead, which grows with the workspace.
+      -- One probe of the (workspace, phone) index per requested phone: with a plain join or IN the
+      -- planner reads every contact of the workspace and matches the phones afterwards.
       known as (
         select ct.* from (select distinct jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb) as phone) p
         cross join lateral (
