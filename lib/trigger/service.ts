@@ -175,9 +175,10 @@ async function processTrigger(
   const campaign = context.campaign;
   if (!campaign) throw notFound("No campaign with this id exists in the API key's workspace.");
 
-  const requestHash = requestFingerprint(parsed.body.raw);
+  // Only a request with an Idempotency-Key needs the body's fingerprint (to replay, or to refuse another body).
+  const requestHash = () => requestFingerprint(parsed.body.raw);
   if (idempotencyKey && context.stored) {
-    return replay({ requestHash: context.stored.request_hash, status: Number(context.stored.response_status), body: context.stored.response_body }, requestHash);
+    return replay({ requestHash: context.stored.request_hash, status: Number(context.stored.response_status), body: context.stored.response_body }, requestHash());
   }
 
   if (campaign.kind !== "trigger") {
@@ -281,12 +282,12 @@ async function processTrigger(
       skip: skips[i],
     })),
     createdAt,
-    claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash, status: 202, body }) : null,
+    claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash: requestHash(), status: 202, body }) : null,
   });
   if (inserted === 0 && idempotencyKey) {
     // A concurrent request with the same key won the claim; answer with what it stored.
     const winner = await findStoredResponse(db, campaign.id, idempotencyKey);
-    if (winner) return replay(winner, requestHash);
+    if (winner) return replay(winner, requestHash());
     throw new ApiError(
       "idempotency_conflict",
       "A request with this Idempotency-Key is being processed. Retry shortly.",
