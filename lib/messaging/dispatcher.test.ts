@@ -134,16 +134,18 @@ describe("claiming", () => {
   it("sends every message exactly once when several passes run at the same time", async () => {
     const account = await createTestAccount();
     await setSenderThroughput(account.workspaceId, 10_000);
-    const ids = await createTestMessages(account.workspaceId, 300, { nextAttemptAt: due() });
     const { providers, sends } = recordingProvider();
     const limiter = createThroughputLimiter();
     const db = await getDb();
-    // Exactly once is the point, not speed: under CI load the three passes on the embedded database
-    // once reached the default 10 s deadline with 50 messages held, and a pass hands them back then.
-    await Promise.all([1, 2, 3].map(() => dispatch(account.workspaceId, { providers, limiter }, { batchSize: 50, deadlineMs: 20_000 })));
-    const mine = sends.filter((s) => ids.includes(s.id)).map((s) => s.id);
-    expect(mine.length).toBe(300);
-    expect(new Set(mine).size).toBe(300);
+    // Several rounds: a batch routed into a lane at the moment the lane decides it is empty was
+    // left claimed and unsent (until its lease ran out) in about one round in twenty, which the rounds give a fair chance to show.
+    for (let round = 0; round < 12; round++) {
+      const ids = await createTestMessages(account.workspaceId, 300, { nextAttemptAt: due() });
+      const summaries = await Promise.all([1, 2, 3].map(() => dispatch(account.workspaceId, { providers, limiter }, { batchSize: 50, deadlineMs: 10_000 })));
+      const mine = sends.filter((s) => ids.includes(s.id)).map((s) => s.id);
+      expect(mine.length, `round ${round}: ${JSON.stringify(summaries)}`).toBe(300);
+      expect(new Set(mine).size).toBe(300);
+    }
     const rows = await db.select({ status: messages.status }).from(messages).where(eq(messages.workspaceId, account.workspaceId));
     expect(rows.every((r) => r.status === "sent")).toBe(true);
   });

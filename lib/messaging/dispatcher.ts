@@ -225,6 +225,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
 
   const runLane = async (lane: Lane) => {
     const { sender } = lane;
+    let ended = false;
     try {
       for (;;) {
         if (stopping()) {
@@ -312,20 +313,25 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
         const current = message;
         track(send(current, lane, startedAt).finally(() => inFlight.release()));
       }
+      ended = true;
     } finally {
       lane.running = null;
+      // A batch routed here while the lane was deciding to stop (between its last look and now, at
+      // an await) found it running and started nothing: run again, or it stays claimed and unsent.
+      if (ended && laneSize(lane) > 0) startLane(lane);
     }
+  };
+
+  const startLane = (lane: Lane) => {
+    lane.running = runLane(lane);
+    track(lane.running);
   };
 
   const enqueue = (message: ClaimedMessage, sender: SenderForSend) => {
     let lane = lanes.get(sender.id);
     if (!lane) lanes.set(sender.id, (lane = createLane(sender, limiter)));
     addToLane(lane, message);
-    if (!lane.running) {
-      const current = lane;
-      current.running = runLane(current);
-      track(current.running);
-    }
+    if (!lane.running) startLane(lane);
   };
 
   const heldBulk = (campaignId: string) => {
