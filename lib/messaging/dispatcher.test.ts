@@ -137,8 +137,8 @@ describe("claiming", () => {
     const { providers, sends } = recordingProvider();
     const limiter = createThroughputLimiter();
     const db = await getDb();
-    // Several rounds: a batch routed into a lane at the moment the lane decides it is empty was
-    // left claimed and unsent (until its lease ran out) in about one round in twenty, which the rounds give a fair chance to show.
+    // Several rounds: a batch routed into a lane at the moment the lane found itself empty was left
+    // claimed and unsent (until its lease ran out) in about one round in twenty.
     for (let round = 0; round < 12; round++) {
       const ids = await createTestMessages(account.workspaceId, 300, { nextAttemptAt: due() });
       const summaries = await Promise.all([1, 2, 3].map(() => dispatch(account.workspaceId, { providers, limiter }, { batchSize: 50, deadlineMs: 10_000 })));
