@@ -13,7 +13,16 @@ export const SCIENTIFIC_NOTATION_REASON =
 
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?e[+-]?\d+$/i;
 const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
-const E164 = /^\+[1-9]\d{6,14}$/;
+/** The shape of E.164: `+`, a country code that does not start with 0, 7 to 15 digits in all. */
+export const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** True for a real, dialable number written in E.164 (`+` country code and number, nothing else). */
+export function isE164PhoneNumber(value: string): boolean {
+  if (!E164.test(value)) return false;
+  if (isValidE164Fast(value)) return true;
+  const parsed = parsePhoneNumberFromString(value, { extract: false });
+  return parsed !== undefined && parsed.isValid() && parsed.number === value;
+}
 
 export function parsePhone(raw: string, options: { defaultCountry?: CountryCode | null } = {}): ParsedPhone {
   const text = raw.trim();

@@ -1,7 +1,6 @@
 // Validation of trigger request bodies, built from the campaign's trigger node.
-import parsePhoneNumber from "libphonenumber-js/max";
 import { z } from "zod";
-import { isValidE164Fast } from "@/lib/contacts/phone";
+import { E164, isE164PhoneNumber } from "@/lib/contacts/phone";
 import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
@@ -11,15 +10,7 @@ export const MAX_BATCH_SIZE = 100;
 /** Longest text accepted for a `string` field; WhatsApp caps a body parameter well below this. */
 export const MAX_STRING_FIELD_LENGTH = 4096;
 
-const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
-
-/** True for a real, dialable number written in E.164 (`+` country code and number, nothing else). */
-export function isE164PhoneNumber(value: string): boolean {
-  if (!E164_PATTERN.test(value)) return false;
-  if (isValidE164Fast(value)) return true;
-  const parsed = parsePhoneNumber(value);
-  return parsed !== undefined && parsed.isValid() && parsed.number === value;
-}
+export { isE164PhoneNumber };
 
 export const e164PhoneSchema = z
   .string({ error: "Expected the phone number as a string in E.164 format, such as +14155552671." })
@@ -221,7 +212,7 @@ export function phoneCandidates(items: Record<string, unknown>[]): string[] {
     for (const value of Object.values(item)) {
       if (typeof value !== "string") continue;
       const normalized = normalizePhoneNumber(value);
-      if (E164_PATTERN.test(normalized)) found.add(normalized);
+      if (E164.test(normalized)) found.add(normalized);
     }
   }
   return [...found];
