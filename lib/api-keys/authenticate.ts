@@ -105,7 +105,7 @@ interface ApiKeyRow {
   name: string;
   workspace_id: string;
   last_used_ms: number | string | null;
-  scope: string;
+  scope: "full" | "trigger";
   campaign_ids: string[];
 }
 
