@@ -4,12 +4,18 @@ import type { FieldError } from "./errors";
 import { formatPath } from "./problem";
 
 const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_TEXT_ALL = new RegExp(UNSTORABLE_TEXT.source, "g");
 
 export const STORABLE_TEXT_MESSAGE = "Contains a NUL character (\\u0000) or an unpaired surrogate, which cannot be stored.";
 
 /** Whether a string can be stored as Postgres text / jsonb as it is. */
 export function isStorableText(value: string): boolean {
   return !UNSTORABLE_TEXT.test(value);
+}
+
+/** The text with each character that cannot be stored replaced by U+FFFD (for text kept only to be shown back). */
+export function toStorableText(value: string): string {
+  return isStorableText(value) ? value : value.replace(UNSTORABLE_TEXT_ALL, "\ufffd");
 }
 
 /** Every string (and member name) in a JSON value that cannot be stored, with its path. */

@@ -24,12 +24,15 @@ export function csvBody(request: Request): AsyncIterable<Uint8Array> {
   return request.body as unknown as AsyncIterable<Uint8Array>;
 }
 
-/** Stores the file, answers 202 with the job, and merges after the response. */
+/**
+ * Stores the file, answers 202 with the job, and merges after the response. A file the server
+ * could not store also answers 202: the job is `failed` and says why.
+ */
 export async function acceptImportFile(request: Request, requestId: string, workspaceId: string, importId: string, body: AsyncIterable<Uint8Array>): Promise<Response> {
   const db = await getDb();
-  await storeImportFile(db, workspaceId, importId, body);
+  const { stored } = await storeImportFile(db, workspaceId, importId, body);
   const view = await getImport(db, workspaceId, importId);
-  runAfterResponse(requestId, `merging import ${importId}`, () => processImport(db, workspaceId, importId));
+  if (stored) runAfterResponse(requestId, `merging import ${importId}`, () => processImport(db, workspaceId, importId));
   return json(view, { status: 202, headers: { Location: `/api/v1/imports/${importId}` } });
 }
 

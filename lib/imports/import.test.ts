@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/workspaces";
 import { runImport } from "./merge";
 import { importOptionsSchema, type ColumnTarget, type ImportOptionsInput } from "./schemas";
 import { createImport, getImport, processImport, recoverImport, rejectedRowsCsv } from "./service";
-import { storeImportFile } from "./store";
+import { STORE_FAILED_REASON, storeImportFile } from "./store";
 
 let workspaceId: string;
 let actor: Actor;
@@ -21,6 +21,10 @@ beforeAll(async () => {
 /** The file in small chunks, split inside records and inside multi-byte characters. */
 async function* chunks(text: string, size = 7): AsyncGenerator<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
+  for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
+}
+
+async function* byteChunks(bytes: Uint8Array, size = 7): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);
 }
 
@@ -230,5 +234,84 @@ describe("CSV import", () => {
     await processImport(db, workspaceId, job.id);
     expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "failed", error: expect.stringContaining("list"), created: 0 });
     expect(await contact("+447911234601")).toBeUndefined();
+  });
+  it("refuses a row holding a NUL character with its reason and imports the rest", async () => {
+    let csv = HEADER;
+    for (let i = 0; i < 200; i++) csv += `+4479112${String(50000 + i)},Row ${i},,,,,\n`;
+    csv += "+447911260001,Bad\u0000Name,,,,,\n";
+    csv += "+447911260002,Good,,,,,note with a \u0000 in a skipped column\n";
+    csv += "+447911260003,Plan,gold\u0000,,,,\n";
+    const job = await importCsv(csv);
+    expect(job).toMatchObject({ status: "completed", rowsRead: 203, created: 201, invalid: 2, error: null });
+    expect(await contact("+447911260002")).toMatchObject({ name: "Good" });
+    expect(await contact("+447911260001")).toBeUndefined();
+    const lines = (await rejected(job.id)).trim().split("\r\n");
+    expect(lines.slice(1)).toEqual([
+      '202,"name: contains a NUL character (U+0000), which cannot be stored",+447911260001,Bad\ufffdName,,,,,',
+      '204,"plan: contains a NUL character (U+0000), which cannot be stored",+447911260003,Plan,gold\ufffd,,,,',
+    ]);
+  });
+
+  it("refuses a header holding a NUL character, and a file that is not UTF-8 (with its line), keeping the job open for another upload", async () => {
+    const db = await getDb();
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "bad.csv", columns: CRM_COLUMNS }), actor);
+    await expect(storeImportFile(db, workspaceId, job.id, chunks("Phone,Name,Plan,Orders,VIP,Since,No\u0000tes\n+447911260101,X,,,,,\n"))).rejects.toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ path: "file.header", code: "invalid_characters" })],
+    });
+    // "Émilie" saved as Latin-1 on the third line; "Zoë" as UTF-8 on the second, cut by the chunks.
+    const latin1 = new Uint8Array([...new TextEncoder().encode(HEADER + "+447911260102,Zoë,,,,,\n+447911260103,"), 0xc9, ...new TextEncoder().encode("milie,,,,,\n")]);
+    for (const size of [1, 7, 4096]) {
+      await expect(storeImportFile(db, workspaceId, job.id, byteChunks(latin1, size)), `chunks of ${size}`).rejects.toMatchObject({
+        status: 422,
+        detail: expect.stringContaining("not UTF-8 text (line 3)"),
+        errors: [expect.objectContaining({ path: "file", code: "invalid_encoding" })],
+      });
+    }
+    // A character cut off at the very end of the file.
+    await expect(storeImportFile(db, workspaceId, job.id, byteChunks(new TextEncoder().encode(HEADER + "+447911260104,Zo\u00eb").slice(0, -1)))).rejects.toMatchObject({
+      status: 422,
+      detail: expect.stringContaining("line 2"),
+    });
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "awaiting_file", rowsRead: 0 });
+    const staged = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from contact_import_rows where import_id = ${job.id}`);
+    expect(staged[0]!.n).toBe(0);
+    expect(await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911260102,Zoë,,,,,\n"))).toEqual({ rowsRead: 1, stored: true });
+  });
+
+  it("fails the job with its reason, keeping nothing, when the database refuses the staged rows", async () => {
+    const db = await getDb();
+    // A rule the staging table does not have, standing for any failure of the database while the file is stored.
+    await db.execute(sql`alter table contact_import_rows add constraint staging_refuses_test check (name is distinct from 'Refused')`);
+    try {
+      const small = HEADER + "+447911260201,Fine,,,,,\n+447911260202,Refused,,,,,\n";
+      // Larger than one COPY chunk: the refusal arrives while the rest is still being sent.
+      const large = HEADER + "+447911260203,Refused,,,,,\n" + Array.from({ length: 6000 }, (_, i) => `+4479113${String(10000 + i)},Padding row number ${i} with some text,,,,,\n`).join("");
+      for (const csv of [small, large]) {
+        const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "refused.csv", columns: CRM_COLUMNS }), actor);
+        expect(await storeImportFile(db, workspaceId, job.id, chunks(csv, 4096))).toMatchObject({ stored: false });
+        const failed = await getImport(db, workspaceId, job.id);
+        expect(failed).toMatchObject({ status: "failed", error: STORE_FAILED_REASON, created: 0 });
+        expect(failed.finishedAt).not.toBeNull();
+        const staged = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from contact_import_rows where import_id = ${job.id}`);
+        expect(staged[0]!.n).toBe(0);
+        // Reading the job never restarts it, and another file is refused.
+        expect(await recoverImport(db, workspaceId, job.id, { staleMergeMs: 0, staleUploadMs: 0 })).toBeNull();
+        await expect(storeImportFile(db, workspaceId, job.id, chunks(HEADER))).rejects.toMatchObject({ status: 409 });
+      }
+    } finally {
+      await db.execute(sql`alter table contact_import_rows drop constraint staging_refuses_test`);
+    }
+    expect(await contact("+447911260201")).toBeUndefined();
+  });
+
+  it("fails the merge, importing nothing, when fewer rows were staged than read", async () => {
+    const db = await getDb();
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "lost.csv", columns: CRM_COLUMNS }), actor);
+    await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911260301,Kept,,,,,\n+447911260302,Lost,,,,,\n"));
+    await db.execute(sql`delete from contact_import_rows where import_id = ${job.id} and name = 'Lost'`);
+    await processImport(db, workspaceId, job.id);
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "failed", error: "Only 1 of the file's 2 rows were stored; nothing was imported. Create the import again.", created: 0 });
+    expect(await contact("+447911260301")).toBeUndefined();
   });
 });

@@ -52,7 +52,12 @@ export async function runImport(db: Executor, workspaceId: string, importId: str
         await tx.execute(sql`set local enable_nestloop = off`);
         await tx.execute(sql`set local work_mem = '128MB'`);
       }
-      const counts = await mergeRows(tx, workspaceId, importId, options, listId, job.file_name);
+      const { counts, staged } = await mergeRows(tx, workspaceId, importId, options, listId, job.file_name);
+      // Every row read was staged, or the upload would have failed: fewer means rows were lost on the way.
+      if (staged !== job.rows_read) {
+        console.error(`Import ${importId} failed: ${job.rows_read} rows were read but ${staged} were staged.`);
+        throw new ImportFailure(`Only ${staged} of the file's ${job.rows_read} rows were stored; nothing was imported. Create the import again.`);
+      }
       await tx.execute(sql`update contact_imports set status = 'completed', list_id = ${listId},
           created = ${counts.created}, updated = ${counts.updated}, unchanged = ${counts.unchanged},
           duplicates = ${counts.duplicates}, invalid = ${counts.invalid}, error = null,
@@ -96,7 +101,7 @@ async function registerAttributes(tx: Executor, workspaceId: string, options: St
     on conflict (workspace_id, key) do nothing`);
 }
 
-async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string): Promise<MergeCounts> {
+async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string): Promise<{ counts: MergeCounts; staged: number }> {
   const update = options.updateExisting ? sql`true` : sql`false`;
   const [row] = await queryRows<{ valid: number; invalid: number; distinct_phones: number; created: number; updated: number }>(
     tx,
@@ -156,5 +161,8 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
   );
   if (!row) throw new Error("The merge statement returned no row.");
   const existing = row.distinct_phones - row.created;
-  return { created: row.created, updated: row.updated, unchanged: existing - row.updated, duplicates: row.valid - row.distinct_phones, invalid: row.invalid };
+  return {
+    counts: { created: row.created, updated: row.updated, unchanged: existing - row.updated, duplicates: row.valid - row.distinct_phones, invalid: row.invalid },
+    staged: row.valid + row.invalid,
+  };
 }

@@ -4,7 +4,7 @@ import Papa from "papaparse";
 import { parseAttributeText } from "@/lib/contacts/attributes";
 import { parsePhone, type CountryCode } from "@/lib/contacts/phone";
 import { MAX_CONTACT_NAME_LENGTH } from "@/lib/contacts/schemas";
-import { isStorableText } from "@/lib/http/storable-text";
+import { isStorableText, toStorableText } from "@/lib/http/storable-text";
 import type { AttributeType } from "@/db/schema";
 import type { ImportOptions } from "./schemas";
 
@@ -66,9 +66,20 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
     else if (target.type === "opted_out") mapping.optedOut = column.index;
     else if (target.type === "attribute") mapping.attributes.push({ index: column.index, key: target.key, type: target.attributeType, header: column.header });
   }
+  const mappedCells = options.columns.flatMap((column) => {
+    const { target } = column;
+    if (target.type === "skip") return [];
+    return [{ index: column.index, label: target.type === "attribute" ? target.key : target.type }];
+  });
 
   return (record, rowNumber) => {
-    const refuse = (error: string): StagedRow => ({ rowNumber, phone: null, name: null, attributes: null, optedOut: null, error, raw: csvLine(record) });
+    const refuse = (error: string): StagedRow => ({ rowNumber, phone: null, name: null, attributes: null, optedOut: null, error, raw: toStorableText(csvLine(record)) });
+
+    // Checked before any rule quotes a cell in its reason: the reason and the row are stored as text.
+    for (const { index, label } of mappedCells) {
+      const cell = record[index];
+      if (cell !== undefined && !isStorableText(cell)) return refuse(`${label}: contains a NUL character (U+0000), which cannot be stored`);
+    }
 
     const phone = parsePhone(record[mapping.phone] ?? "", { defaultCountry: mapping.defaultCountry });
     if (!phone.ok) return refuse(`phone: ${phone.reason}`);
@@ -77,7 +88,6 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
     if (mapping.name !== null) {
       name = (record[mapping.name] ?? "").trim() || null;
       if (name !== null && name.length > MAX_CONTACT_NAME_LENGTH) return refuse(`name: longer than ${MAX_CONTACT_NAME_LENGTH} characters`);
-      if (name !== null && !isStorableText(name)) return refuse("name: contains characters that cannot be stored");
     }
 
     let attributes: StagedRow["attributes"] = null;

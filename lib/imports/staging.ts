@@ -1,5 +1,6 @@
 // Where staged rows go: `COPY … FROM STDIN` through postgres.js on Postgres (one streamed statement,
 // no per-row round trips), batched multi-row inserts on the embedded database.
+import { once } from "node:events";
 import type { Writable } from "node:stream";
 import type { Executor } from "@/db";
 import { contactImportRows } from "@/db/schema";
@@ -12,8 +13,13 @@ export interface StagingSink {
   abort(): Promise<void>;
 }
 
+interface PostgresJsQuery {
+  writable(): Promise<Writable>;
+  reject?: (error: Error) => void;
+}
+
 interface PostgresJsCopy {
-  (strings: TemplateStringsArray, ...values: unknown[]): { writable(): Promise<Writable> };
+  (strings: TemplateStringsArray, ...values: unknown[]): PostgresJsQuery;
 }
 
 /** The postgres.js client behind a drizzle database, or null on the embedded database. */
@@ -60,29 +66,35 @@ function copyField(value: string | null): string {
 const CHUNK_CHARS = 256 * 1024;
 
 async function copySink(sql: PostgresJsCopy, importId: string): Promise<StagingSink> {
-  const stream = await sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`.writable();
   let failure: Error | null = null;
-  stream.on("error", (error: Error) => {
-    failure ??= error;
-  });
+  let signalFailure: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (signalFailure = reject));
+  failed.catch(() => {});
+  const fail = (error: Error) => {
+    if (failure) return;
+    failure = error;
+    signalFailure(error);
+  };
+  const query = sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`;
+  // postgres.js settles the query with the stream as the COPY starts. An error the server reports
+  // after the last data (a row it refuses in the final chunk) then reaches only the query's reject,
+  // a no-op on a settled promise: the stream would never finish nor fail. It is passed on here.
+  const reject = query.reject;
+  if (typeof reject === "function") {
+    query.reject = (error) => {
+      fail(error);
+      reject(error);
+    };
+  }
+  const stream = await query.writable();
+  stream.on("error", fail);
   const id = copyField(importId);
   let buffer = "";
   const write = async () => {
     if (failure) throw failure;
     const chunk = buffer;
     buffer = "";
-    if (!stream.write(chunk)) {
-      await new Promise<void>((resolve, reject) => {
-        const done = () => {
-          stream.off("drain", done);
-          stream.off("error", done);
-          if (failure) reject(failure);
-          else resolve();
-        };
-        stream.on("drain", done);
-        stream.on("error", done);
-      });
-    }
+    if (!stream.write(chunk)) await Promise.race([once(stream, "drain"), failed]);
   };
   return {
     async add(row) {
@@ -92,16 +104,15 @@ async function copySink(sql: PostgresJsCopy, importId: string): Promise<StagingS
     },
     async finish() {
       if (buffer) await write();
-      await new Promise<void>((resolve, reject) => {
-        if (failure) return reject(failure);
-        stream.once("error", reject);
-        stream.once("finish", () => resolve());
-        stream.end();
-      });
       if (failure) throw failure;
+      const finished = once(stream, "finish");
+      stream.end();
+      await Promise.race([finished, failed]);
     },
     async abort() {
       buffer = "";
+      // A COPY the server refused is over already.
+      if (failure) return;
       await new Promise<void>((resolve) => {
         stream.once("close", () => resolve());
         stream.destroy(new Error("The import upload was aborted."));

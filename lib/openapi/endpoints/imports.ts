@@ -54,7 +54,7 @@ const optionsExample = {
 };
 
 const CSV_RULES =
-  "Rules: the first row is the header (it must match the `header` of every mapped column); phone numbers may be formatted (spaces, dots, dashes, parentheses, a leading `+` or `00`) but need a country code unless the import has a `defaultCountry` — never guessed; numbers a spreadsheet turned into `4.41E+11` are refused; attribute cells must fit the column's type (`number`, `boolean` as true/false/yes/no/1/0, `date` as `YYYY-MM-DD`), an empty cell leaves the attribute unset; an `opted_out` cell true/yes/1 opts the contact out (method `import`, detail the file name), false/no/0 opts back in only a contact an import opted out. A phone that appears again later in the file counts as a duplicate and the last row wins. Importing the same file again changes nothing.";
+  "Rules: the first row is the header (it must match the `header` of every mapped column); phone numbers may be formatted (spaces, dots, dashes, parentheses, a leading `+` or `00`) but need a country code unless the import has a `defaultCountry` — never guessed; numbers a spreadsheet turned into `4.41E+11` are refused; attribute cells must fit the column's type (`number`, `boolean` as true/false/yes/no/1/0, `date` as `YYYY-MM-DD`), an empty cell leaves the attribute unset; an `opted_out` cell true/yes/1 opts the contact out (method `import`, detail the file name), false/no/0 opts back in only a contact an import opted out. A phone that appears again later in the file counts as a duplicate and the last row wins. Importing the same file again changes nothing. The file must be UTF-8 text: a byte that is not is refused with 422 naming its line. A row whose mapped cells hold a NUL character (U+0000) is refused (it cannot be stored); the other rows are imported.";
 
 export const IMPORTS_ENDPOINTS: Endpoint[] = [
   {
@@ -104,7 +104,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
     tag: "Imports",
     summary: "Send an import's CSV file",
     description:
-      "The CSV file as the raw request body with `Content-Type: text/csv` (UTF-8, up to 200 MiB), e.g. `curl -X PUT \"$URL/api/v1/imports/$ID/file\" -H \"x-api-key: $SENDSTREAM_API_KEY\" -H 'Content-Type: text/csv' --data-binary @customers.csv`. The file is streamed into the database as it arrives; the answer (202) comes once it is stored, and the merge runs right after: poll `GET /api/v1/imports/{id}`. A failed upload can be retried; once a file is stored, another one is refused with 409. " +
+      "The CSV file as the raw request body with `Content-Type: text/csv` (UTF-8, up to 200 MiB), e.g. `curl -X PUT \"$URL/api/v1/imports/$ID/file\" -H \"x-api-key: $SENDSTREAM_API_KEY\" -H 'Content-Type: text/csv' --data-binary @customers.csv`. The file is streamed into the database as it arrives; the answer (202) comes once it is stored, and the merge runs right after: poll `GET /api/v1/imports/{id}`. A refused upload (413, 422, a broken connection) can be retried; once a file is stored, another one is refused with 409. When the server fails to store the file the answer is still 202, with the job `failed` and `error` saying why (nothing of the file is kept). " +
       CSV_RULES,
     auth: "apiKey",
     pathParams: [importIdParam],
