@@ -4,6 +4,7 @@ import { getDb, isEmbedded } from "@/db";
 import { queryRows } from "@/db/rows";
 import { createTestAccount } from "@/lib/testing/factories";
 import type { Actor } from "@/lib/workspaces";
+import { MAX_RECORD_CHARS } from "./csv";
 import { runImport } from "./merge";
 import { importOptionsSchema, type ColumnTarget, type ImportOptionsInput } from "./schemas";
 import { createImport, getImport, processImport, recoverImport, rejectedRowsCsv } from "./service";
@@ -313,5 +314,20 @@ describe("CSV import", () => {
     await processImport(db, workspaceId, job.id);
     expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "failed", error: "Only 1 of the file's 2 rows were stored; nothing was imported. Create the import again.", created: 0 });
     expect(await contact("+447911260301")).toBeUndefined();
+  });
+  it("refuses a row longer than the record cap with its reason, and reads the rows after it; a header over the cap is a 422", async () => {
+    const long = `+447911260402,Long,,,,,${"n".repeat(MAX_RECORD_CHARS)}`;
+    const job = await importCsv(HEADER + "+447911260401,Before,,,,,\n" + long + "\n+447911260403,After,,,,,\n");
+    expect(job).toMatchObject({ status: "completed", rowsRead: 3, created: 2, invalid: 1 });
+    expect(await contact("+447911260403")).toMatchObject({ name: "After" });
+    expect(await contact("+447911260402")).toBeUndefined();
+    expect((await rejected(job.id)).trim().split("\r\n").slice(1)).toEqual(['3,"row: longer than 65,536 characters"']);
+
+    const db = await getDb();
+    const wide = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "wide.csv", columns: CRM_COLUMNS }), actor);
+    await expect(storeImportFile(db, workspaceId, wide.id, chunks(`${HEADER.trim()},${"h".repeat(MAX_RECORD_CHARS)}\n+447911260404,X,,,,,\n`, 4096))).rejects.toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ path: "file.header", code: "record_too_long" })],
+    });
   });
 });

@@ -112,6 +112,11 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
 /** Cells a spreadsheet would run as a formula get a leading apostrophe; phone numbers and plain numbers keep their sign. */
 const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().,-]*$))/;
 
+/** A row refused for its length: none of it was kept, so its rejected line holds only its number and reason. */
+export function tooLongRow(rowNumber: number, maxChars: number): StagedRow {
+  return { rowNumber, phone: null, name: null, attributes: null, optedOut: null, error: `row: longer than ${maxChars.toLocaleString("en-US")} characters`, raw: null };
+}
+
 /** One CSV line (RFC 4180 quoting, no line break), formula cells neutralised. */
 export function csvLine(record: string[]): string {
   return Papa.unparse([record], { newline: "", escapeFormulae: FORMULA });

@@ -1,5 +1,6 @@
-// Storing an import's file: the request body streamed through papaparse (never held in memory),
-// each record mapped to a staged row, the rows streamed into `contact_import_rows`.
+// Storing an import's file: the request body streamed through papaparse (never held in memory, nor
+// any line longer than the record cap), each record mapped to a staged row, the rows streamed into
+// `contact_import_rows`.
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { contactImportRows, contactImports } from "@/db/schema";
@@ -7,8 +8,8 @@ import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { payloadTooLarge } from "@/lib/http/body";
 import { isStorableText } from "@/lib/http/storable-text";
 import { describeError } from "@/lib/logging";
-import { csvRecords } from "./csv";
-import { defaultColumns, headerMismatches, rowMapper } from "./rows";
+import { csvRecords, MAX_RECORD_CHARS, RECORD_TOO_LONG } from "./csv";
+import { defaultColumns, headerMismatches, rowMapper, tooLongRow } from "./rows";
 import { importOptionsSchema, MAX_IMPORT_FILE_BYTES, type ImportOptions } from "./schemas";
 import { openStagingSink, type StagingSink } from "./staging";
 
@@ -142,12 +143,13 @@ export async function storeImportFile(
     for await (const batch of csvRecords(utf8Text(body, options.limitBytes ?? MAX_IMPORT_FILE_BYTES))) {
       for (const record of batch) {
         if (!map) {
+          if (record === RECORD_TOO_LONG) throw headerTooLong();
           stored = withHeader(stored, record);
           map = rowMapper(stored);
           continue;
         }
         rowNumber++;
-        await sink.add(map(record, rowNumber));
+        await sink.add(record === RECORD_TOO_LONG ? tooLongRow(rowNumber, MAX_RECORD_CHARS) : map(record, rowNumber));
         rowsRead++;
         if (rowsRead % PROGRESS_EVERY_ROWS === 0) {
           await db.update(contactImports).set({ rowsRead, updatedAt: new Date() }).where(eq(contactImports.id, importId));
@@ -199,6 +201,13 @@ function withHeader(stored: StoredOptions, header: string[]): StoredOptions {
   const problems = headerMismatches(stored, header);
   if (problems.length > 0) throw headerProblem(problems);
   return { ...stored, header };
+}
+
+function headerTooLong(): ApiError {
+  return validationFailed(
+    [{ path: "file.header", code: "record_too_long", message: `The header row is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters.` }],
+    `The file's header row is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters: is this a CSV file?`,
+  );
 }
 
 function headerProblem(problems: string[]): ApiError {

@@ -1,5 +1,6 @@
 // Endpoints of the imports area (and the bulk contact upsert, which can start an import); spread
 // into ENDPOINTS in ../registry.ts.
+import { MAX_RECORD_CHARS } from "@/lib/imports/csv";
 import { bulkContactsSchema, bulkResultSchema, importOptionsSchema, importPageSchema, importSchema, listImportsQuerySchema } from "@/lib/imports/schemas";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import { EXAMPLE_IDS } from "../schemas";
@@ -54,7 +55,7 @@ const optionsExample = {
 };
 
 const CSV_RULES =
-  "Rules: the first row is the header (it must match the `header` of every mapped column); phone numbers may be formatted (spaces, dots, dashes, parentheses, a leading `+` or `00`) but need a country code unless the import has a `defaultCountry` — never guessed; numbers a spreadsheet turned into `4.41E+11` are refused; attribute cells must fit the column's type (`number`, `boolean` as true/false/yes/no/1/0, `date` as `YYYY-MM-DD`), an empty cell leaves the attribute unset; an `opted_out` cell true/yes/1 opts the contact out (method `import`, detail the file name), false/no/0 opts back in only a contact an import opted out. A phone that appears again later in the file counts as a duplicate and the last row wins. Importing the same file again changes nothing. The file must be UTF-8 text: a byte that is not is refused with 422 naming its line. A row whose mapped cells hold a NUL character (U+0000) is refused (it cannot be stored); the other rows are imported.";
+  `Rules: the first row is the header (it must match the \`header\` of every mapped column); phone numbers may be formatted (spaces, dots, dashes, parentheses, a leading \`+\` or \`00\`) but need a country code unless the import has a \`defaultCountry\` — never guessed; numbers a spreadsheet turned into \`4.41E+11\` are refused; attribute cells must fit the column's type (\`number\`, \`boolean\` as true/false/yes/no/1/0, \`date\` as \`YYYY-MM-DD\`), an empty cell leaves the attribute unset; an \`opted_out\` cell true/yes/1 opts the contact out (method \`import\`, detail the file name), false/no/0 opts back in only a contact an import opted out. A phone that appears again later in the file counts as a duplicate and the last row wins. Importing the same file again changes nothing. The file must be UTF-8 text: a byte that is not is refused with 422 naming its line. A row holds at most ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters (its line break not counted): a longer one is refused with its reason (\`rejected.csv\` then has only its number and reason) and the rows after it are read; a longer header row is refused with 422. A row whose mapped cells hold a NUL character (U+0000) is refused (it cannot be stored); the other rows are imported.`;
 
 export const IMPORTS_ENDPOINTS: Endpoint[] = [
   {
@@ -141,7 +142,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
     tag: "Contacts",
     summary: "Upsert many contacts",
     description:
-      "A JSON array of up to 1,000 contacts (each `{ phone, name?, attributes?, optedOut? }`, E.164 phones, each phone once), created or updated by phone in one statement: all or nothing, with per-item errors such as `[3].phone`. Attributes are merged into the stored ones and must fit their declared types. For more, send a CSV file as the body with `Content-Type: text/csv` (`--data-binary @contacts.csv`): it becomes an import job (202, `Location: /api/v1/imports/{id}`) whose header row maps the columns — `phone` (required), `name`, `opted_out`, and every other column a text attribute named after its header; existing contacts are updated.",
+      "A JSON array of up to 1,000 contacts (each `{ phone, name?, attributes?, optedOut? }`, E.164 phones, each phone once), created or updated by phone in one statement: all or nothing, with per-item errors such as `[3].phone`. Attributes are merged into the stored ones and must fit their declared types. For more, send a CSV file as the body with `Content-Type: text/csv` (`--data-binary @contacts.csv`): it becomes an import job (202, `Location: /api/v1/imports/{id}`) whose header row maps the columns — `phone` (required), `name`, `opted_out`, and every other column a text attribute named after its header; existing contacts are updated. The file follows the rules of an import's file (UTF-8, the row length cap, rows refused one by one with their reasons).",
     auth: "apiKey",
     body: {
       schema: bulkContactsSchema,

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_RECORD_CHARS } from "@/lib/imports/csv";
 import { bulkResultSchema, importSchema, type ImportView } from "@/lib/imports/schemas";
 import { parseStrict } from "@/lib/openapi/request";
 import { callRoute, createApiAccount, type ApiAccount } from "@/lib/testing/api-factories";
@@ -105,6 +106,18 @@ describe("POST /api/v1/contacts/bulk (CSV)", () => {
     // A refused body leaves no job behind.
     const jobs = await callRoute<{ data: ImportView[] }>(LIST_IMPORTS, "GET", "/api/v1/imports?limit=100", { key: owner.key });
     expect(jobs.body.data.filter((job) => job.status === "awaiting_file")).toEqual([]);
+  });
+
+  it("refuses, row by row, a row holding a NUL character and a row over the record cap, and imports the rest", async () => {
+    // Twenty text attributes, each under the attribute's length limit, together over the record cap.
+    const notes = Array.from({ length: 20 }, (_, i) => `note${i}`);
+    const empty = ",".repeat(notes.length);
+    const long = notes.map(() => "n".repeat(Math.ceil(MAX_RECORD_CHARS / notes.length))).join(",");
+    const csv = `phone,name,${notes.join(",")}\n+447911123511,Fine${empty}\n+447911123512,Nul\u0000${empty}\n+447911123513,Long,${long}\n+447911123514,After${empty}\n`;
+    const response = await bulk(owner, csv, { "content-type": "text/csv" });
+    expect(response.status).toBe(202);
+    expect(await finished(owner, response.headers.get("location")!)).toMatchObject({ status: "completed", rowsRead: 4, created: 2, invalid: 2 });
+    expect((await contact(owner, "+447911123514")).body).toMatchObject({ name: "After" });
   });
 
   it("415 for a body that is neither JSON nor CSV", async () => {
