@@ -1,4 +1,7 @@
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { STORE_FAILED_REASON } from "@/lib/imports/store";
 import { importPageSchema, importSchema, type ImportView } from "@/lib/imports/schemas";
 import { parseStrict } from "@/lib/openapi/request";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
@@ -107,6 +110,31 @@ describe("imports API", () => {
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ type: "/docs/api#error-import_file_already_sent" });
     await finished(owner, job.id);
+  });
+
+  it("imports a file with a NUL in one row: that row is refused with its reason, the other 200 are imported", async () => {
+    const { body: job } = await create(owner);
+    const rows = Array.from({ length: 200 }, (_, i) => `+4479112${String(30000 + i)},Guest ${i},${i}\n`).join("");
+    const stored = await upload(owner, job.id, `phone,name,points\n${rows}+447911239999,Nul\u0000Name,1\n`);
+    expect(stored.status).toBe(202);
+    expect(await finished(owner, job.id)).toMatchObject({ status: "completed", rowsRead: 201, created: 200, invalid: 1, error: null });
+    const rejected = await callRoute<string>(GET_REJECTED, "GET", `/api/v1/imports/${job.id}/rejected.csv`, { key: owner.key, params: { id: job.id } });
+    expect(rejected.body).toBe('row,reason,phone,name,points\r\n202,"name: contains a NUL character (U+0000), which cannot be stored",+447911239999,Nul\ufffdName,1\r\n');
+  });
+
+  it("answers 202 with the job failed and its reason when the database refuses the file, and merges nothing", async () => {
+    const db = await getDb();
+    await db.execute(sql`alter table contact_import_rows add constraint staging_refuses_route_test check (name is distinct from 'Refused')`);
+    try {
+      const { body: job } = await create(owner);
+      const stored = await upload(owner, job.id, "phone,name,points\n+447911239001,Fine,1\n+447911239002,Refused,2\n");
+      expect(stored.status).toBe(202);
+      expect(stored.body).toMatchObject({ status: "failed", error: STORE_FAILED_REASON });
+      expect(await finished(owner, job.id)).toMatchObject({ status: "failed", error: STORE_FAILED_REASON, created: 0 });
+    } finally {
+      await db.execute(sql`alter table contact_import_rows drop constraint staging_refuses_route_test`);
+    }
+    expect((await callRoute(GET_CONTACT, "GET", "/api/v1/contacts/%2B447911239001", { key: owner.key, params: { idOrPhone: "%2B447911239001" } })).status).toBe(404);
   });
 
   it("takes the file from the signed-in web app as text/csv", async () => {
