@@ -110,7 +110,14 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
     auth: "apiKey",
     pathParams: [importIdParam],
     headers: [{ name: "Content-Type", description: "`text/csv`.", schema: { type: "string" }, required: true, example: "text/csv" }],
-    responses: [{ status: 202, description: "Stored; the merge has started (`Location` names the import).", schema: importSchema, example: processingExample }],
+    responses: [
+      {
+        status: 202,
+        description: "Stored; the merge has started (`Location` names the import). `failed`, with `error`, when the server could not store the file.",
+        schema: importSchema,
+        example: processingExample,
+      },
+    ],
     errors: ["not_found", "import_file_already_sent", "payload_too_large", "unsupported_media_type", "validation_failed"],
   },
   {
