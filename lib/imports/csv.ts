@@ -73,7 +73,7 @@ export class CsvRecordReader {
     let position = this.position;
     let nextQuote = -2;
     let nextBreak = -2;
-    scan: while (position < text.length) {
+    while (position < text.length) {
       if (nextQuote !== -1 && nextQuote < position) nextQuote = text.indexOf(QUOTE, position);
       if (this.inQuotes) {
         if (nextQuote === -1) {
@@ -121,7 +121,7 @@ export class CsvRecordReader {
       if (text[nextBreak] === "\r") {
         if (nextBreak + 1 >= text.length && !final) {
           position = nextBreak;
-          break scan;
+          break;
         }
         if (text[nextBreak + 1] === "\n") breakLength = 2;
         this.lineBreak ??= breakLength === 2 ? "\n" : "\r";
