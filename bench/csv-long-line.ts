@@ -4,7 +4,7 @@
 //
 // Env: BENCH_CELL_MB (60).
 import { performance } from "node:perf_hooks";
-import { csvRecords, RECORD_TOO_LONG } from "@/lib/imports/csv";
+import { csvRecords, RecordTooLong } from "@/lib/imports/csv";
 
 const CELL_MB = Number(process.env.BENCH_CELL_MB ?? 60);
 const CHUNK = "x".repeat(64 * 1024);
@@ -22,7 +22,7 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb())), 20);
 const started = performance.now();
 const records: string[] = [];
 for await (const batch of csvRecords(upload())) {
-  for (const record of batch) records.push(record === RECORD_TOO_LONG ? "(too long)" : record.join(","));
+  for (const record of batch) records.push(record instanceof RecordTooLong ? "(too long)" : record.join(","));
   peakRss = Math.max(peakRss, rssMb());
 }
 clearInterval(sampler);

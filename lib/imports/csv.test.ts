@@ -1,6 +1,8 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { CsvRecordReader, MAX_RECORD_CHARS, RECORD_TOO_LONG, csvRecords, type CsvRecord } from "./csv";
+import { CsvRecordReader, MAX_RECORD_CHARS, RecordTooLong, csvRecords, type CsvRecord } from "./csv";
+
+const TOO_LONG = new RecordTooLong();
 
 async function* pieces(text: string, size: number): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
@@ -49,13 +51,13 @@ describe("streaming CSV records", () => {
     }
   });
 
-  it("gives a record over the cap as RECORD_TOO_LONG and reads on, whatever the chunk size", async () => {
+  it("gives a record over the cap as RecordTooLong and reads on, whatever the chunk size", async () => {
     const cap = 40;
     const fits = "x".repeat(cap - 4);
     const over = "y".repeat(cap - 2);
     const text = `phone,note\r\n+1,${fits}\r\n+2,${over}\r\n+3,"quoted\r\n${"z".repeat(cap)}"\r\n+4,short\r\n+5,${over}`;
     for (const size of SIZES) {
-      expect(await all(text, size, cap), `chunks of ${size}`).toEqual([["phone", "note"], ["+1", fits], RECORD_TOO_LONG, RECORD_TOO_LONG, ["+4", "short"], RECORD_TOO_LONG]);
+      expect(await all(text, size, cap), `chunks of ${size}`).toEqual([["phone", "note"], ["+1", fits], TOO_LONG, TOO_LONG, ["+4", "short"], TOO_LONG]);
     }
     expect(await all(`phone,note\n+1,${fits}\n`, 5, cap)).toEqual([["phone", "note"], ["+1", fits]]);
   });
@@ -63,28 +65,33 @@ describe("streaming CSV records", () => {
   it("keeps a record of exactly the cap and refuses one character more", async () => {
     const cell = (length: number) => "a".repeat(length - "+1,".length);
     const text = `phone,note\n+1,${cell(MAX_RECORD_CHARS)}\n+1,${cell(MAX_RECORD_CHARS + 1)}\n+2,after\n`;
-    expect(await all(text, 4096)).toEqual([["phone", "note"], ["+1", cell(MAX_RECORD_CHARS)], RECORD_TOO_LONG, ["+2", "after"]]);
+    expect(await all(text, 4096)).toEqual([["phone", "note"], ["+1", cell(MAX_RECORD_CHARS)], TOO_LONG, ["+2", "after"]]);
   });
 
   it("reads a 60 MB line holding at most the cap and a line break, quoted or not", () => {
     const chunk = "x".repeat(64 * 1024);
     const times = (60 * 1024 * 1024) / chunk.length;
     const unquoted = feed(new CsvRecordReader(), repeated("phone,note\n+1,", chunk, times, "\n+2,after\n"));
-    expect(unquoted.records).toEqual([["phone", "note"], RECORD_TOO_LONG, ["+2", "after"]]);
+    expect(unquoted.records).toEqual([["phone", "note"], TOO_LONG, ["+2", "after"]]);
     expect(unquoted.mostHeld).toBeLessThanOrEqual(MAX_RECORD_CHARS + 2);
 
     const quotedChunk = `${"x".repeat(1000)}""\r\n, ${"y".repeat(1000)}`.repeat(30);
     const quoted = feed(new CsvRecordReader(), repeated('phone,note\r\n+1,"', quotedChunk, 1000, '"   \r\n+2,after'));
-    expect(quoted.records).toEqual([["phone", "note"], RECORD_TOO_LONG, ["+2", "after"]]);
+    expect(quoted.records).toEqual([["phone", "note"], TOO_LONG, ["+2", "after"]]);
     expect(quoted.mostHeld).toBeLessThanOrEqual(MAX_RECORD_CHARS + 2);
 
     // A quote that might close its field, followed by more spaces than the cap.
     const spaces = feed(new CsvRecordReader(), repeated('phone,note\n+1,"a"', " ".repeat(50_000), 10, ",b\n+2,after\n"));
-    expect(spaces.records).toEqual([["phone", "note"], RECORD_TOO_LONG, ["+2", "after"]]);
+    expect(spaces.records).toEqual([["phone", "note"], TOO_LONG, ["+2", "after"]]);
     expect(spaces.mostHeld).toBeLessThanOrEqual(MAX_RECORD_CHARS + 2);
 
     // A file that ends inside the long line.
     const unfinished = feed(new CsvRecordReader(), repeated("phone,note\n+1,", chunk, 4, ""));
-    expect(unfinished.records).toEqual([["phone", "note"], RECORD_TOO_LONG]);
+    expect(unfinished.records).toEqual([["phone", "note"], TOO_LONG]);
+
+    // A quote that is never closed: the rest of the file is one record.
+    const unclosed = feed(new CsvRecordReader(), repeated('phone,note\n+1,"', "x,y\n".repeat(16 * 1024), 4, ""));
+    expect(unclosed.records).toEqual([["phone", "note"], new RecordTooLong(true)]);
+    expect(unclosed.mostHeld).toBeLessThanOrEqual(MAX_RECORD_CHARS + 2);
   });
 });

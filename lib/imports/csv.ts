@@ -4,7 +4,7 @@
 // through a stream in object mode, about six times slower on a million rows.
 //
 // A record is capped: one longer than `maxRecordChars` is scanned to its end but not kept, and comes
-// out as `RECORD_TOO_LONG`. What the reader holds is at most the cap plus the chunk being read,
+// out as a `RecordTooLong`. What the reader holds is at most the cap plus the chunk being read,
 // whatever the length of a line.
 import Papa from "papaparse";
 
@@ -12,8 +12,11 @@ import Papa from "papaparse";
 export const MAX_RECORD_CHARS = 64 * 1024;
 
 /** Stands for a record longer than the cap, in the place of its cells. */
-export const RECORD_TOO_LONG: unique symbol = Symbol("record too long");
-export type CsvRecord = string[] | typeof RECORD_TOO_LONG;
+export class RecordTooLong {
+  /** The record ran to the end of the file inside a quoted field: a quote opened in it was never closed. */
+  constructor(readonly unclosedQuote = false) {}
+}
+export type CsvRecord = string[] | RecordTooLong;
 
 /** The delimiters papaparse guesses among; the one it picks for the first records is used for the rest. */
 const GUESSED_DELIMITERS = [",", "\t", "|", ";", Papa.RECORD_SEP, Papa.UNIT_SEP];
@@ -58,10 +61,10 @@ export class CsvRecordReader {
     const endRecord = (breakAt: number, breakLength: number) => {
       const next = breakAt + breakLength;
       if (this.recordStart === -1) {
-        out.push(RECORD_TOO_LONG);
+        out.push(new RecordTooLong());
       } else if (breakAt - this.recordStart - (text[breakAt - 1] === "\r" ? 1 : 0) > this.maxRecordChars) {
         this.parseInto(out, text.slice(runStart, this.recordStart));
-        out.push(RECORD_TOO_LONG);
+        out.push(new RecordTooLong());
       } else {
         this.recordStart = next;
         return;
@@ -134,10 +137,10 @@ export class CsvRecordReader {
 
     if (final) {
       if (this.recordStart === -1) {
-        out.push(RECORD_TOO_LONG);
+        out.push(new RecordTooLong(this.inQuotes));
       } else if (text.length - this.recordStart > this.maxRecordChars && text.slice(this.recordStart).trim() !== "") {
         this.parseInto(out, text.slice(runStart, this.recordStart));
-        out.push(RECORD_TOO_LONG);
+        out.push(new RecordTooLong(this.inQuotes));
       } else {
         this.parseInto(out, text.slice(runStart));
       }
@@ -185,7 +188,7 @@ export class CsvRecordReader {
   }
 }
 
-/** Batches of records (arrays of cells, or `RECORD_TOO_LONG`) from text chunks; blank lines are skipped. */
+/** Batches of records (arrays of cells, or `RecordTooLong`) from text chunks; blank lines are skipped. */
 export async function* csvRecords(chunks: AsyncIterable<string>, maxRecordChars = MAX_RECORD_CHARS): AsyncGenerator<CsvRecord[]> {
   const reader = new CsvRecordReader(maxRecordChars);
   for await (const chunk of chunks) {

@@ -323,6 +323,13 @@ describe("CSV import", () => {
     expect(await contact("+447911260402")).toBeUndefined();
     expect((await rejected(job.id)).trim().split("\r\n").slice(1)).toEqual(['3,"row: longer than 65,536 characters"']);
 
+    const rest = Array.from({ length: 3000 }, (_, i) => `+4479112${String(70000 + i)},Swallowed,,,,,\n`).join("");
+    const unclosed = await importCsv(HEADER + "+447911260405,Before,,,,,\n" + '+447911260406,"Open quote,,,,,\n' + rest);
+    expect(unclosed).toMatchObject({ status: "completed", rowsRead: 2, created: 1, invalid: 1 });
+    expect((await rejected(unclosed.id)).trim().split("\r\n").slice(1)).toEqual([
+      '3,"row: longer than 65,536 characters; a quote opened in it is never closed, so it runs to the end of the file"',
+    ]);
+
     const db = await getDb();
     const wide = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "wide.csv", columns: CRM_COLUMNS }), actor);
     await expect(storeImportFile(db, workspaceId, wide.id, chunks(`${HEADER.trim()},${"h".repeat(MAX_RECORD_CHARS)}\n+447911260404,X,,,,,\n`, 4096))).rejects.toMatchObject({

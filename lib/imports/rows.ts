@@ -113,8 +113,10 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
 const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().,-]*$))/;
 
 /** A row refused for its length: none of it was kept, so its rejected line holds only its number and reason. */
-export function tooLongRow(rowNumber: number, maxChars: number): StagedRow {
-  return { rowNumber, phone: null, name: null, attributes: null, optedOut: null, error: `row: longer than ${maxChars.toLocaleString("en-US")} characters`, raw: null };
+export function tooLongRow(rowNumber: number, maxChars: number, unclosedQuote: boolean): StagedRow {
+  const reason = `row: longer than ${maxChars.toLocaleString("en-US")} characters`;
+  const error = unclosedQuote ? `${reason}; a quote opened in it is never closed, so it runs to the end of the file` : reason;
+  return { rowNumber, phone: null, name: null, attributes: null, optedOut: null, error, raw: null };
 }
 
 /** One CSV line (RFC 4180 quoting, no line break), formula cells neutralised. */

@@ -8,7 +8,7 @@ import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { payloadTooLarge } from "@/lib/http/body";
 import { isStorableText } from "@/lib/http/storable-text";
 import { describeError } from "@/lib/logging";
-import { csvRecords, MAX_RECORD_CHARS, RECORD_TOO_LONG } from "./csv";
+import { csvRecords, MAX_RECORD_CHARS, RecordTooLong } from "./csv";
 import { defaultColumns, headerMismatches, rowMapper, tooLongRow } from "./rows";
 import { importOptionsSchema, MAX_IMPORT_FILE_BYTES, type ImportOptions } from "./schemas";
 import { openStagingSink, type StagingSink } from "./staging";
@@ -143,13 +143,13 @@ export async function storeImportFile(
     for await (const batch of csvRecords(utf8Text(body, options.limitBytes ?? MAX_IMPORT_FILE_BYTES))) {
       for (const record of batch) {
         if (!map) {
-          if (record === RECORD_TOO_LONG) throw headerTooLong();
+          if (record instanceof RecordTooLong) throw headerTooLong();
           stored = withHeader(stored, record);
           map = rowMapper(stored);
           continue;
         }
         rowNumber++;
-        await sink.add(record === RECORD_TOO_LONG ? tooLongRow(rowNumber, MAX_RECORD_CHARS) : map(record, rowNumber));
+        await sink.add(record instanceof RecordTooLong ? tooLongRow(rowNumber, MAX_RECORD_CHARS, record.unclosedQuote) : map(record, rowNumber));
         rowsRead++;
         if (rowsRead % PROGRESS_EVERY_ROWS === 0) {
           await db.update(contactImports).set({ rowsRead, updatedAt: new Date() }).where(eq(contactImports.id, importId));
