@@ -4,7 +4,7 @@ import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } fro
 import { upsertContactSchema } from "@/lib/contacts/schemas";
 import { problemType } from "@/lib/http/problem";
 import { ERROR_CATALOG, errorEntry, type ErrorCode } from "@/lib/http/error-catalog";
-import { endpointErrors, ENDPOINTS, TAGS, type Endpoint, type Parameter } from "./registry";
+import { endpointErrors, ENDPOINTS, TAGS, type Endpoint, type Parameter, type SuccessResponse } from "./registry";
 import {
   campaignListItemSchema,
   campaignPageSchema,
@@ -154,6 +154,17 @@ function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {
   return out;
 }
 
+function responseContent(response: SuccessResponse): JsonSchema {
+  const contentType = response.contentType ?? "application/json";
+  return {
+    [contentType]: {
+      schema: response.schema ? schemaRef(response.schema) : contentType === "text/csv" ? { type: "string" } : { type: "object" },
+      ...(response.example !== undefined ? { example: response.example } : {}),
+      ...(response.textExample !== undefined ? { example: response.textExample } : {}),
+    },
+  };
+}
+
 function operation(endpoint: Endpoint): JsonSchema {
   const parameters = [
     ...(endpoint.pathParams ?? []).map((p) => parameter("path", p)),
@@ -162,20 +173,15 @@ function operation(endpoint: Endpoint): JsonSchema {
   ];
   const responses: Record<string, JsonSchema> = {};
   for (const response of endpoint.responses) {
-    const contentType = response.contentType ?? "application/json";
     responses[String(response.status)] = {
       description: response.description,
       ...(response.headers ? { headers: response.headers } : {}),
-      content: {
-        [contentType]: {
-          schema: response.schema ? schemaRef(response.schema) : contentType === "text/csv" ? { type: "string" } : { type: "object" },
-          ...(response.example !== undefined ? { example: response.example } : {}),
-          ...(response.textExample !== undefined ? { example: response.textExample } : {}),
-        },
-      },
+      // A 204 has no body, so it has no content.
+      ...(response.status === 204 ? {} : { content: responseContent(response) }),
     };
   }
   Object.assign(responses, errorResponses(endpoint));
+  const body = requestBody(endpoint);
   return {
     operationId: endpoint.operationId,
     tags: [endpoint.tag],
@@ -183,16 +189,23 @@ function operation(endpoint: Endpoint): JsonSchema {
     description: endpoint.description,
     ...(endpoint.auth === "none" ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(endpoint.body
-      ? {
-          requestBody: {
-            required: endpoint.body.required,
-            ...(endpoint.body.description ? { description: endpoint.body.description } : {}),
-            content: { "application/json": { schema: schemaRef(endpoint.body.schema, endpoint.body.strict), example: endpoint.body.example } },
-          },
-        }
-      : {}),
+    ...(body ? { requestBody: body } : {}),
     responses,
+  };
+}
+
+/** The JSON body, the CSV body, or both (one content entry each). */
+function requestBody(endpoint: Endpoint): JsonSchema | undefined {
+  const { body, csvBody } = endpoint;
+  if (!body && !csvBody) return undefined;
+  const description = [body?.description, csvBody?.description].filter(Boolean).join(" ");
+  return {
+    required: Boolean(body?.required || csvBody?.required),
+    ...(description ? { description } : {}),
+    content: {
+      ...(body ? { "application/json": { schema: schemaRef(body.schema, body.strict), example: body.example } } : {}),
+      ...(csvBody ? { "text/csv": { schema: { type: "string" }, example: csvBody.example } } : {}),
+    },
   };
 }
 

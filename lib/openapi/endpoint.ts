@@ -27,6 +27,7 @@ export interface Parameter {
 }
 
 export interface SuccessResponse {
+  /** A 204 is documented without content: it has no body. */
   status: number;
   description: string;
   /** JSON responses: the schema and an example (both checked by the tests). */
@@ -59,6 +60,12 @@ export interface Endpoint {
     required: boolean;
     description?: string;
     example: unknown;
+  };
+  /** A raw CSV body (`Content-Type: text/csv`), beside or instead of the JSON body. */
+  csvBody?: {
+    required: boolean;
+    description: string;
+    example: string;
   };
   responses: SuccessResponse[];
   errors: ErrorCode[];

@@ -53,6 +53,8 @@ const optionsExample = {
   listId: EXAMPLE_IDS.list,
 };
 
+const CSV_EXAMPLE = "Phone,Name,City,Points,Unsubscribed,Internal notes\r\n+351912345678,Rita Alves,Porto,120,no,\r\n+14155552671,Maria,San Francisco,80,yes,met at the fair\r\n";
+
 const CSV_RULES =
   "Rules: the first row is the header (it must match the `header` of every mapped column); phone numbers may be formatted (spaces, dots, dashes, parentheses, a leading `+` or `00`) but need a country code unless the import has a `defaultCountry` — never guessed; numbers a spreadsheet turned into `4.41E+11` are refused; attribute cells must fit the column's type (`number`, `boolean` as true/false/yes/no/1/0, `date` as `YYYY-MM-DD`), an empty cell leaves the attribute unset; an `opted_out` cell true/yes/1 opts the contact out (method `import`, detail the file name), false/no/0 opts back in only a contact an import opted out. A phone that appears again later in the file counts as a duplicate and the last row wins. Importing the same file again changes nothing.";
 
@@ -108,7 +110,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
       CSV_RULES,
     auth: "apiKey",
     pathParams: [importIdParam],
-    headers: [{ name: "Content-Type", description: "`text/csv`.", schema: { type: "string" }, required: true, example: "text/csv" }],
+    csvBody: { required: true, description: "The CSV file, header row first (UTF-8, up to 200 MiB).", example: CSV_EXAMPLE },
     responses: [{ status: 202, description: "Stored; the merge has started (`Location` names the import).", schema: importSchema, example: processingExample }],
     errors: ["not_found", "import_file_already_sent", "payload_too_large", "unsupported_media_type", "validation_failed"],
   },
@@ -147,10 +149,17 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
       schema: bulkContactsSchema,
       strict: true,
       required: true,
+      description: "A JSON array of up to 1,000 contacts (up to 1 MiB).",
       example: [
         { phone: "+351912345678", name: "Rita Alves", attributes: { city: "Porto", points: 120 } },
         { phone: "+14155552671", attributes: { city: "San Francisco" }, optedOut: true },
       ],
+    },
+    csvBody: {
+      required: true,
+      description:
+        "Or a CSV file with `Content-Type: text/csv` (up to 200 MiB): the header row maps the columns (`phone` required, `name`, `opted_out`, any other column a text attribute named after its header).",
+      example: "phone,name,city\r\n+351912345678,Rita Alves,Porto\r\n+14155552671,Maria,San Francisco\r\n",
     },
     responses: [
       {
