@@ -119,17 +119,29 @@ export function problemExample(code: ErrorCode): Record<string, unknown> {
 }
 
 const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
-  unauthorized: { "WWW-Authenticate": { description: 'Always `Bearer realm="sendstream"` (with an error attribute).', schema: { type: "string" } } },
-  method_not_allowed: { Allow: { description: "The methods the path supports.", schema: { type: "string" } } },
+  unauthorized: { "WWW-Authenticate": { description: 'Always `Bearer realm="sendstream"` (with an error attribute).', schema: { type: "string" }, required: true } },
+  method_not_allowed: { Allow: { description: "The methods the path supports.", schema: { type: "string" }, required: true } },
   rate_limited: {
-    "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } },
+    "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true },
     RateLimit: { description: "What is left of the limit.", schema: { type: "string" } },
     "RateLimit-Policy": { description: "The limits that apply.", schema: { type: "string" } },
   },
-  service_unavailable: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
-  idempotency_conflict: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
-  too_many_failed_authentications: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+  service_unavailable: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true } },
+  idempotency_conflict: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true } },
+  too_many_failed_authentications: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true } },
 };
+
+/** The headers of the codes that share a status; one is required only when every code sends it. */
+function statusHeaders(codes: ErrorCode[]): Record<string, JsonSchema> {
+  const headers: Record<string, JsonSchema> = {};
+  for (const code of codes) {
+    for (const [name, { required, ...header }] of Object.entries(ERROR_HEADERS[code] ?? {})) {
+      const everyCodeSendsIt = codes.every((other) => ERROR_HEADERS[other]?.[name]?.required);
+      headers[name] = { ...header, ...(required && everyCodeSendsIt ? { required: true } : {}) };
+    }
+  }
+  return headers;
+}
 
 function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -139,7 +151,7 @@ function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {
   }
   const out: Record<string, JsonSchema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const headers = Object.assign({}, ...codes.map((code) => ERROR_HEADERS[code] ?? {})) as Record<string, JsonSchema>;
+    const headers = statusHeaders(codes);
     out[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${errorEntry(code).title}`).join("; "),
       ...(Object.keys(headers).length ? { headers } : {}),

@@ -36,7 +36,8 @@ export interface SuccessResponse {
   /** Non-JSON responses (CSV). */
   contentType?: string;
   textExample?: string;
-  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  /** `required`: sent with every response of this status (the wire test holds it to that). */
+  headers?: Record<string, { description: string; schema: Record<string, unknown>; required?: boolean }>;
 }
 
 export interface Endpoint {

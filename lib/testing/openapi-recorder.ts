@@ -20,7 +20,7 @@ interface Operation {
   operationId: string;
   method: string;
   path: string;
-  responses: Record<string, { content?: Record<string, { examples?: JsonObject }> }>;
+  responses: Record<string, { headers?: Record<string, { required?: boolean; schema?: { type?: string } }>; content?: Record<string, { examples?: JsonObject }> }>;
   requestBody?: { required?: boolean; content: Record<string, unknown> };
   parameters?: { name: string; in: string }[];
 }
@@ -78,6 +78,8 @@ export class WireRecorder {
   readonly mismatches: string[] = [];
   /** `operationId status` pairs answered at least once. */
   readonly exercised = new Set<string>();
+  /** `operationId status code` of every problem answered. */
+  readonly exercisedCodes = new Set<string>();
   private readonly ajv: Ajv2020;
   private readonly operations = new Map<string, Operation>();
   private readonly validators = new Map<string, ValidateFunction>();
@@ -106,6 +108,13 @@ export class WireRecorder {
   /** Every documented `operationId status` pair. */
   documentedPairs(): string[] {
     return [...this.operations.values()].flatMap((op) => Object.keys(op.responses).map((status) => `${op.operationId} ${status}`));
+  }
+
+  /** Every documented `operationId status code` of a problem answer. */
+  documentedCodes(): string[] {
+    return [...this.operations.values()].flatMap((op) =>
+      Object.entries(op.responses).flatMap(([status, response]) => Object.keys(response.content?.["application/problem+json"]?.examples ?? {}).map((code) => `${op.operationId} ${status} ${code}`)),
+    );
   }
 
   /** Calls the operation's real route handler and checks the exchange against the document. */
@@ -158,6 +167,8 @@ export class WireRecorder {
     for (const answering of answeringFor) {
       this.checkResponse(answering, label, response, text, parsed);
       this.exercised.add(`${answering.operationId} ${response.status}`);
+      const code = /#error-(\w+)$/.exec(String((parsed as JsonObject | undefined)?.type ?? ""))?.[1];
+      if (code) this.exercisedCodes.add(`${answering.operationId} ${response.status} ${code}`);
     }
     if (response.status < 300 && method === operation.method) this.checkRequest(operation, label, response.status, call, contentType, body);
     return result;
@@ -171,6 +182,11 @@ export class WireRecorder {
     if (!documented) {
       fail(`status not documented for this operation (documented: ${Object.keys(operation.responses).join(", ")})${problemCode ? `; problem code ${problemCode}` : ""}`);
       return;
+    }
+    for (const [name, header] of Object.entries(documented.headers ?? {})) {
+      const value = response.headers.get(name);
+      if (value === null && header.required) fail(`header ${name} is documented as always sent, but it is missing`);
+      if (value !== null && header.schema?.type === "integer" && !/^\d+$/.test(value)) fail(`header ${name} is documented as an integer, got "${value}"`);
     }
     const mediaType = response.headers.get("content-type")?.split(";")[0]!.trim().toLowerCase() ?? null;
     if (!documented.content) {

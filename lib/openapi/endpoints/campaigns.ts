@@ -145,7 +145,7 @@ const lifecycle = (action: "deploy" | "pause" | "resume" | "archive" | "unarchiv
     archive: {
       summary: "Archive a campaign",
       description:
-        "Archives a campaign from any status. It stops accepting trigger requests and can no longer be edited (until it is unarchived); its messages and logs stay. Archiving twice changes nothing. Archived campaigns are left out of the list unless asked for (`status=archived`).",
+        "Archives a trigger campaign from any status, a bulk campaign when it is `draft`, `completed` or `cancelled` (409 otherwise: cancel it first). It stops accepting trigger requests and can no longer be edited (until it is unarchived); its messages and logs stay. Archiving twice changes nothing. Archived campaigns are left out of the list unless asked for (`status=archived`).",
       example: { ...configuredCampaignExample, status: "archived", version: 4, deployment: null },
       errors: ["invalid_status_transition", "version_conflict"] as ErrorCode[],
     },
@@ -309,7 +309,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "Created.",
         schema: campaignSchema,
         example: draftCampaignExample,
-        headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" } } },
+        headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" }, required: true } },
       },
     ],
     errors: JSON_BODY_ERRORS,

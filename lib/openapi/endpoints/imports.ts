@@ -7,6 +7,8 @@ import { EXAMPLE_IDS } from "../schemas";
 const IMPORT_ID = "imp_2XyZ7bNm4QwE9rTu";
 const NEXT_CURSOR = "WyJvIiwiMjAyNi0xMS0yMVQxNDowMzowNy41MTIwMDBaIiwiaW1wXzJYeVo3Yk5tNFF3RTlyVHUiXQ";
 
+const importLocation = { description: "`/api/v1/imports/{id}` of the import.", schema: { type: "string" }, required: true };
+
 const importIdParam: Parameter = { name: "id", description: "The import's id.", schema: { type: "string" }, required: true, example: IMPORT_ID };
 
 const awaitingExample = {
@@ -70,7 +72,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
       CSV_RULES,
     auth: "apiKey",
     body: { schema: importOptionsSchema, strict: true, required: true, example: optionsExample },
-    responses: [{ status: 201, description: "The job, waiting for its file (`Location` names it).", schema: importSchema, example: awaitingExample }],
+    responses: [{ status: 201, description: "The job, waiting for its file.", schema: importSchema, example: awaitingExample, headers: { Location: importLocation } }],
     errors: JSON_BODY_ERRORS,
   },
   {
@@ -111,7 +113,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
     auth: "apiKey",
     pathParams: [importIdParam],
     csvBody: { required: true, description: "The CSV file, header row first (UTF-8, up to 200 MiB).", example: CSV_EXAMPLE },
-    responses: [{ status: 202, description: "Stored; the merge has started (`Location` names the import).", schema: importSchema, example: processingExample }],
+    responses: [{ status: 202, description: "Stored; the merge has started.", schema: importSchema, example: processingExample, headers: { Location: importLocation } }],
     errors: ["not_found", "import_file_already_sent", "payload_too_large", "unsupported_media_type", "validation_failed"],
   },
   {
@@ -176,7 +178,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
           ],
         },
       },
-      { status: 202, description: "A CSV body was stored as an import job; poll it at `Location`.", schema: importSchema, example: processingExample },
+      { status: 202, description: "A CSV body was stored as an import job; poll it at `Location`.", schema: importSchema, example: processingExample, headers: { Location: importLocation } },
     ],
     errors: JSON_BODY_ERRORS,
   },
