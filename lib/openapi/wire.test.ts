@@ -16,6 +16,7 @@ import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/open
 import { createTestMessage } from "@/lib/testing/messaging-factories";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
 import { flushTriggerRequests } from "@/lib/trigger/requests";
+import { GET as getMe } from "@/app/api/v1/me/route";
 import { buildOpenApiDocument } from "./document";
 
 /**
@@ -86,8 +87,28 @@ async function pendingTemplate(): Promise<string> {
   return id;
 }
 
+/** The cursor of a one-item first page (the operation lists at least two items by then). */
+async function nextCursorOf(operationId: string): Promise<string> {
+  const page = await call(operationId, { query: { limit: "1" }, expect: 200 });
+  expect(page.body.nextCursor, operationId).toEqual(expect.any(String));
+  return String(page.body.nextCursor);
+}
+
 function nextWeek(): string {
   return new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 16);
+}
+
+/**
+ * Failed authentications from BLOCKED_ADDRESS until it is refused: at once while it is blocked,
+ * a hundred more when a new minute's window has begun. A block lasts at least a second, so the
+ * request right after is refused too.
+ */
+async function blockAddress(): Promise<void> {
+  const request = () => new Request("http://localhost/api/v1/me", { headers: { "x-api-key": "ss_invalid", "x-forwarded-for": BLOCKED_ADDRESS } });
+  for (let attempt = 0; attempt <= FAILED_AUTH_LIMIT_PER_IP; attempt++) {
+    if ((await getMe(request(), { params: Promise.resolve({}) })).status === 429) return;
+  }
+  throw new Error(`${BLOCKED_ADDRESS} is not blocked after ${FAILED_AUTH_LIMIT_PER_IP + 1} failed authentications`);
 }
 
 function importOptions(fileName = "customers.csv") {
@@ -118,16 +139,13 @@ describe("the API on the wire", () => {
     process.env.TRUSTED_PROXY_HOPS = "1";
     // Each failure is logged; a hundred of them are noise here.
     const quiet = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
-    for (let i = 0; i <= FAILED_AUTH_LIMIT_PER_IP; i++) {
-      await recorder.call("getMe", { key: "ss_invalid", headers: { "x-forwarded-for": BLOCKED_ADDRESS }, expect: i < FAILED_AUTH_LIMIT_PER_IP ? 401 : 429 });
-    }
-    for (const spy of quiet) spy.mockRestore();
     for (const { apiPath, op } of operations) {
       if (op.security) continue;
       const params = existing(apiPath);
       const isTrigger = op.operationId.startsWith("triggerCampaign");
       await call(op.operationId, { params, key: null, expect: 401 });
       await call(op.operationId, { params, headers: { authorization: `Bearer ${stranger.key}` }, expect: 400 });
+      await blockAddress();
       await call(op.operationId, { params, headers: { "x-forwarded-for": BLOCKED_ADDRESS }, expect: 429 });
       if (op.operationId !== "getMe") await call(op.operationId, { params: isTrigger ? { id: fx.campaignId } : params, key: triggerOnlyKey, expect: 403 });
       const content = op.requestBody?.content ?? {};
@@ -141,6 +159,7 @@ describe("the API on the wire", () => {
       }
     }
     delete process.env.TRUSTED_PROXY_HOPS;
+    for (const spy of quiet) spy.mockRestore();
     for (const apiPath of Object.keys(document.paths)) {
       const documented = Object.keys(document.paths[apiPath]!).map((m) => m.toUpperCase());
       for (const method of METHODS.filter((m) => !documented.includes(m))) {
@@ -151,7 +170,8 @@ describe("the API on the wire", () => {
 
   it("answers campaign requests as documented", async () => {
     const id = (r: WireResult) => ({ id: String(r.body.id) });
-    await call("listCampaigns", { query: { limit: "10", includeArchived: "true" }, expect: 200 });
+    const firstCampaigns = await call("listCampaigns", { query: { limit: "1", includeArchived: "true" }, expect: 200 });
+    await call("listCampaigns", { query: { cursor: String(firstCampaigns.body.nextCursor), status: "active" }, expect: 200 });
     await call("listCampaigns", { query: { limit: "0" }, expect: 422 });
     const created = await call("createCampaign", { json: { name: "Wire trigger" }, expect: 201 });
     await call("getCampaign", { params: id(created), expect: 200 });
@@ -241,15 +261,17 @@ describe("the API on the wire", () => {
     const params = { id: triggerCampaignId };
     await call("getMessage", { params: { id: messageIds[0]! }, expect: 200 });
     await call("getMessage", { params: { id: "msg_doesnotexist" }, expect: 404 });
-    await call("listCampaignMessages", { params, query: { limit: "5", include: "counts", status: "queued,sent,delivered,read,failed" }, expect: 200 });
+    const firstMessages = await call("listCampaignMessages", { params, query: { limit: "1", include: "counts", status: "queued,sent,delivered,read,failed,skipped" }, expect: 200 });
+    await call("listCampaignMessages", { params, query: { cursor: String(firstMessages.body.nextCursor), phone: "351", from: "2020-01-01", to: "2099-12-31T00:00:00Z" }, expect: 200 });
     await call("listCampaignMessages", { params: { id: "cmp_doesnotexist" }, expect: 404 });
     await call("listCampaignMessages", { params, query: { limit: "0" }, expect: 422 });
-    const csv = await call("exportCampaignLogs", { params, query: { attributes: "true" }, expect: 200 });
+    const csv = await call("exportCampaignLogs", { params, query: { attributes: "true", status: "queued,sent,delivered", phone: "351", from: "2020-01-01", to: "2099-12-31" }, expect: 200 });
     expect(csv.text).toMatch(/^created_at,message_id/);
     await call("exportCampaignLogs", { params: { id: "cmp_doesnotexist" }, expect: 404 });
     await call("exportCampaignLogs", { params, query: { from: "yesterday" }, expect: 422 });
-    const requests = await call("listCampaignRequests", { params, query: { outcome: "all", limit: "5" }, expect: 200 });
+    const requests = await call("listCampaignRequests", { params, query: { outcome: "all", limit: "1" }, expect: 200 });
     expect(requests.body.data?.length).toBeGreaterThan(0);
+    await call("listCampaignRequests", { params, query: { outcome: "rejected", cursor: String(requests.body.nextCursor) }, expect: 200 });
     await call("listCampaignRequests", { params: { id: "cmp_doesnotexist" }, expect: 404 });
     await call("listCampaignRequests", { params, query: { outcome: "maybe" }, expect: 422 });
   });
@@ -329,7 +351,9 @@ describe("the API on the wire", () => {
     await call("optInContact", { params: { idOrPhone: "ctc_doesnotexist" }, expect: 404 });
     await call("optInContact", { params: { idOrPhone: "123" }, expect: 422 });
     await call("listContacts", { query: { search: "Rita", limit: "10", optedOut: "false" }, expect: 200 });
-    await call("listContacts", { query: { listId: fx.listId }, expect: 200 });
+    const members = await call("listContacts", { query: { listId: fx.listId, limit: "1" }, expect: 200 });
+    await call("listContacts", { query: { listId: fx.listId, cursor: String(members.body.nextCursor) }, expect: 200 });
+    await call("listContacts", { query: { segmentId: existing("/api/v1/segments/{id}").id! }, expect: 200 });
     await call("listContacts", { query: { listId: "lst_doesnotexist" }, expect: 404 });
     await call("listContacts", { query: { limit: "0" }, expect: 422 });
     const [withMessages] = await (await getDb()).select({ phone: messages.phoneNumber }).from(messages).where(eq(messages.campaignId, triggerCampaignId)).limit(1);
@@ -347,9 +371,9 @@ describe("the API on the wire", () => {
   });
 
   it("answers list and segment requests as documented", async () => {
-    await call("listLists", { query: { limit: "10" }, expect: 200 });
-    await call("listLists", { query: { limit: "0" }, expect: 422 });
     const list = await call("createList", { json: { name: "Wire list" }, expect: 201 });
+    await call("listLists", { query: { limit: "10", cursor: await nextCursorOf("listLists") }, expect: 200 });
+    await call("listLists", { query: { limit: "0" }, expect: 422 });
     await call("createList", { json: { name: "Wire list" }, expect: 409 });
     const params = { id: String(list.body.id) };
     const missing = { id: "lst_doesnotexist" };
@@ -366,9 +390,9 @@ describe("the API on the wire", () => {
     await call("deleteList", { params, expect: 404 });
 
     const filter = { match: "all", conditions: [{ field: "list", op: "in", listId: fx.listId }, { field: "opted_out", value: false }] };
-    await call("listSegments", { query: { limit: "10" }, expect: 200 });
-    await call("listSegments", { query: { limit: "0" }, expect: 422 });
     const segment = await call("createSegment", { json: { name: "Wire segment", filter }, expect: 201 });
+    await call("listSegments", { query: { limit: "10", cursor: await nextCursorOf("listSegments") }, expect: 200 });
+    await call("listSegments", { query: { limit: "0" }, expect: 422 });
     await call("createSegment", { json: { name: "Wire segment", filter }, expect: 409 });
     const segmentParams = { id: String(segment.body.id) };
     const noSegment = { id: "seg_doesnotexist" };
@@ -403,7 +427,7 @@ describe("the API on the wire", () => {
     const rejected = await call("downloadImportRejectedRows", { params, expect: 200 });
     expect(rejected.text).toContain("not a phone");
     await call("downloadImportRejectedRows", { params: missing, expect: 404 });
-    await call("listImports", { query: { limit: "10" }, expect: 200 });
+    await call("listImports", { query: { limit: "10", cursor: await nextCursorOf("listImports") }, expect: 200 });
     await call("listImports", { query: { limit: "0" }, expect: 422 });
     await call("bulkUpsertContacts", { json: [{ phone: testPhone(), name: "Ana", attributes: { city: "Porto" } }, { phone: testPhone(), optedOut: true }], expect: 200 });
     await call("bulkUpsertContacts", { raw: { contentType: "text/csv", text: `phone,name,city\r\n${testPhone()},Rui,Lisbon\r\n` }, expect: 202 });

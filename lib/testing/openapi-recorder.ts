@@ -81,6 +81,8 @@ export class WireRecorder {
   /** `operationId status code` of every problem answered. */
   readonly exercisedCodes = new Set<string>();
   private readonly ajv: Ajv2020;
+  /** Query values arrive as text: this one reads `"20"` as the integer a parameter's schema asks for. */
+  private readonly queryAjv: Ajv2020;
   private readonly operations = new Map<string, Operation>();
   private readonly validators = new Map<string, ValidateFunction>();
 
@@ -91,6 +93,9 @@ export class WireRecorder {
     this.ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(this.ajv);
     this.ajv.addSchema(closed as JsonObject, DOCUMENT_ID);
+    this.queryAjv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: true });
+    addFormats(this.queryAjv);
+    this.queryAjv.addSchema(closed as JsonObject, DOCUMENT_ID);
     for (const [apiPath, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         const op = operation as unknown as Omit<Operation, "method" | "path">;
@@ -217,8 +222,15 @@ export class WireRecorder {
 
   private checkRequest(operation: Operation, label: string, status: number, call: WireCall, contentType: string | undefined, body: string | undefined): void {
     const fail = (what: string): void => void this.mismatches.push(`${operation.operationId} request (${label}), answered ${status}: ${what}`);
-    const documentedQuery = new Set((operation.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
-    for (const name of Object.keys(call.query ?? {})) if (!documentedQuery.has(name)) fail(`query parameter ${name} is not documented`);
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      const index = (operation.parameters ?? []).findIndex((p) => p.in === "query" && p.name === name);
+      if (index === -1) {
+        fail(`query parameter ${name} is not documented`);
+        continue;
+      }
+      const schema = pointer("#", "paths", operation.path, operation.method.toLowerCase(), "parameters", String(index), "schema");
+      this.validate(schema, value, (errors) => fail(`query parameter ${name}=${value} does not match its documented schema: ${errors}`), this.queryAjv);
+    }
     if (body === undefined) {
       if (operation.requestBody?.required) fail("accepted without a body, but the document requires one");
       return;
@@ -235,11 +247,12 @@ export class WireRecorder {
     }
   }
 
-  private validate(schemaPointer: string, value: unknown, onErrors: (errors: string) => void): void {
-    let validator = this.validators.get(schemaPointer);
+  private validate(schemaPointer: string, value: unknown, onErrors: (errors: string) => void, ajv = this.ajv): void {
+    const cacheKey = `${ajv === this.ajv ? "" : "query:"}${schemaPointer}`;
+    let validator = this.validators.get(cacheKey);
     if (!validator) {
-      validator = this.ajv.compile({ $ref: `${DOCUMENT_ID}${schemaPointer}` });
-      this.validators.set(schemaPointer, validator);
+      validator = ajv.compile({ $ref: `${DOCUMENT_ID}${schemaPointer}` });
+      this.validators.set(cacheKey, validator);
     }
     if (validator(value)) return;
     onErrors(

@@ -1,6 +1,7 @@
 // Endpoints of campaigns, their trigger, messages, logs and templates; spread into ENDPOINTS in ../registry.ts.
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
 import type { ErrorCode } from "@/lib/http/error-catalog";
+import { LOG_STATUSES } from "@/lib/logs/status";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import {
   campaignPageSchema,
@@ -393,7 +394,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
-      { name: "status", description: "Comma-separated statuses: `queued`, `sent`, `delivered`, `read`, `failed`.", schema: { type: "string" }, example: "delivered,read" },
+      { name: "status", description: `Comma-separated statuses: ${LOG_STATUSES.map((status) => `\`${status}\``).join(", ")}.`, schema: { type: "string" }, example: "delivered,read" },
       { name: "phone", description: "Digits of a phone number; matches anywhere in the number.", schema: { type: "string", maxLength: 32 } },
       { name: "from", description: "Created at or after: a UTC date (`2026-11-21`) or an ISO 8601 date-time.", schema: { type: "string" } },
       { name: "to", description: "Created before: a UTC date (the whole day is included) or an ISO 8601 date-time.", schema: { type: "string" } },
@@ -445,7 +446,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         contentType: "text/csv",
         textExample:
           "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,\r\n",
-        headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" } } },
+        headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" }, required: true } },
       },
     ],
     errors: ["not_found", "validation_failed"],

@@ -133,7 +133,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
         contentType: "text/csv",
         textExample:
           "row,reason,Phone,Name,City\r\n4,phone: no country code; pick a default country or write the number with + and its country code,912 345 678,Rita,Porto\r\n9,phone: a spreadsheet turned this number into scientific notation (like 4.41E+11) and lost its last digits; export the column as text,3.51912E+11,Nuno,Faro\r\n",
-        headers: { "Content-Disposition": { description: '`attachment; filename="…-rejected.csv"`.', schema: { type: "string" } } },
+        headers: { "Content-Disposition": { description: '`attachment; filename="…-rejected.csv"`.', schema: { type: "string" }, required: true } },
       },
     ],
     errors: ["not_found"],
