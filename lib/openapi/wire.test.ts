@@ -135,7 +135,7 @@ describe("the API on the wire", () => {
   });
 
   it("answers every key-authenticated operation's shared failures as documented", async () => {
-    const operations = Object.entries(document.paths).flatMap(([apiPath, ops]) => Object.values(ops).map((op) => ({ apiPath, op: op as { operationId: string; security?: unknown[]; requestBody?: { content: Record<string, unknown> } } })));
+    const operations = Object.entries(document.paths).flatMap(([apiPath, ops]) => Object.values(ops).map((op) => ({ apiPath, op: op as { operationId: string; security?: unknown[]; parameters?: { name: string; in: string }[]; requestBody?: { required?: boolean; content: Record<string, unknown> } } })));
     process.env.TRUSTED_PROXY_HOPS = "1";
     // Each failure is logged; a hundred of them are noise here.
     const quiet = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
@@ -148,7 +148,11 @@ describe("the API on the wire", () => {
       await blockAddress();
       await call(op.operationId, { params, headers: { "x-forwarded-for": BLOCKED_ADDRESS }, expect: 429 });
       if (op.operationId !== "getMe") await call(op.operationId, { params: isTrigger ? { id: fx.campaignId } : params, key: triggerOnlyKey, expect: 403 });
+      const query = new Set((op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
+      if (query.has("cursor")) await call(op.operationId, { params, query: { cursor: "not-a-cursor" }, expect: 422 });
+      if (query.has("limit")) await call(op.operationId, { params, query: { limit: "1000" }, expect: 422 });
       const content = op.requestBody?.content ?? {};
+      if (content["application/json"] && op.requestBody?.required) await call(op.operationId, { params, raw: { contentType: "application/json", text: "" }, expect: 400 });
       if (content["application/json"]) {
         await call(op.operationId, { params, raw: { contentType: "application/json", text: "{" }, expect: 400 });
         await call(op.operationId, { params, raw: { contentType: "text/plain", text: "hello" }, expect: 415 });
@@ -246,6 +250,7 @@ describe("the API on the wire", () => {
       await call(operationId, { params, headers: { "idempotency-key": idempotencyKey }, json: { phone: "+14155552671", code: "I" }, expect: 202 });
       await call(operationId, { params, headers: { "idempotency-key": idempotencyKey }, json: { phone: "+14155552672", code: "I" }, expect: 422 });
       await call(operationId, { params, json: { phone: "4155552671" }, expect: 422 });
+      await call(operationId, { params, json: Array.from({ length: 101 }, () => ({ phone: testPhone(), code: "X" })), expect: 422 });
       await call(operationId, { params: { id: "cmp_doesnotexist" }, json: { phone: testPhone() }, expect: 404 });
       await call(operationId, { params: { id: draft }, json: { phone: testPhone() }, expect: 409 });
       await call(operationId, { params: { id: fx.campaignId }, json: { phone: testPhone() }, expect: 409 });
@@ -371,7 +376,7 @@ describe("the API on the wire", () => {
   });
 
   it("answers list and segment requests as documented", async () => {
-    const list = await call("createList", { json: { name: "Wire list" }, expect: 201 });
+    const list = await call("createList", { raw: { contentType: "application/json; charset=utf-8", text: JSON.stringify({ name: "Wire list" }) }, expect: 201 });
     await call("listLists", { query: { limit: "10", cursor: await nextCursorOf("listLists") }, expect: 200 });
     await call("listLists", { query: { limit: "0" }, expect: 422 });
     await call("createList", { json: { name: "Wire list" }, expect: 409 });
@@ -432,6 +437,10 @@ describe("the API on the wire", () => {
     await call("bulkUpsertContacts", { json: [{ phone: testPhone(), name: "Ana", attributes: { city: "Porto" } }, { phone: testPhone(), optedOut: true }], expect: 200 });
     await call("bulkUpsertContacts", { raw: { contentType: "text/csv", text: `phone,name,city\r\n${testPhone()},Rui,Lisbon\r\n` }, expect: 202 });
     await call("bulkUpsertContacts", { json: [{ phone: "123" }], expect: 422 });
+    await call("bulkUpsertContacts", { json: Array.from({ length: 1001 }, () => ({ phone: testPhone() })), expect: 422 });
+    await call("bulkUpsertContacts", { raw: { contentType: "text/csv", text: "name,city\r\nRui,Lisbon\r\n" }, expect: 422 });
+    const mismatched = await call("createImport", { json: importOptions("mismatched.csv"), expect: 201 });
+    await call("uploadImportFile", { params: { id: String(mismatched.body.id) }, raw: { contentType: "text/csv; charset=utf-8", text: "Mobile,Name\r\n+14155552671,Rita\r\n" }, expect: 422 });
   });
 
   it("holds every exchange to the document", () => {
