@@ -36,8 +36,8 @@ export interface WireCall {
   /** The API key (`x-api-key`); null sends none. */
   key: string | null;
   headers?: Record<string, string>;
-  /** The status the scenario expects; another one is reported as a failed scenario. */
-  expect: number;
+  /** The status the scenario expects (or the ones it accepts); another one is reported as a failed scenario. */
+  expect: number | readonly number[];
 }
 
 export interface WireResult {
@@ -166,8 +166,9 @@ export class WireRecorder {
     }
     const result: WireResult = { status: response.status, headers: response.headers, text, body: (parsed ?? {}) as WireResult["body"] };
     const label = `${method} ${operation.path}${query ? `?${query}` : ""}`;
-    if (response.status !== call.expect) {
-      this.mismatches.push(`${operation.operationId} (${label}): the scenario expected ${call.expect}, got ${response.status}: ${text.slice(0, 300)}`);
+    const expected = typeof call.expect === "number" ? [call.expect] : call.expect;
+    if (!expected.includes(response.status)) {
+      this.mismatches.push(`${operation.operationId} (${label}): the scenario expected ${expected.join(" or ")}, got ${response.status}: ${text.slice(0, 300)}`);
     }
     for (const answering of answeringFor) {
       this.checkResponse(answering, label, response, text, parsed);
