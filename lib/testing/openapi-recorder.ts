@@ -67,6 +67,12 @@ function closeObjects(node: unknown): void {
   for (const [key, value] of Object.entries(schema)) if (key !== "example" && key !== "examples") closeObjects(value);
 }
 
+/** The code of a problem body (its `type` is `/docs/api#error-<code>`). */
+function problemCode(body: unknown): string | undefined {
+  const type = (body as JsonObject | undefined)?.type;
+  return typeof type === "string" ? /#error-(\w+)$/.exec(type)?.[1] : undefined;
+}
+
 /** `/api/v1/campaigns/{id}` → the handlers of `app/api/v1/campaigns/[id]/route.ts`. */
 async function routeModule(apiPath: string): Promise<Record<string, NextRouteHandler>> {
   const file = path.join(ROOT, "app", ...apiPath.replace(/\{(\w+)\}/g, "[$1]").split("/").filter(Boolean), "route.ts");
@@ -86,7 +92,7 @@ export class WireRecorder {
   private readonly operations = new Map<string, Operation>();
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(private readonly document: OpenApiDocument) {
+  constructor(document: OpenApiDocument) {
     const closed = structuredClone(document) as OpenApiDocument;
     closeObjects(closed.paths);
     closeObjects(closed.components.schemas);
@@ -173,7 +179,7 @@ export class WireRecorder {
     for (const answering of answeringFor) {
       this.checkResponse(answering, label, response, text, parsed);
       this.exercised.add(`${answering.operationId} ${response.status}`);
-      const code = /#error-(\w+)$/.exec(String((parsed as JsonObject | undefined)?.type ?? ""))?.[1];
+      const code = problemCode(parsed);
       if (code) this.exercisedCodes.add(`${answering.operationId} ${response.status} ${code}`);
     }
     if (response.status < 300 && method === operation.method) this.checkRequest(operation, label, response.status, call, contentType, body);
@@ -184,9 +190,9 @@ export class WireRecorder {
     const where = `${operation.operationId} ${response.status} (${label})`;
     const fail = (what: string): void => void this.mismatches.push(`${where}: ${what}`);
     const documented = operation.responses[String(response.status)];
-    const problemCode = typeof (parsed as JsonObject | undefined)?.type === "string" ? String((parsed as JsonObject).type).replace(/^.*#error-/, "") : undefined;
+    const code = problemCode(parsed);
     if (!documented) {
-      fail(`status not documented for this operation (documented: ${Object.keys(operation.responses).join(", ")})${problemCode ? `; problem code ${problemCode}` : ""}`);
+      fail(`status not documented for this operation (documented: ${Object.keys(operation.responses).join(", ")})${code ? `; problem code ${code}` : ""}`);
       return;
     }
     for (const [name, header] of Object.entries(documented.headers ?? {})) {
@@ -217,7 +223,7 @@ export class WireRecorder {
       const problem = parsed as JsonObject;
       if (problem.status !== response.status) fail(`problem status ${String(problem.status)} differs from the HTTP status`);
       const codes = Object.keys(documented.content[mediaType]!.examples ?? {});
-      if (!problemCode || !codes.includes(problemCode)) fail(`problem code ${problemCode ?? "(none)"} not documented for this status (documented: ${codes.join(", ")})`);
+      if (!code || !codes.includes(code)) fail(`problem code ${code ?? "(none)"} not documented for this status (documented: ${codes.join(", ")})`);
     }
   }
 
