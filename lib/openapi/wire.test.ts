@@ -12,7 +12,7 @@ import { createApiKey } from "@/lib/api-keys/service";
 import { createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone, type BulkFixture } from "@/lib/bulk/test-fixtures";
 import { newId } from "@/lib/crypto/random";
 import { dispatchSettled } from "@/lib/messaging";
-import { createApiAccount, type ApiAccount } from "@/lib/testing/api-factories";
+import { createApiAccount, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
 import { createTestMessage } from "@/lib/testing/messaging-factories";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
@@ -42,11 +42,15 @@ let stranger: ApiAccount;
 let triggerCampaignId: string;
 /** Path parameters of real resources of the fixture's workspace, by path. */
 let existing: (apiPath: string) => Record<string, string>;
+/** A contact of the fixture's list who opted out. */
+let optedOutPhone: string;
 /** Messages the trigger requests created. */
 const messageIds: string[] = [];
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 const BLOCKED_ADDRESS = "198.51.100.77";
+/** Over every JSON body limit (1 MiB for the largest, the bulk contact array). */
+const OVERSIZED_BODY = JSON.stringify({ padding: "x".repeat(1_100_000) });
 
 const TRIGGER_CONFIG = { phoneField: "phone", fields: [{ field: "code", attribute: "code", type: "string" as const, required: false }] };
 
@@ -66,6 +70,8 @@ beforeAll(async () => {
   stranger = await createApiAccount();
   const [contact] = await db.select({ phone: contacts.phoneNumber }).from(contacts).where(eq(contacts.id, fx.contactIds[0]!));
   const contactPhone = contact!.phone;
+  const [optedOut] = await db.select({ phone: contacts.phoneNumber }).from(contacts).where(eq(contacts.id, fx.optedOutIds[0]!));
+  optedOutPhone = optedOut!.phone;
   const messageId = await createTestMessage({ workspaceId: fx.workspaceId, campaignId: triggerCampaignId });
   const segment = await call("createSegment", { json: { name: "Porto", filter: { match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: "Porto" }] } }, expect: 201 });
   const job = await call("createImport", { json: importOptions(), expect: 201 });
@@ -132,6 +138,10 @@ afterAll(async () => {
 describe("the API on the wire", () => {
   it("answers account and reference requests as documented", async () => {
     await call("getMe", { expect: 200 });
+    // The web app calls the same routes with its session.
+    const cookie = await sessionCookie({ userId: fx.userId, workspaceId: fx.workspaceId });
+    await call("getMe", { key: null, headers: { cookie }, expect: 200 });
+    await call("listCampaigns", { key: null, headers: { cookie }, expect: 200 });
     await call("getOpenApiDocument", { key: null, expect: 200 });
   });
 
@@ -157,7 +167,7 @@ describe("the API on the wire", () => {
       if (content["application/json"]) {
         await call(op.operationId, { params, raw: { contentType: "application/json", text: "{" }, expect: 400 });
         await call(op.operationId, { params, raw: { contentType: "text/plain", text: "hello" }, expect: 415 });
-        await call(op.operationId, { params, json: { padding: "x".repeat(1_100_000) }, expect: 413 });
+        await call(op.operationId, { params, raw: { contentType: "application/json", text: OVERSIZED_BODY }, expect: 413 });
         await call(op.operationId, { params, json: { unknownMember: true }, expect: 422 });
       } else if (content["text/csv"]) {
         await call(op.operationId, { params, json: { phone: "+14155552671" }, expect: 415 });
@@ -243,6 +253,8 @@ describe("the API on the wire", () => {
       const accepted = await call(operationId, { params, json: { phone: testPhone(), code: "A1" }, expect: 202 });
       messageIds.push(String(accepted.body.id));
       await call(operationId, { params, json: [{ phone: testPhone(), code: "B1" }, { phone: testPhone(), code: "B2" }], expect: 202 });
+      const skipped = await call(operationId, { params, json: { phone: optedOutPhone, code: "O" }, expect: 202 });
+      expect(skipped.body).toMatchObject({ status: "skipped", error: { code: "opted_out" } });
       await call(operationId, { params, triggerKey: true, json: { phone: testPhone(), code: "K" }, expect: 202 });
       await call(operationId, { params, query: { dryRun: "true" }, json: { phone: testPhone(), code: "D" }, expect: 200 });
       await call(operationId, { params, query: { dryRun: "true" }, json: [{ phone: testPhone(), code: "D" }], expect: 200 });
