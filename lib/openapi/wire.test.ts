@@ -151,31 +151,34 @@ describe("the API on the wire", () => {
     process.env.TRUSTED_PROXY_HOPS = "1";
     // Each failure is logged; a hundred of them are noise here.
     const quiet = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
-    for (const { apiPath, op } of operations) {
-      if (op.security) continue;
-      const params = existing(apiPath);
-      const isTrigger = op.operationId.startsWith("triggerCampaign");
-      await call(op.operationId, { params, key: null, expect: 401 });
-      await call(op.operationId, { params, headers: { authorization: `Bearer ${stranger.key}` }, expect: 400 });
-      await blockAddress();
-      await call(op.operationId, { params, headers: { "x-forwarded-for": BLOCKED_ADDRESS }, expect: 429 });
-      if (op.operationId !== "getMe") await call(op.operationId, { params: isTrigger ? { id: fx.campaignId } : params, key: triggerOnlyKey, expect: 403 });
-      const query = new Set((op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
-      if (query.has("cursor")) await call(op.operationId, { params, query: { cursor: "not-a-cursor" }, expect: 422 });
-      if (query.has("limit")) await call(op.operationId, { params, query: { limit: "1000" }, expect: 422 });
-      const content = op.requestBody?.content ?? {};
-      if (content["application/json"] && op.requestBody?.required) await call(op.operationId, { params, raw: { contentType: "application/json", text: "" }, expect: 400 });
-      if (content["application/json"]) {
-        await call(op.operationId, { params, raw: { contentType: "application/json", text: "{" }, expect: 400 });
-        await call(op.operationId, { params, raw: { contentType: "text/plain", text: "hello" }, expect: 415 });
-        await call(op.operationId, { params, raw: { contentType: "application/json", text: OVERSIZED_BODY }, expect: 413 });
-        await call(op.operationId, { params, json: { unknownMember: true }, expect: 422 });
-      } else if (content["text/csv"]) {
-        await call(op.operationId, { params, json: { phone: "+14155552671" }, expect: 415 });
+    try {
+      for (const { apiPath, op } of operations) {
+        if (op.security) continue;
+        const params = existing(apiPath);
+        const isTrigger = op.operationId.startsWith("triggerCampaign");
+        await call(op.operationId, { params, key: null, expect: 401 });
+        await call(op.operationId, { params, headers: { authorization: `Bearer ${stranger.key}` }, expect: 400 });
+        await blockAddress();
+        await call(op.operationId, { params, headers: { "x-forwarded-for": BLOCKED_ADDRESS }, expect: 429 });
+        if (op.operationId !== "getMe") await call(op.operationId, { params: isTrigger ? { id: fx.campaignId } : params, key: triggerOnlyKey, expect: 403 });
+        const query = new Set((op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
+        if (query.has("cursor")) await call(op.operationId, { params, query: { cursor: "not-a-cursor" }, expect: 422 });
+        if (query.has("limit")) await call(op.operationId, { params, query: { limit: "1000" }, expect: 422 });
+        const content = op.requestBody?.content ?? {};
+        if (content["application/json"] && op.requestBody?.required) await call(op.operationId, { params, raw: { contentType: "application/json", text: "" }, expect: 400 });
+        if (content["application/json"]) {
+          await call(op.operationId, { params, raw: { contentType: "application/json", text: "{" }, expect: 400 });
+          await call(op.operationId, { params, raw: { contentType: "text/plain", text: "hello" }, expect: 415 });
+          await call(op.operationId, { params, raw: { contentType: "application/json", text: OVERSIZED_BODY }, expect: 413 });
+          await call(op.operationId, { params, json: { unknownMember: true }, expect: 422 });
+        } else if (content["text/csv"]) {
+          await call(op.operationId, { params, json: { phone: "+14155552671" }, expect: 415 });
+        }
       }
+    } finally {
+      delete process.env.TRUSTED_PROXY_HOPS;
+      for (const spy of quiet) spy.mockRestore();
     }
-    delete process.env.TRUSTED_PROXY_HOPS;
-    for (const spy of quiet) spy.mockRestore();
     for (const apiPath of Object.keys(document.paths)) {
       const documented = Object.keys(document.paths[apiPath]!).map((m) => m.toUpperCase());
       for (const method of METHODS.filter((m) => !documented.includes(m))) {
