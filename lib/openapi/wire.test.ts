@@ -139,6 +139,8 @@ describe("the API on the wire", () => {
   it("answers account and reference requests as documented", async () => {
     await call("getMe", { expect: 200 });
     await call("getMe", { key: null, headers: { authorization: `Bearer ${key}` }, expect: 200 });
+    // A trigger-only key may ask who it is, and nothing else under /api/v1.
+    await call("getMe", { triggerKey: true, expect: 200 });
     // The web app calls the same routes with its session.
     const cookie = await sessionCookie({ userId: fx.userId, workspaceId: fx.workspaceId });
     await call("getMe", { key: null, headers: { cookie }, expect: 200 });
