@@ -53,7 +53,7 @@ export function endpointCurl(endpoint: Endpoint, baseUrl: string): string {
     path: { ...path, ...endpoint.example?.path },
     query: endpoint.example?.query,
     body: endpoint.body?.example,
-    csvFile: endpoint.csvBody ? "contacts.csv" : undefined,
+    csvFile: endpoint.csvBody ? "customers.csv" : undefined,
     auth: endpoint.auth === "apiKey",
   });
 }
