@@ -109,6 +109,17 @@ export function EndpointDoc({ endpoint, curl, queryParameters, operation, compon
             </div>
           ) : null}
 
+          {endpoint.csvBody ? (
+            <div className="space-y-2">
+              <h4 className="text-sm font-semibold">
+                Request body <span className="font-normal text-muted-foreground">text/csv{endpoint.csvBody.required ? "" : " · optional"}</span>
+              </h4>
+              <p className="text-sm text-muted-foreground">
+                <InlineText text={endpoint.csvBody.description} />
+              </p>
+            </div>
+          ) : null}
+
           <div className="space-y-3">
             <h4 className="text-sm font-semibold">Responses</h4>
             {endpoint.responses.map((response) => {

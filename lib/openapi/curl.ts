@@ -12,6 +12,8 @@ export interface CurlOptions {
   path?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
+  /** A CSV file sent as the raw body (`--data-binary @file`), when there is no JSON body. */
+  csvFile?: string;
   /** Extra headers, e.g. Idempotency-Key. */
   headers?: Record<string, string>;
 }
@@ -37,6 +39,8 @@ export function curlCommand(method: string, pathTemplate: string, options: CurlO
     const text = JSON.stringify(options.body);
     const body = shellQuote(text.length > 80 ? JSON.stringify(options.body, null, 2) : text).replace(/"\$([A-Z_]+)"/g, `"'"$$$1"'"`);
     lines.push(`  -d ${body}`);
+  } else if (options.csvFile !== undefined) {
+    lines.push(`  -H 'Content-Type: text/csv'`, `  --data-binary ${shellQuote(`@${options.csvFile}`)}`);
   }
   return lines.join(" \\\n");
 }
@@ -49,6 +53,7 @@ export function endpointCurl(endpoint: Endpoint, baseUrl: string): string {
     path: { ...path, ...endpoint.example?.path },
     query: endpoint.example?.query,
     body: endpoint.body?.example,
+    csvFile: endpoint.csvBody ? "customers.csv" : undefined,
     auth: endpoint.auth === "apiKey",
   });
 }

@@ -4,7 +4,7 @@ import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } fro
 import { upsertContactSchema } from "@/lib/contacts/schemas";
 import { problemType } from "@/lib/http/problem";
 import { ERROR_CATALOG, errorEntry, type ErrorCode } from "@/lib/http/error-catalog";
-import { endpointErrors, ENDPOINTS, TAGS, type Endpoint, type Parameter } from "./registry";
+import { endpointErrors, ENDPOINTS, TAGS, type Endpoint, type Parameter, type SuccessResponse } from "./registry";
 import {
   campaignListItemSchema,
   campaignPageSchema,
@@ -119,17 +119,29 @@ export function problemExample(code: ErrorCode): Record<string, unknown> {
 }
 
 const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = {
-  unauthorized: { "WWW-Authenticate": { description: 'Always `Bearer realm="sendstream"` (with an error attribute).', schema: { type: "string" } } },
-  method_not_allowed: { Allow: { description: "The methods the path supports.", schema: { type: "string" } } },
+  unauthorized: { "WWW-Authenticate": { description: 'Always `Bearer realm="sendstream"` (with an error attribute).', schema: { type: "string" }, required: true } },
+  method_not_allowed: { Allow: { description: "The methods the path supports.", schema: { type: "string" }, required: true } },
   rate_limited: {
-    "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } },
+    "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true },
     RateLimit: { description: "What is left of the limit.", schema: { type: "string" } },
     "RateLimit-Policy": { description: "The limits that apply.", schema: { type: "string" } },
   },
-  service_unavailable: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
-  idempotency_conflict: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
-  too_many_failed_authentications: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } },
+  service_unavailable: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true } },
+  idempotency_conflict: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true } },
+  too_many_failed_authentications: { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" }, required: true } },
 };
+
+/** The headers of the codes that share a status; one is required only when every code sends it. */
+function statusHeaders(codes: ErrorCode[]): Record<string, JsonSchema> {
+  const headers: Record<string, JsonSchema> = {};
+  for (const code of codes) {
+    for (const [name, { required, ...header }] of Object.entries(ERROR_HEADERS[code] ?? {})) {
+      const everyCodeSendsIt = codes.every((other) => ERROR_HEADERS[other]?.[name]?.required);
+      headers[name] = { ...header, ...(required && everyCodeSendsIt ? { required: true } : {}) };
+    }
+  }
+  return headers;
+}
 
 function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -139,7 +151,7 @@ function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {
   }
   const out: Record<string, JsonSchema> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const headers = Object.assign({}, ...codes.map((code) => ERROR_HEADERS[code] ?? {})) as Record<string, JsonSchema>;
+    const headers = statusHeaders(codes);
     out[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${errorEntry(code).title}`).join("; "),
       ...(Object.keys(headers).length ? { headers } : {}),
@@ -154,6 +166,17 @@ function errorResponses(endpoint: Endpoint): Record<string, JsonSchema> {
   return out;
 }
 
+function responseContent(response: SuccessResponse): JsonSchema {
+  const contentType = response.contentType ?? "application/json";
+  return {
+    [contentType]: {
+      schema: response.schema ? schemaRef(response.schema) : contentType === "text/csv" ? { type: "string" } : { type: "object" },
+      ...(response.example !== undefined ? { example: response.example } : {}),
+      ...(response.textExample !== undefined ? { example: response.textExample } : {}),
+    },
+  };
+}
+
 function operation(endpoint: Endpoint): JsonSchema {
   const parameters = [
     ...(endpoint.pathParams ?? []).map((p) => parameter("path", p)),
@@ -162,20 +185,15 @@ function operation(endpoint: Endpoint): JsonSchema {
   ];
   const responses: Record<string, JsonSchema> = {};
   for (const response of endpoint.responses) {
-    const contentType = response.contentType ?? "application/json";
     responses[String(response.status)] = {
       description: response.description,
       ...(response.headers ? { headers: response.headers } : {}),
-      content: {
-        [contentType]: {
-          schema: response.schema ? schemaRef(response.schema) : contentType === "text/csv" ? { type: "string" } : { type: "object" },
-          ...(response.example !== undefined ? { example: response.example } : {}),
-          ...(response.textExample !== undefined ? { example: response.textExample } : {}),
-        },
-      },
+      // A 204 has no body, so it has no content.
+      ...(response.status === 204 ? {} : { content: responseContent(response) }),
     };
   }
   Object.assign(responses, errorResponses(endpoint));
+  const body = requestBody(endpoint);
   return {
     operationId: endpoint.operationId,
     tags: [endpoint.tag],
@@ -183,16 +201,23 @@ function operation(endpoint: Endpoint): JsonSchema {
     description: endpoint.description,
     ...(endpoint.auth === "none" ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(endpoint.body
-      ? {
-          requestBody: {
-            required: endpoint.body.required,
-            ...(endpoint.body.description ? { description: endpoint.body.description } : {}),
-            content: { "application/json": { schema: schemaRef(endpoint.body.schema, endpoint.body.strict), example: endpoint.body.example } },
-          },
-        }
-      : {}),
+    ...(body ? { requestBody: body } : {}),
     responses,
+  };
+}
+
+/** The JSON body, the CSV body, or both (one content entry each). */
+function requestBody(endpoint: Endpoint): JsonSchema | undefined {
+  const { body, csvBody } = endpoint;
+  if (!body && !csvBody) return undefined;
+  const description = [body?.description, csvBody?.description].filter(Boolean).join(" ");
+  return {
+    required: Boolean(body?.required || csvBody?.required),
+    ...(description ? { description } : {}),
+    content: {
+      ...(body ? { "application/json": { schema: schemaRef(body.schema, body.strict), example: body.example } } : {}),
+      ...(csvBody ? { "text/csv": { schema: { type: "string" }, example: csvBody.example } } : {}),
+    },
   };
 }
 

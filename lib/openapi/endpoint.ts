@@ -27,6 +27,7 @@ export interface Parameter {
 }
 
 export interface SuccessResponse {
+  /** A 204 is documented without content: it has no body. */
   status: number;
   description: string;
   /** JSON responses: the schema and an example (both checked by the tests). */
@@ -35,7 +36,8 @@ export interface SuccessResponse {
   /** Non-JSON responses (CSV). */
   contentType?: string;
   textExample?: string;
-  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  /** `required`: sent with every response of this status (the wire test holds it to that). */
+  headers?: Record<string, { description: string; schema: Record<string, unknown>; required?: boolean }>;
 }
 
 export interface Endpoint {
@@ -59,6 +61,12 @@ export interface Endpoint {
     required: boolean;
     description?: string;
     example: unknown;
+  };
+  /** A raw CSV body (`Content-Type: text/csv`), beside or instead of the JSON body. */
+  csvBody?: {
+    required: boolean;
+    description: string;
+    example: string;
   };
   responses: SuccessResponse[];
   errors: ErrorCode[];

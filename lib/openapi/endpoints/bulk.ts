@@ -274,7 +274,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
           name: "November newsletter — failed",
           bulk: { ...bulkCampaignExample.bulk, audience: { listIds: [], segmentIds: [], contactIds: [EXAMPLE_IDS.contact] } },
         },
-        headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" } } },
+        headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" }, required: true } },
       },
     ],
     errors: ["not_found", "not_a_bulk_campaign", "invalid_status_transition", ...JSON_BODY_ERRORS],

@@ -1,6 +1,7 @@
 // Endpoints of campaigns, their trigger, messages, logs and templates; spread into ENDPOINTS in ../registry.ts.
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
 import type { ErrorCode } from "@/lib/http/error-catalog";
+import { LOG_STATUSES } from "@/lib/logs/status";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import {
   campaignPageSchema,
@@ -145,7 +146,7 @@ const lifecycle = (action: "deploy" | "pause" | "resume" | "archive" | "unarchiv
     archive: {
       summary: "Archive a campaign",
       description:
-        "Archives a campaign from any status. It stops accepting trigger requests and can no longer be edited (until it is unarchived); its messages and logs stay. Archiving twice changes nothing. Archived campaigns are left out of the list unless asked for (`status=archived`).",
+        "Archives a trigger campaign from any status, a bulk campaign when it is `draft`, `completed` or `cancelled` (409 otherwise: cancel it first). It stops accepting trigger requests and can no longer be edited (until it is unarchived); its messages and logs stay. Archiving twice changes nothing. Archived campaigns are left out of the list unless asked for (`status=archived`).",
       example: { ...configuredCampaignExample, status: "archived", version: 4, deployment: null },
       errors: ["invalid_status_transition", "version_conflict"] as ErrorCode[],
     },
@@ -309,7 +310,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "Created.",
         schema: campaignSchema,
         example: draftCampaignExample,
-        headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" } } },
+        headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" }, required: true } },
       },
     ],
     errors: JSON_BODY_ERRORS,
@@ -393,7 +394,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
-      { name: "status", description: "Comma-separated statuses: `queued`, `sent`, `delivered`, `read`, `failed`.", schema: { type: "string" }, example: "delivered,read" },
+      { name: "status", description: `Comma-separated statuses: ${LOG_STATUSES.map((status) => `\`${status}\``).join(", ")}.`, schema: { type: "string" }, example: "delivered,read" },
       { name: "phone", description: "Digits of a phone number; matches anywhere in the number.", schema: { type: "string", maxLength: 32 } },
       { name: "from", description: "Created at or after: a UTC date (`2026-11-21`) or an ISO 8601 date-time.", schema: { type: "string" } },
       { name: "to", description: "Created before: a UTC date (the whole day is included) or an ISO 8601 date-time.", schema: { type: "string" } },
@@ -445,7 +446,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         contentType: "text/csv",
         textExample:
           "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,\r\n",
-        headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" } } },
+        headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" }, required: true } },
       },
     ],
     errors: ["not_found", "validation_failed"],

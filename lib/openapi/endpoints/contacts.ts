@@ -65,7 +65,7 @@ function upsertResponses(locationKey: "id" | "phone"): SuccessResponse[] {
       description: "Created.",
       schema: contactSchema,
       example: { ...contactExample, lists: [], lastMessageStatus: null },
-      headers: { Location: { description: `\`/api/v1/contacts/{${locationKey}}\` of the new contact.`, schema: { type: "string" } } },
+      headers: { Location: { description: `\`/api/v1/contacts/{${locationKey}}\` of the new contact.`, schema: { type: "string" }, required: true } },
     },
   ];
 }

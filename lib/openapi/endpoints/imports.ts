@@ -8,6 +8,8 @@ import { EXAMPLE_IDS } from "../schemas";
 const IMPORT_ID = "imp_2XyZ7bNm4QwE9rTu";
 const NEXT_CURSOR = "WyJvIiwiMjAyNi0xMS0yMVQxNDowMzowNy41MTIwMDBaIiwiaW1wXzJYeVo3Yk5tNFF3RTlyVHUiXQ";
 
+const importLocation = { description: "`/api/v1/imports/{id}` of the import.", schema: { type: "string" }, required: true };
+
 const importIdParam: Parameter = { name: "id", description: "The import's id.", schema: { type: "string" }, required: true, example: IMPORT_ID };
 
 const awaitingExample = {
@@ -54,6 +56,8 @@ const optionsExample = {
   listId: EXAMPLE_IDS.list,
 };
 
+const CSV_EXAMPLE = "Phone,Name,City,Points,Unsubscribed,Internal notes\r\n+351912345678,Rita Alves,Porto,120,no,\r\n+14155552671,Maria,San Francisco,80,yes,met at the fair\r\n";
+
 const CSV_RULES =
   `Rules: the first row is the header (it must match the \`header\` of every mapped column); phone numbers may be formatted (spaces, dots, dashes, parentheses, a leading \`+\` or \`00\`) but need a country code unless the import has a \`defaultCountry\` — never guessed; numbers a spreadsheet turned into \`4.41E+11\` are refused; attribute cells must fit the column's type (\`number\`, \`boolean\` as true/false/yes/no/1/0, \`date\` as \`YYYY-MM-DD\`), an empty cell leaves the attribute unset; an \`opted_out\` cell true/yes/1 opts the contact out (method \`import\`, detail the file name), false/no/0 opts back in only a contact an import opted out. A phone that appears again later in the file counts as a duplicate and the last row wins. Importing the same file again changes nothing. The file must be UTF-8 text: a byte that is not is refused with 422 naming its line. A row holds at most ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters (its line break not counted): a longer one is refused with its reason (\`rejected.csv\` then has only its number and reason) and the rows after it are read; a longer header row is refused with 422. A row whose mapped cells hold a NUL character (U+0000) is refused (it cannot be stored); the other rows are imported.`;
 
@@ -69,7 +73,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
       CSV_RULES,
     auth: "apiKey",
     body: { schema: importOptionsSchema, strict: true, required: true, example: optionsExample },
-    responses: [{ status: 201, description: "The job, waiting for its file (`Location` names it).", schema: importSchema, example: awaitingExample }],
+    responses: [{ status: 201, description: "The job, waiting for its file.", schema: importSchema, example: awaitingExample, headers: { Location: importLocation } }],
     errors: JSON_BODY_ERRORS,
   },
   {
@@ -109,13 +113,14 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
       CSV_RULES,
     auth: "apiKey",
     pathParams: [importIdParam],
-    headers: [{ name: "Content-Type", description: "`text/csv`.", schema: { type: "string" }, required: true, example: "text/csv" }],
+    csvBody: { required: true, description: "The CSV file, header row first (UTF-8, up to 200 MiB).", example: CSV_EXAMPLE },
     responses: [
       {
         status: 202,
-        description: "Stored; the merge has started (`Location` names the import). `failed`, with `error`, when the server could not store the file.",
+        description: "Stored; the merge has started. `failed`, with `error`, when the server could not store the file.",
         schema: importSchema,
         example: processingExample,
+        headers: { Location: importLocation },
       },
     ],
     errors: ["not_found", "import_file_already_sent", "payload_too_large", "unsupported_media_type", "validation_failed"],
@@ -137,7 +142,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
         contentType: "text/csv",
         textExample:
           "row,reason,Phone,Name,City\r\n4,phone: no country code; pick a default country or write the number with + and its country code,912 345 678,Rita,Porto\r\n9,phone: a spreadsheet turned this number into scientific notation (like 4.41E+11) and lost its last digits; export the column as text,3.51912E+11,Nuno,Faro\r\n",
-        headers: { "Content-Disposition": { description: '`attachment; filename="…-rejected.csv"`.', schema: { type: "string" } } },
+        headers: { "Content-Disposition": { description: '`attachment; filename="…-rejected.csv"`.', schema: { type: "string" }, required: true } },
       },
     ],
     errors: ["not_found"],
@@ -155,10 +160,17 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
       schema: bulkContactsSchema,
       strict: true,
       required: true,
+      description: "A JSON array of up to 1,000 contacts (up to 1 MiB).",
       example: [
         { phone: "+351912345678", name: "Rita Alves", attributes: { city: "Porto", points: 120 } },
         { phone: "+14155552671", attributes: { city: "San Francisco" }, optedOut: true },
       ],
+    },
+    csvBody: {
+      required: true,
+      description:
+        "Or a CSV file with `Content-Type: text/csv` (up to 200 MiB): the header row maps the columns (`phone` required, `name`, `opted_out`, any other column a text attribute named after its header).",
+      example: "phone,name,city\r\n+351912345678,Rita Alves,Porto\r\n+14155552671,Maria,San Francisco\r\n",
     },
     responses: [
       {
@@ -175,7 +187,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
           ],
         },
       },
-      { status: 202, description: "A CSV body was stored as an import job; poll it at `Location`.", schema: importSchema, example: processingExample },
+      { status: 202, description: "A CSV body was stored as an import job; poll it at `Location`.", schema: importSchema, example: processingExample, headers: { Location: importLocation } },
     ],
     errors: JSON_BODY_ERRORS,
   },

@@ -1,0 +1,481 @@
+// The API document against the wire: real requests through the real route handlers, every
+// response held to the document (status, content type, schema, problem code, required headers),
+// every accepted request to the documented request body and query parameters, and every
+// documented (operation, status) pair and problem code exercised unless ALLOWED_UNEXERCISED says
+// why not. The last two tests report what the scenarios before them recorded.
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db";
+import { campaigns, contacts, messages, templates } from "@/db/schema";
+import { FAILED_AUTH_LIMIT_PER_IP, resetBlockedAddresses } from "@/lib/api-keys/failures";
+import { createApiKey } from "@/lib/api-keys/service";
+import { createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone, type BulkFixture } from "@/lib/bulk/test-fixtures";
+import { newId } from "@/lib/crypto/random";
+import { dispatchSettled } from "@/lib/messaging";
+import { createApiAccount, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
+import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
+import { createTestMessage } from "@/lib/testing/messaging-factories";
+import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
+import { flushTriggerRequests } from "@/lib/trigger/requests";
+import { GET as getMe } from "@/app/api/v1/me/route";
+import { buildOpenApiDocument } from "./document";
+
+/**
+ * Documented answers this test does not provoke, and why. Keys are `operationId status code`,
+ * `operationId status`, or `* status` for every operation.
+ */
+const ALLOWED_UNEXERCISED: Record<string, string> = {
+  "* 500": "An unexpected failure; its shape is the one problem mapping every route shares (lib/http/problem.test.ts).",
+  "* 503": "The database unreachable; needs the database taken away mid-suite.",
+  "triggerCampaign 409 idempotency_conflict": "Only while another request with the same key is between its claim and its stored response: a race, not a state to set up.",
+  "triggerCampaignOutbound 409 idempotency_conflict": "The same race, on the other path.",
+};
+
+const document = buildOpenApiDocument({ baseUrl: "http://localhost" });
+const recorder = new WireRecorder(document);
+
+let fx: BulkFixture;
+let key: string;
+let triggerOnlyKey: string;
+let stranger: ApiAccount;
+/** A trigger campaign (active) of the fixture's workspace, sending the fixture's template. */
+let triggerCampaignId: string;
+/** Path parameters of real resources of the fixture's workspace, by path. */
+let existing: (apiPath: string) => Record<string, string>;
+/** A contact of the fixture's list who opted out. */
+let optedOutPhone: string;
+/** Messages the trigger requests created. */
+const messageIds: string[] = [];
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const BLOCKED_ADDRESS = "198.51.100.77";
+/** Over every JSON body limit (1 MiB for the largest, the bulk contact array). */
+const OVERSIZED_BODY = JSON.stringify({ padding: "x".repeat(1_100_000) });
+
+const TRIGGER_CONFIG = { phoneField: "phone", fields: [{ field: "code", attribute: "code", type: "string" as const, required: false }] };
+
+/** Calls with the workspace's full key unless the request names another (or `triggerKey`). */
+function call(operationId: string, request: Omit<WireCall, "key"> & { key?: string | null; triggerKey?: boolean }): Promise<WireResult> {
+  const { triggerKey, ...rest } = request;
+  return recorder.call(operationId, { ...rest, key: triggerKey ? triggerOnlyKey : request.key === undefined ? key : request.key });
+}
+
+beforeAll(async () => {
+  const db = await getDb();
+  fx = await createBulkFixture({ contacts: 3, optedOut: 1, attributes: (index) => ({ code: `C${index}`, city: "Porto" }) });
+  const actor = { userId: fx.userId, ip: null, userAgent: null };
+  ({ key } = await createApiKey(db, fx.workspaceId, actor, { name: "Wire" }));
+  triggerCampaignId = await createTriggerCampaign(fx.workspaceId, fx.templateId, { triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG });
+  ({ key: triggerOnlyKey } = await createApiKey(db, fx.workspaceId, actor, { name: "Trigger only", scope: { type: "trigger", campaignIds: [triggerCampaignId] } }));
+  stranger = await createApiAccount();
+  const [contact] = await db.select({ phone: contacts.phoneNumber }).from(contacts).where(eq(contacts.id, fx.contactIds[0]!));
+  const contactPhone = contact!.phone;
+  const [optedOut] = await db.select({ phone: contacts.phoneNumber }).from(contacts).where(eq(contacts.id, fx.optedOutIds[0]!));
+  optedOutPhone = optedOut!.phone;
+  const messageId = await createTestMessage({ workspaceId: fx.workspaceId, campaignId: triggerCampaignId });
+  const segment = await call("createSegment", { json: { name: "Porto", filter: { match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: "Porto" }] } }, expect: 201 });
+  const job = await call("createImport", { json: importOptions(), expect: 201 });
+  existing = (apiPath): Record<string, string> => {
+    if (apiPath.includes("/campaigns/")) return { id: triggerCampaignId };
+    if (apiPath.startsWith("/outbound/")) return { id: triggerCampaignId };
+    if (apiPath.includes("/messages/")) return { id: messageId };
+    if (apiPath.includes("/contacts/{idOrPhone}")) return { idOrPhone: contactPhone };
+    if (apiPath.includes("/lists/")) return { id: fx.listId };
+    if (apiPath.includes("/segments/{id}")) return { id: String(segment.body.id) };
+    if (apiPath.includes("/imports/")) return { id: String(job.body.id) };
+    return {};
+  };
+});
+
+/** An extra template of the workspace that Meta has not approved (yet). */
+async function pendingTemplate(): Promise<string> {
+  const id = newId("tpl");
+  await (await getDb()).insert(templates).values({ id, workspaceId: fx.workspaceId, name: `pending_${id.slice(-6).toLowerCase()}`, language: "en_US", category: "MARKETING", status: "PENDING", parameterFormat: "POSITIONAL", components: [] });
+  return id;
+}
+
+/** The cursor of a one-item first page (the operation lists at least two items by then). */
+async function nextCursorOf(operationId: string): Promise<string> {
+  const page = await call(operationId, { query: { limit: "1" }, expect: 200 });
+  expect(page.body.nextCursor, operationId).toEqual(expect.any(String));
+  return String(page.body.nextCursor);
+}
+
+function nextWeek(): string {
+  return new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 16);
+}
+
+/**
+ * Failed authentications from BLOCKED_ADDRESS until it is refused: at once while it is blocked,
+ * a hundred more when a new minute's window has begun. A block lasts at least a second, so the
+ * request right after is refused too.
+ */
+async function blockAddress(): Promise<void> {
+  const request = () => new Request("http://localhost/api/v1/me", { headers: { "x-api-key": "ss_invalid", "x-forwarded-for": BLOCKED_ADDRESS } });
+  for (let attempt = 0; attempt <= FAILED_AUTH_LIMIT_PER_IP; attempt++) {
+    if ((await getMe(request(), { params: Promise.resolve({}) })).status === 429) return;
+  }
+  throw new Error(`${BLOCKED_ADDRESS} is not blocked after ${FAILED_AUTH_LIMIT_PER_IP + 1} failed authentications`);
+}
+
+function importOptions(fileName = "customers.csv") {
+  return {
+    fileName,
+    columns: [
+      { index: 0, header: "Phone", target: { type: "phone" } },
+      { index: 1, header: "Name", target: { type: "name" } },
+    ],
+    updateExisting: true,
+  };
+}
+
+afterAll(async () => {
+  resetBlockedAddresses();
+  await dispatchSettled();
+  await flushTriggerRequests().catch(() => {});
+});
+
+describe("the API on the wire", () => {
+  it("answers account and reference requests as documented", async () => {
+    await call("getMe", { expect: 200 });
+    await call("getMe", { key: null, headers: { authorization: `Bearer ${key}` }, expect: 200 });
+    // A trigger-only key may ask who it is, and nothing else under /api/v1.
+    await call("getMe", { triggerKey: true, expect: 200 });
+    // The web app calls the same routes with its session.
+    const cookie = await sessionCookie({ userId: fx.userId, workspaceId: fx.workspaceId });
+    await call("getMe", { key: null, headers: { cookie }, expect: 200 });
+    await call("listCampaigns", { key: null, headers: { cookie }, expect: 200 });
+    await call("getOpenApiDocument", { key: null, expect: 200 });
+  });
+
+  it("answers every key-authenticated operation's shared failures as documented", async () => {
+    const operations = Object.entries(document.paths).flatMap(([apiPath, ops]) => Object.values(ops).map((op) => ({ apiPath, op: op as { operationId: string; security?: unknown[]; parameters?: { name: string; in: string }[]; requestBody?: { required?: boolean; content: Record<string, unknown> } } })));
+    process.env.TRUSTED_PROXY_HOPS = "1";
+    // Each failure is logged; a hundred of them are noise here.
+    const quiet = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
+    try {
+      for (const { apiPath, op } of operations) {
+        if (op.security) continue;
+        const params = existing(apiPath);
+        const isTrigger = op.operationId.startsWith("triggerCampaign");
+        await call(op.operationId, { params, key: null, expect: 401 });
+        await call(op.operationId, { params, headers: { authorization: `Bearer ${stranger.key}` }, expect: 400 });
+        await blockAddress();
+        await call(op.operationId, { params, headers: { "x-forwarded-for": BLOCKED_ADDRESS }, expect: 429 });
+        if (op.operationId !== "getMe") await call(op.operationId, { params: isTrigger ? { id: fx.campaignId } : params, key: triggerOnlyKey, expect: 403 });
+        const query = new Set((op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
+        if (query.has("cursor")) await call(op.operationId, { params, query: { cursor: "not-a-cursor" }, expect: 422 });
+        if (query.has("limit")) await call(op.operationId, { params, query: { limit: "1000" }, expect: 422 });
+        const content = op.requestBody?.content ?? {};
+        if (content["application/json"] && op.requestBody?.required) await call(op.operationId, { params, raw: { contentType: "application/json", text: "" }, expect: 400 });
+        if (content["application/json"]) {
+          await call(op.operationId, { params, raw: { contentType: "application/json", text: "{" }, expect: 400 });
+          await call(op.operationId, { params, raw: { contentType: "text/plain", text: "hello" }, expect: 415 });
+          await call(op.operationId, { params, raw: { contentType: "application/json", text: OVERSIZED_BODY }, expect: 413 });
+          await call(op.operationId, { params, json: { unknownMember: true }, expect: 422 });
+        } else if (content["text/csv"]) {
+          await call(op.operationId, { params, json: { phone: "+14155552671" }, expect: 415 });
+        }
+      }
+    } finally {
+      delete process.env.TRUSTED_PROXY_HOPS;
+      for (const spy of quiet) spy.mockRestore();
+    }
+    for (const apiPath of Object.keys(document.paths)) {
+      const documented = Object.keys(document.paths[apiPath]!).map((m) => m.toUpperCase());
+      for (const method of METHODS.filter((m) => !documented.includes(m))) {
+        await recorder.callUndocumentedMethod(apiPath, method, { params: existing(apiPath), key, expect: 405 });
+      }
+    }
+  });
+
+  it("answers campaign requests as documented", async () => {
+    const id = (r: WireResult) => ({ id: String(r.body.id) });
+    const firstCampaigns = await call("listCampaigns", { query: { limit: "1", includeArchived: "true" }, expect: 200 });
+    await call("listCampaigns", { query: { cursor: String(firstCampaigns.body.nextCursor), status: "active" }, expect: 200 });
+    await call("listCampaigns", { query: { limit: "0" }, expect: 422 });
+    const created = await call("createCampaign", { json: { name: "Wire trigger" }, expect: 201 });
+    await call("getCampaign", { params: id(created), expect: 200 });
+    await call("getCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("getCampaign", { params: { id: fx.campaignId }, key: stranger.key, expect: 404 });
+    // A draft without a template fails the deploy checks.
+    await call("deployCampaign", { params: id(created), expect: 422 });
+    const configured = await call("updateCampaign", {
+      params: id(created),
+      json: { templateId: fx.templateId, triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG, version: created.body.version },
+      expect: 200,
+    });
+    await call("updateCampaign", { params: id(created), json: { name: "Stale", version: 1 }, expect: 409 });
+    await call("updateCampaign", { params: { id: "cmp_doesnotexist" }, json: { name: "Nobody" }, expect: 404 });
+    await call("updateCampaign", { params: id(created), json: { name: "" }, expect: 422 });
+    await call("deployCampaign", { params: id(created), json: { version: 1 }, expect: 409 });
+    const deployed = await call("deployCampaign", { params: id(created), json: { version: configured.body.version }, expect: 200 });
+    await call("deployCampaign", { params: id(created), expect: 409 });
+    await call("deployCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    // Changing a live campaign writes a draft revision; publish and discard act on it.
+    await call("updateCampaign", { params: id(created), json: { name: "Wire trigger v2" }, expect: 200 });
+    await call("publishCampaign", { params: id(created), json: { version: 1 }, expect: 409 });
+    await call("publishCampaign", { params: id(created), expect: 200 });
+    await call("publishCampaign", { params: id(created), expect: 409 });
+    await call("publishCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("updateCampaign", { params: id(created), json: { templateId: await pendingTemplate() }, expect: 200 });
+    await call("publishCampaign", { params: id(created), expect: 422 });
+    await call("discardCampaign", { params: id(created), expect: 200 });
+    await call("discardCampaign", { params: id(created), json: { version: 1 }, expect: 409 });
+    await call("discardCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    expect(deployed.body.deployment).not.toBeNull();
+    await call("pauseCampaign", { params: id(created), json: { version: 1 }, expect: 409 });
+    await call("pauseCampaign", { params: id(created), expect: 200 });
+    await call("pauseCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("resumeCampaign", { params: id(created), json: { version: 1 }, expect: 409 });
+    await call("resumeCampaign", { params: id(created), expect: 200 });
+    await call("resumeCampaign", { params: id(created), expect: 409 });
+    await call("resumeCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    // A paused campaign whose template is no longer approved fails the checks again.
+    const broken = await createTriggerCampaign(fx.workspaceId, await pendingTemplate(), { status: "paused", triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG });
+    await call("resumeCampaign", { params: { id: broken }, expect: 422 });
+    await call("archiveCampaign", { params: id(created), json: { version: 1 }, expect: 409 });
+    // Pending changes outlive the archive, but there is nothing live to publish them to.
+    await call("updateCampaign", { params: id(created), json: { name: "Wire trigger v3" }, expect: 200 });
+    await call("archiveCampaign", { params: id(created), expect: 200 });
+    await call("publishCampaign", { params: id(created), expect: 409 });
+    await call("archiveCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("testSendCampaign", { params: id(created), json: { phones: ["+14155552671"], request: { code: "T" } }, expect: 409 });
+    await call("pauseCampaign", { params: id(created), expect: 409 });
+    await call("updateCampaign", { params: id(created), json: { name: "Archived" }, expect: 409 });
+    await call("unarchiveCampaign", { params: id(created), json: { version: 1 }, expect: 409 });
+    await call("unarchiveCampaign", { params: id(created), expect: 200 });
+    await call("unarchiveCampaign", { params: id(created), expect: 409 });
+    await call("unarchiveCampaign", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("listTemplates", { expect: 200 });
+  });
+
+  it("answers trigger requests as documented, on both paths", async () => {
+    const draft = await createTriggerCampaign(fx.workspaceId, fx.templateId, { status: "draft", triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG });
+    const unsendable = await createTriggerCampaign(fx.workspaceId, await pendingTemplate(), { triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG });
+    const slow = await createTriggerCampaign(fx.workspaceId, fx.templateId, { triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG, rateLimitPerMinute: 1 });
+    for (const operationId of ["triggerCampaign", "triggerCampaignOutbound"]) {
+      const params = { id: triggerCampaignId };
+      const accepted = await call(operationId, { params, json: { phone: testPhone(), code: "A1" }, expect: 202 });
+      messageIds.push(String(accepted.body.id));
+      await call(operationId, { params, json: [{ phone: testPhone(), code: "B1" }, { phone: testPhone(), code: "B2" }], expect: 202 });
+      const skipped = await call(operationId, { params, json: { phone: optedOutPhone, code: "O" }, expect: 202 });
+      expect(skipped.body).toMatchObject({ status: "skipped", error: { code: "opted_out" } });
+      await call(operationId, { params, triggerKey: true, json: { phone: testPhone(), code: "K" }, expect: 202 });
+      await call(operationId, { params, query: { dryRun: "true" }, json: { phone: testPhone(), code: "D" }, expect: 200 });
+      await call(operationId, { params, query: { dryRun: "true" }, json: [{ phone: testPhone(), code: "D" }], expect: 200 });
+      await call(operationId, { params, headers: { "idempotency-key": " " }, json: { phone: testPhone() }, expect: 400 });
+      const idempotencyKey = `wire-${operationId}`;
+      await call(operationId, { params, headers: { "idempotency-key": idempotencyKey }, json: { phone: "+14155552671", code: "I" }, expect: 202 });
+      await call(operationId, { params, headers: { "idempotency-key": idempotencyKey }, json: { phone: "+14155552672", code: "I" }, expect: 422 });
+      await call(operationId, { params, json: { phone: "4155552671" }, expect: 422 });
+      await call(operationId, { params, json: Array.from({ length: 101 }, () => ({ phone: testPhone(), code: "X" })), expect: 422 });
+      await call(operationId, { params: { id: "cmp_doesnotexist" }, json: { phone: testPhone() }, expect: 404 });
+      await call(operationId, { params: { id: draft }, json: { phone: testPhone() }, expect: 409 });
+      await call(operationId, { params: { id: fx.campaignId }, json: { phone: testPhone() }, expect: 409 });
+      await call(operationId, { params: { id: unsendable }, json: { phone: testPhone() }, expect: 409 });
+      // One request a minute: the second in a window is refused (a third, should a window end in between).
+      let status = 0;
+      for (let attempt = 0; attempt < 3 && status !== 429; attempt++) {
+        ({ status } = await call(operationId, { params: { id: slow }, json: { phone: testPhone(), code: "S" }, expect: [202, 429] }));
+      }
+      expect(status, `${operationId} over the campaign's rate`).toBe(429);
+    }
+  });
+
+  it("answers message, log and request-log reads as documented", async () => {
+    await dispatchSettled();
+    await flushTriggerRequests();
+    const params = { id: triggerCampaignId };
+    await call("getMessage", { params: { id: messageIds[0]! }, expect: 200 });
+    await call("getMessage", { params: { id: "msg_doesnotexist" }, expect: 404 });
+    const firstMessages = await call("listCampaignMessages", { params, query: { limit: "1", include: "counts", status: "queued,sent,delivered,read,failed,skipped" }, expect: 200 });
+    await call("listCampaignMessages", { params, query: { cursor: String(firstMessages.body.nextCursor), phone: "351", from: "2020-01-01", to: "2099-12-31T00:00:00Z" }, expect: 200 });
+    await call("listCampaignMessages", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("listCampaignMessages", { params, query: { limit: "0" }, expect: 422 });
+    const csv = await call("exportCampaignLogs", { params, query: { attributes: "true", status: "queued,sent,delivered", phone: "351", from: "2020-01-01", to: "2099-12-31" }, expect: 200 });
+    expect(csv.text).toMatch(/^created_at,message_id/);
+    await call("exportCampaignLogs", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("exportCampaignLogs", { params, query: { from: "yesterday" }, expect: 422 });
+    const requests = await call("listCampaignRequests", { params, query: { outcome: "all", limit: "1" }, expect: 200 });
+    expect(requests.body.data?.length).toBeGreaterThan(0);
+    await call("listCampaignRequests", { params, query: { outcome: "rejected", cursor: String(requests.body.nextCursor) }, expect: 200 });
+    await call("listCampaignRequests", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    await call("listCampaignRequests", { params, query: { outcome: "maybe" }, expect: 422 });
+  });
+
+  it("answers bulk campaign requests as documented", async () => {
+    const audience = { listIds: [fx.listId], segmentIds: [] };
+    await call("countAudience", { json: audience, expect: 200 });
+    await call("countAudience", { json: { listIds: ["lst_doesnotexist"] }, expect: 404 });
+    await call("previewBulkMessage", { json: { audience, templateId: fx.templateId, messageConfig: PROMO_MESSAGE_CONFIG, index: 0 }, expect: 200 });
+    await call("previewBulkMessage", { json: { audience: { listIds: ["lst_doesnotexist"] }, templateId: fx.templateId, messageConfig: PROMO_MESSAGE_CONFIG }, expect: 404 });
+    const params = { id: fx.campaignId };
+    const trigger = { id: triggerCampaignId };
+    const missing = { id: "cmp_doesnotexist" };
+    await call("testSendCampaign", { params, json: { phones: ["+14155552671"] }, expect: 202 });
+    await call("testSendCampaign", { params: missing, json: { phones: ["+14155552671"] }, expect: 404 });
+    await call("getBulkLaunchCheck", { params, expect: 200 });
+    await call("getBulkLaunchCheck", { params: missing, expect: 404 });
+    await call("getBulkLaunchCheck", { params: trigger, expect: 409 });
+    await call("getBulkProgress", { params, expect: 200 });
+    await call("getBulkProgress", { params: missing, expect: 404 });
+    await call("getBulkProgress", { params: trigger, expect: 409 });
+    // An empty audience fails the launch checks.
+    const empty = await call("createCampaign", { json: { kind: "bulk", name: "Nobody", audience: { listIds: [], segmentIds: [] }, templateId: fx.templateId, messageConfig: PROMO_MESSAGE_CONFIG }, expect: 201 });
+    const emptyParams = { id: String(empty.body.id) };
+    await call("launchBulkCampaign", { params: emptyParams, expect: 422 });
+    await call("scheduleBulkCampaign", { params: emptyParams, json: { scheduledAt: nextWeek(), timeZone: "Europe/Lisbon" }, expect: 422 });
+    const noTemplate = await call("createCampaign", { json: { kind: "bulk", name: "No template", audience }, expect: 201 });
+    await call("testSendCampaign", { params: { id: String(noTemplate.body.id) }, json: { phones: ["+14155552671"] }, expect: 422 });
+    const later = await call("createCampaign", { json: { kind: "bulk", name: "Later", audience, templateId: fx.templateId, messageConfig: PROMO_MESSAGE_CONFIG }, expect: 201 });
+    const laterParams = { id: String(later.body.id) };
+    await call("scheduleBulkCampaign", { params: laterParams, json: { scheduledAt: nextWeek(), timeZone: "Europe/Lisbon", version: 99 }, expect: 409 });
+    await call("scheduleBulkCampaign", { params: laterParams, json: { scheduledAt: nextWeek(), timeZone: "Europe/Lisbon" }, expect: 200 });
+    await call("archiveCampaign", { params: laterParams, expect: 409 });
+    await call("scheduleBulkCampaign", { params: missing, json: { scheduledAt: nextWeek(), timeZone: "Europe/Lisbon" }, expect: 404 });
+    await call("scheduleBulkCampaign", { params: trigger, json: { scheduledAt: nextWeek(), timeZone: "Europe/Lisbon" }, expect: 409 });
+    await call("cancelBulkCampaign", { params: laterParams, json: { version: 1 }, expect: 409 });
+    await call("cancelBulkCampaign", { params: laterParams, expect: 200 });
+    await call("cancelBulkCampaign", { params: { id: String(empty.body.id) }, expect: 409 });
+    await call("cancelBulkCampaign", { params: missing, expect: 404 });
+    await call("cancelBulkCampaign", { params: trigger, expect: 409 });
+    await call("scheduleBulkCampaign", { params: laterParams, json: { scheduledAt: nextWeek(), timeZone: "Europe/Lisbon" }, expect: 409 });
+    await call("launchBulkCampaign", { params: laterParams, expect: 409 });
+    await call("launchBulkCampaign", { params: missing, expect: 404 });
+    await call("launchBulkCampaign", { params: trigger, expect: 409 });
+    await call("launchBulkCampaign", { params, json: { version: 99 }, expect: 409 });
+    await call("launchBulkCampaign", { params, json: { allowTierWait: false }, expect: 200 });
+    await dispatchSettled();
+    // Retargeting reads the finished campaign's failures.
+    const db = await getDb();
+    await db.update(messages).set({ status: "failed", errorCode: "131026", errorReason: "Message undeliverable." }).where(and(eq(messages.campaignId, fx.campaignId), eq(messages.source, "bulk")));
+    await db.update(campaigns).set({ status: "completed", completedAt: new Date() }).where(eq(campaigns.id, fx.campaignId));
+    await call("retargetBulkCampaign", { params, json: { audience: "failed", name: "Wire retarget" }, expect: 201 });
+    await call("retargetBulkCampaign", { params: laterParams, json: { audience: "failed" }, expect: 422 });
+    await call("retargetBulkCampaign", { params: emptyParams, json: { audience: "failed" }, expect: 409 });
+    await call("retargetBulkCampaign", { params: missing, json: { audience: "failed" }, expect: 404 });
+    await call("retargetBulkCampaign", { params: trigger, json: { audience: "failed" }, expect: 409 });
+  });
+
+  it("answers contact requests as documented", async () => {
+    const phone = testPhone();
+    const created = await call("createContact", { json: { phone, name: "Rita", attributes: { city: "Faro" } }, expect: 201 });
+    await call("createContact", { json: { phone, optedOut: false }, expect: 200 });
+    const byId = { idOrPhone: String(created.body.id) };
+    await call("getContact", { params: { idOrPhone: phone }, expect: 200 });
+    await call("getContact", { params: byId, expect: 200 });
+    await call("getContact", { params: { idOrPhone: "+14155550000" }, expect: 404 });
+    await call("getContact", { params: { idOrPhone: "not-a-phone" }, expect: 422 });
+    const other = testPhone();
+    await call("upsertContact", { params: { idOrPhone: other }, json: { name: "Nuno" }, expect: 201 });
+    await call("upsertContact", { params: { idOrPhone: other }, json: { attributes: { city: "Braga" } }, expect: 200 });
+    await call("updateContact", { params: byId, json: { name: null, attributes: { city: null, vip: true } }, expect: 200 });
+    await call("updateContact", { params: { idOrPhone: "ctc_doesnotexist" }, json: { name: "X" }, expect: 404 });
+    await call("optOutContact", { params: byId, expect: 200 });
+    await call("optOutContact", { params: { idOrPhone: "ctc_doesnotexist" }, expect: 404 });
+    await call("optOutContact", { params: { idOrPhone: "123" }, expect: 422 });
+    await call("optInContact", { params: byId, expect: 200 });
+    await call("optInContact", { params: { idOrPhone: "ctc_doesnotexist" }, expect: 404 });
+    await call("optInContact", { params: { idOrPhone: "123" }, expect: 422 });
+    await call("listContacts", { query: { search: "Rita", limit: "10", optedOut: "false" }, expect: 200 });
+    const members = await call("listContacts", { query: { listId: fx.listId, limit: "1" }, expect: 200 });
+    await call("listContacts", { query: { listId: fx.listId, cursor: String(members.body.nextCursor) }, expect: 200 });
+    await call("listContacts", { query: { segmentId: existing("/api/v1/segments/{id}").id! }, expect: 200 });
+    await call("listContacts", { query: { listId: "lst_doesnotexist" }, expect: 404 });
+    await call("listContacts", { query: { limit: "0" }, expect: 422 });
+    const [withMessages] = await (await getDb()).select({ phone: messages.phoneNumber }).from(messages).where(eq(messages.campaignId, triggerCampaignId)).limit(1);
+    await call("listContactMessages", { params: { idOrPhone: withMessages!.phone }, query: { limit: "5" }, expect: 200 });
+    await call("listContactMessages", { params: { idOrPhone: "ctc_doesnotexist" }, expect: 404 });
+    await call("listContactMessages", { params: { idOrPhone: "123" }, expect: 422 });
+    await call("deleteContact", { params: byId, expect: 204 });
+    await call("deleteContact", { params: byId, expect: 404 });
+    await call("deleteContact", { params: { idOrPhone: "123" }, expect: 422 });
+    await call("defineContactAttribute", { json: { key: "points", type: "number" }, expect: 201 });
+    await call("defineContactAttribute", { json: { key: "points", type: "number" }, expect: 200 });
+    await call("defineContactAttribute", { json: { key: "points", type: "string" }, expect: 409 });
+    await call("listContactAttributes", { expect: 200 });
+    await call("updateContact", { params: { idOrPhone: other }, json: { attributes: { points: "many" } }, expect: 422 });
+  });
+
+  it("answers list and segment requests as documented", async () => {
+    const list = await call("createList", { raw: { contentType: "application/json; charset=utf-8", text: JSON.stringify({ name: "Wire list" }) }, expect: 201 });
+    await call("listLists", { query: { limit: "10", cursor: await nextCursorOf("listLists") }, expect: 200 });
+    await call("listLists", { query: { limit: "0" }, expect: 422 });
+    await call("createList", { json: { name: "Wire list" }, expect: 409 });
+    const params = { id: String(list.body.id) };
+    const missing = { id: "lst_doesnotexist" };
+    await call("getList", { params, expect: 200 });
+    await call("getList", { params: missing, expect: 404 });
+    await call("renameList", { params, json: { name: "Wire list 2" }, expect: 200 });
+    await call("renameList", { params, json: { name: "Customers" }, expect: 409 });
+    await call("renameList", { params: missing, json: { name: "X" }, expect: 404 });
+    await call("addListContacts", { params, json: { contactIds: [fx.contactIds[0]!, "ctc_doesnotexist"], phones: ["+14155550001"] }, expect: 200 });
+    await call("addListContacts", { params: missing, json: { contactIds: [fx.contactIds[0]!] }, expect: 404 });
+    await call("removeListContacts", { params, json: { contactIds: [fx.contactIds[0]!] }, expect: 200 });
+    await call("removeListContacts", { params: missing, json: { contactIds: [fx.contactIds[0]!] }, expect: 404 });
+    await call("deleteList", { params, expect: 204 });
+    await call("deleteList", { params, expect: 404 });
+
+    const filter = { match: "all", conditions: [{ field: "list", op: "in", listId: fx.listId }, { field: "opted_out", value: false }] };
+    const segment = await call("createSegment", { json: { name: "Wire segment", filter }, expect: 201 });
+    await call("listSegments", { query: { limit: "10", cursor: await nextCursorOf("listSegments") }, expect: 200 });
+    await call("listSegments", { query: { limit: "0" }, expect: 422 });
+    await call("createSegment", { json: { name: "Wire segment", filter }, expect: 409 });
+    const segmentParams = { id: String(segment.body.id) };
+    const noSegment = { id: "seg_doesnotexist" };
+    await call("getSegment", { params: segmentParams, expect: 200 });
+    await call("getSegment", { params: noSegment, expect: 404 });
+    await call("updateSegment", { params: segmentParams, json: { name: "Wire segment 2" }, expect: 200 });
+    await call("updateSegment", { params: segmentParams, json: { name: "Porto" }, expect: 409 });
+    await call("updateSegment", { params: noSegment, json: { name: "X" }, expect: 404 });
+    await call("countSegment", { params: segmentParams, expect: 200 });
+    await call("countSegment", { params: noSegment, expect: 404 });
+    await call("countSegmentFilter", { json: { filter }, expect: 200 });
+    await call("deleteSegment", { params: segmentParams, expect: 204 });
+    await call("deleteSegment", { params: segmentParams, expect: 404 });
+  });
+
+  it("answers import and bulk upsert requests as documented", async () => {
+    const job = await call("createImport", { json: importOptions("wire.csv"), expect: 201 });
+    const params = { id: String(job.body.id) };
+    const missing = { id: "imp_doesnotexist" };
+    const csv = `Phone,Name\r\n${testPhone()},Rita\r\nnot a phone,Nobody\r\n`;
+    await call("uploadImportFile", { params: missing, raw: { contentType: "text/csv", text: csv }, expect: 404 });
+    await call("uploadImportFile", { params, raw: { contentType: "text/csv", text: "" }, expect: 422 });
+    await call("uploadImportFile", { params, raw: { contentType: "text/csv", text: csv }, expect: 202 });
+    await call("uploadImportFile", { params, raw: { contentType: "text/csv", text: csv }, expect: 409 });
+    await call("uploadImportFile", { params, raw: { contentType: "text/csv", text: csv }, headers: { "content-length": String(300 * 1024 * 1024) }, expect: 413 });
+    // The merge runs after the response.
+    await expect.poll(async () => (await call("getImport", { params, expect: 200 })).body.status, { timeout: 20_000, interval: 50 }).toBe("completed");
+    await call("getImport", { params: missing, expect: 404 });
+    const rejected = await call("downloadImportRejectedRows", { params, expect: 200 });
+    expect(rejected.text).toContain("not a phone");
+    await call("downloadImportRejectedRows", { params: missing, expect: 404 });
+    await call("listImports", { query: { limit: "10", cursor: await nextCursorOf("listImports") }, expect: 200 });
+    await call("listImports", { query: { limit: "0" }, expect: 422 });
+    await call("bulkUpsertContacts", { json: [{ phone: testPhone(), name: "Ana", attributes: { city: "Porto" } }, { phone: testPhone(), optedOut: true }], expect: 200 });
+    await call("bulkUpsertContacts", { raw: { contentType: "text/csv", text: `phone,name,city\r\n${testPhone()},Rui,Lisbon\r\n` }, expect: 202 });
+    await call("bulkUpsertContacts", { json: [{ phone: "123" }], expect: 422 });
+    await call("bulkUpsertContacts", { json: Array.from({ length: 1001 }, () => ({ phone: testPhone() })), expect: 422 });
+    await call("bulkUpsertContacts", { raw: { contentType: "text/csv", text: "name,city\r\nRui,Lisbon\r\n" }, expect: 422 });
+    const mismatched = await call("createImport", { json: importOptions("mismatched.csv"), expect: 201 });
+    await call("uploadImportFile", { params: { id: String(mismatched.body.id) }, raw: { contentType: "text/csv; charset=utf-8", text: "Mobile,Name\r\n+14155552671,Rita\r\n" }, expect: 422 });
+  });
+
+  it("holds every exchange to the document", () => {
+    expect(recorder.mismatches, recorder.mismatches.join("\n")).toEqual([]);
+  });
+
+  it("exercises every documented (operation, status) pair and every documented problem code", () => {
+    const allowed = (answer: string) => {
+      const [operationId, status] = answer.split(" ");
+      return answer in ALLOWED_UNEXERCISED || `${operationId} ${status}` in ALLOWED_UNEXERCISED || `* ${status}` in ALLOWED_UNEXERCISED;
+    };
+    const unexercised = [
+      ...recorder.documentedPairs().filter((pair) => !recorder.exercised.has(pair)),
+      ...recorder.documentedCodes().filter((code) => !recorder.exercisedCodes.has(code)),
+    ].filter((answer) => !allowed(answer));
+    expect(unexercised, `documented but never answered (operation status [problem code]):\n${unexercised.join("\n")}`).toEqual([]);
+  });
+});
