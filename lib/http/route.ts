@@ -10,6 +10,7 @@ import type { MemberRole } from "@/db/schema";
 import type { Actor } from "@/lib/workspaces";
 import { ApiError } from "./errors";
 import { originFromHeaders } from "./origin";
+import { assertPathParams } from "./path-params";
 import { problemResponse, toApiError } from "./problem";
 
 type Params = Record<string, string | string[] | undefined>;
@@ -72,7 +73,7 @@ export function withPublic<P extends Params = Params>(
   handler: (context: BaseContext<P>) => Promise<Response>,
 ): NextRouteHandler {
   return (request, context) =>
-    runRoute(request, async (requestId) => handler({ request, params: (await context.params) as P, requestId }));
+    runRoute(request, async (requestId) => handler({ request, params: assertPathParams((await context.params) as P), requestId }));
 }
 
 /**
@@ -96,8 +97,10 @@ export function withWorkspace<P extends Params = Params>(
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
+      // A path segment no id can have is 404 before the credentials are even looked up.
+      const params = assertPathParams((await context.params) as P);
       const run = async (workspaceId: string, actor: Actor, scope: ApiKeyScope, role: MemberRole | null) =>
-        noStoreByDefault(await handler({ request, params: (await context.params) as P, requestId, workspaceId, actor, scope, role }));
+        noStoreByDefault(await handler({ request, params, requestId, workspaceId, actor, scope, role }));
       const keyPresented = accept !== "session" && readPresentedApiKey(request.headers) !== null;
       if (keyPresented || accept === "key") {
         const db = await getDb();

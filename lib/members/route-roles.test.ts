@@ -29,7 +29,7 @@ function routeFiles(dir = API): string[] {
 }
 
 const relative = (file: string) => path.relative(API, file).replaceAll(path.sep, "/");
-const params = (route: string) => Object.fromEntries([...route.matchAll(/\[([^\]]+)\]/g)].map(([, name]) => [name!, `${name}_none`]));
+const params = (route: string) => Object.fromEntries([...route.matchAll(/\[([^\]]+)\]/g)].map(([, name]) => [name!, `none_${name}`]));
 
 async function memberOf(ownerWorkspace: string, ownerId: string, role: "admin" | "member") {
   const user = await createTestAccount();

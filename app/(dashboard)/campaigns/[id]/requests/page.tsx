@@ -4,7 +4,7 @@ import { RequestsView } from "@/components/campaigns/requests/requests-view";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { getCampaign } from "@/lib/campaigns/service";
-import { orNotFound } from "@/lib/http/page-not-found";
+import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { listTriggerRequests, requestListParamsSchema } from "@/lib/trigger/requests-query";
 import { searchParamsRecord } from "@/lib/logs/filters";
 
@@ -19,7 +19,7 @@ export default async function CampaignRequestsPage({
 }) {
   await connection();
   const user = await requireUser();
-  const [{ id }, raw] = await Promise.all([params, searchParams]);
+  const [{ id }, raw] = await Promise.all([pageParams(params), searchParams]);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
   // A hand-edited address falls back to the newest page of all requests rather than an error page.
