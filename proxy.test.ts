@@ -1,6 +1,6 @@
 import { encode } from "next-auth/jwt";
 import { NextRequest, type NextFetchEvent } from "next/server";
-import { getMiddlewareMatchers } from "next/dist/build/analysis/get-page-static-info";
+import * as pageStaticInfo from "next/dist/build/analysis/get-page-static-info";
 import { getMiddlewareRouteMatcher } from "next/dist/shared/lib/router/utils/middleware-route-matcher";
 import { afterEach, describe, expect, it } from "vitest";
 import { AUTH_BODY_LIMIT_BYTES, contentSecurityPolicy } from "@/lib/http/security";
@@ -111,7 +111,9 @@ describe("proxy: pages", () => {
 
 describe("proxy: paths that do not decode to text", () => {
   // Next.js itself matches the raw path against the compiled matchers; these are compiled the same way.
-  const matches = getMiddlewareRouteMatcher(getMiddlewareMatchers(config.matcher as never, {} as never));
+  // Exported by Next.js (it compiles proxy.ts's matchers with it) but not declared in its types.
+  const { getMiddlewareMatchers } = pageStaticInfo as unknown as { getMiddlewareMatchers: (matcher: unknown, nextConfig: object) => pageStaticInfo.ProxyMatcher[] };
+  const matches = getMiddlewareRouteMatcher(getMiddlewareMatchers(config.matcher, {}));
   const plainRequest = { headers: {}, cookies: {} } as never;
 
   it("are matched on every route, API and trigger endpoint included, and no API path that decodes is", () => {
