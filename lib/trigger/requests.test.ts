@@ -6,7 +6,9 @@ import { getDb } from "@/db";
 import { triggerRequests } from "@/db/schema";
 import { GET as listRequests } from "@/app/api/v1/campaigns/[id]/requests/route";
 import { createApiKey } from "@/lib/api-keys/service";
-import { createTestAccount } from "@/lib/testing/factories";
+import { isOwnerOrAdmin } from "@/lib/members/roles";
+import { callRoute, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
+import { createTestAccount, createTestMember } from "@/lib/testing/factories";
 import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
 import { triggerPost } from "./handler";
 import { flushTriggerRequests, MAX_RECORDED_BODY_BYTES, pruneTriggerRequests, recordedBodyFromBytes, recordTriggerRequest, type TriggerRequestEntry } from "./requests";
@@ -158,6 +160,27 @@ describe("the trigger request log", () => {
     expect((await trigger(fx, order(), { key: scoped })).status).toBe(202);
     expect((await list(fx, "", { key: scoped })).status).toBe(403);
     expect((await list(fx)).body.data.map((r) => r.key?.name)).toEqual(["Checkout only"]);
+  });
+
+  it("shows its bodies (phone numbers, addresses) to owners and admins in the web app, never to a member", async () => {
+    const fx = await createTriggerFixture();
+    await trigger(fx, order());
+    const asRole = async (role: "admin" | "member" | "owner") => {
+      const user = role === "owner" ? { id: fx.userId, email: undefined } : await createTestMember(fx.workspaceId, fx.userId, role);
+      const cookie = await sessionCookie({ userId: user.id, workspaceId: fx.workspaceId, email: user.email });
+      return callRoute<TriggerRequestPage & { type?: string }>(listRequests, "GET", `/api/v1/campaigns/${fx.campaignId}/requests`, { cookie, headers: SAME_ORIGIN, params: { id: fx.campaignId } });
+    };
+    const member = await asRole("member");
+    expect(member.status).toBe(403);
+    expect(member.body.type).toBe("/docs/api#error-admin_required");
+    expect(JSON.stringify(member.body)).not.toContain("+14155552671");
+    for (const role of ["admin", "owner"] as const) {
+      const allowed = await asRole(role);
+      expect(allowed.status, role).toBe(200);
+      expect(allowed.body.data[0]!.body).toContain("+14155552671");
+    }
+    // The Requests tab and the audit log page apply the same rule.
+    expect([isOwnerOrAdmin("owner"), isOwnerOrAdmin("admin"), isOwnerOrAdmin("member")]).toEqual([true, true, false]);
   });
 
   it("deletes records older than 7 days and keeps the rest", async () => {

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { RequestsView } from "@/components/campaigns/requests/requests-view";
+import { AdminsOnly } from "@/components/settings/admins-only";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
+import { isOwnerOrAdmin } from "@/lib/members/roles";
 import { getCampaign } from "@/lib/campaigns/service";
 import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { listTriggerRequests, requestListParamsSchema } from "@/lib/trigger/requests-query";
@@ -19,6 +21,8 @@ export default async function CampaignRequestsPage({
 }) {
   await connection();
   const user = await requireUser();
+  // The bodies hold customers' phone numbers and addresses: owners and admins only.
+  if (!isOwnerOrAdmin(user.role)) return <AdminsOnly title="Requests" />;
   const [{ id }, raw] = await Promise.all([pageParams(params), searchParams]);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
