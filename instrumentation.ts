@@ -1,11 +1,19 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getEnv } = await import("./lib/env");
-  getEnv();
+  const building = process.env.NEXT_PHASE === "phase-production-build";
+  try {
+    getEnv();
+  } catch (error) {
+    if (building) throw error;
+    // Next.js would report the error, print "Ready" and answer every request 500: a server that
+    // cannot work does not start, and says which variable to fix.
+    console.error(`Sendstream cannot start. ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   const { prepareAuthEnvironment } = await import("./lib/auth/environment");
   prepareAuthEnvironment();
   const { getDb, isEmbedded, embeddedDataDir } = await import("./db");
-  const building = process.env.NEXT_PHASE === "phase-production-build";
   if (isEmbedded()) {
     // Open (and migrate) now rather than on the first request.
     await getDb();

@@ -1,5 +1,7 @@
 import { encode } from "next-auth/jwt";
 import { NextRequest, type NextFetchEvent } from "next/server";
+import * as pageStaticInfo from "next/dist/build/analysis/get-page-static-info";
+import { getMiddlewareRouteMatcher } from "next/dist/shared/lib/router/utils/middleware-route-matcher";
 import { afterEach, describe, expect, it } from "vitest";
 import { AUTH_BODY_LIMIT_BYTES, contentSecurityPolicy } from "@/lib/http/security";
 import proxy, { config } from "./proxy";
@@ -49,7 +51,7 @@ describe("proxy: next-auth request bodies", () => {
   });
 
   it("matches next-auth's routes but not the other API routes or the trigger endpoint", () => {
-    const [auth, pages] = config.matcher as [string, { source: string }];
+    const [auth, pages] = config.matcher as [string, { source: string }, string];
     expect(auth).toBe("/api/auth/:path*");
     const pagePattern = new RegExp(`^${pages.source}$`);
     expect(pagePattern.test("/sign-in")).toBe(true);
@@ -104,5 +106,37 @@ describe("proxy: pages", () => {
     const signedIn = await call("http://app.test/campaigns", { headers: { cookie: `next-auth.session-token=${token}` } });
     expect(passedOn(signedIn)).toBe(true);
     expect(signedIn.headers.get("content-security-policy")).toMatch(/'nonce-/);
+  });
+});
+
+describe("proxy: paths that do not decode to text", () => {
+  // Next.js itself matches the raw path against the compiled matchers; these are compiled the same way.
+  // Exported by Next.js (it compiles proxy.ts's matchers with it) but not declared in its types.
+  const { getMiddlewareMatchers } = pageStaticInfo as unknown as { getMiddlewareMatchers: (matcher: unknown, nextConfig: object) => pageStaticInfo.ProxyMatcher[] };
+  const matches = getMiddlewareRouteMatcher(getMiddlewareMatchers(config.matcher, {}));
+  const plainRequest = { headers: {}, cookies: {} } as never;
+
+  it("are matched on every route, API and trigger endpoint included, and no API path that decodes is", () => {
+    for (const path of ["/api/v1/campaigns/%ff", "/api/campaigns/%FF/trigger", "/outbound/cmp_%00", "/api/v1/contacts/%zz", "/api/v1/campaigns/cmp_%C3%28", "/api/keys/key_%7f"]) {
+      expect(matches(path, plainRequest, {}), path).toBe(true);
+    }
+    for (const path of ["/api/v1/campaigns/cmp_1", "/api/v1/contacts/%2B14155552671", "/outbound/cmp_1", "/api/campaigns/cmp_1/trigger"]) {
+      expect(matches(path, plainRequest, {}), path).toBe(false);
+    }
+  });
+
+  it("answer an API path with 404 problem+json and a page with the not-found page", async () => {
+    for (const url of ["http://app.test/api/v1/campaigns/%ff", "http://app.test/api/campaigns/cmp_%00/trigger", "http://app.test/outbound/%C3%28", "http://app.test/api/auth/%ff"]) {
+      const response = await call(url, { method: "POST" });
+      expect(response.status, url).toBe(404);
+      expect(response.headers.get("content-type"), url).toMatch(/^application\/problem\+json/);
+      expect((await response.json()).type).toBe("/docs/api#error-not_found");
+    }
+    for (const url of ["http://app.test/invite/%ff", "http://app.test/campaigns/cmp_%00", "http://app.test/contacts/%zz/edit"]) {
+      const response = await call(url);
+      expect(new URL(response.headers.get("x-middleware-rewrite")!).pathname, url).toBe("/_no-such-page");
+      expect(response.headers.get("content-security-policy"), url).toMatch(/'nonce-/);
+    }
+    expect(passedOn(await call("http://app.test/api/v1/campaigns/caf%C3%A9"))).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { withAuth, type NextRequestWithAuth } from "next-auth/middleware";
 import { prepareAuthEnvironment } from "@/lib/auth/environment";
+import { isDecodablePath, unknownResource } from "@/lib/http/path-params";
 import { problemResponse } from "@/lib/http/problem";
 import { authBodyRefusal, contentSecurityPolicy, newNonce, servedOverHttps, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security";
 
@@ -8,15 +9,20 @@ prepareAuthEnvironment();
 
 const SIGNED_IN_ONLY = /^\/(campaigns|contacts|logs|settings)(\/|$)/;
 
+/** A path no page has: rendered as the app's not-found page (404). */
+const NO_SUCH_PAGE = "/_no-such-page";
+
 /** Every page: a per-request nonce for the Content-Security-Policy, and HSTS over https. */
-function pageResponse(request: NextRequest): NextResponse {
+function pageResponse(request: NextRequest, { notFound = false }: { notFound?: boolean } = {}): NextResponse {
   const nonce = newNonce();
   const policy = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   // Next.js takes the nonce for its own scripts from the request's CSP header while rendering.
   requestHeaders.set("Content-Security-Policy", policy);
   requestHeaders.set("x-nonce", nonce);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  const response = notFound
+    ? NextResponse.rewrite(new URL(NO_SUCH_PAGE, request.url), { request: { headers: requestHeaders } })
+    : NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
   return withTransportSecurity(request, response);
 }
@@ -31,6 +37,11 @@ const signedInOnly = withAuth((request) => pageResponse(request), { pages: { sig
 
 export default async function proxy(request: NextRequest, event: NextFetchEvent): Promise<Response> {
   const { pathname } = request.nextUrl;
+  // Next.js would fail to decode such a path into route params and answer a bare 500.
+  if (!isDecodablePath(pathname)) {
+    const api = pathname.startsWith("/api/") || pathname.startsWith("/outbound/");
+    return api ? withTransportSecurity(request, problemResponse(unknownResource())) : pageResponse(request, { notFound: true });
+  }
   if (pathname.startsWith("/api/")) {
     const refusal = authBodyRefusal(request);
     return refusal ? withTransportSecurity(request, problemResponse(refusal)) : NextResponse.next();
@@ -53,5 +64,8 @@ export const config = {
         { type: "header", key: "purpose", value: "prefetch" },
       ],
     },
+    // Any path (API routes and the trigger endpoint included) holding an escape that may not decode
+    // to text: a control character, a byte of a multi-byte character, or a malformed escape.
+    "/:path(.*%(?:[01][0-9a-fA-F]|7[fF]|[89a-fA-F]|(?![0-9a-fA-F]{2})).*)",
   ],
 };

@@ -8,6 +8,7 @@ import { auditEvents, messages, notices } from "@/db/schema";
 import type { Mail } from "@/lib/mail";
 import { getSenderRow } from "@/lib/senders/service";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
+import { createTestMember } from "@/lib/testing/factories";
 import { createTestCampaign, createTestMessage } from "@/lib/testing/messaging-factories";
 import { allowPrivateWebhookUrlsInTests } from "@/lib/testing/private-webhook-urls";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -168,6 +169,15 @@ describe("settings and notices through the routes", () => {
     const [notice] = (await evaluate()).opened;
     const banner = await callRoute<{ data: NoticeView[] }>(activeRoute, "GET", "/api/alerts/notices", asUser());
     expect(banner.body.data.map((n) => n.id)).toEqual([notice!.id]);
+    // The alerts are the owners': an admin or a member of the workspace cannot dismiss them.
+    for (const role of ["admin", "member"] as const) {
+      const teammate = await createTestMember(account.workspaceId, account.userId, role);
+      const teammateCookie = await sessionCookie({ userId: teammate.id, workspaceId: account.workspaceId, email: teammate.email });
+      const refused = await callRoute<{ type: string }>(dismissRoute, "POST", "/x", { cookie: teammateCookie, headers: SAME_ORIGIN, params: { id: notice!.id } });
+      expect(refused.status, role).toBe(403);
+      expect(refused.body.type).toBe("/docs/api#error-owner_required");
+    }
+    expect(await listActiveNotices(await getDb(), account.workspaceId)).toHaveLength(1);
     const dismissed = await callRoute<NoticeView>(dismissRoute, "POST", "/x", asUser({ params: { id: notice!.id } }));
     expect(dismissed.body).toMatchObject({ id: notice!.id, resolvedAt: null });
     expect(dismissed.body.dismissedAt).not.toBeNull();

@@ -4,7 +4,7 @@ import type { FieldError } from "@/lib/http/errors";
 import { attributeText } from "@/lib/templates/resolve";
 import type { TemplateVariable } from "@/lib/templates/types";
 import {
-  IDENTIFIER_PATTERN,
+  isIdentifier,
   PHONE_ATTRIBUTE,
   type CampaignEditorInput,
   type CampaignEditorValues,
@@ -96,16 +96,16 @@ export function formPath(path: string): string {
 
 /** The trigger mapping with half-typed rows left out (for the example body and the preview). */
 export function usableTrigger(trigger: EditorTrigger | undefined): TriggerConfig {
-  const phoneField = trigger?.phoneField && IDENTIFIER_PATTERN.test(trigger.phoneField) ? trigger.phoneField : "phone";
+  const phoneField = trigger?.phoneField && isIdentifier(trigger.phoneField) ? trigger.phoneField : "phone";
   return {
     phoneField,
-    fields: (trigger?.fields ?? []).filter((f) => f.field && IDENTIFIER_PATTERN.test(f.field) && f.field !== phoneField),
+    fields: (trigger?.fields ?? []).filter((f) => f.field && isIdentifier(f.field) && f.field !== phoneField),
   };
 }
 
 /** Attributes a template variable can use: those the trigger writes (phone first), then the other stored ones. */
 export function attributeOptions(trigger: EditorTrigger | undefined, knownAttributes: string[]) {
-  const fromTrigger = [PHONE_ATTRIBUTE, ...(trigger?.fields ?? []).map((f) => f.attribute).filter((a) => a && IDENTIFIER_PATTERN.test(a))];
+  const fromTrigger = [PHONE_ATTRIBUTE, ...(trigger?.fields ?? []).map((f) => f.attribute).filter((a) => a && isIdentifier(a))];
   const stored = knownAttributes.filter((a) => !fromTrigger.includes(a));
   return { fromTrigger: [...new Set(fromTrigger)], stored };
 }

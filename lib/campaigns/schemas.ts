@@ -26,7 +26,37 @@ export const DEFAULT_PHONE_FIELD = "phone";
 export const MAX_TRIGGER_FIELDS = 50;
 export const MAX_FALLBACK_LENGTH = 1024;
 
-export const identifierSchema = z.string().trim().regex(IDENTIFIER_PATTERN, IDENTIFIER_MESSAGE);
+/**
+ * Names JavaScript objects give a meaning of their own: as a key, `__proto__` is dropped (or swaps
+ * the object's prototype) and `constructor` reads back as a built-in function where a record lacks
+ * it. A field or attribute so named would be stored half (its definition) and lost half (its values).
+ */
+export const RESERVED_IDENTIFIERS: readonly string[] = ["__proto__", "constructor", "prototype"];
+const RESERVED_MESSAGE = "`__proto__`, `constructor` and `prototype` are reserved names; pick another.";
+
+/** Whether a name can be a request field or a contact attribute. */
+export function isIdentifier(name: string): boolean {
+  return IDENTIFIER_PATTERN.test(name) && !RESERVED_IDENTIFIERS.includes(name);
+}
+
+export const identifierSchema = z
+  .string()
+  .trim()
+  .regex(IDENTIFIER_PATTERN, IDENTIFIER_MESSAGE)
+  .refine((name) => !RESERVED_IDENTIFIERS.includes(name), { message: RESERVED_MESSAGE, params: { code: "reserved_name" } });
+
+/**
+ * An object keyed by identifiers (a contact's attributes). zod leaves a `__proto__` member out of a
+ * record without a word, so it is refused here, before the record is read, like the other reserved names.
+ */
+export function identifierRecord<V extends z.ZodType>(valueSchema: V) {
+  return z.preprocess((input, ctx) => {
+    if (typeof input === "object" && input !== null && Object.hasOwn(input, "__proto__")) {
+      ctx.addIssue({ code: "custom", path: ["__proto__"], message: RESERVED_MESSAGE, params: { code: "reserved_name" }, input });
+    }
+    return input;
+  }, z.record(identifierSchema, valueSchema));
+}
 
 export const fieldTypeSchema = z.enum(FIELD_TYPES);
 

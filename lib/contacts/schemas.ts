@@ -1,7 +1,7 @@
 // Contacts as the REST API reads and writes them. Phone numbers follow the trigger's E.164 rule;
 // attribute names follow the campaign builder's identifier rule.
 import { z } from "zod";
-import { BUILT_IN_ATTRIBUTES, identifierSchema } from "@/lib/campaigns/schemas";
+import { BUILT_IN_ATTRIBUTES, identifierRecord } from "@/lib/campaigns/schemas";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 import { e164PhoneSchema, MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
 
@@ -20,8 +20,7 @@ export const contactAttributeValueSchema = z.union([
   z.boolean(),
 ]);
 
-export const contactAttributesSchema = z
-  .record(identifierSchema, contactAttributeValueSchema)
+export const contactAttributesSchema = identifierRecord(contactAttributeValueSchema)
   .superRefine((attributes, ctx) => {
     const keys = Object.keys(attributes);
     if (keys.length > MAX_CONTACT_ATTRIBUTES) {
@@ -65,8 +64,7 @@ export type CreateContactInput = z.output<typeof createContactSchema>;
 /** `PATCH /api/v1/contacts/{idOrPhone}`: attributes are merged, a `null` value removes the key. */
 export const patchContactSchema = z.object({
   name: upsertContactSchema.shape.name,
-  attributes: z
-    .record(identifierSchema, contactAttributeValueSchema.nullable())
+  attributes: identifierRecord(contactAttributeValueSchema.nullable())
     .superRefine((attributes, ctx) => {
       if (Object.keys(attributes).length > MAX_CONTACT_ATTRIBUTES) ctx.addIssue({ code: "custom", message: `At most ${MAX_CONTACT_ATTRIBUTES} attributes.` });
       for (const key of Object.keys(attributes)) {

@@ -30,6 +30,8 @@ for (const [network, prefix] of [
   ["fe80::", 10], // link-local
   ["ff00::", 8], // multicast
   ["64:ff9b::", 96], // NAT64 of any IPv4 address
+  ["::", 96], // IPv4-compatible (deprecated): `::127.0.0.1` is the IPv4 address inside
+  ["2002::", 16], // 6to4: `2002:7f00:1::` carries 127.0.0.1 and is relayed to it
 ] as const) {
   blocked.addSubnet(network, prefix, "ipv6");
 }

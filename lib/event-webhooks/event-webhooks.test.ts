@@ -118,7 +118,7 @@ describe("endpoints", () => {
 
   it("refuses URLs that reach private or loopback addresses unless the setting allows them", async () => {
     delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
-    for (const url of [receiver.url.replace("http:", "https:"), "https://localhost/hook", "https://10.1.2.3/hook", "https://[::1]/hook", "https://169.254.169.254/latest", "https://[::ffff:127.0.0.1]/x"]) {
+    for (const url of [receiver.url.replace("http:", "https:"), "https://localhost/hook", "https://10.1.2.3/hook", "https://[::1]/hook", "https://169.254.169.254/latest", "https://[::ffff:127.0.0.1]/x", "https://[::127.0.0.1]/", "https://[2002:7f00:1::1]/"]) {
       const result = await callRoute<{ errors: { path: string; code: string; message: string }[] }>(createRoute, "POST", "/api/webhook-endpoints", asUser({ body: { url, events: ["message.sent"] } }));
       expect(result.status, url).toBe(422);
       expect(result.body.errors[0]).toMatchObject({ path: "url", code: "unsafe_url" });
@@ -132,7 +132,7 @@ describe("endpoints", () => {
   });
 
   it("judges addresses: private, loopback, link-local and mapped ones are refused, public ones pass", () => {
-    for (const address of ["127.0.0.1", "10.0.0.8", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "not-an-ip"]) {
+    for (const address of ["127.0.0.1", "10.0.0.8", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "::127.0.0.1", "::a9fe:a9fe", "2002:7f00:1::1", "2002:a9fe:a9fe::", "not-an-ip"]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) {

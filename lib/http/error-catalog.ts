@@ -58,13 +58,13 @@ export const ERROR_CATALOG = [
     description:
       "The API key is trigger-only: it may call `POST /api/campaigns/{id}/trigger` (and `/outbound/{id}`) for the campaigns it was created for, and `GET /api/v1/me`, nothing else. Use a full-access key, or create a key for this campaign.",
   },
-  { code: "admin_required", status: 403, title: "Owners and admins only", description: "A member of the workspace may build campaigns and read logs, but only an owner or an admin may manage API keys, the sender, webhooks, alerts and members.", audience: "web_app" },
+  { code: "admin_required", status: 403, title: "Owners and admins only", description: "A member of the workspace may build campaigns and read message logs, but only an owner or an admin may manage API keys, the sender, webhooks, alerts and members, or read the audit log and trigger request bodies.", audience: "web_app" },
   { code: "already_member", status: 409, title: "Conflict", description: "The address invited already belongs to a member of the workspace.", audience: "web_app" },
   { code: "owner_protected", status: 409, title: "Conflict", description: "The change would take the owner out of the workspace, or leave a user without any workspace.", audience: "web_app" },
   { code: "invitation_used", status: 410, title: "Gone", description: "The invitation was accepted or withdrawn already; each link works once.", audience: "web_app" },
   { code: "invitation_expired", status: 410, title: "Gone", description: "The invitation is older than 7 days.", audience: "web_app" },
   { code: "invitation_other_account", status: 403, title: "Forbidden", description: "The invitation is for another email address than the signed-in account's.", audience: "web_app" },
-  { code: "owner_required", status: 403, title: "Owner only", description: "Only the workspace's owner may make this change (renaming the workspace).", audience: "web_app" },
+  { code: "owner_required", status: 403, title: "Owner only", description: "Only the workspace's owner may make this change (renaming the workspace, dismissing the owners' alerts).", audience: "web_app" },
   {
     code: "not_found",
     status: 404,

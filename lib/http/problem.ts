@@ -46,7 +46,8 @@ export function zodFieldErrors(error: ZodError, prefix: (string | number)[] = []
   return error.issues.map((issue) => ({
     path: formatPath([...prefix, ...(issue.path as (string | number)[])]),
     code: issue.code,
-    message: issue.message,
+    // A record's bad key says why in its own issues ("Invalid key in record" alone does not).
+    message: issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : issue.message,
   }));
 }
 

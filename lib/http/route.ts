@@ -7,9 +7,11 @@ import type { ApiKeyScope } from "@/lib/api-keys/schemas";
 import { FULL_SCOPE, insufficientScope } from "@/lib/api-keys/scope";
 import { describeError } from "@/lib/logging";
 import type { MemberRole } from "@/db/schema";
+import { ADMIN_ROLES } from "@/lib/members/roles";
 import type { Actor } from "@/lib/workspaces";
 import { ApiError } from "./errors";
 import { originFromHeaders } from "./origin";
+import { assertPathParams } from "./path-params";
 import { problemResponse, toApiError } from "./problem";
 
 type Params = Record<string, string | string[] | undefined>;
@@ -43,7 +45,10 @@ export type AcceptedCredentials = "both" | "key" | "session";
 export const webAppOnly = { accept: "session" } as const satisfies { accept: AcceptedCredentials };
 
 /** Options for a web-app route that manages the workspace (keys, sender, webhooks, alerts, members): owners and admins. */
-export const adminsOnly = { accept: "session", roles: ["owner", "admin"] } as const satisfies { accept: AcceptedCredentials; roles: readonly MemberRole[] };
+export const adminsOnly = { accept: "session", roles: ADMIN_ROLES } as const satisfies { accept: AcceptedCredentials; roles: readonly MemberRole[] };
+
+/** Options for a web-app route for the workspace's owners only (their alerts). */
+export const ownersOnly = { accept: "session", roles: ["owner"] } as const satisfies { accept: AcceptedCredentials; roles: readonly MemberRole[] };
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -72,7 +77,7 @@ export function withPublic<P extends Params = Params>(
   handler: (context: BaseContext<P>) => Promise<Response>,
 ): NextRouteHandler {
   return (request, context) =>
-    runRoute(request, async (requestId) => handler({ request, params: (await context.params) as P, requestId }));
+    runRoute(request, async (requestId) => handler({ request, params: assertPathParams((await context.params) as P), requestId }));
 }
 
 /**
@@ -96,8 +101,10 @@ export function withWorkspace<P extends Params = Params>(
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
+      // A path segment no id can have is 404 before the credentials are even looked up.
+      const params = assertPathParams((await context.params) as P);
       const run = async (workspaceId: string, actor: Actor, scope: ApiKeyScope, role: MemberRole | null) =>
-        noStoreByDefault(await handler({ request, params: (await context.params) as P, requestId, workspaceId, actor, scope, role }));
+        noStoreByDefault(await handler({ request, params, requestId, workspaceId, actor, scope, role }));
       const keyPresented = accept !== "session" && readPresentedApiKey(request.headers) !== null;
       if (keyPresented || accept === "key") {
         const db = await getDb();
@@ -115,7 +122,9 @@ export function withWorkspace<P extends Params = Params>(
       if (!user) throw accept === "session" ? sessionRequired() : apiKeyUnauthorized(false);
       if (UNSAFE_METHODS.has(request.method)) assertSameOrigin(request, { csvBody });
       if (roles && !roles.includes(user.role)) {
-        throw new ApiError("admin_required", "Only an owner or an admin of this workspace can do this; ask one of them.");
+        throw roles.includes("admin")
+          ? new ApiError("admin_required", "Only an owner or an admin of this workspace can do this; ask one of them.")
+          : new ApiError("owner_required", "Only the workspace's owner can do this.");
       }
       return run(user.workspaceId, { type: "user", id: user.id, email: user.email, name: user.name }, FULL_SCOPE, user.role);
     });

@@ -53,6 +53,8 @@ export const ENDPOINTS: Endpoint[] = [
 /** Errors an endpoint can answer with, the shared ones included, in status order. */
 export function endpointErrors(endpoint: Endpoint): ErrorCode[] {
   const codes = new Set<ErrorCode>(endpoint.auth === "apiKey" ? [...endpoint.errors, ...COMMON_API_ERRORS] : [...endpoint.errors, "method_not_allowed", "internal_error"]);
+  // A path segment no id can have is 404 on every route that takes one (lib/http/path-params.ts).
+  if (endpoint.pathParams?.length) codes.add("not_found");
   // Trigger-only keys may ask who they are.
   if (endpoint.operationId === "getMe") codes.delete("insufficient_scope");
   return [...codes];

@@ -1,7 +1,7 @@
 // Fields offered from a recorded request: each top-level value of its body with a guessed type, and
 // the field that holds the phone number. The builder's "listen for a test request" shows these for
 // the user to confirm.
-import { IDENTIFIER_PATTERN, type FieldType } from "@/lib/campaigns/schemas";
+import { isIdentifier, type FieldType } from "@/lib/campaigns/schemas";
 import { isE164PhoneNumber, normalizePhoneNumber } from "./validation";
 
 export interface GuessedField {
@@ -36,7 +36,7 @@ export function guessFieldsFromBody(body: string): GuessedMapping | null {
   const phones: string[] = [];
   const fields: GuessedField[] = [];
   for (const [field, raw] of Object.entries(item as Record<string, unknown>)) {
-    if (!IDENTIFIER_PATTERN.test(field) || raw === null || typeof raw === "object") continue;
+    if (!isIdentifier(field) || raw === null || typeof raw === "object") continue;
     if (typeof raw === "string" && isE164PhoneNumber(normalizePhoneNumber(raw))) phones.push(field);
     fields.push({ field, type: guessType(raw), sample: String(raw).slice(0, 60) });
   }

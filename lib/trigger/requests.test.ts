@@ -6,10 +6,12 @@ import { getDb } from "@/db";
 import { triggerRequests } from "@/db/schema";
 import { GET as listRequests } from "@/app/api/v1/campaigns/[id]/requests/route";
 import { createApiKey } from "@/lib/api-keys/service";
-import { createTestAccount } from "@/lib/testing/factories";
+import { isOwnerOrAdmin } from "@/lib/members/roles";
+import { callRoute, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
+import { createTestAccount, createTestMember } from "@/lib/testing/factories";
 import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
 import { triggerPost } from "./handler";
-import { flushTriggerRequests, MAX_RECORDED_BODY_BYTES, pruneTriggerRequests, recordedBodyFromBytes } from "./requests";
+import { flushTriggerRequests, MAX_RECORDED_BODY_BYTES, pruneTriggerRequests, recordedBodyFromBytes, recordTriggerRequest, type TriggerRequestEntry } from "./requests";
 import type { TriggerRequestPage } from "./requests-query";
 
 async function trigger(fx: TriggerFixture, body: string, { key = fx.apiKey, campaignId = fx.campaignId, query = "" } = {}) {
@@ -160,6 +162,27 @@ describe("the trigger request log", () => {
     expect((await list(fx)).body.data.map((r) => r.key?.name)).toEqual(["Checkout only"]);
   });
 
+  it("shows its bodies (phone numbers, addresses) to owners and admins in the web app, never to a member", async () => {
+    const fx = await createTriggerFixture();
+    await trigger(fx, order());
+    const asRole = async (role: "admin" | "member" | "owner") => {
+      const user = role === "owner" ? { id: fx.userId, email: undefined } : await createTestMember(fx.workspaceId, fx.userId, role);
+      const cookie = await sessionCookie({ userId: user.id, workspaceId: fx.workspaceId, email: user.email });
+      return callRoute<TriggerRequestPage & { type?: string }>(listRequests, "GET", `/api/v1/campaigns/${fx.campaignId}/requests`, { cookie, headers: SAME_ORIGIN, params: { id: fx.campaignId } });
+    };
+    const member = await asRole("member");
+    expect(member.status).toBe(403);
+    expect(member.body.type).toBe("/docs/api#error-admin_required");
+    expect(JSON.stringify(member.body)).not.toContain("+14155552671");
+    for (const role of ["admin", "owner"] as const) {
+      const allowed = await asRole(role);
+      expect(allowed.status, role).toBe(200);
+      expect(allowed.body.data[0]!.body).toContain("+14155552671");
+    }
+    // The Requests tab and the audit log page apply the same rule.
+    expect([isOwnerOrAdmin("owner"), isOwnerOrAdmin("admin"), isOwnerOrAdmin("member")]).toEqual([true, true, false]);
+  });
+
   it("deletes records older than 7 days and keeps the rest", async () => {
     const fx = await createTriggerFixture();
     await trigger(fx, order());
@@ -171,4 +194,44 @@ describe("the trigger request log", () => {
     expect((await list(fx)).body.data.map((r) => r.id)).not.toContain(oldest!.id);
     expect((await list(fx)).body.data).toHaveLength(1);
   });
+
+  it("keeps every other workspace's entries of a batch when one entry holds text Postgres cannot store, or fails", async () => {
+    const good = await createTriggerFixture();
+    const bad = await createTriggerFixture();
+    const entry = (fx: TriggerFixture, overrides: Partial<TriggerRequestEntry> = {}): TriggerRequestEntry => ({
+      workspaceId: fx.workspaceId,
+      campaignId: fx.campaignId,
+      apiKeyId: null,
+      keyName: "Shop",
+      requestId: "req-1",
+      status: 202,
+      dryRun: false,
+      errorCode: null,
+      problem: null,
+      messageCount: 1,
+      body: { text: "{}", bytes: 2, truncated: false },
+      ...overrides,
+    });
+    const written = Promise.all([
+      recordTriggerRequest(entry(good)),
+      // A NUL in the campaign id (the path as sent), in a key name and a problem: stored with U+FFFD, or dropped by the join.
+      recordTriggerRequest(entry(bad, { campaignId: `${bad.campaignId}\u0000` })),
+      recordTriggerRequest(entry(bad, { keyName: "Shop\u0000", problem: { title: "Bad", detail: "lone \ud800 surrogate" }, status: 422, messageCount: 0 })),
+      // A row the database refuses for another reason still leaves the rest of its batch.
+      recordTriggerRequest(entry(bad, { messageCount: 2 ** 40 })),
+      recordTriggerRequest(entry(good, { requestId: "req-2" })),
+    ]);
+    await flushTriggerRequests();
+    await written;
+    const db = await getDb();
+    const rows = await db
+      .select({ workspaceId: triggerRequests.workspaceId, requestId: triggerRequests.requestId, keyName: triggerRequests.keyName, problem: triggerRequests.problem })
+      .from(triggerRequests)
+      .where(sql`${triggerRequests.campaignId} in (${good.campaignId}, ${bad.campaignId})`);
+    expect(rows.filter((r) => r.workspaceId === good.workspaceId).map((r) => r.requestId).sort()).toEqual(["req-1", "req-2"]);
+    expect(rows.filter((r) => r.workspaceId === bad.workspaceId)).toEqual([
+      { workspaceId: bad.workspaceId, requestId: "req-1", keyName: "Shop\ufffd", problem: { title: "Bad", detail: "lone \ufffd surrogate" } },
+    ]);
+  });
 });
+

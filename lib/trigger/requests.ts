@@ -9,6 +9,7 @@ import { getDb, type Executor } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { newId } from "@/lib/crypto/random";
 import { toApiError } from "@/lib/http/problem";
+import { storableJson } from "@/lib/http/storable-text";
 import { describeError } from "@/lib/logging";
 
 /** Bytes of a body kept; the rest is dropped and the record marked truncated. */
@@ -219,11 +220,7 @@ export async function flushTriggerRequests(db?: Executor): Promise<void> {
     await previous;
     if (entries.length === 0) return;
     const executor = db ?? (await getDb());
-    try {
-      await insertTriggerRequests(executor, entries);
-    } catch (error) {
-      console.error(`[trigger requests] writing ${entries.length} request log entries failed: ${describeError(error)}`);
-    }
+    await insertTriggerRequests(executor, entries);
     if (Date.now() - state.lastPruneAt >= PRUNE_EVERY_MS) {
       state.lastPruneAt = Date.now();
       await pruneTriggerRequests(executor).catch((error: unknown) => {
@@ -238,10 +235,34 @@ export async function flushTriggerRequests(db?: Executor): Promise<void> {
 
 /**
  * One INSERT for a batch. Rows whose campaign is not in the named workspace (or is gone) are
- * dropped by the join, so a call for another workspace's campaign leaves nothing behind.
+ * dropped by the join, so a call for another workspace's campaign leaves nothing behind. Text that
+ * Postgres cannot hold (a NUL, an unpaired surrogate: a campaign id or key name as a caller sent it)
+ * is stored with U+FFFD in its place. Should the batch fail anyway, its rows are written one by one:
+ * one workspace's bad row never drops another's.
  */
 async function insertTriggerRequests(db: Executor, entries: (TriggerRequestEntry & { id: string })[]): Promise<void> {
-  const rows = entries.map((e) => ({
+  try {
+    await insertRows(db, entries);
+    return;
+  } catch (error) {
+    if (entries.length === 1) {
+      console.error(`[trigger requests] writing a request log entry failed: ${describeError(error)}`);
+      return;
+    }
+  }
+  let failed = 0;
+  let lastError: unknown;
+  for (const entry of entries) {
+    await insertRows(db, [entry]).catch((error: unknown) => {
+      failed += 1;
+      lastError = error;
+    });
+  }
+  if (failed > 0) console.error(`[trigger requests] writing ${failed} of ${entries.length} request log entries failed: ${describeError(lastError)}`);
+}
+
+async function insertRows(db: Executor, entries: (TriggerRequestEntry & { id: string })[]): Promise<void> {
+  const rows = entries.map((e) => storableJson({
     id: e.id,
     workspace_id: e.workspaceId,
     campaign_id: e.campaignId,

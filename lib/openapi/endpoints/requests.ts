@@ -42,7 +42,7 @@ export const REQUESTS_ENDPOINTS: Endpoint[] = [
     tag: "Trigger",
     summary: "List a campaign's trigger requests",
     description:
-      "Every call to the campaign's trigger endpoint in the last 7 days, accepted or refused, newest first: when, which key, the status, the problem detail and the body (up to 8 KiB; headers, and so credentials, are never stored). Answers \"why did this customer not get the message?\" for calls that were refused. Calls appear within a second of their response.",
+      "Every call to the campaign's trigger endpoint in the last 7 days, accepted or refused, newest first: when, which key, the status, the problem detail and the body (up to 8 KiB; headers, and so credentials, are never stored). Answers \"why did this customer not get the message?\" for calls that were refused. Calls appear within a second of their response. The bodies hold customers' personal data: in the web app, only owners and admins read this log.",
     auth: "apiKey",
     pathParams: [{ name: "id", description: "The campaign's id.", schema: { type: "string" }, required: true, example: EXAMPLE_IDS.campaign }],
     query: [

@@ -14,7 +14,7 @@ import { getSender } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
 import { getWorkspace } from "@/lib/workspaces";
 import { requestOrigin } from "@/lib/http/request-origin";
-import { orNotFound } from "@/lib/http/page-not-found";
+import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Campaign" };
 
@@ -28,7 +28,7 @@ async function loadActivity(db: Executor, workspaceId: string, campaignId: strin
 export default async function CampaignPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const user = await requireUser();
-  const { id } = await params;
+  const { id } = await pageParams(params);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
   const [banner, activity] = await Promise.all([

@@ -4,13 +4,14 @@ import { ContactDetail } from "@/components/contacts/contact-detail";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { getSender } from "@/lib/senders/service";
+import { pageParams } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Contact" };
 
 export default async function ContactPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const user = await requireUser();
-  const { id } = await params;
+  const { id } = await pageParams(params);
   const db = await getDb();
   const sender = await getSender(db, user.workspaceId);
   return <ContactDetail contactId={id} sandbox={sender.provider === "sandbox"} />;

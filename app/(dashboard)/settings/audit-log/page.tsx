@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { AuditLogTable } from "@/components/audit/audit-log-table";
+import { AdminsOnly } from "@/components/settings/admins-only";
 import { buttonVariants } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,12 +11,15 @@ import { getDb } from "@/db";
 import { decodeCursor } from "@/db/cursor";
 import { listAuditEvents } from "@/lib/audit/service";
 import { requireUser } from "@/lib/auth";
+import { isOwnerOrAdmin } from "@/lib/members/roles";
 
 export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<{ cursor?: string | string[] }> }) {
   await connection();
   const user = await requireUser();
+  // Entries name people, their addresses and what they changed: owners and admins only.
+  if (!isOwnerOrAdmin(user.role)) return <AdminsOnly title="Audit log" />;
   const raw = (await searchParams).cursor;
   const requested = typeof raw === "string" ? raw : null;
   // A stale or hand-edited cursor shows the newest page rather than an error.

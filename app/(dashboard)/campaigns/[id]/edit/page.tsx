@@ -5,7 +5,7 @@ import { BulkBuilderPage } from "@/components/campaigns/bulk/bulk-pages";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { getCampaign } from "@/lib/campaigns/service";
-import { orNotFound } from "@/lib/http/page-not-found";
+import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Edit campaign" };
 
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Edit campaign" };
 export default async function EditCampaignPage({ params }: { params: Promise<{ id: string }> }) {
   await connection();
   const user = await requireUser();
-  const { id } = await params;
+  const { id } = await pageParams(params);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
   if (campaign.kind !== "bulk" || (campaign.status !== "draft" && campaign.status !== "scheduled")) redirect(`/campaigns/${campaign.id}`);

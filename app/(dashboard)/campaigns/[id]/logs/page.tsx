@@ -10,7 +10,7 @@ import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { getDeploymentDetails } from "@/lib/campaigns/deployment";
 import { getCampaign } from "@/lib/campaigns/service";
-import { orNotFound } from "@/lib/http/page-not-found";
+import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { senderBanner } from "@/lib/senders/banner";
 
@@ -19,7 +19,7 @@ export const metadata: Metadata = { title: "Campaign logs" };
 export default async function CampaignLogsPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<LogsSearchParams> }) {
   await connection();
   const user = await requireUser();
-  const [{ id }, raw] = await Promise.all([params, searchParams]);
+  const [{ id }, raw] = await Promise.all([pageParams(params), searchParams]);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
   const [logs, banner] = await Promise.all([

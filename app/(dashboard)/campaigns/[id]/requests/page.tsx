@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { RequestsView } from "@/components/campaigns/requests/requests-view";
+import { AdminsOnly } from "@/components/settings/admins-only";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
+import { isOwnerOrAdmin } from "@/lib/members/roles";
 import { getCampaign } from "@/lib/campaigns/service";
-import { orNotFound } from "@/lib/http/page-not-found";
+import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { listTriggerRequests, requestListParamsSchema } from "@/lib/trigger/requests-query";
 import { searchParamsRecord } from "@/lib/logs/filters";
 
@@ -19,7 +21,9 @@ export default async function CampaignRequestsPage({
 }) {
   await connection();
   const user = await requireUser();
-  const [{ id }, raw] = await Promise.all([params, searchParams]);
+  // The bodies hold customers' phone numbers and addresses: owners and admins only.
+  if (!isOwnerOrAdmin(user.role)) return <AdminsOnly title="Requests" />;
+  const [{ id }, raw] = await Promise.all([pageParams(params), searchParams]);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
   // A hand-edited address falls back to the newest page of all requests rather than an error page.

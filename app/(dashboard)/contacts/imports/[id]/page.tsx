@@ -5,13 +5,14 @@ import { connection } from "next/server";
 import { ImportProgress } from "@/components/contacts/import-progress";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireUser } from "@/lib/auth";
+import { pageParams } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Import" };
 
 export default async function ImportPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ rows?: string | string[] }> }) {
   await connection();
   await requireUser();
-  const { id } = await params;
+  const { id } = await pageParams(params);
   const rows = Number((await searchParams).rows);
   return (
     <>

@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { listWebhookDeliveries } from "@/lib/event-webhooks/deliveries";
 import { getWebhookEndpoint } from "@/lib/event-webhooks/endpoints";
-import { orNotFound } from "@/lib/http/page-not-found";
+import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { AdminsOnly } from "@/components/settings/admins-only";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
@@ -14,7 +14,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   await connection();
   const user = await requireUser();
   if (user.role === "member") return <AdminsOnly title="Webhooks" />;
-  const { id } = await params;
+  const { id } = await pageParams(params);
   const db = await getDb();
   const endpoint = await orNotFound(getWebhookEndpoint(db, user.workspaceId, id));
   const deliveries = await listWebhookDeliveries(db, user.workspaceId, id);

@@ -1,11 +1,11 @@
 import { getDb } from "@/db";
 import { dismissNotice } from "@/lib/alerts/notices";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, ownersOnly, withWorkspace } from "@/lib/http/route";
 
-/** Hides the notice from the banner; it stays open until its condition clears. */
+/** Hides the notice from the owners' banner (only they see it); it stays open until its condition clears. */
 export const POST = withWorkspace<{ id: string }>(async ({ params, workspaceId }) => {
   return json(await dismissNotice(await getDb(), workspaceId, params.id), { headers: { "Cache-Control": "no-store" } });
-}, webAppOnly);
+}, ownersOnly);
 
 export const GET = methodNotAllowed(["POST"]);
 export const PUT = methodNotAllowed(["POST"]);
