@@ -129,7 +129,8 @@ export async function resetPassword(db: Executor, input: ResetPasswordInput, opt
     // Raising the session version signs out every session of the user (a stolen one included).
     const [user] = await tx
       .update(users)
-      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+      // The link came by mail, so the address is proven too (and the password is the mailbox owner's now).
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
       .where(eq(users.id, spent.userId))
       .returning({ id: users.id, email: users.email });
     if (!user) throw validationFailed([{ path: "token", code: "invalid_token", message: INVALID_RESET_LINK }], INVALID_RESET_LINK);
