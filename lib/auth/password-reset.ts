@@ -11,7 +11,7 @@ import { ApiError, validationFailed } from "@/lib/http/errors";
 import { sendMail, type MailTransport } from "@/lib/mail";
 import { hashPassword } from "./password";
 import { forgotPasswordSchema, resetPasswordSchema, type ForgotPasswordInput, type ResetPasswordInput } from "./schemas";
-import { countAttempt, signInRules, type ThrottleRule } from "./throttle";
+import { countAttempt, signInEmailBucket, type ThrottleRule } from "./throttle";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** Reset mails per address and requests per client address, per hour. */
@@ -138,8 +138,7 @@ export async function resetPassword(db: Executor, input: ResetPasswordInput, opt
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
-    const [emailRule] = signInRules(user.email, null);
-    await tx.execute(sql`delete from rate_limit_counters where bucket = ${emailRule!.bucket}`);
+    await tx.execute(sql`delete from rate_limit_counters where bucket = ${signInEmailBucket(user.email)}`);
     const workspaces = await tx.select({ workspaceId: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, user.id));
     for (const { workspaceId } of workspaces) {
       const actor: AuditActor = { userId: user.id, apiKeyId: null, ...options.requester };

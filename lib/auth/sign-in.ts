@@ -2,7 +2,7 @@ import type { Executor } from "@/db/types";
 import { ApiError } from "@/lib/http/errors";
 import { verifyCredentials, type AccountUser } from "./accounts";
 import { signInThrottledCode } from "./sign-in-errors";
-import { countAttempt, forgiveSignIn, signInRules, signUpRules } from "./throttle";
+import { claimEmailAttempt, countAttempt, forgiveSignIn, signInRules, signUpRules } from "./throttle";
 
 /**
  * Thrown by a throttled sign-in. next-auth passes the message back to the sign-in form as the
@@ -15,12 +15,12 @@ export class SignInThrottledError extends Error {
   }
 }
 
-/** Email and password sign-in, throttled per email and per client IP. */
+/** Email and password sign-in, throttled per (email, client IP) and client IP hard, and per email softly (see throttle.ts). */
 export async function authenticate(
   db: Executor,
   input: { email: string; password: string; ip: string | null },
 ): Promise<AccountUser | null> {
-  const wait = await countAttempt(db, signInRules(input.email, input.ip));
+  const wait = (await countAttempt(db, signInRules(input.email, input.ip))) ?? (await claimEmailAttempt(db, input.email));
   if (wait !== null) throw new SignInThrottledError(wait);
   const user = await verifyCredentials(db, input.email, input.password);
   if (user) await forgiveSignIn(db, input.email, input.ip);
