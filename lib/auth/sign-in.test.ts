@@ -8,12 +8,15 @@ import { createAccount, verifyCredentials } from "./accounts";
 import { authOptions } from "./options";
 import { signUpSchema } from "./schemas";
 import { authenticate, SignInThrottledError } from "./sign-in";
-import { withRetryAfter } from "./route-handler";
+import { KNOWN_DEVICE_COOKIE, knownDeviceId } from "./known-device";
+import { withKnownDevice, withRetryAfter } from "./route-handler";
 import { signInErrorMessage } from "./sign-in-errors";
 import {
   claimEmailAttempt,
   countAttempt,
+  knownDeviceRule,
   SIGN_IN_FREE_ATTEMPTS_PER_EMAIL,
+  SIGN_IN_LIMIT_PER_KNOWN_DEVICE,
   SIGN_IN_LIMIT_PER_EMAIL_AND_IP,
   SIGN_IN_MAX_DELAY_SECONDS,
   SIGN_IN_WINDOW_SECONDS,
@@ -142,6 +145,63 @@ describe("sign-in throttling", () => {
     // The client the proxy did not name (the forged left-hand entry) is another address, not refused.
     const other = { headers: { "x-forwarded-for": `${ip}, ${uniqueIp()}` } };
     expect(await provider.options.authorize({ email, password: PASSWORD }, other)).toMatchObject({ email });
+  });
+});
+
+describe("known devices", () => {
+  const secret = "test-secret-for-known-devices-0123456789";
+  type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
+  const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
+
+  /** Runs up the email's delay as wrong passwords from elsewhere would. */
+  async function attacked(email: string) {
+    const db = await getDb();
+    for (let i = 0; i < SIGN_IN_FREE_ATTEMPTS_PER_EMAIL + 4; i++) {
+      await claimEmailAttempt(db, email);
+      await letTimePass(email, SIGN_IN_MAX_DELAY_SECONDS);
+    }
+    expect(await claimEmailAttempt(db, email)).toBeNull();
+    expect(await claimEmailAttempt(db, email)).toBeGreaterThan(0);
+  }
+
+  function cookieOf(setCookie: string) {
+    return setCookie.split(";")[0]!;
+  }
+
+  it("marks the browser after a successful sign-in, for that email only", async () => {
+    const signIn = new Request("http://app.test/api/auth/callback/credentials", { method: "POST", body: new URLSearchParams({ email: " Ada@Example.test ", password: "x" }) });
+    const failed = await withKnownDevice(signIn.clone(), Response.json({ url: "http://app.test/sign-in?error=CredentialsSignin" }), secret);
+    expect(failed.headers.getSetCookie()).toEqual([]);
+    const ok = new Response(null, { status: 200, headers: [["set-cookie", "next-auth.session-token=abc; Path=/; HttpOnly"]] });
+    const marked = await withKnownDevice(signIn, ok, secret);
+    const device = marked.headers.getSetCookie().find((cookie) => cookie.startsWith(`${KNOWN_DEVICE_COOKIE}=`));
+    expect(device).toMatch(/HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    expect(knownDeviceId(cookieOf(device!), "ada@example.test", secret)).toMatch(/^[\w-]{22}$/);
+    expect(knownDeviceId(cookieOf(device!), "eve@example.test", secret)).toBeNull();
+    expect(knownDeviceId(cookieOf(device!), "ada@example.test", "another secret")).toBeNull();
+    const otherDevice = cookieOf(device!).replace(/=(.)/, (_, first: string) => `=${first === "A" ? "B" : "A"}`);
+    expect(knownDeviceId(otherDevice, "ada@example.test", secret)).toBeNull();
+  });
+
+  it("signs the owner in from a known device while wrong passwords from elsewhere hold the email's delay", async () => {
+    const email = await account();
+    await attacked(email);
+    const secure = (await withKnownDevice(
+      new Request("http://app.test/api/auth/callback/credentials", { method: "POST", body: new URLSearchParams({ email }) }),
+      new Response(null, { headers: [["set-cookie", "next-auth.session-token=abc"]] }),
+      process.env.AUTH_SECRET!,
+    )).headers.getSetCookie().find((cookie) => cookie.startsWith(KNOWN_DEVICE_COOKIE))!;
+    await expect(authorize({ email, password: PASSWORD }, { headers: {} })).rejects.toThrow(/^TooManyAttempts:\d+$/);
+    expect(await authorize({ email, password: PASSWORD }, { headers: { cookie: `other=1; ${cookieOf(secure)}` } })).toMatchObject({ email });
+  });
+
+  it("counts a known device's own attempts: past 10 it waits for the email's delay like any client", async () => {
+    const db = await getDb();
+    const email = await account();
+    const deviceId = "a".repeat(22);
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_KNOWN_DEVICE; i++) await countAttempt(db, [knownDeviceRule(email, deviceId)]);
+    await attacked(email);
+    await expect(authenticate(db, { email, password: PASSWORD, ip: null, knownDeviceId: deviceId })).rejects.toBeInstanceOf(SignInThrottledError);
   });
 });
 

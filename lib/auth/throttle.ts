@@ -21,10 +21,13 @@ export interface ThrottleRule {
  *   has passed. Forgotten after 15 minutes without an attempt, or at a successful sign-in.
  * Without a known client address (TRUSTED_PROXY_HOPS=0) only the soft rule applies: every client
  * would share the hard buckets, and a few wrong passwords would lock everyone out.
+ * A browser that signed in to the account before (lib/auth/known-device.ts) skips the soft rule,
+ * limited instead to 10 attempts per (email, device) in 15 minutes; past them it is one more client.
  */
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 export const SIGN_IN_LIMIT_PER_EMAIL_AND_IP = 10;
 export const SIGN_IN_LIMIT_PER_IP = 100;
+export const SIGN_IN_LIMIT_PER_KNOWN_DEVICE = 10;
 export const SIGN_IN_FREE_ATTEMPTS_PER_EMAIL = 5;
 export const SIGN_IN_MAX_DELAY_SECONDS = 60;
 /** Sign-ups per client IP per hour; without a known IP, for all unknown clients together. */
@@ -39,6 +42,10 @@ export function signInRules(email: string, ip: string | null): ThrottleRule[] {
     { bucket: `auth:sign-in:email-ip:${email.toLowerCase()}:${ip}`, limit: SIGN_IN_LIMIT_PER_EMAIL_AND_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS },
     { bucket: `auth:sign-in:ip:${ip}`, limit: SIGN_IN_LIMIT_PER_IP, windowSeconds: SIGN_IN_WINDOW_SECONDS },
   ];
+}
+
+export function knownDeviceRule(email: string, deviceId: string): ThrottleRule {
+  return { bucket: `auth:sign-in:device:${email.toLowerCase()}:${deviceId}`, limit: SIGN_IN_LIMIT_PER_KNOWN_DEVICE, windowSeconds: SIGN_IN_WINDOW_SECONDS };
 }
 
 /** The soft rule's counter: `count` attempts so far, `window_start` the time of the last one. */
@@ -114,8 +121,9 @@ export async function countAttempt(db: Executor, rules: ThrottleRule[]): Promise
 }
 
 /** A successful sign-in: the email's delay and the address's count for it start again, and the attempt does not count against the address. */
-export async function forgiveSignIn(db: Executor, email: string, ip: string | null): Promise<void> {
+export async function forgiveSignIn(db: Executor, email: string, ip: string | null, deviceId: string | null = null): Promise<void> {
   const [emailAndIpRule, ipRule] = signInRules(email, ip);
-  await db.execute(sql`delete from rate_limit_counters where bucket in (${signInEmailBucket(email)}, ${emailAndIpRule?.bucket ?? null})`);
+  const buckets = [signInEmailBucket(email), emailAndIpRule?.bucket ?? null, deviceId ? knownDeviceRule(email, deviceId).bucket : null];
+  await db.execute(sql`delete from rate_limit_counters where bucket in (${buckets[0]}, ${buckets[1]}, ${buckets[2]})`);
   if (ipRule) await db.execute(sql`update rate_limit_counters set count = greatest(count - 1, 0) where bucket = ${ipRule.bucket}`);
 }
