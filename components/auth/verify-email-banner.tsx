@@ -20,7 +20,7 @@ export function VerifyEmailBanner({ email }: { email: string }) {
     <section aria-label="Confirm your email" className="mb-6 flex flex-wrap items-center gap-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950">
       <MailWarning className="size-4 shrink-0" aria-hidden />
       <p className="flex-1">
-        Confirm your email address: open the link we sent to <strong className="font-medium break-all">{email}</strong>.
+        Your email address <strong className="font-medium break-all">{email}</strong> is not confirmed yet: open the link from our mail, or ask for a new one.
         {state.message && (
           <span role="status" className="ml-1">
             {state.message}
