@@ -10,6 +10,9 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // `npm run dev` opened as http://127.0.0.1:3000 (as the end-to-end tests do) instead of localhost:
+  // Next.js would block its dev resources there, and the pages would never hydrate.
+  allowedDevOrigins: ["127.0.0.1"],
   // A separate build folder lets several builds (CI, e2e runs) share one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // `npm run typecheck` (tsc) is the type gate, run by CI before the build; not doing it twice keeps builds fast.

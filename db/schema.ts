@@ -32,8 +32,28 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash"),
   /** Sessions carry the value they were signed in with; raising it (a password reset) signs every one out. */
   sessionVersion: integer("session_version").notNull().default(0),
+  /**
+   * When the owner of the address proved it: a mailed link opened while signed in, a password reset,
+   * or an OAuth provider that verified it. Null: anyone may have typed the address at sign-up, so
+   * the account can sign in with its password but is never joined to an OAuth login.
+   */
+  emailVerifiedAt: at("email_verified_at"),
   createdAt: createdAt(),
 });
+
+/** Single-use email verification links (7 days): only a SHA-256 of the token is stored. */
+export const emailVerificationTokens = pgTable(
+  "email_verification_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: at("expires_at").notNull(),
+    usedAt: at("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_verification_tokens_user_idx").on(t.userId)],
+);
 
 /** Single-use password reset links: only a SHA-256 of the token is stored; a used or expired row no longer works. */
 export const passwordResetTokens = pgTable(

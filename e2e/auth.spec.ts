@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { signUpNewUser, TEST_PASSWORD } from "./fixtures";
+import { signUpNewUser, TEST_PASSWORD, uniqueEmail } from "./fixtures";
+import { linkIn, waitForMail } from "./mail";
 
 test("sign up, sign out, sign in again, and a wrong password is refused", async ({ page }) => {
   await page.goto("/sign-up");
@@ -68,4 +69,52 @@ test("the mobile layout hides the sidebar behind a menu button", async ({ page }
   await page.getByRole("link", { name: "Logs" }).click();
   await expect(page.getByRole("heading", { name: "Logs", level: 1 })).toBeVisible();
   await page.screenshot({ path: "test-results/screens/mobile-logs.png", fullPage: true });
+});
+
+test("sign-up mails a link that confirms the address once opened in the account's session; until then a banner says so", async ({ page }) => {
+  const { email } = await signUpNewUser(page);
+  const banner = page.getByRole("region", { name: "Confirm your email" });
+  await expect(banner).toContainText(email);
+  const link = linkIn((await waitForMail(email, /Confirm your email address/)).text);
+
+  // Opened signed out (another browser, the phone): sign in first, then the link does its work.
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+  await page.goto(link);
+  await expect(page.getByText("Sign in to confirm your email address.")).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Email address confirmed" })).toBeVisible();
+
+  await page.goto("/campaigns");
+  await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible();
+  await expect(banner).toHaveCount(0);
+});
+
+test.describe("before the page's script has run", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the sign-in and sign-up forms post: no password reaches a URL", async ({ page }) => {
+    const urls: string[] = [];
+    page.on("request", (request) => void urls.push(`${request.method()} ${request.url()}`));
+
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill("someone@example.test");
+    await page.getByLabel("Password").fill("secret-sign-in-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+
+    await page.goto("/sign-up");
+    await page.getByLabel("Your name").fill("Ada");
+    await page.getByLabel("Work email").fill(uniqueEmail());
+    await page.getByLabel("Password").fill("secret-sign-up-password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+
+    expect(urls).toEqual(expect.arrayContaining([expect.stringMatching(/^POST .*\/sign-in$/), expect.stringMatching(/^POST .*\/sign-up$/)]));
+    expect(urls.join("\n")).not.toContain("secret-");
+    expect(page.url()).not.toContain("secret-");
+  });
 });

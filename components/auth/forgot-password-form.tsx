@@ -58,7 +58,7 @@ export function ForgotPasswordForm() {
     <div>
       <h1 className="text-2xl font-semibold tracking-tight">Reset your password</h1>
       <p className="mt-1.5 text-sm text-muted-foreground">Enter the email you sign in with and we will send you a link to choose a new password.</p>
-      <form onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
         <FormError>{formError}</FormError>
         <FormField id="email" label="Email" error={errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus {...fieldAria("email", errors.email?.message)} {...register("email")} />

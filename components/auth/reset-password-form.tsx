@@ -37,7 +37,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     <div>
       <h1 className="text-2xl font-semibold tracking-tight">Choose a new password</h1>
       <p className="mt-1.5 text-sm text-muted-foreground">After saving it, sign in with the new password.</p>
-      <form onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
         {linkError && (
           <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
             {linkError}{" "}

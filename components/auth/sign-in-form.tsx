@@ -46,7 +46,7 @@ export function SignInForm({
     <div>
       <h1 className="text-2xl font-semibold tracking-tight">Welcome back</h1>
       <p className="mt-1.5 text-sm text-muted-foreground">Sign in to your Sendstream workspace.</p>
-      <form onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
         {notice && !formError && (
           <div role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
             {notice}

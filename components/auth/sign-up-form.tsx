@@ -51,7 +51,7 @@ export function SignUpForm({ callbackUrl = "/campaigns", email = "" }: { callbac
     <div>
       <h1 className="text-2xl font-semibold tracking-tight">Create your account</h1>
       <p className="mt-1.5 text-sm text-muted-foreground">Your workspace comes with a sandbox sender, so you can try everything right away.</p>
-      <form onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
+      <form method="post" onSubmit={onSubmit} noValidate className="mt-8 grid gap-4">
         {formError && (
           <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/5 px-3 py-2 text-sm text-destructive">
             {formError}

@@ -156,7 +156,7 @@ export function SenderSettingsForm({
   const secretHint = (stored: string | null, what: string) => (stored ? `Saved (${stored}). Leave blank to keep it.` : `Paste the ${what}.`);
 
   return (
-    <form onSubmit={save} className="grid gap-6" noValidate>
+    <form method="post" onSubmit={save} className="grid gap-6" noValidate>
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="mb-3 text-sm font-medium">Send messages through</legend>
         <ProviderOption

@@ -54,15 +54,17 @@ describe("signUp", () => {
     const sent: Mail[] = [];
     const mail = async (message: Mail) => void sent.push(message);
     const email = unique();
-    await signUp(db, signUpSchema.parse({ name: "Ada", email, password: "long enough" }), { mail });
-    expect(sent).toEqual([]);
+    const verifyUrl = (token: string) => `http://app.test/verify-email?token=${token}`;
+    await signUp(db, signUpSchema.parse({ name: "Ada", email, password: "long enough" }), { mail, verifyUrl });
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ to: email.toLowerCase(), subject: "Confirm your email address for Sendstream" });
     const [before] = await db.select({ n: count() }).from(workspaces);
-    await expect(signUp(db, signUpSchema.parse({ name: "Eve", email: email.toUpperCase(), password: "eve's own password" }), { mail })).resolves.toBeUndefined();
+    await expect(signUp(db, signUpSchema.parse({ name: "Eve", email: email.toUpperCase(), password: "eve's own password" }), { mail, verifyUrl })).resolves.toBeUndefined();
     const [after] = await db.select({ n: count() }).from(workspaces);
     expect(after?.n).toBe(before?.n);
     expect(await verifyCredentials(db, email, "eve's own password")).toBeNull();
-    await vi.waitFor(() => expect(sent).toHaveLength(1));
-    expect(sent[0]).toMatchObject({ to: email.toLowerCase(), subject: expect.stringContaining("tried to sign up") });
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toMatchObject({ to: email.toLowerCase(), subject: expect.stringContaining("tried to sign up") });
   });
 });
 

@@ -6,6 +6,7 @@ import { getDb } from "@/db";
 import { safeCallbackUrl } from "./callback-url";
 import { clientIp } from "@/lib/http/client-ip";
 import { findOrCreateOAuthUser } from "./accounts";
+import { knownDeviceId } from "./known-device";
 import { prepareAuthEnvironment } from "./environment";
 import { fetchGitHubEmails, githubProfileWithVerifiedEmail, OAuthEmailNotVerifiedError, verifiedOAuthEmail } from "./oauth";
 import { signInSchema } from "./schemas";
@@ -59,9 +60,11 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, req) {
         const parsed = signInSchema.safeParse(credentials);
         if (!parsed.success) return null;
-        const ip = clientIp(new Request("http://sign-in.invalid/", { headers: headerRecord(req?.headers) }));
+        const headers = headerRecord(req?.headers);
+        const ip = clientIp(new Request("http://sign-in.invalid/", { headers }));
+        const device = knownDeviceId(headers.cookie, parsed.data.email, process.env.AUTH_SECRET!);
         // A throttled attempt throws: next-auth hands its message (the error code) to the form.
-        const user = await authenticate(await getDb(), { ...parsed.data, ip });
+        const user = await authenticate(await getDb(), { ...parsed.data, ip, knownDeviceId: device });
         return user && { id: user.id, email: user.email, name: user.name, workspaceId: user.workspaceId, sessionVersion: user.sessionVersion };
       },
     }),

@@ -10,6 +10,7 @@ import { createAccount } from "./accounts";
 import { INVALID_RESET_LINK, RESET_LIMIT_PER_EMAIL, hashResetToken, requestPasswordReset, resetPassword } from "./password-reset";
 import { GET as getMe } from "@/app/api/v1/me/route";
 import { callRoute, sessionCookie } from "@/lib/testing/api-factories";
+import { countingDb } from "@/lib/testing/counting-db";
 import { isSessionCurrent, verifyCredentials } from "./accounts";
 
 const requester = { ip: null, userAgent: "vitest" };
@@ -130,6 +131,26 @@ describe("password reset", { timeout: 90_000 }, () => {
     } finally {
       info.mockRestore();
     }
+  });
+
+  it("does the same work before answering whether or not the email has an account", async () => {
+    const { db, statements } = await countingDb();
+    const user = await newAccount();
+    const run = async (email: string) => {
+      const deferred: (() => Promise<void>)[] = [];
+      const sent: Mail[] = [];
+      statements.length = 0;
+      await requestPasswordReset(db, { email }, { requester, resetUrl: (token) => `http://app.test/reset-password?token=${token}`, mail: async (mail) => void sent.push(mail), defer: (task) => void deferred.push(task) });
+      const beforeAnswer = statements.map((statement) => statement.replace(/\s+/g, " "));
+      for (const task of deferred) await task();
+      return { beforeAnswer, sent };
+    };
+    const known = await run(user.email);
+    const unknown = await run(`nobody-${Date.now()}@example.test`);
+    expect(known.beforeAnswer).toEqual(unknown.beforeAnswer);
+    expect(known.beforeAnswer).toHaveLength(1);
+    expect(known.sent).toHaveLength(1);
+    expect(unknown.sent).toEqual([]);
   });
 
   it("throttles requests per email, known or not, with Retry-After", async () => {

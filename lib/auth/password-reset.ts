@@ -11,7 +11,7 @@ import { ApiError, validationFailed } from "@/lib/http/errors";
 import { sendMail, type MailTransport } from "@/lib/mail";
 import { hashPassword } from "./password";
 import { forgotPasswordSchema, resetPasswordSchema, type ForgotPasswordInput, type ResetPasswordInput } from "./schemas";
-import { countAttempt, signInRules, type ThrottleRule } from "./throttle";
+import { countAttempt, signInEmailBucket, type ThrottleRule } from "./throttle";
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** Reset mails per address and requests per client address, per hour. */
@@ -48,8 +48,10 @@ export function hashResetToken(token: string): string {
 }
 
 /**
- * Mails a reset link when the email has an account; does nothing visible otherwise. The mail goes
- * out in the background, so the answer takes about as long either way.
+ * Mails a reset link when the email has an account; does nothing visible otherwise. The answer
+ * does the same work either way (the throttle's one statement): looking the email up, storing the
+ * token and mailing it all happen after the answer, through `defer` (the route's after-response
+ * hook), so its timing cannot tell whether the account exists.
  */
 export async function requestPasswordReset(
   db: Executor,
@@ -60,15 +62,31 @@ export async function requestPasswordReset(
     resetUrl: ((token: string) => string) | null;
     mail?: MailTransport;
     now?: Date;
+    /** Runs the work after the answer; by default started at once without being waited for. */
+    defer?: (task: () => Promise<void>) => void;
   },
 ): Promise<void> {
   const { email } = forgotPasswordSchema.parse(input);
   await throttle(db, resetRequestRules(email, options.requester.ip), "reset requests for this email or network");
-  if (!options.resetUrl) {
+  const resetUrl = options.resetUrl;
+  if (!resetUrl) {
     console.error("Password reset requested, but APP_URL is not set: no reset link is mailed (it would have to trust the request's Host header).");
     return;
   }
-  const resetUrl = options.resetUrl;
+  const defer =
+    options.defer ??
+    ((task) =>
+      void task().catch((error: unknown) => {
+        console.error("Password reset request failed:", error instanceof Error ? error.message : error);
+      }));
+  defer(() => issuePasswordReset(db, email, { ...options, resetUrl }));
+}
+
+async function issuePasswordReset(
+  db: Executor,
+  email: string,
+  options: { requester: Requester; resetUrl: (token: string) => string; mail?: MailTransport; now?: Date },
+): Promise<void> {
   const [user] = await db
     .select({ id: users.id, email: users.email, workspaceId: memberships.workspaceId })
     .from(users)
@@ -93,9 +111,7 @@ export async function requestPasswordReset(
       targetId: user.id,
     });
   });
-  void sendMail(resetMail(user.email, resetUrl(token)), options.mail).catch((error: unknown) => {
-    console.error("Password reset mail failed:", error instanceof Error ? error.message : error);
-  });
+  await sendMail(resetMail(user.email, options.resetUrl(token)), options.mail);
 }
 
 function resetMail(to: string, link: string) {
@@ -129,7 +145,8 @@ export async function resetPassword(db: Executor, input: ResetPasswordInput, opt
     // Raising the session version signs out every session of the user (a stolen one included).
     const [user] = await tx
       .update(users)
-      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+      // The link came by mail, so the address is proven too (and the password is the mailbox owner's now).
+      .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
       .where(eq(users.id, spent.userId))
       .returning({ id: users.id, email: users.email });
     if (!user) throw validationFailed([{ path: "token", code: "invalid_token", message: INVALID_RESET_LINK }], INVALID_RESET_LINK);
@@ -137,8 +154,7 @@ export async function resetPassword(db: Executor, input: ResetPasswordInput, opt
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
-    const [emailRule] = signInRules(user.email, null);
-    await tx.execute(sql`delete from rate_limit_counters where bucket = ${emailRule!.bucket}`);
+    await tx.execute(sql`delete from rate_limit_counters where bucket = ${signInEmailBucket(user.email)}`);
     const workspaces = await tx.select({ workspaceId: memberships.workspaceId }).from(memberships).where(eq(memberships.userId, user.id));
     for (const { workspaceId } of workspaces) {
       const actor: AuditActor = { userId: user.id, apiKeyId: null, ...options.requester };

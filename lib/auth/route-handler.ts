@@ -1,5 +1,7 @@
 import NextAuth from "next-auth";
+import { knownDeviceCookie } from "./known-device";
 import { authOptions } from "./options";
+import { signInSchema } from "./schemas";
 import { throttledSeconds } from "./sign-in-errors";
 
 type Handler = (request: Request, context: { params: Promise<{ nextauth: string[] }> }) => Promise<Response>;
@@ -11,7 +13,32 @@ const nextAuthHandler = NextAuth(authOptions) as unknown as Handler;
  * asks for) when a credentials sign-in was throttled: next-auth itself can only carry the
  * `TooManyAttempts:<seconds>` error code in the URL it answers with.
  */
-export const authRouteHandler: Handler = async (request, context) => withRetryAfter(request, await nextAuthHandler(request, context));
+export const authRouteHandler: Handler = async (request, context) => {
+  const signIn = isCredentialsSignIn(request) ? request.clone() : null;
+  const response = await withRetryAfter(request, await nextAuthHandler(request, context));
+  return signIn ? withKnownDevice(signIn, response, process.env.AUTH_SECRET!) : response;
+};
+
+function isCredentialsSignIn(request: Request): boolean {
+  return request.method === "POST" && new URL(request.url).pathname.endsWith("/api/auth/callback/credentials");
+}
+
+const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?=[^;]/;
+
+/**
+ * After a successful password sign-in (next-auth set a session cookie), marks the browser as a
+ * known device of the email it signed in with (see known-device.ts).
+ */
+export async function withKnownDevice(signIn: Request, response: Response, secret: string): Promise<Response> {
+  const session = response.headers.getSetCookie().find((cookie) => SESSION_COOKIE.test(cookie));
+  if (!session) return response;
+  const form = await signIn.formData().catch(() => null);
+  const email = signInSchema.shape.email.safeParse(form?.get("email"));
+  if (!email.success) return response;
+  const headers = new Headers(response.headers);
+  headers.append("Set-Cookie", knownDeviceCookie(email.data, secret, session.startsWith("__Secure-")));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 export async function withRetryAfter(request: Request, response: Response): Promise<Response> {
   let target = response.headers.get("location");

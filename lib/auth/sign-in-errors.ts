@@ -25,7 +25,8 @@ export function signInErrorMessage(code: string | null | undefined): string {
   if (!code || code === SIGN_IN_ERRORS.credentials) return INCORRECT_CREDENTIALS;
   const wait = throttledSeconds(code);
   if (wait !== null) {
-    const minutes = Math.max(1, Math.ceil(wait / 60));
+    if (wait < 60) return `Too many attempts, try again in ${wait} second${wait === 1 ? "" : "s"}.`;
+    const minutes = Math.ceil(wait / 60);
     return `Too many attempts, try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
   }
   if (code === SIGN_IN_ERRORS.oauthEmailNotVerified) {

@@ -1,5 +1,5 @@
 import bcrypt from "bcryptjs";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { rateLimitCounters, users } from "@/db/schema";
@@ -8,9 +8,24 @@ import { createAccount, verifyCredentials } from "./accounts";
 import { authOptions } from "./options";
 import { signUpSchema } from "./schemas";
 import { authenticate, SignInThrottledError } from "./sign-in";
-import { withRetryAfter } from "./route-handler";
+import { KNOWN_DEVICE_COOKIE, knownDeviceId } from "./known-device";
+import { withKnownDevice, withRetryAfter } from "./route-handler";
 import { signInErrorMessage } from "./sign-in-errors";
-import { countAttempt, SIGN_IN_LIMIT_PER_EMAIL, SIGN_UP_LIMIT_PER_IP, signInRules, signUpRules } from "./throttle";
+import {
+  claimEmailAttempt,
+  countAttempt,
+  knownDeviceRule,
+  SIGN_IN_FREE_ATTEMPTS_PER_EMAIL,
+  SIGN_IN_LIMIT_PER_KNOWN_DEVICE,
+  SIGN_IN_LIMIT_PER_EMAIL_AND_IP,
+  SIGN_IN_MAX_DELAY_SECONDS,
+  SIGN_IN_WINDOW_SECONDS,
+  signInDelaySeconds,
+  signInEmailBucket,
+  signInRules,
+  SIGN_UP_LIMIT_PER_IP,
+  signUpRules,
+} from "./throttle";
 
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
 const uniqueIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join(".")}`;
@@ -28,33 +43,70 @@ afterEach(() => {
   else process.env.TRUSTED_PROXY_HOPS = savedHops;
 });
 
+/** Moves the email's last attempt back in time, as if `seconds` had passed since. */
+async function letTimePass(email: string, seconds: number) {
+  const db = await getDb();
+  await db.execute(sql`update rate_limit_counters set window_start = window_start - make_interval(secs => ${seconds}) where bucket = ${signInEmailBucket(email)}`);
+}
+
+async function emailAttempts(email: string) {
+  const [row] = await (await getDb()).select().from(rateLimitCounters).where(eq(rateLimitCounters.bucket, signInEmailBucket(email)));
+  return row?.count ?? 0;
+}
+
 describe("sign-in throttling", () => {
-  it("refuses even the right password after 10 wrong ones for the email, and says how long to wait", async () => {
+  it("refuses one address even the right password after 10 attempts for the email, while the owner elsewhere signs in", async () => {
     const db = await getDb();
     const email = await account();
+    const attacker = uniqueIp();
     // Each check hashes (slow by design), so most of the wrong attempts are counted directly.
-    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL - 2; i++) expect(await countAttempt(db, signInRules(email, null))).toBeNull();
-    for (let i = 0; i < 2; i++) expect(await authenticate(db, { email, password: `wrong ${i}`, ip: uniqueIp() })).toBeNull();
-    const error = await authenticate(db, { email, password: PASSWORD, ip: uniqueIp() }).catch((e: unknown) => e);
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL_AND_IP - 1; i++) expect(await countAttempt(db, signInRules(email, attacker))).toBeNull();
+    expect(await authenticate(db, { email, password: "wrong", ip: attacker })).toBeNull();
+    const error = await authenticate(db, { email, password: PASSWORD, ip: attacker }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignInThrottledError);
     const wait = (error as SignInThrottledError).retryAfterSeconds;
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(15 * 60);
-    expect(signInErrorMessage((error as Error).message)).toMatch(/^Too many attempts, try again in \d+ minutes?\.$/);
+    expect(signInErrorMessage((error as Error).message)).toMatch(/^Too many attempts, try again in \d+ (seconds?|minutes?)\.$/);
+    expect(await authenticate(db, { email, password: PASSWORD, ip: uniqueIp() })).toMatchObject({ email });
   });
 
-  it("counts wrong passwords, and starts the email's count again after a successful sign-in", async () => {
+  it("only slows wrong passwords for an email from anywhere: a growing delay, after which the right password works", async () => {
     const db = await getDb();
     const email = await account();
-    const emailCount = async () => {
-      const [row] = await db.select().from(rateLimitCounters).where(eq(rateLimitCounters.bucket, signInRules(email, null)[0]!.bucket));
-      return row?.count ?? 0;
-    };
-    for (let i = 0; i < 2; i++) await authenticate(db, { email, password: "wrong", ip: null });
-    expect(await emailCount()).toBe(2);
-    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL - 3; i++) await countAttempt(db, signInRules(email, null));
+    // Without a known address (TRUSTED_PROXY_HOPS=0) this is the only rule.
+    for (let i = 0; i < SIGN_IN_FREE_ATTEMPTS_PER_EMAIL; i++) expect(await claimEmailAttempt(db, email)).toBeNull();
+    const waits: number[] = [];
+    for (let round = 0; round < 9; round++) {
+      const wait = await claimEmailAttempt(db, email);
+      expect(wait).not.toBeNull();
+      waits.push(wait!);
+      // A refused attempt neither counts nor moves the delay.
+      expect(await claimEmailAttempt(db, email)).not.toBeNull();
+      await letTimePass(email, wait!);
+      expect(await claimEmailAttempt(db, email)).toBeNull();
+    }
+    // The wait named is what is left of each delay: at most the delay, and (on a loaded machine) a little less.
+    waits.forEach((wait, i) => {
+      const delay = signInDelaySeconds(SIGN_IN_FREE_ATTEMPTS_PER_EMAIL + i);
+      expect(wait).toBeLessThanOrEqual(delay);
+      expect(wait).toBeGreaterThanOrEqual(Math.min(delay, Math.max(1, delay - 5)));
+    });
+    expect(signInDelaySeconds(SIGN_IN_FREE_ATTEMPTS_PER_EMAIL + 8)).toBe(SIGN_IN_MAX_DELAY_SECONDS);
+    expect(await emailAttempts(email)).toBe(SIGN_IN_FREE_ATTEMPTS_PER_EMAIL + 9);
+    await expect(authenticate(db, { email, password: PASSWORD, ip: null })).rejects.toBeInstanceOf(SignInThrottledError);
+    await letTimePass(email, SIGN_IN_MAX_DELAY_SECONDS);
     expect(await authenticate(db, { email, password: PASSWORD, ip: null })).toMatchObject({ email });
-    expect(await emailCount()).toBe(0);
+    expect(await emailAttempts(email)).toBe(0);
+  });
+
+  it("forgets an email's attempts after 15 quiet minutes", async () => {
+    const db = await getDb();
+    const email = await account();
+    for (let i = 0; i < SIGN_IN_FREE_ATTEMPTS_PER_EMAIL + 1; i++) await claimEmailAttempt(db, email);
+    await letTimePass(email, SIGN_IN_WINDOW_SECONDS + 1);
+    expect(await claimEmailAttempt(db, email)).toBeNull();
+    expect(await emailAttempts(email)).toBe(1);
   });
 
   it("counts parallel attempts atomically: a burst gets exactly the limit through", async () => {
@@ -62,6 +114,9 @@ describe("sign-in throttling", () => {
     const rule = { bucket: `auth:test:${unique("burst")}`, limit: 5, windowSeconds: 60 };
     const results = await Promise.all(Array.from({ length: 12 }, () => countAttempt(db, [rule])));
     expect(results.filter((wait) => wait === null)).toHaveLength(5);
+    const email = `${unique("burst")}@example.test`;
+    const claims = await Promise.all(Array.from({ length: 12 }, () => claimEmailAttempt(db, email)));
+    expect(claims.filter((wait) => wait === null)).toHaveLength(SIGN_IN_FREE_ATTEMPTS_PER_EMAIL);
   });
 
   it("throttles per client IP across emails when the IP is known", async () => {
@@ -82,11 +137,71 @@ describe("sign-in throttling", () => {
       options: { authorize: (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown> };
     };
     const req = { headers: { "x-forwarded-for": `203.0.113.9, ${ip}` } };
-    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL - 1; i++) await countAttempt(db, signInRules(email, null));
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_EMAIL_AND_IP - 1; i++) await countAttempt(db, signInRules(email, ip));
     expect(await provider.options.authorize({ email, password: "wrong password" }, req)).toBeNull();
     await expect(provider.options.authorize({ email, password: PASSWORD }, req)).rejects.toThrow(/^TooManyAttempts:\d+$/);
     const [ipRow] = await db.select().from(rateLimitCounters).where(eq(rateLimitCounters.bucket, `auth:sign-in:ip:${ip}`));
-    expect(ipRow?.count).toBe(2);
+    expect(ipRow?.count).toBe(SIGN_IN_LIMIT_PER_EMAIL_AND_IP + 1);
+    // The client the proxy did not name (the forged left-hand entry) is another address, not refused.
+    const other = { headers: { "x-forwarded-for": `${ip}, ${uniqueIp()}` } };
+    expect(await provider.options.authorize({ email, password: PASSWORD }, other)).toMatchObject({ email });
+  });
+});
+
+describe("known devices", () => {
+  const secret = "test-secret-for-known-devices-0123456789";
+  type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
+  const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
+
+  /** Runs up the email's delay as wrong passwords from elsewhere would. */
+  async function attacked(email: string) {
+    const db = await getDb();
+    for (let i = 0; i < SIGN_IN_FREE_ATTEMPTS_PER_EMAIL + 4; i++) {
+      await claimEmailAttempt(db, email);
+      await letTimePass(email, SIGN_IN_MAX_DELAY_SECONDS);
+    }
+    expect(await claimEmailAttempt(db, email)).toBeNull();
+    expect(await claimEmailAttempt(db, email)).toBeGreaterThan(0);
+  }
+
+  function cookieOf(setCookie: string) {
+    return setCookie.split(";")[0]!;
+  }
+
+  it("marks the browser after a successful sign-in, for that email only", async () => {
+    const signIn = new Request("http://app.test/api/auth/callback/credentials", { method: "POST", body: new URLSearchParams({ email: " Ada@Example.test ", password: "x" }) });
+    const failed = await withKnownDevice(signIn.clone(), Response.json({ url: "http://app.test/sign-in?error=CredentialsSignin" }), secret);
+    expect(failed.headers.getSetCookie()).toEqual([]);
+    const ok = new Response(null, { status: 200, headers: [["set-cookie", "next-auth.session-token=abc; Path=/; HttpOnly"]] });
+    const marked = await withKnownDevice(signIn, ok, secret);
+    const device = marked.headers.getSetCookie().find((cookie) => cookie.startsWith(`${KNOWN_DEVICE_COOKIE}=`));
+    expect(device).toMatch(/HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    expect(knownDeviceId(cookieOf(device!), "ada@example.test", secret)).toMatch(/^[\w-]{22}$/);
+    expect(knownDeviceId(cookieOf(device!), "eve@example.test", secret)).toBeNull();
+    expect(knownDeviceId(cookieOf(device!), "ada@example.test", "another secret")).toBeNull();
+    const otherDevice = cookieOf(device!).replace(/=(.)/, (_, first: string) => `=${first === "A" ? "B" : "A"}`);
+    expect(knownDeviceId(otherDevice, "ada@example.test", secret)).toBeNull();
+  });
+
+  it("signs the owner in from a known device while wrong passwords from elsewhere hold the email's delay", async () => {
+    const email = await account();
+    await attacked(email);
+    const secure = (await withKnownDevice(
+      new Request("http://app.test/api/auth/callback/credentials", { method: "POST", body: new URLSearchParams({ email }) }),
+      new Response(null, { headers: [["set-cookie", "next-auth.session-token=abc"]] }),
+      process.env.AUTH_SECRET!,
+    )).headers.getSetCookie().find((cookie) => cookie.startsWith(KNOWN_DEVICE_COOKIE))!;
+    await expect(authorize({ email, password: PASSWORD }, { headers: {} })).rejects.toThrow(/^TooManyAttempts:\d+$/);
+    expect(await authorize({ email, password: PASSWORD }, { headers: { cookie: `other=1; ${cookieOf(secure)}` } })).toMatchObject({ email });
+  });
+
+  it("counts a known device's own attempts: past 10 it waits for the email's delay like any client", async () => {
+    const db = await getDb();
+    const email = await account();
+    const deviceId = "a".repeat(22);
+    for (let i = 0; i < SIGN_IN_LIMIT_PER_KNOWN_DEVICE; i++) await countAttempt(db, [knownDeviceRule(email, deviceId)]);
+    await attacked(email);
+    await expect(authenticate(db, { email, password: PASSWORD, ip: null, knownDeviceId: deviceId })).rejects.toBeInstanceOf(SignInThrottledError);
   });
 });
 

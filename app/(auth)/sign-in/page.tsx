@@ -10,14 +10,20 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: PageProps<"/sign-in">) {
   if (await getSessionUser()) redirect("/campaigns");
-  const { callbackUrl, error, reset } = await searchParams;
+  const { callbackUrl, error, reset, verify } = await searchParams;
   const providers = oauthProviders().map((provider) => ({ id: provider.id, name: provider.name }));
   return (
     <SignInForm
       callbackUrl={safeCallbackUrl(callbackUrl, appUrl(await requestOrigin()))}
       providers={providers}
       initialError={typeof error === "string" ? signInErrorMessage(error) : undefined}
-      notice={reset === "done" ? "Your password was changed. Sign in with the new one." : undefined}
+      notice={
+        reset === "done"
+          ? "Your password was changed. Sign in with the new one."
+          : verify === "1"
+            ? "Sign in to confirm your email address."
+            : undefined
+      }
     />
   );
 }

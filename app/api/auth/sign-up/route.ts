@@ -1,5 +1,6 @@
 import { getDb } from "@/db";
 import { signUp, signUpSchema } from "@/lib/auth";
+import { accountLinkBase, tokenLink } from "@/lib/auth/mail-links";
 import { assertSignUpAllowed } from "@/lib/auth/sign-in";
 import { clientIp } from "@/lib/http/client-ip";
 import { KIB, readJsonBody } from "@/lib/http/body";
@@ -13,7 +14,7 @@ export const POST = withPublic(async ({ request }) => {
   await assertSignUpAllowed(db, clientIp(request));
   // The same answer for a new and a taken email: the form signs in next, and only the right
   // password for an existing account gets further than "incorrect email or password".
-  await signUp(db, input);
+  await signUp(db, input, { verifyUrl: tokenLink(accountLinkBase(request), "/verify-email") });
   return json({ ok: true }, { status: 201 });
 });
 

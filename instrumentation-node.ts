@@ -1,0 +1,42 @@
+// Server start-up for the Node.js runtime. Kept out of instrumentation.ts, which Next.js also
+// compiles for the Edge runtime: the Node.js APIs used here (process.once) made that compile warn
+// on every request of `next dev`.
+export async function registerNode(): Promise<void> {
+  const { getEnv } = await import("./lib/env");
+  const building = process.env.NEXT_PHASE === "phase-production-build";
+  try {
+    getEnv();
+  } catch (error) {
+    if (building) throw error;
+    // Next.js would report the error, print "Ready" and answer every request 500: a server that
+    // cannot work does not start, and says which variable to fix.
+    console.error(`Sendstream cannot start. ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  const { prepareAuthEnvironment } = await import("./lib/auth/environment");
+  prepareAuthEnvironment();
+  const { getDb, isEmbedded, embeddedDataDir } = await import("./db");
+  if (isEmbedded()) {
+    // Open (and migrate) now rather than on the first request.
+    await getDb();
+    console.log(`▲ Sendstream: embedded database at ${embeddedDataDir()}`);
+  }
+  const { DEMO_USER, seedDemoData, seedsOnStart } = await import("./db/seed");
+  if (!building && seedsOnStart()) {
+    await seedDemoData(await getDb());
+    console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);
+  }
+  // In-process message dispatcher for long-running servers; Vercel uses the cron route instead.
+  if (!building && !process.env.VERCEL && !process.env.VITEST && process.env.DISPATCHER !== "off") {
+    const { startDispatchLoop } = await import("./lib/messaging/loop");
+    startDispatchLoop();
+  }
+  // Passes started after trigger responses stop claiming on shutdown too (the loop stops its own).
+  if (!building && !process.env.VITEST) {
+    const { stopDispatching } = await import("./lib/messaging/dispatch");
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stopDispatching());
+    // The request log's last buffered entries are written before the process goes.
+    const { flushTriggerRequests } = await import("./lib/trigger/requests");
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void flushTriggerRequests());
+  }
+}
