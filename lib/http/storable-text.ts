@@ -31,19 +31,12 @@ export function unstorableTextErrors(value: unknown, path: (string | number)[] =
   return [];
 }
 
-const UNSTORABLE_TEXT_ALL = new RegExp(UNSTORABLE_TEXT.source, "g");
-
-/** The string with every NUL and unpaired surrogate replaced by U+FFFD: for text recorded as it came (logs), never refused. */
-export function storableText(value: string): string {
-  return value.replace(UNSTORABLE_TEXT_ALL, "\uFFFD");
-}
-
-/** A JSON value with `storableText` applied to every string and member name in it. */
+/** A JSON value with `toStorableText` applied to every string and member name in it. */
 export function storableJson<T>(value: T): T {
-  if (typeof value === "string") return storableText(value) as T;
+  if (typeof value === "string") return toStorableText(value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => storableJson(item)) as T;
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [storableText(key), storableJson(item)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [toStorableText(key), storableJson(item)])) as T;
   }
   return value;
 }
