@@ -370,6 +370,8 @@ describe("the API on the wire", () => {
     const other = testPhone();
     await call("upsertContact", { params: { idOrPhone: other }, json: { name: "Nuno" }, expect: 201 });
     await call("upsertContact", { params: { idOrPhone: other }, json: { attributes: { city: "Braga" } }, expect: 200 });
+    // A segment that is neither an id nor a phone (here a NUL) is refused as not found before any query.
+    await call("upsertContact", { params: { idOrPhone: "+1415\u0000" }, json: { name: "X" }, expect: 404 });
     await call("updateContact", { params: byId, json: { name: null, attributes: { city: null, vip: true } }, expect: 200 });
     await call("updateContact", { params: { idOrPhone: "ctc_doesnotexist" }, json: { name: "X" }, expect: 404 });
     await call("optOutContact", { params: byId, expect: 200 });
