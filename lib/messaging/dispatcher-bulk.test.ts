@@ -139,7 +139,7 @@ describe("bulk campaigns in the dispatcher", () => {
     expect(summaries.every((summary) => summary.sent > 0)).toBe(true);
     const sentAt = (await db.select({ sentAt: messages.sentAt }).from(messages).where(and(eq(messages.campaignId, fixture.campaignId), isNotNull(messages.sentAt))))
       .map((row) => row.sentAt!.getTime());
-    expect(sentAt.length).toBeGreaterThan(80);
+    expect(sentAt.length).toBeGreaterThan(40);
     expect(Math.min(...sentAt)).toBeGreaterThanOrEqual(launchedAt);
     // Every 1-second window of sent_at: the busiest starts at some send.
     expect(peakPerSecond(sentAt)).toBeLessThanOrEqual(40);
