@@ -39,13 +39,13 @@ export async function tierUsage(db: Executor, sender: SenderAccountFields & Pick
   const [row] = await queryRows<{ used: number | string; pending: number | string }>(
     db,
     sql`select
-      (select count(distinct phone_number) from messages where sender_id in ${senderIds} and sent_at > ${since.toISOString()}::timestamptz)::int as used,
+      (select count(distinct phone_number) from messages where sender_id = any (${senderIds}) and sent_at > ${since.toISOString()}::timestamptz)::int as used,
       ${
         limit.limit === null
           ? sql`0`
-          : sql`(select count(*) from messages where sender_id in ${senderIds} and status in ('queued', 'sending')
+          : sql`(select count(*) from messages where sender_id = any (${senderIds}) and status in ('queued', 'sending')
               and next_attempt_at < ${HELD_UNTIL.toISOString()}::timestamptz and sent_at is null)
-            + (select coalesce(sum(queued), 0) from bulk_snapshot_chunks where sender_id in ${senderIds})`
+            + (select coalesce(sum(queued), 0) from bulk_snapshot_chunks where sender_id = any (${senderIds}))`
       }::int as pending`,
   );
   const usedLast24h = Number(row?.used ?? 0);
@@ -65,7 +65,7 @@ export async function nextTierRelease(db: Executor, sender: SenderAccountFields,
   const since = new Date(now.getTime() - TIER_WINDOW_MS);
   const [row] = await queryRows<{ oldest: string | Date | null }>(
     db,
-    sql`select min(sent_at) as oldest from messages where sender_id in ${accountSenderIdsSql(sender)} and sent_at > ${since.toISOString()}::timestamptz`,
+    sql`select min(sent_at) as oldest from messages where sender_id = any (${accountSenderIdsSql(sender)}) and sent_at > ${since.toISOString()}::timestamptz`,
   );
   if (!row?.oldest) return null;
   return new Date(new Date(row.oldest).getTime() + TIER_WINDOW_MS);
