@@ -154,6 +154,22 @@ export const senders = pgTable("senders", {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Every sender id and the messaging account it sent for (`lib/senders/messaging-account.ts`). The
+ * daily messaging limit is the WhatsApp business account's, shared by its numbers, and a provider or
+ * number change gives the sender a new id: usage is counted over all the ids of the account. No
+ * foreign key: the ids of replaced senders no longer exist in `senders`, and their sends still count.
+ */
+export const senderAccounts = pgTable(
+  "sender_accounts",
+  {
+    account: text("account").notNull(),
+    senderId: text("sender_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.senderId] })],
+);
+
 export const templates = pgTable(
   "templates",
   {

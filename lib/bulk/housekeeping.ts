@@ -8,6 +8,7 @@ import { campaigns } from "@/db/schema";
 import { recordAudit, SYSTEM_ACTOR } from "@/lib/audit/service";
 import { ApiError } from "@/lib/http/errors";
 import { describeError } from "@/lib/logging";
+import { lockMessagingAccount } from "@/lib/senders/messaging-account";
 import { getSenderRow } from "@/lib/senders/service";
 import { launchBulkCampaign } from "./launch";
 import { completeIfSettled } from "./lifecycle";
@@ -76,7 +77,7 @@ async function startDueCampaigns(db: Executor, now: Date): Promise<number> {
   return changed;
 }
 
-/** Makes held messages due, as many as the sender's daily limit allows now. */
+/** Makes held messages due, as many as the daily limit of the sender's business account allows now. */
 async function releaseHeldMessages(db: Executor, now: Date): Promise<number> {
   const candidates = await queryRows<{ id: string; workspace_id: string }>(
     db,
@@ -89,25 +90,29 @@ async function releaseHeldMessages(db: Executor, now: Date): Promise<number> {
     const last = lastReleaseCheck.get(campaign.id);
     if (last !== undefined && now.getTime() >= last && now.getTime() - last < RELEASE_INTERVAL_MS) continue;
     lastReleaseCheck.set(campaign.id, now.getTime());
-    const sender = await getSenderRow(db, campaign.workspace_id);
-    const usage = await tierUsage(db, sender, now);
-    const room = usage.available === null ? null : usage.available;
-    if (room === 0) continue;
-    const [row] = await queryRows<{ released: number | string }>(
-      db,
-      sql`with released as (
-          update messages set next_attempt_at = ${now.toISOString()}::timestamptz, error_code = null, error_reason = null, updated_at = now()
-          where id in (
-            select id from messages
-            where campaign_id = ${campaign.id} and source = 'bulk' and status = 'queued' and next_attempt_at = ${HELD_UNTIL.toISOString()}::timestamptz
-            ${room === null ? sql`` : sql`limit ${room}`}
-            for update skip locked
+    released += await db.transaction(async (tx) => {
+      const sender = await getSenderRow(tx, campaign.workspace_id);
+      // Under the account's lock: a launch on the account cannot take the same room meanwhile.
+      await lockMessagingAccount(tx, sender);
+      const usage = await tierUsage(tx, sender, now);
+      const room = usage.available === null ? null : usage.available;
+      if (room === 0) return 0;
+      const [row] = await queryRows<{ released: number | string }>(
+        tx,
+        sql`with released as (
+            update messages set next_attempt_at = ${now.toISOString()}::timestamptz, error_code = null, error_reason = null, updated_at = now()
+            where id in (
+              select id from messages
+              where campaign_id = ${campaign.id} and source = 'bulk' and status = 'queued' and next_attempt_at = ${HELD_UNTIL.toISOString()}::timestamptz
+              ${room === null ? sql`` : sql`limit ${room}`}
+              for update skip locked
+            )
+            returning 1
           )
-          returning 1
-        )
-        select count(*)::int as released from released`,
-    );
-    released += Number(row?.released ?? 0);
+          select count(*)::int as released from released`,
+      );
+      return Number(row?.released ?? 0);
+    });
   }
   return released;
 }

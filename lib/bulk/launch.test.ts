@@ -4,10 +4,11 @@ import { getDb } from "@/db";
 import { auditEvents, campaigns, contacts, messages, senders, templates } from "@/db/schema";
 import { archiveCampaign, deployCampaign, pauseCampaign, resumeCampaign } from "@/lib/campaigns/lifecycle";
 import { parseStoredMessageConfig } from "@/lib/campaigns/schemas";
-import { getCampaign, listCampaigns, updateCampaign } from "@/lib/campaigns/service";
+import { createCampaign, getCampaign, listCampaigns, updateCampaign } from "@/lib/campaigns/service";
 import { ApiError } from "@/lib/http/errors";
 import { composeMessage, contactAttributes } from "@/lib/outbox/compose";
 import { claimBulkMessages } from "@/lib/messaging/claims";
+import { updateSenderSettings } from "@/lib/senders/service";
 import { getTemplateRow } from "@/lib/templates/service";
 import { queryRows } from "@/db/rows";
 import { renderingSql } from "./render-sql";
@@ -16,7 +17,7 @@ import { runBulkHousekeeping } from "./housekeeping";
 import { getLaunchCheck, launchBulkCampaign, scheduleBulkCampaign, zonedDateTimeToUtc } from "./launch";
 import { cancelBulkCampaign } from "./lifecycle";
 import { getBulkProgress } from "./progress";
-import { bulkMessages, bulkStatusCounts, createBulkFixture, testPhone } from "./test-fixtures";
+import { bulkMessages, bulkStatusCounts, createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone } from "./test-fixtures";
 import { HELD_UNTIL } from "./tier";
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -429,6 +430,74 @@ describe("the daily messaging tier", () => {
     const db = await getDb();
     const check = await getLaunchCheck(db, fixture.workspaceId, fixture.campaignId);
     expect(check).toMatchObject({ ready: true, exceedsTier: false, tier: { tier: null, limit: null }, warnings: [expect.objectContaining({ code: "tier_unknown" })] });
+  });
+
+  it("two launches at once on a TIER_250 number (200 recipients each): the second waits for the first and is refused", async () => {
+    const fixture = await createBulkFixture({ contacts: 200, provider: "whatsapp", tier: "TIER_250" });
+    const db = await getDb();
+    const other = await createCampaign(db, fixture.workspaceId, {
+      kind: "bulk",
+      name: "Promo again",
+      audience: { listIds: [fixture.listId], segmentIds: [] },
+      templateId: fixture.templateId,
+      messageConfig: PROMO_MESSAGE_CONFIG,
+    });
+    let second: Promise<PromiseSettledResult<unknown>> | undefined;
+    await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId, {
+      // 50 messages written, 150 still in snapshot chunks: both count against the limit.
+      snapshotChunkSize: 50,
+      // The other launch starts while this one holds its 200 queued messages uncommitted; given time,
+      // it must not finish (it would have counted the limit as free).
+      afterSnapshot: async () => {
+        second = launchBulkCampaign(db, fixture.workspaceId, other.id).then(
+          (value) => ({ status: "fulfilled" as const, value }),
+          (reason: unknown) => ({ status: "rejected" as const, reason }),
+        );
+        await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      },
+    });
+    const outcome = await second!;
+    expect(outcome.status).toBe("rejected");
+    const refused = (outcome as PromiseRejectedResult).reason as ApiError;
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 422, code: "launch_checks_failed" });
+    expect(refused.detail).toContain("50 of 200");
+    expect(refused.errors?.map((e) => e.code)).toEqual(["tier_exceeded"]);
+    expect(await bulkStatusCounts(fixture.campaignId)).toEqual({ queued: 50 });
+    expect(await bulkStatusCounts(other.id)).toEqual({});
+    expect((await getCampaign(db, fixture.workspaceId, other.id)).status).toBe("draft");
+  });
+
+  it("counts per WhatsApp business account: across sender re-saves (a new sender id) and across the account's numbers", async () => {
+    const fixture = await createBulkFixture({ contacts: 20, provider: "whatsapp", tier: "TIER_250" });
+    const db = await getDb();
+    const now = new Date();
+    const [before] = await db.select().from(senders).where(eq(senders.workspaceId, fixture.workspaceId));
+    await seedRecentSends(fixture.workspaceId, fixture.campaignId, 240, new Date(now.getTime() - 3_600_000));
+    expect((await getLaunchCheck(db, fixture.workspaceId, fixture.campaignId, now)).tier).toMatchObject({ usedLast24h: 240, available: 10 });
+
+    // To the sandbox and back, same number: two new sender ids, the same business account.
+    const form = { provider: "whatsapp" as const, phoneNumberId: before!.phoneNumberId!, wabaId: before!.wabaId! };
+    await updateSenderSettings(db, fixture.workspaceId, { provider: "sandbox" });
+    await updateSenderSettings(db, fixture.workspaceId, form);
+    const [after] = await db.select().from(senders).where(eq(senders.workspaceId, fixture.workspaceId));
+    expect(after!.id).not.toBe(before!.id);
+    expect(after!.messagingTier).toBe("TIER_250");
+    expect((await getLaunchCheck(db, fixture.workspaceId, fixture.campaignId, now)).tier).toMatchObject({ usedLast24h: 240, available: 10 });
+    // Another number of the same account: its sends count too (the limit is shared by the account's numbers).
+    await updateSenderSettings(db, fixture.workspaceId, { ...form, phoneNumberId: "109876543210987" });
+    await db.update(senders).set({ messagingTier: "TIER_250" }).where(eq(senders.workspaceId, fixture.workspaceId));
+    expect((await getLaunchCheck(db, fixture.workspaceId, fixture.campaignId, now)).tier).toMatchObject({ usedLast24h: 240, available: 10 });
+    const refused = await failure(launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId, { now }));
+    expect(refused.errors?.map((e) => e.code)).toEqual(["tier_exceeded"]);
+
+    // A number of the same account in another workspace shares the limit; another account does not.
+    const sameAccount = await createBulkFixture({ contacts: 1, provider: "whatsapp", tier: "TIER_250" });
+    await updateSenderSettings(db, sameAccount.workspaceId, { ...form, phoneNumberId: "105555555555555" });
+    await db.update(senders).set({ messagingTier: "TIER_250" }).where(eq(senders.workspaceId, sameAccount.workspaceId));
+    expect((await getLaunchCheck(db, sameAccount.workspaceId, sameAccount.campaignId, now)).tier).toMatchObject({ usedLast24h: 240, available: 10 });
+    const otherAccount = await createBulkFixture({ contacts: 1, provider: "whatsapp", tier: "TIER_250" });
+    expect((await getLaunchCheck(db, otherAccount.workspaceId, otherAccount.campaignId, now)).tier).toMatchObject({ usedLast24h: 0, available: 250 });
   });
 });
 

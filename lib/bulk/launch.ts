@@ -9,6 +9,7 @@ import { parseStoredMessageConfig, type CampaignStatus } from "@/lib/campaigns/s
 import { loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
 import { auditCampaign, expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
+import { lockMessagingAccount } from "@/lib/senders/messaging-account";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
@@ -166,8 +167,10 @@ const LAUNCHED: CampaignStatus[] = ["sending", "paused", "completed"];
 
 /**
  * draft / scheduled → sending: the launch checks, the snapshot and the status change in one
- * transaction under the campaign's row lock. A launch retried or run concurrently finds the
- * campaign launched and changes nothing; one that dies mid-way leaves nothing behind.
+ * transaction under the campaign's row lock and the sender's messaging-limit lock (launches of other
+ * campaigns on the same business account wait, then count this one's messages). A launch retried or
+ * run concurrently finds the campaign launched and changes nothing; one that dies mid-way leaves
+ * nothing behind.
  */
 export async function launchBulkCampaign(db: Executor, workspaceId: string, id: string, options: LaunchOptions = {}): Promise<CampaignView> {
   const now = options.now ?? new Date();
@@ -177,6 +180,8 @@ export async function launchBulkCampaign(db: Executor, workspaceId: string, id: 
     if (!LAUNCHABLE.includes(row.status)) throw conflict(`A ${row.status} campaign cannot be launched.`, "invalid_status_transition");
     expectVersion(row, options.version);
     const allowTierWait = options.allowTierWait ?? row.allowTierWait;
+    // Launches on the numbers of one business account take turns: each counts what the last queued.
+    await lockMessagingAccount(tx, await getSenderRow(tx, workspaceId));
     const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
     if (!plan.check.ready) throw checksFailed(plan.check);
     const inserted = await snapshotAndQueueFirstChunk(tx, workspaceId, row, plan, now, options.snapshotChunkSize);

@@ -65,7 +65,7 @@ export async function getBulkProgress(db: Executor, workspaceId: string, id: str
   if (held > 0) {
     const sender = await getSenderRow(db, workspaceId);
     const usage = await tierUsage(db, sender, now);
-    const release = usage.available !== null && usage.available > 0 ? now : await nextTierRelease(db, sender.id, now);
+    const release = usage.available !== null && usage.available > 0 ? now : await nextTierRelease(db, sender, now);
     waitingUntil = (release ?? now).toISOString();
   }
 

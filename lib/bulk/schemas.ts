@@ -91,8 +91,15 @@ export const testSendRequestSchema = z.object({
 export const tierStatusSchema = z.object({
   tier: z.enum(MESSAGING_TIERS).nullable().meta({ description: "The sender's daily messaging limit; null while unknown (Test connection reads it)." }),
   limit: z.number().int().nullable().meta({ description: "Unique recipients per rolling 24 h; null for unlimited or unknown." }),
-  usedLast24h: z.number().int().meta({ description: "Unique phone numbers this sender messaged in the last 24 h." }),
-  available: z.number().int().nullable().meta({ description: "Recipients that can be reached now; null without a limit." }),
+  usedLast24h: z
+    .number()
+    .int()
+    .meta({ description: "Unique phone numbers the sender's WhatsApp business account messaged in the last 24 h, over all its numbers and earlier sender settings." }),
+  available: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "Recipients that can be reached now (the limit minus those used and the messages queued to go); null without a limit." }),
 });
 
 const checkIssueSchema = z.object({ path: z.string(), code: z.string(), message: z.string() });

@@ -181,7 +181,7 @@ export const ERROR_CATALOG = [
     status: 422,
     title: "The campaign cannot be launched",
     description:
-      "Launching or scheduling a bulk campaign found problems: no approved template, an unmapped variable, an empty audience, a send rate above the sender's throughput, no sender, or an audience above the daily messaging limit (launch with `allowTierWait` to send the rest as the limit frees up). `errors[]` lists every failing check.",
+      "Launching or scheduling a bulk campaign found problems: no approved template, an unmapped variable, an empty audience, a send rate above the sender's throughput, no sender, or an audience above what is left of the daily messaging limit of the sender's WhatsApp business account (launch with `allowTierWait` to send the rest as the limit frees up). Launches on one business account are checked one after another, each counting what the ones before it queued. `errors[]` lists every failing check.",
   },
   {
     code: "idempotency_key_reused",

@@ -1,38 +1,36 @@
 // Bulk campaigns inside one dispatch pass: their statuses (re-read often, so pause and cancel take
-// effect within a second), their pace (the campaign's rate, never above the sender's, shared by all
-// processes through the campaign's rate lane) and the per-second cap after a stall.
+// effect within a second) and their pace (the campaign's rate, never above the sender's).
+//
+// The pace holds in every 1-second window of `sent_at`, whatever the number of passes, module graphs
+// (Next loads server modules more than once per process) or processes: it lives only in Postgres.
+// The campaign's rate lane (`campaign:<id>`, throughput.ts) hands out each slot once, all of them at
+// least 1000 / (PACING_SHARE × rate) ms apart, and a message leaves only within
+// CAMPAIGN_SLOT_TOLERANCE_MS after a slot of its own (`sendMoment`). The sends of any 1-second window
+// then have slots within 1,040 ms, which hold at most `rate` of them (PACING_SHARE spaces `rate + 1`
+// slots over 1,041.7 ms).
+//
+// The campaign slot is taken last, once the message holds its sender's slot, and in small blocks
+// (CAMPAIGN_BLOCK_MS): a slot taken earlier would go stale while the message waits for its sender
+// (triggers go first, and another pass may hold the sender's next slots), and be lost.
 import type { Executor } from "@/db";
 import { loadBulkCampaigns, type BulkCampaignState, type ClaimedMessage } from "./claims";
 import type { Lane } from "./lanes";
 import type { SenderForSend } from "./providers";
-import { campaignLane, PACING_SHARE, SlotBlock, type ThroughputLimiter } from "./throughput";
+import { campaignLane, intervalUs, SlotBlock, type ThroughputLimiter } from "./throughput";
 
+/** How late a campaign slot may still be used: under 1000 / PACING_SHARE − 1000 ms (41.7), see above. */
+const CAMPAIGN_SLOT_TOLERANCE_MS = 40;
+/** Campaign slots reserved at a time, in ms of the campaign's rate (at least one slot). */
+const CAMPAIGN_BLOCK_MS = 50;
 /**
- * A bulk campaign's slots come at its full rate: rate lanes space slots PACING_SHARE under the rate
- * they are given (a margin meant for the provider's own counting of a sender), so the pace handed
- * to the campaign lane is scaled back up by it. What keeps a campaign at or under its rate in every
- * 1-second window is the per-second cap (`secondWaitMs`), counted on the same send times that are
- * stored as `sent_at`, also when late slots are caught up.
+ * A campaign's next message is taken this long before its slot is expected, so that its sender's
+ * slot and the campaign slot's reservation are done by then.
  */
-/**
- * A campaign's lane that fell behind (the gap between two passes, a stall) may catch up this far:
- * the missed slots are used as fast as the per-second cap and the sender's slots allow, so a send
- * is not slower by every gap. Without it a run of 100,000 at 80/s lost 39 s to pass boundaries.
- */
-const CAMPAIGN_CATCH_UP_MS = 1_000;
+const CAMPAIGN_LEAD_MS = 20;
 /** Bulk work held per campaign in memory, in ms of its send rate; refilled below half. */
 const BULK_AHEAD_MS = 1_000;
 /** Campaign statuses (pause, cancel) are re-read this often while a pass holds bulk messages. */
 export const CAMPAIGN_REFRESH_MS = 250;
-/** Send times kept per campaign for its per-second cap. */
-const RECENT_SENDS_KEPT = 1_000;
-
-/**
- * The moments each campaign's requests left this process, shared by every pass of the process (a
- * pass started by a trigger runs beside the loop's, and a new pass starts within the second the
- * last one ended). Other processes are held to the rate by the campaign's lane in Postgres.
- */
-const processSendTimes = new Map<string, number[]>();
 
 export interface BulkPacingDeps {
   db: Executor;
@@ -41,20 +39,26 @@ export interface BulkPacingDeps {
   /** Held messages of a campaign that stopped sending (paused: back to the queue; cancelled: skipped). */
   settleStopped: (items: ClaimedMessage[], status: string | undefined) => Promise<void>;
   onlyWorkspaceIds?: string[];
-  /** Send times per campaign for the per-second cap (tests give each pass its own). */
-  sendTimes?: Map<string, number[]>;
 }
 
 export function createBulkPacing(deps: BulkPacingDeps) {
   const { db, limiter, now, settleStopped } = deps;
   const states = new Map<string, BulkCampaignState>();
   const slotBlocks = new Map<string, SlotBlock>();
-  /** A campaign slot already taken but not used yet (its lane woke up for a trigger message). */
-  const slotTaken = new Map<string, number>();
-  const recentSends = deps.sendTimes ?? processSendTimes;
+  /** When to take each campaign's next message: CAMPAIGN_LEAD_MS before its next slot, as far as this pass knows. */
+  const readyAt = new Map<string, number>();
+  /** A campaign slot taken but too far off to wait for in `sendMoment`: the next message uses it. */
+  const heldSlot = new Map<string, number>();
   let readAt = -Infinity;
 
   const status = (campaignId: string) => states.get(campaignId)?.status;
+
+  /** The next free slot of the campaign's lane (slots gone stale are dropped; a small block is reserved when none is left). */
+  const takeSlot = (campaignId: string, perSecond: number) => {
+    let block = slotBlocks.get(campaignId);
+    if (!block) slotBlocks.set(campaignId, (block = new SlotBlock(limiter, campaignLane(campaignId))));
+    return block.take(perSecond, now, Math.ceil((perSecond * CAMPAIGN_BLOCK_MS) / 1000));
+  };
 
   /** The campaign's send rate per second: its own, at most the sender's. */
   const rate = (campaignId: string, sender: SenderForSend) => {
@@ -90,67 +94,64 @@ export function createBulkPacing(deps: BulkPacingDeps) {
       return wants;
     },
 
-    /** The campaign's queue left the lane (released, stopped): its reserved slot goes with it. */
+    /** The campaign's queue left the lane (released, stopped). */
     forget(campaignId: string) {
-      slotTaken.delete(campaignId);
+      readyAt.delete(campaignId);
+      heldSlot.delete(campaignId);
     },
 
     /**
-     * The lane's next bulk message whose campaign slot has come (campaigns take turns), or the time
-     * to wait for one, or null when the lane holds no bulk work. Queues of campaigns no longer
-     * sending are settled first; `onDropped` is told how many messages left the lane that way.
+     * The lane's next bulk message whose campaign is due (campaigns take turns), or the time to wait
+     * for one, or null when the lane holds no bulk work. Queues of campaigns no longer sending are
+     * settled first. The campaign slot itself is taken by `sendMoment`.
      */
     async next(lane: Lane, at: number): Promise<{ message: ClaimedMessage; /** the campaign's rate per second */ rate: number } | { waitMs: number } | null> {
       for (const [campaignId, queue] of lane.bulk) {
         if (queue.length === 0 || status(campaignId) !== "sending") {
           lane.bulk.delete(campaignId);
-          slotTaken.delete(campaignId);
+          readyAt.delete(campaignId);
+          heldSlot.delete(campaignId);
           await settleStopped(queue, status(campaignId));
         }
       }
       let soonest: number | null = null;
       for (const [campaignId, queue] of lane.bulk) {
-        const perSecond = rate(campaignId, lane.sender);
-        let slot = slotTaken.get(campaignId);
-        if (slot === undefined) {
-          let block = slotBlocks.get(campaignId);
-          if (!block) slotBlocks.set(campaignId, (block = new SlotBlock(limiter, campaignLane(campaignId), { catchUpMs: CAMPAIGN_CATCH_UP_MS })));
-          slot = await block.take(perSecond / PACING_SHARE, now, queue.length);
-          slotTaken.set(campaignId, slot);
-        }
-        if (slot <= at) {
-          slotTaken.delete(campaignId);
+        const due = readyAt.get(campaignId) ?? -Infinity;
+        if (due <= at) {
           lane.bulk.delete(campaignId);
           lane.bulk.set(campaignId, queue); // round robin between campaigns
-          return { message: queue.shift()!, rate: perSecond };
+          return { message: queue.shift()!, rate: rate(campaignId, lane.sender) };
         }
-        soonest = Math.min(soonest ?? Infinity, slot);
+        soonest = Math.min(soonest ?? Infinity, due);
       }
       return soonest === null ? null : { waitMs: soonest - at };
     },
 
     /**
-     * Never more than the campaign's rate in any 1-second window: how long to wait before the next
-     * send may leave (0: now). Synchronous, so that a caller that gets 0 and records the send
-     * without an await in between cannot be overtaken; a timer may wake a millisecond early, so
-     * callers ask again after sleeping.
+     * The moment a bulk message leaves (stored as its `sent_at`): at most CAMPAIGN_SLOT_TOLERANCE_MS
+     * after a slot of its campaign's lane, waited for here (a slot whose wait overran is replaced).
+     * The caller holds its sender's slot, and sends at the returned moment with no await in between.
+     * Null when the campaign's next slot is further off than CAMPAIGN_LEAD_MS (another pass or
+     * process holds the ones before it): the caller puts the message back, and `next` gives it
+     * again in time for that slot, so the lane is not blocked meanwhile.
      */
-    secondWaitMs(campaignId: string, perSecond: number): number {
-      const recent = recentSends.get(campaignId);
-      const allowed = Math.max(1, Math.floor(perSecond + 1e-9));
-      if (!recent || recent.length < allowed) return 0;
-      return Math.max(0, recent[recent.length - allowed]! + 1000 - now());
-    },
-
-    /** `at`: when the request leaves (also stored as the message's `sent_at`). */
-    recordSend(campaignId: string, at: number) {
-      let recent = recentSends.get(campaignId);
-      if (!recent) {
-        for (const [id, times] of recentSends) if (times.at(-1)! < at - 60_000) recentSends.delete(id);
-        recentSends.set(campaignId, (recent = []));
+    async sendMoment(campaignId: string, perSecond: number, sleep: (ms: number) => Promise<void>): Promise<number | null> {
+      const interval = intervalUs(perSecond) / 1000;
+      for (;;) {
+        const slot = heldSlot.get(campaignId) ?? (await takeSlot(campaignId, perSecond));
+        heldSlot.delete(campaignId);
+        if (slot - now() > CAMPAIGN_LEAD_MS) {
+          heldSlot.set(campaignId, slot);
+          readyAt.set(campaignId, slot - CAMPAIGN_LEAD_MS);
+          return null;
+        }
+        while (now() < slot) await sleep(slot - now());
+        const at = now();
+        if (at - slot <= CAMPAIGN_SLOT_TOLERANCE_MS) {
+          readyAt.set(campaignId, slot + interval - Math.min(interval, CAMPAIGN_LEAD_MS));
+          return at;
+        }
       }
-      recent.push(at);
-      if (recent.length > RECENT_SENDS_KEPT) recent.splice(0, recent.length - RECENT_SENDS_KEPT);
     },
   };
 }

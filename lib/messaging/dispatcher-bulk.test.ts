@@ -1,9 +1,11 @@
 // The dispatcher's side of bulk campaigns: priority of trigger messages, pacing at the campaign's
 // rate, pause and cancel while the pass holds claimed messages.
-import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { campaigns, messages, senders } from "@/db/schema";
+import { launchBulkCampaign } from "@/lib/bulk/launch";
+import { createBulkFixture } from "@/lib/bulk/test-fixtures";
 import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
@@ -31,7 +33,7 @@ async function bulkCampaign(workspaceId: string, sendRatePerSecond: number | nul
   return id;
 }
 
-async function queueMessages(input: { workspaceId: string; senderId: string; campaignId: string; source: "bulk" | "trigger"; count: number }) {
+async function queueMessages(input: { workspaceId: string; senderId: string; campaignId: string; source: "bulk" | "trigger"; count: number; dueAt?: Date }) {
   const db = await getDb();
   const rows = Array.from({ length: input.count }, (_, i) => ({
     id: newId("msg"),
@@ -44,7 +46,7 @@ async function queueMessages(input: { workspaceId: string; senderId: string; cam
     templateLanguage: "en_US",
     renderedText: "Hi Jessica, the spring sale starts today.",
     payload: TEST_TEMPLATE_PAYLOAD,
-    nextAttemptAt: new Date(Date.now() + FUTURE - 1_000),
+    nextAttemptAt: input.dueAt ?? new Date(Date.now() + FUTURE - 1_000),
   }));
   for (let i = 0; i < rows.length; i += 1_000) await db.insert(messages).values(rows.slice(i, i + 1_000));
   return rows.map((r) => r.id);
@@ -110,6 +112,39 @@ describe("bulk campaigns in the dispatcher", () => {
     const sorted = [...times].sort((a, b) => a - b);
     expect(sorted.at(-1)! - sorted[0]!).toBeGreaterThanOrEqual(3_000);
   });
+
+  it("holds a campaign at 40/s to 40 sends in every 1-second window of sent_at from its launch, with triggers on its sender and two dispatchers in separate module graphs", async () => {
+    const fixture = await createBulkFixture({ contacts: 240 });
+    const db = await getDb();
+    await db.update(campaigns).set({ sendRatePerSecond: 40 }).where(eq(campaigns.id, fixture.campaignId));
+    const [sender] = await db.update(senders).set({ throughputPerSecond: 80 }).where(eq(senders.workspaceId, fixture.workspaceId)).returning({ id: senders.id });
+    const triggerCampaign = await createTestCampaign(fixture.workspaceId);
+    const launchedAt = Date.now();
+    await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
+    // Next loads server modules in more than one graph per process, and several processes dispatch:
+    // the second dispatcher shares nothing in memory with the first, only the database.
+    vi.resetModules();
+    const other = await import("./dispatcher");
+    const { providers } = recordingProvider();
+    const options = { deadlineMs: 6_000, workspaceIds: [fixture.workspaceId] };
+    const passes = Promise.all([runDispatch({ db, providers }, options), other.runDispatch({ db, providers }, options)]);
+    // Trigger messages on the same sender go first and keep it busy in bursts.
+    const triggers: string[] = [];
+    for (let burst = 0; burst < 8; burst++) {
+      const ids = await queueMessages({ workspaceId: fixture.workspaceId, senderId: sender!.id, campaignId: triggerCampaign, source: "trigger", count: 12, dueAt: new Date() });
+      triggers.push(...ids);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const summaries = await passes;
+    expect(summaries.every((summary) => summary.sent > 0)).toBe(true);
+    const sentAt = (await db.select({ sentAt: messages.sentAt }).from(messages).where(and(eq(messages.campaignId, fixture.campaignId), isNotNull(messages.sentAt))))
+      .map((row) => row.sentAt!.getTime());
+    expect(sentAt.length).toBeGreaterThan(40);
+    expect(Math.min(...sentAt)).toBeGreaterThanOrEqual(launchedAt);
+    // Every 1-second window of sent_at: the busiest starts at some send.
+    expect(peakPerSecond(sentAt)).toBeLessThanOrEqual(40);
+    expect((await Promise.all(triggers.map(getTestMessage))).filter((row) => row.status === "sent").length).toBeGreaterThan(0);
+  }, 90_000);
 
   it("sends nothing more within 1 s of a pause and hands held messages back without counting the attempt", async () => {
     const { workspaceId, senderId } = await setup(80);

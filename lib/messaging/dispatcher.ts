@@ -162,7 +162,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry } = createOutcomeWrites(db, { now: clock.now, outcomeGraceMs, counts: summary });
   const bulkPacing = createBulkPacing({ db, limiter, now: clock.now, settleStopped, onlyWorkspaceIds: options.workspaceIds });
 
-  /** `startedAt`: when the request leaves, stored as the message's `sent_at` (the clock the per-second cap counts on). */
+  /** `startedAt`: when the request leaves, stored as the message's `sent_at` (for a bulk message, the moment its campaign's slot let it go). */
   const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
     const { sender } = lane;
     let outcome: { wamid: string } | { failure: SendFailure };
@@ -219,10 +219,6 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       void clock.sleep(ms).then(resolve);
     }).finally(() => (lane.wake = null));
 
-  /** How long the campaign's per-second cap holds its next send (0 for trigger messages, or when the pass stops). */
-  const campaignWaitMs = (campaignId: string, perSecond: number | null) =>
-    perSecond === null || stopping() ? 0 : bulkPacing.secondWaitMs(campaignId, perSecond);
-
   const runLane = async (lane: Lane) => {
     const { sender } = lane;
     let ended = false;
@@ -255,7 +251,6 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           await handBack([message], pausedUntil);
           continue;
         }
-        for (let wait = campaignWaitMs(message.campaignId, campaignRate); wait > 0; wait = campaignWaitMs(message.campaignId, campaignRate)) await clock.sleep(wait);
         // The sender's slot; slots that are already too late when taken (a slow reservation) are
         // dropped and a fresh one taken.
         let slot = -Infinity;
@@ -299,17 +294,29 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           continue;
         }
         await inFlight.acquire();
-        // Asked again right before the send (another pass of this process may have sent meanwhile);
-        // the last answer is read synchronously, so nothing can send between it and the record below.
-        for (let wait = campaignWaitMs(message.campaignId, campaignRate); wait > 0; wait = campaignWaitMs(message.campaignId, campaignRate)) await clock.sleep(wait);
+        // A bulk message leaves right after a slot of its campaign's lane, taken now that it holds its
+        // sender's slot: what holds every 1-second window of the campaign's `sent_at` to its rate.
+        let startedAt: number | null;
+        try {
+          startedAt = campaignRate !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep) : clock.now();
+        } catch (error) {
+          console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
+          inFlight.release();
+          putBack(lane, message);
+          await releaseLane(lane, clock.now() + 1_000);
+          break;
+        }
+        if (startedAt === null) {
+          // The campaign's next slot is further off: the lane takes other work until then.
+          inFlight.release();
+          putBack(lane, message);
+          continue;
+        }
         if (stopping()) {
           inFlight.release();
           await handBack([message], clock.now());
           continue;
         }
-        // No await between the last per-second check and this record.
-        const startedAt = clock.now();
-        if (message.source === "bulk") bulkPacing.recordSend(message.campaignId, startedAt);
         const current = message;
         track(send(current, lane, startedAt).finally(() => inFlight.release()));
       }

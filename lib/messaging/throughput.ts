@@ -15,9 +15,9 @@ export interface ThroughputLimiter {
   /**
    * Reserves `count` consecutive slots of lane `key` at `perSecond` and returns the first slot's
    * time (ms since the epoch); the others follow `1000 / perSecond` ms apart. A lane that fell
-   * behind starts at most `catchUpMs` back (default: CATCH_UP_FRACTION of a second's slots).
+   * behind starts at most CATCH_UP_FRACTION of a second's slots back.
    */
-  reserve(key: string, perSecond: number, count: number, now: number, catchUpMs?: number): Promise<number>;
+  reserve(key: string, perSecond: number, count: number, now: number): Promise<number>;
   /** No slot of lane `key` before `until` (ms): a slow-down asked for by the provider. */
   holdUntil(key: string, until: number): Promise<void>;
 }
@@ -40,15 +40,14 @@ export function lateSlotToleranceMs(perSecond: number): number {
 /**
  * Slots are spaced for 96 % of the rate. The provider counts calls as they arrive, after our event
  * loop's and the network's jitter; at the full rate one late slot plus 30 ms of jitter put rate + 2
- * calls into a second. The margin costs 4 % of a sender's throughput (bulk campaign lanes are scaled back up:
- * lib/messaging/bulk-pacing.ts).
+ * calls into a second. The margin costs 4 % of a lane's rate; for a bulk campaign's lane it is also what
+ * holds every 1-second window of its sends to the rate (lib/messaging/bulk-pacing.ts).
  */
 export const PACING_SHARE = 0.96;
 
 /** Microseconds between two slots of a lane at `perSecond`. */
 export const intervalUs = (perSecond: number) => Math.max(1, Math.round(1_000_000 / (PACING_SHARE * Math.max(0.001, perSecond))));
-const catchUpUs = (perSecond: number, catchUpMs?: number) =>
-  catchUpMs === undefined ? Math.floor(perSecond * CATCH_UP_FRACTION) * intervalUs(perSecond) : Math.round(catchUpMs * 1000);
+const catchUpUs = (perSecond: number) => Math.floor(perSecond * CATCH_UP_FRACTION) * intervalUs(perSecond);
 
 export const senderLane = (senderId: string) => `sender:${senderId}`;
 export const campaignLane = (campaignId: string) => `campaign:${campaignId}`;
@@ -56,7 +55,7 @@ export const campaignLane = (campaignId: string) => `campaign:${campaignId}`;
 /** The lanes in Postgres, shared by all processes. One statement per reservation. */
 export function createSharedThroughputLimiter(db: Executor): ThroughputLimiter {
   return {
-    async reserve(key, perSecond, count, now, catchUpMs) {
+    async reserve(key, perSecond, count, now) {
       const step = intervalUs(perSecond);
       const nowUs = Math.round(now * 1000);
       const span = step * Math.max(1, Math.floor(count));
@@ -65,7 +64,7 @@ export function createSharedThroughputLimiter(db: Executor): ThroughputLimiter {
         sql`insert into throughput_lanes as l (key, next_slot_us, updated_at)
           values (${key}, ${nowUs + span}, now())
           on conflict (key) do update
-            set next_slot_us = greatest(l.next_slot_us, ${nowUs - catchUpUs(perSecond, catchUpMs)}::bigint) + ${span}::bigint, updated_at = now()
+            set next_slot_us = greatest(l.next_slot_us, ${nowUs - catchUpUs(perSecond)}::bigint) + ${span}::bigint, updated_at = now()
           returning l.next_slot_us - ${span}::bigint as first_us`,
       );
       return Number(row!.first_us) / 1000;
@@ -86,11 +85,11 @@ export function createSharedThroughputLimiter(db: Executor): ThroughputLimiter {
 export function createThroughputLimiter(): ThroughputLimiter {
   const nextFree = new Map<string, number>();
   return {
-    async reserve(key, perSecond, count, now, catchUpMs) {
+    async reserve(key, perSecond, count, now) {
       const step = intervalUs(perSecond);
       const nowUs = Math.round(now * 1000);
       const booked = nextFree.get(key);
-      const first = booked === undefined ? nowUs : Math.max(booked, nowUs - catchUpUs(perSecond, catchUpMs));
+      const first = booked === undefined ? nowUs : Math.max(booked, nowUs - catchUpUs(perSecond));
       nextFree.set(key, first + step * Math.max(1, Math.floor(count)));
       return first / 1000;
     },
@@ -109,15 +108,9 @@ export class SlotBlock {
   private left = 0;
   private step = 0;
 
-  /**
-   * `catchUpMs`: how far behind the lane may catch up, and how late a slot may still be used
-   * (default: a few ms for a sender; a bulk campaign, whose per-second cap guards every window,
-   * catches up a pass boundary's gap).
-   */
   constructor(
     private readonly limiter: ThroughputLimiter,
     readonly key: string,
-    private readonly options: { catchUpMs?: number } = {},
   ) {}
 
   /** The time (ms) of the next slot for a lane at `perSecond`; `want` sizes a new block. */
@@ -125,7 +118,7 @@ export class SlotBlock {
     const step = intervalUs(perSecond) / 1000;
     if (this.left > 0 && step !== this.step) this.left = 0; // the rate changed: start afresh
     // A slot a few ms late (the event loop was busy) is still used; older ones are dropped.
-    const tolerance = this.options.catchUpMs ?? lateSlotToleranceMs(perSecond);
+    const tolerance = lateSlotToleranceMs(perSecond);
     for (;;) {
       const oldest = now() - tolerance;
       while (this.left > 0 && this.next < oldest) {
@@ -135,7 +128,7 @@ export class SlotBlock {
       if (this.left > 0) break;
       // Small blocks (at most a quarter of a second) keep unused slots few when a lane runs dry.
       const count = Math.max(1, Math.min(Math.ceil(want), Math.ceil(perSecond / 4)));
-      this.next = await this.limiter.reserve(this.key, perSecond, count, now(), this.options.catchUpMs);
+      this.next = await this.limiter.reserve(this.key, perSecond, count, now());
       this.left = count;
       this.step = step;
       // A slow reservation can return slots that are already late: the loop drops those.

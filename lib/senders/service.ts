@@ -8,6 +8,7 @@ import { newId } from "@/lib/crypto/random";
 import { validationFailed, type FieldError } from "@/lib/http/errors";
 import { GraphApiError, graphConfigFromEnv } from "@/lib/whatsapp/graph";
 import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit, getPhoneNumberInfo } from "@/lib/whatsapp/business";
+import { recordSenderAccount } from "./messaging-account";
 import { senderConnectionSchema, senderSettingsSchema, type SenderConnectionInput, type SenderSettingsInput } from "./schemas";
 
 type SenderRow = typeof senders.$inferSelect;
@@ -134,6 +135,7 @@ export async function updateSenderSettings(
         .set({ provider: "sandbox", updatedAt: new Date() })
         .where(eq(senders.id, replaced?.id ?? row.id))
         .returning();
+      if (updated) await recordSenderAccount(tx, updated);
       await audit(row.provider === "sandbox" ? [] : ["provider"], replaced);
       return toSenderView(updated ?? row);
     }
@@ -160,6 +162,8 @@ export async function updateSenderSettings(
       })
       .where(eq(senders.id, replaced?.id ?? row.id))
       .returning();
+    // Its sends count for the business account's daily limit, also after a later re-save replaces the id.
+    if (updated) await recordSenderAccount(tx, updated);
     await audit([
       ...(row.provider !== "whatsapp" ? ["provider"] : []),
       ...(numberChanged ? ["phoneNumberId"] : []),
@@ -258,6 +262,8 @@ async function replaceSenderIdentity(
   next: { provider: "sandbox" | "whatsapp"; phoneNumberId: string | null },
 ): Promise<SenderReplacement> {
   const id = newId("snd");
+  // The old id's sends keep counting for its account's daily messaging limit.
+  await recordSenderAccount(tx, row);
   await tx.update(senders).set({ id, updatedAt: new Date() }).where(eq(senders.id, row.id));
   const reason =
     `The sender changed from ${describeIdentity(row)} to ${describeIdentity(next)} after this message was queued, ` +
