@@ -3,7 +3,10 @@
 // here ends such work, on the server when it can, from the client when the server cannot
 // (a connection wedged mid-protocol answers nothing, not even a statement timeout).
 // The driver itself is patched at install (`patches/postgres+*.patch`, see db/postgres-driver.test.ts).
-import type { Options, PendingQuery, Sql, TransactionSql } from "postgres";
+import type { Options, PostgresType, Sql, TransactionSql } from "postgres";
+
+/** The variables read here (a subset of the process environment). */
+type Env = Partial<Record<string, string>>;
 
 export interface DatabaseTimeouts {
   /** Server side: a statement running longer is cancelled by Postgres (`statement_timeout`). */
@@ -27,7 +30,7 @@ function milliseconds(value: string | undefined, fallback: number): number {
  * The limits, from the environment. 0 turns one off. The defaults leave room for the longest
  * legitimate work (a million-row import merges in about a minute) while bounding everything.
  */
-export function databaseTimeouts(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
+export function databaseTimeouts(env: Env = process.env): DatabaseTimeouts {
   const statementMs = milliseconds(env.DATABASE_STATEMENT_TIMEOUT_MS, 120_000);
   return {
     statementMs,
@@ -41,7 +44,7 @@ export function databaseTimeouts(env: NodeJS.ProcessEnv = process.env): Database
 export const APPLICATION_NAME = "sendstream";
 
 /** The pool's options (size, prepared statements, the server-side limits of every session). */
-export function postgresClientOptions(env: NodeJS.ProcessEnv = process.env): Options<Record<string, never>> {
+export function postgresClientOptions(env: Env = process.env): Options<Record<string, PostgresType>> {
   const timeouts = databaseTimeouts(env);
   return {
     max: Number(env.DATABASE_POOL_MAX ?? 10),
@@ -66,14 +69,16 @@ export class DatabaseTimeoutError extends Error {
 
 /** What postgres.js keeps on a query: the backend it was sent to, and whether it streams (COPY). */
 interface QueryInternals {
+  executed?: boolean;
   state?: { pid?: number };
   streaming?: boolean;
   reject?: (error: unknown) => void;
   cancel(): unknown;
 }
 
-type AnySql = Sql<Record<string, never>>;
-type AnyTransactionSql = TransactionSql<Record<string, never>>;
+type AnySql = Sql;
+type AnyTransactionSql = TransactionSql;
+type AnyQuery = PromiseLike<unknown>;
 type Terminate = (pid: number) => Promise<unknown>;
 
 const unguardedClient = Symbol("unguardedClient");
@@ -92,7 +97,15 @@ function expire(query: QueryInternals, error: Error, terminate: Terminate) {
   query.reject?.(error);
 }
 
-function watch(query: PendingQuery<never>, ms: number, terminate: Terminate, onSettled?: () => void) {
+/** A query that fails without ever being sent (postgres.js sends a query once, when first awaited). */
+function refused<Q extends AnyQuery>(query: Q, error: Error): Q {
+  const internals = query as unknown as QueryInternals;
+  internals.executed = true;
+  internals.reject?.(error);
+  return query;
+}
+
+function watch<Q extends AnyQuery>(query: Q, ms: number, terminate: Terminate, onSettled?: () => void): Q {
   const internals = query as unknown as QueryInternals;
   const timer =
     ms > 0
@@ -122,8 +135,8 @@ export function withClientTimeouts(client: AnySql, timeouts: DatabaseTimeouts, t
       get(target, property, receiver) {
         if (property === "unsafe") {
           return (...args: Parameters<AnyTransactionSql["unsafe"]>) => {
-            if (transaction.expired) throw transaction.expired;
             const query = target.unsafe(...args);
+            if (transaction.expired) return refused(query, transaction.expired);
             transaction.inFlight.add(query);
             return watch(query, timeouts.queryMs, terminate, () => transaction.inFlight.delete(query));
           };
@@ -145,7 +158,11 @@ export function withClientTimeouts(client: AnySql, timeouts: DatabaseTimeouts, t
     const transaction: TransactionState = { inFlight: new Set() };
     const work = (client.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: AnyTransactionSql) => {
       if (transaction.expired) throw transaction.expired;
-      return callback(guardTransaction(tx, transaction));
+      // Past its deadline a transaction rolls back, even when its callback caught the failures.
+      return Promise.resolve(callback(guardTransaction(tx, transaction))).then((result) => {
+        if (transaction.expired) throw transaction.expired;
+        return result;
+      });
     });
     if (timeouts.transactionMs <= 0) return work;
     let timer: NodeJS.Timeout | undefined;
@@ -177,5 +194,5 @@ export function withClientTimeouts(client: AnySql, timeouts: DatabaseTimeouts, t
 
 interface TransactionState {
   expired?: DatabaseTimeoutError;
-  inFlight: Set<PendingQuery<never>>;
+  inFlight: Set<AnyQuery>;
 }

@@ -27,14 +27,16 @@ async function settles<T>(work: PromiseLike<T>, what: string): Promise<T> {
   }
 }
 
-type Sql = postgres.Sql<Record<string, never>>;
+type Sql = postgres.Sql;
+/** `max_pipeline` is an option of postgres.js its types do not list. */
+type PoolOptions = postgres.Options<Record<string, postgres.PostgresType>> & { max_pipeline?: number };
 
 /** A pool configured as the app configures its own, with `overrides`. */
-function pool(overrides: postgres.Options<Record<string, never>> = {}): Sql {
-  return postgres(url!, { ...postgresClientOptions(), ...overrides } as postgres.Options<Record<string, never>>);
+function pool(overrides: PoolOptions = {}): Sql {
+  return postgres(url!, { ...postgresClientOptions(), ...overrides });
 }
 
-async function withPool<T>(overrides: postgres.Options<Record<string, never>>, run: (sql: Sql) => Promise<T>): Promise<T> {
+async function withPool<T>(overrides: PoolOptions, run: (sql: Sql) => Promise<T>): Promise<T> {
   const sql = pool(overrides);
   try {
     return await run(sql);
@@ -75,7 +77,7 @@ describe.skipIf(!url)("postgres.js pool", () => {
     for (const [options, ahead] of [
       [{ max: 1 }, [98, 99, 100, 101]],
       [{ max: 1, max_pipeline: 2 }, [0, 1, 2, 3, 4, 5]],
-    ] as const) {
+    ] as [PoolOptions, number[]][]) {
       for (const count of ahead) {
         uncaught = [];
         await withPool(options, async (sql) => {
@@ -95,7 +97,7 @@ describe.skipIf(!url)("postgres.js pool", () => {
   });
 
   it("keeps answering concurrent transactions and plain queries at the pipeline boundary", async () => {
-    await withPool({ max: 3, max_pipeline: 3 }, async (sql) => {
+    await withPool({ max: 3, max_pipeline: 3 } as PoolOptions, async (sql) => {
       for (let round = 0; round < 20; round++) {
         uncaught = [];
         await warm(sql, 3);
@@ -142,7 +144,7 @@ describe.skipIf(!url)("postgres.js pool", () => {
       const source = await sql.unsafe(`copy (select repeat('x', 100) from generate_series(1, 200000)) to stdout`).readable();
       try {
         // The reader never reads: the COPY's connection stays busy. Every other query goes to the other one.
-        const others = Array.from({ length: 8 }, (_, i) => sql`select ${i}::int as i`);
+        const others: PromiseLike<unknown>[] = Array.from({ length: 8 }, (_, i) => sql`select ${i}::int as i`);
         others.push(sql.begin((tx) => tx`select 1`));
         await settles(Promise.all(others), "queries while a COPY is paused");
       } finally {
