@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 /** Starts lib/testing/hung-server.ts, sends it a request that never ends, and resolves with its port. */
-async function startHungServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+async function startHungServer(env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
   const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["lib/testing/hung-server.ts"], {
     cwd: root,
     // No server-side limit: the database really does not answer.
