@@ -253,7 +253,7 @@ async function stalledExport(url: string, key: string, serverPid: number, others
   for (let i = 0; i < 10; i++) {
     activity.push(
       ...(await sql<{ wait_event: string | null }[]>`
-        select wait_event from pg_stat_activity where datname = current_database() and query like 'copy (select%' and state = 'active'`),
+        select wait_event from pg_stat_activity where datname = current_database() and query like '%copy (select%' and state = 'active'`),
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -263,7 +263,7 @@ async function stalledExport(url: string, key: string, serverPid: number, others
   for (let i = 0; i < 100 && !released; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const [row] = await sql<{ count: number }[]>`
-      select count(*)::int as count from pg_stat_activity where datname = current_database() and query like 'copy (select%' and state = 'active'`;
+      select count(*)::int as count from pg_stat_activity where datname = current_database() and query like '%copy (select%' and state = 'active'`;
     released = row!.count === 0;
   }
   await sql.end();

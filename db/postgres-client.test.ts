@@ -4,7 +4,7 @@ import { sql as drizzleSql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "./index";
-import { databaseTimeouts, postgresClientOptions, withClientTimeouts, type DatabaseTimeouts } from "./postgres-client";
+import { COPY_WITHOUT_STATEMENT_TIMEOUT, databaseTimeouts, postgresClientOptions, withClientTimeouts, type DatabaseTimeouts } from "./postgres-client";
 
 const url = process.env.DATABASE_URL;
 type Sql = postgres.Sql;
@@ -96,6 +96,14 @@ describe.skipIf(!url)("database limits on Postgres", () => {
       process.env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = "300";
       const db = await getDb();
       await expect(db.execute(drizzleSql`select pg_sleep(10)`)).rejects.toMatchObject({ cause: { code: "57014" } });
+      // A COPY (paced by its reader or its writer) may outlast the limit; the session has it back afterwards.
+      const pool = postgres(url!, postgresClientOptions());
+      clients.push(pool);
+      const copy = await pool.unsafe(`${COPY_WITHOUT_STATEMENT_TIMEOUT}copy (select g::text || pg_sleep(0.25)::text from generate_series(1, 3) g) to stdout`).readable();
+      let output = "";
+      for await (const chunk of copy) output += String(chunk);
+      expect(output).toBe("1\n2\n3\n");
+      expect(await pool`show statement_timeout`).toEqual([{ statement_timeout: "300ms" }]);
       let later: unknown = "not run";
       await expect(
         db.transaction(async (tx) => {

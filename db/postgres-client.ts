@@ -59,6 +59,13 @@ export function postgresClientOptions(env: Env = process.env): Options<Record<st
   };
 }
 
+/**
+ * Prefix for a COPY a client paces (an export read by a slow client, an upload streamed in): it may
+ * rightly outlast the statement timeout. In one simple query the two statements share an implicit
+ * transaction, so the session's limit is back once the COPY ends, however it ends.
+ */
+export const COPY_WITHOUT_STATEMENT_TIMEOUT = "set local statement_timeout = 0; ";
+
 export class DatabaseTimeoutError extends Error {
   readonly code = "DATABASE_TIMEOUT";
   constructor(what: string, ms: number) {

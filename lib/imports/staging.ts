@@ -2,6 +2,7 @@
 // no per-row round trips), batched multi-row inserts on the embedded database.
 import type { Writable } from "node:stream";
 import type { Executor } from "@/db";
+import { COPY_WITHOUT_STATEMENT_TIMEOUT } from "@/db/postgres-client";
 import { contactImportRows } from "@/db/schema";
 import type { StagedRow } from "./rows";
 
@@ -13,7 +14,7 @@ export interface StagingSink {
 }
 
 interface PostgresJsCopy {
-  (strings: TemplateStringsArray, ...values: unknown[]): { writable(): Promise<Writable> };
+  unsafe(query: string): { writable(): Promise<Writable> };
 }
 
 /** The postgres.js client behind a drizzle database, or null on the embedded database. */
@@ -60,7 +61,7 @@ function copyField(value: string | null): string {
 const CHUNK_CHARS = 256 * 1024;
 
 async function copySink(sql: PostgresJsCopy, importId: string): Promise<StagingSink> {
-  const stream = await sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`.writable();
+  const stream = await sql.unsafe(`${COPY_WITHOUT_STATEMENT_TIMEOUT}copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`).writable();
   let failure: Error | null = null;
   stream.on("error", (error: Error) => {
     failure ??= error;
