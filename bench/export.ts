@@ -6,7 +6,7 @@
 // the server it starts is stopped however the run ends (bench/processes.ts).
 //
 // Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_ROWS (1000000),
-// BENCH_RUNS (3), BENCH_PORT (3205), NEXT_DIST_DIR (default .next-logs; built when missing or BENCH_BUILD=1).
+// BENCH_RUNS (3), BENCH_PORT (3205), BENCH_DB_NAME (sendstream_bench_export), NEXT_DIST_DIR (default .next-logs; built when missing or BENCH_BUILD=1).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,7 +17,7 @@ import { ownProcess, signalTree, stopProcess } from "./processes";
 import { buildInto } from "./trigger-support";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const DB_NAME = "sendstream_bench_export";
+const DB_NAME = process.env.BENCH_DB_NAME ?? "sendstream_bench_export";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PORT = Number(process.env.BENCH_PORT ?? 3205);
