@@ -19,6 +19,8 @@ describe("database limits from the environment", () => {
       statement_timeout: 5000,
       idle_in_transaction_session_timeout: 60_000,
     });
+    expect(postgresClientOptions({ DATABASE_PREPARE: "false" })).toMatchObject({ prepare: false, connection: { application_name: "sendstream" } });
+    expect(postgresClientOptions({ DATABASE_PREPARE: "false" }).connection).not.toHaveProperty("statement_timeout");
   });
 });
 

@@ -46,16 +46,22 @@ export const APPLICATION_NAME = "sendstream";
 /** The pool's options (size, prepared statements, the server-side limits of every session). */
 export function postgresClientOptions(env: Env = process.env): Options<Record<string, PostgresType>> {
   const timeouts = databaseTimeouts(env);
+  // Transaction-mode poolers (PgBouncer, Supabase, Neon's pooler) support neither prepared statements
+  // nor session settings in the startup message (PgBouncer refuses the connection): behind one, the
+  // server-side limits are the database's or role's own (ALTER ROLE … SET statement_timeout …), and
+  // the client-side limits and the stuck-session check still apply.
+  const pooled = env.DATABASE_PREPARE === "false";
   return {
     max: Number(env.DATABASE_POOL_MAX ?? 10),
     onnotice: () => {},
-    // Transaction-mode poolers (PgBouncer, Supabase, Neon's pooler) do not support prepared statements.
-    prepare: env.DATABASE_PREPARE !== "false",
-    connection: {
-      application_name: APPLICATION_NAME,
-      statement_timeout: timeouts.statementMs,
-      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
-    },
+    prepare: !pooled,
+    connection: pooled
+      ? { application_name: APPLICATION_NAME }
+      : {
+          application_name: APPLICATION_NAME,
+          statement_timeout: timeouts.statementMs,
+          idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+        },
   };
 }
 
