@@ -33,7 +33,7 @@ async function runFixture(signal: NodeJS.Signals | null, env: Record<string, str
   if (signal) bench.kill(signal);
   const code = await exited;
   try {
-    await expect.poll(() => isRunning(childPid), { timeout: 5_000 }).toBe(false);
+    await expect.poll(() => isRunning(childPid), { timeout: 15_000 }).toBe(false);
   } finally {
     if (isRunning(childPid)) process.kill(childPid, "SIGKILL");
   }
@@ -44,9 +44,9 @@ describe("processes a benchmark starts", () => {
   it("are stopped when the benchmark gets SIGINT or SIGTERM", async () => {
     expect(await runFixture("SIGINT")).toBe(130);
     expect(await runFixture("SIGTERM")).toBe(143);
-  }, 60_000);
+  }, 90_000);
 
   it("are killed when the benchmark fails", async () => {
     expect(await runFixture(null, { BENCH_FIXTURE: "fail" })).toBe(1);
-  }, 60_000);
+  }, 90_000);
 });
