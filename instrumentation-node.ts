@@ -33,6 +33,10 @@ export async function registerNode(): Promise<void> {
   }
   // Passes started after trigger responses stop claiming on shutdown too (the loop stops its own).
   if (!building && !process.env.VITEST) {
+    // Whatever requests and the database do, a signalled server is gone within the deadline.
+    const { installShutdownDeadline } = await import("./lib/shutdown");
+    const { closeDb } = await import("./db");
+    installShutdownDeadline({ closeDatabase: closeDb });
     const { stopDispatching } = await import("./lib/messaging/dispatch");
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stopDispatching());
     // The request log's last buffered entries are written before the process goes.

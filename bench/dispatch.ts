@@ -11,6 +11,7 @@
 // BENCH_GRAPH_LATENCY_MS (fake Graph answer delay, default 25).
 import { spawn } from "node:child_process";
 import os from "node:os";
+import { ownProcess } from "./processes";
 import { freshDatabase, writeResultsSection } from "./trigger-support";
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 8);
@@ -57,10 +58,12 @@ async function main() {
 
   const db = await getDb();
   // The fake Graph API runs in its own process, as the real one would, so its CPU is not ours.
-  const fake = spawn(process.execPath, ["--import", "tsx", "bench/dispatch-fake-graph.ts"], {
-    env: { ...process.env, BENCH_GRAPH_LATENCY_MS: String(LATENCY_MS) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const fake = ownProcess(
+    spawn(process.execPath, ["--import", "tsx", "bench/dispatch-fake-graph.ts"], {
+      env: { ...process.env, BENCH_GRAPH_LATENCY_MS: String(LATENCY_MS) },
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  );
   const graphUrl = await new Promise<string>((resolve, reject) => {
     fake.stdout!.once("data", (data) => resolve(String(data).trim()));
     fake.once("exit", (code) => reject(new Error(`The fake Graph API exited (${code}).`)));

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { ownProcess } from "./processes";
 import { ROOT, sleep } from "./trigger-support";
 
 export class Report {
@@ -67,11 +68,13 @@ export async function startDispatchers(count: number, env: Record<string, string
   const passes: DispatcherPass[] = [];
   const children: ChildProcess[] = [];
   const ready = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/reliability-dispatcher.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = ownProcess(
+      spawn(process.execPath, ["--import", "tsx", "bench/reliability-dispatcher.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_ENV: "production", ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     children.push(child);
     let buffered = "";
     const errors: string[] = [];

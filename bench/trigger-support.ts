@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
+import { ownProcess, signalTree } from "./processes";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 // CI builds once into the default folder before running the scripts; locally they keep their own.
@@ -69,7 +70,7 @@ export interface Server {
 
 /** `nodeArgs` go to node itself (e.g. `--cpu-prof` to profile the server). */
 export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<Server> {
-  const child = spawn("node", [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  const child = ownProcess(spawn("node", [...nodeArgs, "node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -82,7 +83,7 @@ export async function startServer(env: Record<string, string>, nodeArgs: string[
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
-  });
+  }));
   const log: string[] = [];
   child.stdout!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
@@ -96,19 +97,22 @@ export async function startServer(env: Record<string, string>, nodeArgs: string[
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`next start did not become healthy:\n${log.join("").slice(-4000)}`);
+    if (Date.now() > deadline) {
+      signalTree(child, "SIGKILL");
+      throw new Error(`next start did not become healthy:\n${log.join("").slice(-4000)}`);
+    }
     await sleep(250);
   }
   return {
     child,
     async kill() {
-      child.kill("SIGKILL");
+      signalTree(child, "SIGKILL");
       await exited;
     },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
-      await Promise.race([exited, sleep(10_000).then(() => child.kill("SIGKILL"))]);
+      await Promise.race([exited, sleep(10_000).then(() => signalTree(child, "SIGKILL"))]);
       await exited;
     },
   };

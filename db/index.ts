@@ -53,13 +53,19 @@ async function open(): Promise<DB> {
 async function openPostgres(url: string): Promise<DB> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres(url, {
-    max: Number(process.env.DATABASE_POOL_MAX ?? 10),
-    onnotice: () => {},
-    // Transaction-mode poolers (PgBouncer, Supabase, Neon's pooler) do not support prepared statements.
-    prepare: process.env.DATABASE_PREPARE !== "false",
-  });
-  state.close = () => client.end({ timeout: 5 });
+  const { databaseTimeouts, postgresClientOptions, withClientTimeouts } = await import("./postgres-client");
+  const options = postgresClientOptions();
+  const pool = postgres(url, options);
+  // Its own connection, so it still gets through when every pool connection is stuck.
+  let terminator: ReturnType<typeof postgres> | undefined;
+  const terminate = (pid: number) => {
+    terminator ??= postgres(url, { ...options, max: 1, idle_timeout: 60 });
+    return terminator`select pg_terminate_backend(${pid})`;
+  };
+  const client = withClientTimeouts(pool, databaseTimeouts(), terminate);
+  state.close = async () => {
+    await Promise.all([pool.end({ timeout: 5 }), terminator?.end({ timeout: 1 })]);
+  };
   return drizzle(client, { schema }) as unknown as DB;
 }
 

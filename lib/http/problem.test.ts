@@ -67,7 +67,7 @@ describe("helpers", () => {
   });
 
   it("treats a connection lost mid-query (a Postgres restart) as an unavailable database", () => {
-    for (const code of ["CONNECTION_CLOSED", "CONNECTION_ENDED", "57P01", "57P02", "08006"]) {
+    for (const code of ["CONNECTION_CLOSED", "CONNECTION_ENDED", "57P01", "57P02", "08006", "DATABASE_TIMEOUT", "57014", "25P03"]) {
       const wrapped = new Error("database query failed", { cause: Object.assign(new Error("lost"), { code }) });
       expect(isDatabaseUnavailable(wrapped), code).toBe(true);
       expect(toApiError(wrapped).code).toBe("service_unavailable");

@@ -61,11 +61,13 @@ export function formatPath(path: readonly (string | number | symbol)[]): string 
 }
 
 // Network codes, postgres.js's own for a connection that went away mid-query (a server restart),
-// and Postgres's connection-exception (08…) and shutdown (57P01–57P03) states.
+// Postgres's connection-exception (08…) and shutdown (57P01–57P03) states, and the database limits
+// running out (db/postgres-client.ts: the client's DATABASE_TIMEOUT, a statement timeout's 57014,
+// an idle transaction's 25P03): the request may well succeed when retried.
 const DB_UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "CONNECT_TIMEOUT",
-  "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
-  "08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03", "53300",
+  "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "DATABASE_TIMEOUT",
+  "08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03", "53300", "57014", "25P03",
 ]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -3,6 +3,7 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import type { Executor } from "@/db";
+import { COPY_WITHOUT_STATEMENT_TIMEOUT } from "@/db/postgres-client";
 import { contactImportRows } from "@/db/schema";
 import type { StagedRow } from "./rows";
 
@@ -19,7 +20,7 @@ interface PostgresJsQuery {
 }
 
 interface PostgresJsCopy {
-  (strings: TemplateStringsArray, ...values: unknown[]): PostgresJsQuery;
+  unsafe(query: string): PostgresJsQuery;
 }
 
 /** The postgres.js client behind a drizzle database, or null on the embedded database. */
@@ -75,7 +76,7 @@ async function copySink(sql: PostgresJsCopy, importId: string): Promise<StagingS
     failure = error;
     signalFailure(error);
   };
-  const query = sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`;
+  const query = sql.unsafe(`${COPY_WITHOUT_STATEMENT_TIMEOUT}copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`);
   // postgres.js settles the query with the stream as the COPY starts. An error the server reports
   // after the last data (a row it refuses in the final chunk) then reaches only the query's reject,
   // a no-op on a settled promise: the stream would never finish nor fail. It is passed on here.

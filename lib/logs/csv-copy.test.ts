@@ -208,7 +208,7 @@ describe.skipIf(!onPostgres)("COPY backpressure (Postgres)", () => {
     expect(first.done).toBe(false);
     const copyActivity = async () =>
       (await db.execute(sql`select state, wait_event from pg_stat_activity
-              where datname = current_database() and query like 'copy (select%' and pid <> pg_backend_pid()`)) as unknown as {
+              where datname = current_database() and query like '%copy (select%' and pid <> pg_backend_pid()`)) as unknown as {
         state: string;
         wait_event: string | null;
       }[];
@@ -231,5 +231,34 @@ describe.skipIf(!onPostgres)("COPY backpressure (Postgres)", () => {
     // The pool still answers (the connection that ran the COPY was released, not wedged).
     const again = await text(await logsCsvStream(db, big, parseLogFilters({ status: "read" })));
     expect(again).toBe(csvHeaderLine());
+  });
+});
+
+describe.skipIf(!onPostgres)("a client that stops reading (Postgres)", () => {
+  it("has its export cut short and its query cancelled once it has read nothing for the limit", async () => {
+    const db = await getDb();
+    const account = await createTestAccount();
+    const campaign = await insertCampaignRow(account.workspaceId, { name: "Stalled" });
+    await db.execute(sql`
+      insert into messages (id, workspace_id, campaign_id, phone_number, template_name, template_language, rendered_text, created_at)
+      select 'msg_st' || g || ${campaign.id}, ${account.workspaceId}, ${campaign.id}, '+14155550100', 'order_update', 'en_US',
+             repeat('y', 20000), now() - g * interval '1 second'
+      from generate_series(1, 3000) g`);
+    const scope = { workspaceId: account.workspaceId, campaignId: campaign.id };
+    const reader = (await copyCsvStream(postgresJsClient(db)!, scope, parseLogFilters({}), [], { stalledReaderLimitMs: 1_000 })).getReader();
+    expect((await reader.read()).done).toBe(false);
+    // The reader reads nothing more: past the limit the stream fails and the COPY stops.
+    const activeCopies = async () =>
+      ((await db.execute(sql`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and query like '%copy (select%' and state = 'active' and pid <> pg_backend_pid()`)) as unknown as { n: number }[])[0]!.n;
+    await expect.poll(activeCopies, { timeout: 15_000, interval: 200 }).toBe(0);
+    let failure: unknown;
+    try {
+      for (let i = 0; i < 1_000; i++) if ((await reader.read()).done) break;
+    } catch (error) {
+      failure = error;
+    }
+    expect(String(failure)).toMatch(/stopped reading/);
+    expect(await db.execute(sql`select 1 as one`)).toEqual([{ one: 1 }]);
   });
 });

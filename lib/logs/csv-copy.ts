@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db";
+import { COPY_WITHOUT_STATEMENT_TIMEOUT } from "@/db/postgres-client";
 import { contacts, messages } from "@/db/schema";
 import { describeError } from "@/lib/logging";
 import type { LogFilters } from "./filters";
@@ -96,6 +97,12 @@ export function copyStatement(scope: LogScope, filters: LogFilters, attributeKey
 }
 
 const CHUNK_BYTES = 64 * 1024;
+/**
+ * A client that has read nothing for this long (its connection open, its window shut) is taken for
+ * gone: the export is cut short and its query cancelled. A stalled COPY holds a pool connection, and
+ * neither a statement timeout nor a cancel reaches a backend blocked writing to a full socket.
+ */
+export const STALLED_READER_LIMIT_MS = 120_000;
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -111,13 +118,30 @@ export async function copyCsvStream(
   scope: LogScope,
   filters: LogFilters,
   attributeKeys: readonly string[],
+  { stalledReaderLimitMs = STALLED_READER_LIMIT_MS }: { stalledReaderLimitMs?: number } = {},
 ): Promise<ReadableStream<Uint8Array>> {
-  const query = client.unsafe(copyStatement(scope, filters, attributeKeys));
+  const query = client.unsafe(COPY_WITHOUT_STATEMENT_TIMEOUT + copyStatement(scope, filters, attributeKeys));
   const source = await query.readable();
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   let finished = false;
   let cancelled = false;
+  let stallTimer: NodeJS.Timeout | undefined;
+
+  // Discards what is still in flight after a cancel, so the connection goes back to the pool.
+  const stopQuery = () => {
+    cancelled = true;
+    clearTimeout(stallTimer);
+    if (finished) return;
+    const pid = Number(query.state?.pid);
+    if (Number.isInteger(pid) && pid > 0) {
+      Promise.resolve(client.unsafe("select pg_cancel_backend($1)", [pid])).then(
+        () => {},
+        (error: unknown) => console.error(`Logs CSV export could not cancel its query: ${describeError(error)}`),
+      );
+    }
+    source.resume();
+  };
 
   return new ReadableStream<Uint8Array>(
     {
@@ -147,17 +171,27 @@ export async function copyCsvStream(
           }
           if (used >= CHUNK_BYTES / 2) {
             flush();
-            if ((controller.desiredSize ?? 0) <= 0) source.pause();
+            if ((controller.desiredSize ?? 0) <= 0 && !source.isPaused()) {
+              source.pause();
+              stallTimer = setTimeout(() => {
+                console.error(`Logs CSV export: the client read nothing for ${stalledReaderLimitMs / 1000} s; export stopped.`);
+                stopQuery();
+                controller.error(new Error("The client stopped reading the export."));
+              }, stalledReaderLimitMs);
+              stallTimer.unref();
+            }
           }
         });
         source.on("end", () => {
           finished = true;
+          clearTimeout(stallTimer);
           if (cancelled) return;
           flush();
           controller.close();
         });
         source.on("error", (error: Error) => {
           finished = true;
+          clearTimeout(stallTimer);
           if (cancelled) return;
           // Headers are gone already: cut the download short so the client sees a failed transfer.
           console.error(`Logs CSV export failed mid-stream: ${describeError(error)}`);
@@ -165,21 +199,10 @@ export async function copyCsvStream(
         });
       },
       pull() {
+        clearTimeout(stallTimer);
         source.resume();
       },
-      cancel() {
-        cancelled = true;
-        if (!finished) {
-          const pid = Number(query.state?.pid);
-          if (Number.isInteger(pid) && pid > 0) {
-            Promise.resolve(client.unsafe("select pg_cancel_backend($1)", [pid])).then(
-              () => {},
-              (error: unknown) => console.error(`Logs CSV export could not cancel its query: ${describeError(error)}`),
-            );
-          }
-          source.resume();
-        }
-      },
+      cancel: stopQuery,
     },
     { highWaterMark: 4 },
   );

@@ -4,6 +4,7 @@
 // module graph per process. Providers stay per module graph.
 import { after } from "next/server";
 import { getDb } from "@/db";
+import { endStuckSessions } from "@/db/stuck-sessions";
 import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
 import { defaultProviders, type ProviderRegistry } from "./providers";
 import { describeError } from "@/lib/logging";
@@ -24,6 +25,8 @@ interface DispatchState {
   webhooksPrunedAt: number;
   /** When this process last evaluated alerts. */
   alertsEvaluatedAt: number;
+  /** When this process last looked for stuck database sessions. */
+  sessionsCheckedAt?: number;
   /** The running writer of bulk snapshot chunks, if any (one per process). */
   writingSnapshots: Promise<number> | null;
 }
@@ -58,6 +61,18 @@ export async function deliverWebhooksDue(options: { deadlineMs?: number } = {}):
 }
 
 const ALERTS_EVERY_MS = 30_000;
+const STUCK_SESSIONS_EVERY_MS = 30_000;
+
+/** Ends stuck database sessions (db/stuck-sessions.ts) at most every 30 s per process. */
+export async function endStuckSessionsDue(): Promise<void> {
+  const s = state();
+  if (Date.now() - (s.sessionsCheckedAt ?? 0) < STUCK_SESSIONS_EVERY_MS) return;
+  s.sessionsCheckedAt = Date.now();
+  const ended = await endStuckSessions(await getDb());
+  for (const session of ended) {
+    console.error(`[database] ended session ${session.pid}: ${session.state} for ${session.seconds} s`);
+  }
+}
 
 /** Evaluates alerts (lib/alerts) at most every 30 s per process; null when it was not yet time. */
 export async function evaluateAlertsDue(): Promise<AlertPassSummary | null> {

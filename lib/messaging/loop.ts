@@ -1,9 +1,9 @@
 // The in-process dispatch loop for long-running servers (`next start`): polls about once a second,
 // drains whatever is due (new messages, retries whose time has come, expired leases), advances
-// sandbox deliveries, writes the queued messages of launched bulk snapshots, delivers event webhooks and evaluates alerts. On Vercel the cron route does this instead. On SIGTERM/SIGINT the running
+// sandbox deliveries, writes the queued messages of launched bulk snapshots, delivers event webhooks, evaluates alerts and ends stuck database sessions. On Vercel the cron route does this instead. On SIGTERM/SIGINT the running
 // pass stops claiming at once, hands back what it holds and gives requests in flight up to 5 s, so
 // it ends well within Docker's 10 s grace (a SIGKILL would leave leased rows to be sent again).
-import { deliverWebhooksDue, dispatchDue, evaluateAlertsDue, stopDispatching, writeSnapshotsDue } from "./dispatch";
+import { deliverWebhooksDue, dispatchDue, endStuckSessionsDue, evaluateAlertsDue, stopDispatching, writeSnapshotsDue } from "./dispatch";
 import { describeError } from "@/lib/logging";
 
 const POLL_MS = 1_000;
@@ -32,6 +32,9 @@ export function startDispatchLoop(options: { pollMs?: number } = {}): () => Prom
     const alerts = evaluateAlertsDue().catch((error: unknown) => {
       console.error(`[alerts] evaluation failed: ${describeError(error)}`);
     });
+    const sessions = endStuckSessionsDue().catch((error: unknown) => {
+      console.error(`[database] stuck-session check failed: ${describeError(error)}`);
+    });
     try {
       const summary = await dispatchDue({ deadlineMs: 30_000 });
       busy = summary.claimed > 0;
@@ -40,6 +43,7 @@ export function startDispatchLoop(options: { pollMs?: number } = {}): () => Prom
     }
     busy = ((await webhooks)?.attempted ?? 0) > 0 || busy;
     await alerts;
+    await sessions;
     if (!stopped) schedule(busy ? 0 : pollMs);
   };
   const schedule = (delay: number) => {
