@@ -1,3 +1,6 @@
+// As in Next's own server, its environment baseline comes before any of its modules: without it, the
+// first test file of a worker to reach after() or a request store found no AsyncLocalStorage.
+import "next/dist/server/node-environment-baseline";
 import { afterAll, beforeAll } from "vitest";
 import { closeDb } from "@/db";
 import { stopDispatching } from "@/lib/messaging/dispatch";
