@@ -362,7 +362,7 @@ describe("claims of a dispatching process that is gone", () => {
     const ids = await queue(account.workspaceId, 3);
     const lost: number[] = [];
     // An owner whose lock is not held (its connection dropped): every in-flight mark finds it free.
-    const owner: ClaimOwner = { ensure: async () => 1_234_569, lost: (id) => void lost.push(id), confirmed: () => {} };
+    const owner: ClaimOwner = { ensure: async () => 1_234_569, lost: (id) => void lost.push(id), confirmed: () => {}, release: async () => {} };
     const { sends, providers } = recordingProvider();
     await dispatch(account.workspaceId, { providers, owner });
     expect(sends).toHaveLength(0);

@@ -1,9 +1,10 @@
 // Marking sends in flight. A request to WhatsApp leaves only once its row carries `in_flight_at`,
 // committed: if the process dies after that, the row is claimed again with the mark and settled as
 // outcome unknown (never sent twice); a row claimed without it was never sent and is sent at once.
-// Marks asked for within MARK_BATCH_DELAY_MS are written by one statement (per batch, not per
-// message), fenced on each claim's lease, which also checks that the pass's claim owner still holds
-// its lock (owner.ts): once it does not, others may be taking its claims over, so nothing more leaves.
+// Marks are written in batches, one statement each (every mark asked for while the previous one was
+// being written, across the pass's senders), fenced on each claim's lease; the same statement checks
+// that the pass's claim owner still holds its lock (owner.ts): once it does not, others may be taking
+// its claims over, so nothing more leaves.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
@@ -13,7 +14,6 @@ import type { ClaimedMessage } from "./claims";
 import { claimOwnerIsLive } from "./owner";
 
 const MARK_BATCH_SIZE = 200;
-const MARK_BATCH_DELAY_MS = 5;
 
 export interface InFlightMarkOptions {
   ownerId: number;
@@ -48,40 +48,41 @@ async function writeMarks(db: Executor, items: ClaimedMessage[], ownerId: number
  * `mark(message)` resolves true once the message is marked in flight (its request may leave), false
  * when it must not be sent: the row is no longer held under this claim, the owner's lock is gone,
  * or the write failed (then it is unknown whether the mark was stored; the caller hands it back).
+ * Marks asked for while one statement is being written go out together in the next one.
  */
 export function createInFlightMarks(db: Executor, options: InFlightMarkOptions) {
-  let batch: { items: ClaimedMessage[]; done: Promise<Set<string>>; resolve: (ids: Set<string>) => void } | null = null;
-  let timer: NodeJS.Timeout | undefined;
+  let waiting: { message: ClaimedMessage; resolve: (marked: boolean) => void }[] = [];
+  let writing = false;
 
-  const flush = () => {
-    const current = batch;
-    if (!current) return;
-    batch = null;
-    clearTimeout(timer);
-    writeMarks(db, current.items, options.ownerId, new Date(options.now()))
-      .then(({ live, ids }) => {
-        if (live) options.onOwnerConfirmed?.();
-        else options.onOwnerLost();
-        current.resolve(ids);
-      })
-      .catch((error: unknown) => {
-        console.error(`[dispatcher] marking ${current.items.length} sends in flight failed; they are handed back unsent: ${describeError(error)}`);
-        current.resolve(new Set());
-      });
+  const writeWaiting = async () => {
+    writing = true;
+    try {
+      while (waiting.length > 0) {
+        const batch = waiting.slice(0, MARK_BATCH_SIZE);
+        waiting = waiting.slice(batch.length);
+        let marked = new Set<string>();
+        try {
+          const { live, ids } = await writeMarks(db, batch.map((w) => w.message), options.ownerId, new Date(options.now()));
+          if (live) options.onOwnerConfirmed?.();
+          else options.onOwnerLost();
+          marked = ids;
+        } catch (error) {
+          console.error(`[dispatcher] marking ${batch.length} sends in flight failed; they are handed back unsent: ${describeError(error)}`);
+        }
+        for (const { message, resolve } of batch) resolve(marked.has(message.id));
+      }
+    } finally {
+      writing = false;
+    }
   };
 
   return {
-    async mark(message: ClaimedMessage): Promise<boolean> {
-      if (!batch) {
-        let resolve!: (ids: Set<string>) => void;
-        const done = new Promise<Set<string>>((r) => (resolve = r));
-        batch = { items: [], done, resolve };
-        timer = setTimeout(flush, MARK_BATCH_DELAY_MS);
-      }
-      const current = batch;
-      current.items.push(message);
-      if (current.items.length >= MARK_BATCH_SIZE) flush();
-      return (await current.done).has(message.id);
+    mark(message: ClaimedMessage): Promise<boolean> {
+      return new Promise<boolean>((resolve) => {
+        waiting.push({ message, resolve });
+        // The marks asked for in this turn of the event loop start the next statement together.
+        if (!writing && waiting.length === 1) setImmediate(() => void (writing ? undefined : writeWaiting()));
+      });
     },
   };
 }
