@@ -92,7 +92,8 @@ async function main() {
   const started = Date.now();
   ensureBuild();
   process.env.ENCRYPTION_KEY = ENCRYPTION_KEY;
-  const url = await freshDatabase("sendstream_reliability_trigger");
+  // RELIABILITY_DATABASE: another name, for a run beside another one on the same Postgres.
+  const url = await freshDatabase(process.env.RELIABILITY_DATABASE ?? "sendstream_reliability_trigger");
   process.env.DATABASE_URL = url;
   const { getDb, closeDb } = await import("@/db");
   const { messages, senders } = await import("@/db/schema");

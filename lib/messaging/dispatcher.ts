@@ -234,11 +234,20 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
 
   /**
    * The request leaves only once the row's in-flight mark is committed; a message that could not be
-   * marked (no longer held, owner gone, write failed) or whose pass is stopping goes back unsent.
+   * marked (no longer held, owner gone, write failed) or whose pass is stopping goes back unsent. What
+   * changed during the mark's round trip is asked again: a sender told to slow down meanwhile (130429)
+   * gets the message back in its lane, a campaign that stopped settles it.
    */
   const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
-    if ((await marks.mark(message)) && !stopping()) return send(message, lane, startedAt);
-    await handBack([message], clock.now());
+    if (!(await marks.mark(message)) || stopping()) return handBack([message], clock.now());
+    if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) return settleStopped([message], bulkPacing.status(message.campaignId));
+    if (lane.pausedUntil > clock.now()) {
+      putBack(lane, message);
+      if (lane.running) lane.wake?.();
+      else startLane(lane);
+      return;
+    }
+    return send(message, lane, startedAt);
   };
 
   /** Empties the lane: everything still held goes back to the queue (or is skipped, for a cancelled campaign). */
