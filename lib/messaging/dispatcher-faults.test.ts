@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { getDb, isEmbedded, type DB } from "@/db";
 import { queryRows } from "@/db/rows";
 import { messages, senders } from "@/db/schema";
+import { countingDb } from "@/lib/testing/counting-db";
 import { createTestAccount } from "@/lib/testing/factories";
 import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
 import { connectTestWhatsAppSender, createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
@@ -355,6 +356,21 @@ describe("claims of a dispatching process that is gone", () => {
     } finally {
       if (!released) await release();
     }
+  });
+
+  it("marks sends in flight in batches, one statement for many sends", async () => {
+    const account = await createTestAccount();
+    const db = await getDb();
+    await db.update(senders).set({ throughputPerSecond: 10_000 }).where(eq(senders.workspaceId, account.workspaceId));
+    const ids = await queue(account.workspaceId, 200);
+    const { db: counting, statements } = await countingDb();
+    const { sends, providers } = recordingProvider();
+    await runDispatch({ db: counting, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId] });
+    expect(sends.filter((s) => ids.includes(s.id))).toHaveLength(200);
+    const marks = statements.filter((statement) => /set in_flight_at = /.test(statement));
+    expect(marks.length).toBeGreaterThan(0);
+    // Marks asked for while one statement is being written go out together in the next one.
+    expect(marks.length).toBeLessThan(100);
   });
 
   it("a pass whose own lock is gone sends nothing more and hands back what it claimed", async () => {

@@ -195,7 +195,10 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   });
   const bulkPacing = createBulkPacing({ db, limiter, now: clock.now, settleStopped, onlyWorkspaceIds: options.workspaceIds });
 
-  /** `startedAt`: when the request leaves, stored as the message's `sent_at` (the clock the per-second cap counts on). */
+  /**
+   * `startedAt`: when the lane let the send go (the moment the per-second cap counts on), stored as
+   * the message's `sent_at`; the request leaves once its in-flight mark is stored, a round trip later.
+   */
   const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
     const { sender } = lane;
     let outcome: { wamid: string } | { failure: SendFailure };
