@@ -10,6 +10,8 @@ export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 interface DbState {
   db?: Promise<DB>;
   close?: () => Promise<void>;
+  /** Run before the connections end: a connection reserved out of the pool holds the pool's end up until it is released. */
+  beforeClose?: (() => Promise<void>)[];
 }
 
 // Next.js loads server modules in more than one module graph per process (and again on hot
@@ -34,9 +36,17 @@ export function getDb(): Promise<DB> {
 
 export async function closeDb(): Promise<void> {
   const close = state.close;
+  const beforeClose = state.beforeClose ?? [];
   state.db = undefined;
   state.close = undefined;
+  state.beforeClose = undefined;
+  await Promise.all(beforeClose.map((release) => release().catch(() => {})));
   await close?.();
+}
+
+/** Runs `release` when the database closes, before its connections end (e.g. giving back a reserved connection). */
+export function beforeCloseDb(release: () => Promise<void>): void {
+  (state.beforeClose ??= []).push(release);
 }
 
 async function open(): Promise<DB> {

@@ -398,6 +398,16 @@ export const messages = pgTable(
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
     lockedUntil: at("locked_until"),
+    /**
+     * The dispatching process holding the claim (the key of its session advisory lock, lib/messaging/owner.ts):
+     * a claim whose owner's lock is free belongs to a process that is gone and is taken over at once.
+     */
+    claimOwner: integer("claim_owner"),
+    /**
+     * Set (committed) before the current attempt's request leaves; cleared when the row is queued again.
+     * A claimed row found with it set may have reached Meta: it is never sent again (outcome unknown).
+     */
+    inFlightAt: at("in_flight_at"),
     sentAt: at("sent_at"),
     deliveredAt: at("delivered_at"),
     readAt: at("read_at"),

@@ -1,6 +1,10 @@
 // Claiming due messages for a dispatch pass. Every claim is one statement: the due rows are
 // selected FOR UPDATE SKIP LOCKED (so any number of processes can claim at once) and leased
-// (`status='sending'`, `locked_until`, `attempts + 1`). Trigger and test messages are claimed through
+// (`status='sending'`, `locked_until`, `claim_owner`, `attempts + 1`). Due: queued, or sending under a
+// lease that expired or whose owner's lock is free (the process is gone: owner.ts), so a killed
+// process's claims are taken over at once. A row taken over keeps its attempt count: the attempt was
+// counted by the claim that made it (`in_flight_at` set: it may have reached Meta and is settled as
+// outcome unknown) or was about to make it (sent now). Trigger and test messages are claimed through
 // `messages_due_idx`; bulk messages per sending campaign through `messages_bulk_due_idx`, so a
 // million queued bulk rows never slow down the claim of a trigger message. Campaign send policies
 // (quiet hours, frequency cap) are applied to each claim before anything is sent (send-policies.ts).
@@ -9,6 +13,7 @@ import type { Executor } from "@/db";
 import { campaigns, messages, senders, type MessageSource } from "@/db/schema";
 import { needsRendering, renderClaimedBulkMessages } from "@/lib/bulk/send-render";
 import type { OutboundMessage, SenderForSend } from "./providers";
+import { liveClaimOwners } from "./owner";
 import { applySendPolicies } from "./send-policies";
 
 export interface ClaimedMessage extends OutboundMessage {
@@ -20,6 +25,8 @@ export interface ClaimedMessage extends OutboundMessage {
   source: MessageSource;
   /** Set on a reclaimed row: `outcome_unknown` means an earlier attempt may have reached Meta. */
   errorCode: string | null;
+  /** Set on a reclaimed row whose request may have left (its process died or its lease ran out mid-send): never sent again. */
+  inFlightAt: Date | null;
   /** Set on a reclaimed row whose send succeeded but whose result was not recorded. */
   wamid: string | null;
   /** The lease this pass holds; fences every write. */
@@ -32,6 +39,8 @@ interface ClaimInput {
   now: Date;
   lease: Date;
   count: number;
+  /** The pass's claim owner id (owner.ts), written into each claimed row; without one only the lease frees the claim. */
+  owner?: number;
 }
 
 async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): Promise<ClaimedMessage[]> {
@@ -39,13 +48,27 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
   const due = db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(where, lte(messages.nextAttemptAt, input.now), or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now))))
+    .where(
+      and(
+        where,
+        lte(messages.nextAttemptAt, input.now),
+        // The owners' locks are read once per statement, and only for rows under a live lease.
+        or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now), sql`${messages.claimOwner} <> all(${liveClaimOwners})`),
+      ),
+    )
     .orderBy(messages.nextAttemptAt)
     .limit(input.count)
     .for("update", { skipLocked: true });
   const rows = await db
     .update(messages)
-    .set({ status: "sending", lockedUntil: input.lease, attempts: sql`${messages.attempts} + 1`, updatedAt: input.now })
+    .set({
+      status: "sending",
+      lockedUntil: input.lease,
+      claimOwner: input.owner ?? null,
+      // SET reads the row as it was: a row taken over (already sending) keeps its count.
+      attempts: sql`${messages.attempts} + case when ${messages.status} = 'sending' then 0 else 1 end`,
+      updatedAt: input.now,
+    })
     .where(inArray(messages.id, due))
     .returning({
       id: messages.id,
@@ -58,6 +81,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
       payload: messages.payload,
       attempts: messages.attempts,
       errorCode: messages.errorCode,
+      inFlightAt: messages.inFlightAt,
       wamid: messages.wamid,
       // In the claim's own statement: send policies cost no round trip of their own.
       sendPolicy: sql<unknown>`(select c.send_policy from campaigns c where c.id = messages.campaign_id)`,
@@ -65,7 +89,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
   return applySendPolicies(db, rows.map((row) => ({ ...row, lease: input.lease })), input.now);
 }
 
-/** Due trigger and test messages (queued, or sending with an expired lease), oldest first. */
+/** Due trigger and test messages (queued, or sending with an expired lease or a gone owner), oldest first. */
 export function claimPriorityMessages(
   db: Executor,
   input: ClaimInput & { excludeWorkspaceIds?: string[]; onlyWorkspaceIds?: string[] },

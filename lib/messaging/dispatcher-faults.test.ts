@@ -1,10 +1,15 @@
 // The dispatcher under faults: failed result writes, timeouts after the request was written,
-// several processes on one sender, a provider switch mid-retry, shutdown, and 130429/131056.
-import { eq, type SQL } from "drizzle-orm";
+// several processes on one sender, a provider switch mid-retry, shutdown, 130429/131056, and
+// dispatching processes that died (killed, or their lock connection dropped) with claims held.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { getDb, isEmbedded, type DB } from "@/db";
+import { queryRows } from "@/db/rows";
 import { messages, senders } from "@/db/schema";
+import { countingDb } from "@/lib/testing/counting-db";
 import { createTestAccount } from "@/lib/testing/factories";
 import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
 import { connectTestWhatsAppSender, createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
@@ -12,7 +17,8 @@ import { newId } from "@/lib/crypto/random";
 import { updateSenderSettings } from "@/lib/senders/service";
 import { GraphApiError } from "@/lib/whatsapp/graph";
 import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
-import { OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
+import { INTERRUPTED_SEND_REASON, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
+import { CLAIM_OWNER_LOCK_CLASS, claimOwnerFor, claimOwnerIsLive, type ClaimOwner } from "./owner";
 import type { MessageProvider, ProviderRegistry } from "./providers";
 import { createWhatsAppProvider } from "./providers/whatsapp";
 
@@ -181,7 +187,9 @@ describe("one sender, several dispatching processes", () => {
         const postgres = (await import("postgres")).default;
         const { drizzle } = await import("drizzle-orm/postgres-js");
         const client = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
-        connections.push({ db: drizzle(client) as unknown as DB, close: () => client.end() });
+        const own = drizzle(client) as unknown as DB;
+        // Its claim owner's lock connection is reserved out of the pool: given back first, or the pool never ends.
+        connections.push({ db: own, close: () => claimOwnerFor(own).release().then(() => client.end()) });
       }
     }
     try {
@@ -279,4 +287,175 @@ describe("pair rate limit (131056)", () => {
     expect(row).toMatchObject({ status: "queued", errorCode: "131056" });
     expect(row.nextAttemptAt.getTime() - before).toBeGreaterThanOrEqual(6_000);
   });
+});
+
+/** Whether `owner`'s claim lock is held by any session of the test database. */
+async function ownerIsLive(owner: number): Promise<boolean> {
+  const [row] = await queryRows<{ live: boolean }>(await getDb(), sql`select ${claimOwnerIsLive(owner)} as live`);
+  return row!.live === true;
+}
+
+/** Holds `owner`'s claim lock in a session of its own (on the embedded database: its one session) until released. */
+async function holdOwnerLock(owner: number): Promise<() => Promise<void>> {
+  const db = await getDb();
+  if (isEmbedded()) {
+    await db.execute(sql`select pg_advisory_lock(${CLAIM_OWNER_LOCK_CLASS}, ${owner}::int)`);
+    return async () => void (await db.execute(sql`select pg_advisory_unlock(${CLAIM_OWNER_LOCK_CLASS}, ${owner}::int)`));
+  }
+  const postgres = (await import("postgres")).default;
+  const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  await client`select pg_advisory_lock(${CLAIM_OWNER_LOCK_CLASS}, ${owner}::int)`;
+  return () => client.end();
+}
+
+describe("claims of a dispatching process that is gone", () => {
+  /** A claim of another process: still `sending` under a lease that has not run out. */
+  const heldBy = (owner: number, inFlight: boolean) => ({
+    status: "sending" as const,
+    attempts: 1,
+    lockedUntil: new Date(Date.now() + FUTURE + 50_000),
+    claimOwner: owner,
+    inFlightAt: inFlight ? new Date(Date.now() + FUTURE - 1_000) : null,
+  });
+
+  it("are taken over at once: an in-flight one is settled as outcome unknown, never sent again; a merely claimed one is sent once", async () => {
+    const account = await createTestAccount();
+    const gone = 1_234_567; // no session holds its lock: the process (or an earlier run of this one) is gone
+    expect(await ownerIsLive(gone)).toBe(false);
+    const [inFlight] = await queue(account.workspaceId, 1, heldBy(gone, true));
+    const [claimed] = await queue(account.workspaceId, 1, { ...heldBy(gone, false), phoneNumber: "+14155559001" });
+    const { sends, providers } = recordingProvider();
+    // The leases have 50 s left: only the owner's free lock lets this pass take them.
+    await dispatch(account.workspaceId, { providers });
+    await dispatch(account.workspaceId, { providers });
+    expect(sends.map((s) => s.id)).toEqual([claimed]);
+    expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 1, wamid: null });
+    expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1, wamid: `wamid.TEST.${claimed}.0` });
+  });
+
+  it("are left alone while their owner holds its lock, and taken over once it lets go", async () => {
+    const account = await createTestAccount();
+    const live = 1_234_568;
+    const release = await holdOwnerLock(live);
+    let released = false;
+    try {
+      const [inFlight] = await queue(account.workspaceId, 1, heldBy(live, true));
+      const [claimed] = await queue(account.workspaceId, 1, { ...heldBy(live, false), phoneNumber: "+14155559002" });
+      const { sends, providers } = recordingProvider();
+      await dispatch(account.workspaceId, { providers });
+      expect(sends).toHaveLength(0);
+      for (const id of [inFlight!, claimed!]) expect(await getTestMessage(id)).toMatchObject({ status: "sending", attempts: 1, claimOwner: live });
+
+      await release();
+      released = true;
+      await expect.poll(() => ownerIsLive(live), { timeout: 10_000 }).toBe(false);
+      await dispatch(account.workspaceId, { providers });
+      expect(sends.map((s) => s.id)).toEqual([claimed]);
+      expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE });
+      expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1 });
+    } finally {
+      if (!released) await release();
+    }
+  });
+
+  it("marks sends in flight in batches, one statement for many sends", async () => {
+    const account = await createTestAccount();
+    const db = await getDb();
+    await db.update(senders).set({ throughputPerSecond: 10_000 }).where(eq(senders.workspaceId, account.workspaceId));
+    const ids = await queue(account.workspaceId, 200);
+    const { db: counting, statements } = await countingDb();
+    const { sends, providers } = recordingProvider();
+    await runDispatch({ db: counting, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId] });
+    expect(sends.filter((s) => ids.includes(s.id))).toHaveLength(200);
+    const marks = statements.filter((statement) => /set in_flight_at = /.test(statement));
+    expect(marks.length).toBeGreaterThan(0);
+    // Marks asked for while one statement is being written go out together in the next one.
+    expect(marks.length).toBeLessThan(100);
+  });
+
+  it("a pass whose own lock is gone sends nothing more and hands back what it claimed", async () => {
+    const account = await createTestAccount();
+    const ids = await queue(account.workspaceId, 3);
+    const lost: number[] = [];
+    // An owner whose lock is not held (its connection dropped): every in-flight mark finds it free.
+    const owner: ClaimOwner = { ensure: async () => 1_234_569, lost: (id) => void lost.push(id), confirmed: () => {}, release: async () => {} };
+    const { sends, providers } = recordingProvider();
+    await dispatch(account.workspaceId, { providers, owner });
+    expect(sends).toHaveLength(0);
+    expect(lost).toEqual([1_234_569]);
+    for (const id of ids) expect(await getTestMessage(id)).toMatchObject({ status: "queued", attempts: 0, lockedUntil: null, inFlightAt: null });
+  });
+
+  it.skipIf(isEmbedded())("after its lock connection dropped, the process takes a new lock and sends under it", async () => {
+    const account = await createTestAccount();
+    const { sends, providers } = recordingProvider();
+    const [first] = await queue(account.workspaceId, 1);
+    await dispatch(account.workspaceId, { providers });
+    const before = (await getTestMessage(first!)).claimOwner!;
+    expect(await ownerIsLive(before)).toBe(true);
+    // The connection holding the lock is cut (a network drop, a restarted pooler): the lock goes with it.
+    const db = await getDb();
+    await db.execute(sql`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and classid = ${CLAIM_OWNER_LOCK_CLASS} and objid = ${before}::int`);
+    await expect.poll(() => ownerIsLive(before), { timeout: 10_000 }).toBe(false);
+    const [second] = await queue(account.workspaceId, 1, { phoneNumber: "+14155559003" });
+    // A pass within a second of the last check finds the lock gone at its first mark and stops; the next one takes a new lock.
+    for (let pass = 0; pass < 3 && (await getTestMessage(second!)).status !== "sent"; pass++) await dispatch(account.workspaceId, { providers });
+    const row = await getTestMessage(second!);
+    expect(row).toMatchObject({ status: "sent" });
+    expect(row.claimOwner).not.toBe(before);
+    expect(await ownerIsLive(row.claimOwner!)).toBe(true);
+    expect(sends.filter((s) => s.id === second)).toHaveLength(1);
+  });
+
+  it.skipIf(isEmbedded())(
+    "killed (SIGKILL) mid-send: its open request is settled as outcome unknown and its claimed messages are sent once, without waiting for the lease",
+    async () => {
+      const account = await createTestAccount();
+      const db = await getDb();
+      // One send a second: the first request hangs open while the others wait, claimed, for their slots.
+      await db.update(senders).set({ throughputPerSecond: 1 }).where(eq(senders.workspaceId, account.workspaceId));
+      const ids = await queue(account.workspaceId, 4, { nextAttemptAt: new Date() });
+      const root = path.resolve(import.meta.dirname, "../..");
+      // Node with the tsx loader, not the tsx CLI: the CLI runs the script in a child of its own, which a SIGKILL would not reach.
+      const child = spawn(process.execPath, ["--import", "tsx", "lib/testing/dispatch-until-killed.ts", account.workspaceId], {
+        cwd: root,
+        env: { ...process.env, VITEST: undefined },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      try {
+        await expect.poll(() => output, { timeout: 60_000, interval: 20 }).toMatch(/sending msg_/);
+      } finally {
+        child.kill("SIGKILL");
+      }
+      await exited;
+      const killedAt = Date.now();
+      const opened = [...output.matchAll(/sending (msg_\w+)/g)].map((match) => match[1]!);
+
+      const left = await Promise.all(ids.map(getTestMessage));
+      const owner = left[0]!.claimOwner!;
+      expect(left.every((row) => row.status === "sending" && row.claimOwner === owner), JSON.stringify(left)).toBe(true);
+      // Every request that left was marked in flight first; the others were only claimed.
+      const inFlight = left.filter((row) => row.inFlightAt !== null).map((row) => row.id);
+      const claimedOnly = left.filter((row) => row.inFlightAt === null).map((row) => row.id);
+      for (const id of opened) expect(inFlight).toContain(id);
+      expect(opened.length).toBeGreaterThan(0);
+      expect(claimedOnly.length).toBeGreaterThan(0);
+
+      await expect.poll(() => ownerIsLive(owner), { timeout: 10_000 }).toBe(false);
+      // The real clock: the killed process's leases still have most of their 60 s to run.
+      const { sends, providers } = recordingProvider();
+      for (let pass = 0; pass < 3 && sends.length < claimedOnly.length; pass++) {
+        await runDispatch({ db, clock: systemClock, providers }, { workspaceIds: [account.workspaceId], deadlineMs: 15_000 });
+      }
+      expect(Date.now() - killedAt).toBeLessThan(60_000);
+      expect(sends.map((s) => s.id).sort()).toEqual([...claimedOnly].sort());
+      for (const id of inFlight) expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON });
+      for (const id of claimedOnly) expect(await getTestMessage(id)).toMatchObject({ status: "sent", attempts: 1 });
+    },
+    120_000,
+  );
 });

@@ -6,7 +6,7 @@ import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, createTestMessages, getTestMessage, setSenderThroughput } from "@/lib/testing/messaging-factories";
 import { GraphApiError } from "@/lib/whatsapp/graph";
 import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
-import { MAX_SEND_ATTEMPTS } from "./errors";
+import { INTERRUPTED_SEND_REASON, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE } from "./errors";
 import type { MessageProvider, ProviderRegistry } from "./providers";
 import { advanceSandboxDeliveries, sandboxProvider, SANDBOX_TEST_NUMBERS, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createThroughputLimiter } from "./throughput";
@@ -109,7 +109,8 @@ describe("claiming", () => {
     await dispatch(account.workspaceId, { providers });
     expect(sends.map((s) => s.id)).toContain(stuck);
     expect(sends.map((s) => s.id)).not.toContain(live);
-    expect(await getTestMessage(stuck)).toMatchObject({ status: "sent", attempts: 2 });
+    // The attempt was counted by the claim that was about to make it (and never did): not again.
+    expect(await getTestMessage(stuck)).toMatchObject({ status: "sent", attempts: 1 });
     expect(await getTestMessage(live)).toMatchObject({ status: "sending", attempts: 1 });
   });
 
@@ -122,13 +123,28 @@ describe("claiming", () => {
     expect((await getTestMessage(later)).status).toBe("queued");
   });
 
-  it("fails a reclaimed row that already used its last attempt instead of sending it again", async () => {
+  it("sends a reclaimed row claimed for its last attempt but never sent, without counting another attempt", async () => {
     const account = await createTestAccount();
     const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: MAX_SEND_ATTEMPTS, lockedUntil: new Date(due().getTime() - 1) });
     const { providers, sends } = recordingProvider();
     await dispatch(account.workspaceId, { providers });
+    expect(sends.filter((s) => s.id === id)).toHaveLength(1);
+    expect(await getTestMessage(id)).toMatchObject({ status: "sent", attempts: MAX_SEND_ATTEMPTS });
+  });
+
+  it("settles a reclaimed row whose request may have left as outcome unknown and never sends it again", async () => {
+    const account = await createTestAccount();
+    const id = await createTestMessage({
+      workspaceId: account.workspaceId,
+      status: "sending",
+      attempts: 2,
+      lockedUntil: new Date(due().getTime() - 1),
+      inFlightAt: new Date(due().getTime() - 60_000),
+    });
+    const { providers, sends } = recordingProvider();
+    await dispatch(account.workspaceId, { providers });
     expect(sends.map((s) => s.id)).not.toContain(id);
-    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: "attempts_exhausted" });
+    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 2 });
   });
 
   it("sends every message exactly once when several passes run at the same time", async () => {
@@ -150,7 +166,7 @@ describe("claiming", () => {
     expect(rows.every((r) => r.status === "sent")).toBe(true);
   });
 
-  it("never overwrites a row another pass took over after the lease expired", async () => {
+  it("never overwrites a row another pass took over after the lease expired (and never sends an in-flight one again)", async () => {
     const account = await createTestAccount();
     const id = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: due() });
     let release!: () => void;
@@ -162,14 +178,17 @@ describe("claiming", () => {
     };
     const first = dispatch(account.workspaceId, { providers: { sandbox: slow, whatsapp: slow } }, { leaseMs: 16_000 });
     await expect.poll(() => release !== undefined).toBe(true);
-    // Another instance, 20 s later: the lease has expired, it reclaims and sends.
-    const { providers } = recordingProvider();
+    // Another instance, 20 s later: the lease has expired; the request may have reached Meta, so it
+    // settles the row as outcome unknown instead of sending it again.
+    const { providers, sends } = recordingProvider();
     await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 20_000) });
+    expect(sends.map((s) => s.id)).not.toContain(id);
     const reclaimed = await getTestMessage(id);
-    expect(reclaimed).toMatchObject({ status: "sent", attempts: 2 });
+    expect(reclaimed).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, attempts: 1 });
+    // The first pass's late answer does not overwrite what the other instance wrote.
     release();
     await first;
-    expect((await getTestMessage(id)).wamid).toBe(reclaimed.wamid);
+    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, wamid: null });
   });
 });
 

@@ -1,8 +1,10 @@
 // The dispatcher: claims due messages, sends each through the sender it was queued for at that
 // sender's throughput (shared by all processes through Postgres), and records the outcome. Safe
 // with any number of instances: claims take rows FOR UPDATE SKIP LOCKED and lease them
-// (`locked_until`); every later write is fenced on that lease, so a row reclaimed by another
-// instance after its lease expired is never overwritten.
+// (`locked_until`) under the process's claim owner (owner.ts); every later write is fenced on that
+// lease, so a row another instance took over (lease expired, or owner gone) is never overwritten.
+// A request leaves only after its row is marked in flight (in-flight.ts): a row taken over with that
+// mark may have reached Meta and is settled as outcome unknown, never sent twice.
 //
 // Per sender, trigger and test messages go first; bulk messages are held at most about a second
 // ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
@@ -12,10 +14,12 @@ import { describeError } from "@/lib/logging";
 import { SENDER_CHANGED_CODE } from "@/lib/senders/service";
 import { CAMPAIGN_REFRESH_MS, createBulkPacing } from "./bulk-pacing";
 import { claimBulkMessages, claimPriorityMessages, loadCurrentSenders, loadSendersById, type ClaimedMessage } from "./claims";
-import { classifySendError, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON, retryDelayMs, type SendFailure } from "./errors";
+import { classifySendError, INTERRUPTED_SEND_REASON, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON, retryDelayMs, type SendFailure } from "./errors";
+import { createInFlightMarks } from "./in-flight";
 import { applyInboxedStatuses } from "./inbox";
 import { addToLane, createLane, laneSize, putBack, semaphore, type Lane } from "./lanes";
 import { createOutcomeWrites, guarded } from "./outcomes";
+import { claimOwnerFor, type ClaimOwner } from "./owner";
 import { defaultProviders, type ProviderRegistry, type SenderForSend } from "./providers";
 import { advanceSandboxDeliveries, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createSentWriter, unrecordedWamid, writeUnrecordedSends, type SentRecord } from "./results";
@@ -40,6 +44,8 @@ export interface DispatchDeps {
   /** Send-rate lanes; by default shared by all processes through Postgres. */
   limiter?: ThroughputLimiter;
   random?: () => number;
+  /** Whose claims this pass makes; by default the process's owner for this database (owner.ts). */
+  owner?: ClaimOwner;
 }
 
 export interface DispatchOptions {
@@ -129,7 +135,9 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   /** Claimed messages waiting in the lanes (not yet taken for a send). */
   const queued = () => [...lanes.values()].reduce((n, lane) => n + laneSize(lane), 0);
 
-  const stopping = () => signal?.aborted === true;
+  /** Set when the claim owner's lock was found free: others may be taking this pass's claims over. */
+  let ownerGone = false;
+  const stopping = () => signal?.aborted === true || ownerGone;
   const wakeAll = () => {
     for (const lane of lanes.values()) lane.wake?.();
   };
@@ -160,9 +168,38 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   });
 
   const { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry } = createOutcomeWrites(db, { now: clock.now, outcomeGraceMs, counts: summary });
+
+  // Sends an earlier pass could not record are recorded before anything is claimed (their leases
+  // must not run out and send them twice).
+  await guarded("recording earlier unrecorded sends", () => writeUnrecordedSends(db));
+  const owner = deps.owner ?? claimOwnerFor(db);
+  let ownerId: number;
+  try {
+    ownerId = await owner.ensure();
+  } catch (error) {
+    console.error(`[dispatcher] taking the claim owner lock failed; nothing is claimed: ${describeError(error)}`);
+    signal?.removeEventListener("abort", wakeAll);
+    summary.durationMs = clock.now() - started;
+    return summary;
+  }
+  const marks = createInFlightMarks(db, {
+    ownerId,
+    now: clock.now,
+    onOwnerLost: () => {
+      if (ownerGone) return;
+      ownerGone = true;
+      owner.lost(ownerId);
+      wakeAll();
+    },
+    onOwnerConfirmed: () => owner.confirmed(ownerId),
+  });
   const bulkPacing = createBulkPacing({ db, limiter, now: clock.now, settleStopped, onlyWorkspaceIds: options.workspaceIds });
 
-  /** `startedAt`: when the request leaves, stored as the message's `sent_at` (for a bulk message, the moment its campaign's slot let it go). */
+  /**
+   * `startedAt`: when the lane let the send go (for a bulk message, the moment its campaign's slot let
+   * it go), stored as the message's `sent_at`; the request leaves once its in-flight mark is stored, a
+   * round trip later.
+   */
   const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
     const { sender } = lane;
     let outcome: { wamid: string } | { failure: SendFailure };
@@ -197,6 +234,24 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       return;
     }
     await scheduleRetry(message, failure, now + retryDelayMs(message.attempts, failure, random), sender.id);
+  };
+
+  /**
+   * The request leaves only once the row's in-flight mark is committed; a message that could not be
+   * marked (no longer held, owner gone, write failed) or whose pass is stopping goes back unsent. What
+   * changed during the mark's round trip is asked again: a sender told to slow down meanwhile (130429)
+   * gets the message back in its lane, a campaign that stopped settles it.
+   */
+  const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
+    if (!(await marks.mark(message)) || stopping()) return handBack([message], clock.now());
+    if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) return settleStopped([message], bulkPacing.status(message.campaignId));
+    if (lane.pausedUntil > clock.now()) {
+      putBack(lane, message);
+      if (lane.running) lane.wake?.();
+      else startLane(lane);
+      return;
+    }
+    return send(message, lane, startedAt);
   };
 
   /** Empties the lane: everything still held goes back to the queue (or is skipped, for a cancelled campaign). */
@@ -318,7 +373,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
           continue;
         }
         const current = message;
-        track(send(current, lane, startedAt).finally(() => inFlight.release()));
+        track(sendMarked(current, lane, startedAt).finally(() => inFlight.release()));
       }
       ended = true;
     } finally {
@@ -367,18 +422,18 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     if (wamid) {
       // Sent by an earlier attempt whose result was not recorded: record it, never send again.
       track(sentWriter.record({ message, wamid, sentAt: new Date(clock.now()), senderId: sender?.id ?? message.senderId ?? "" }));
-    } else if (message.errorCode === OUTCOME_UNKNOWN_CODE) {
-      // The grace after an unknown outcome is over and no status settled it.
-      track(fail(message, { code: OUTCOME_UNKNOWN_CODE, reason: OUTCOME_UNKNOWN_REASON }, { uncount: true }));
+    } else if (message.inFlightAt !== null || message.errorCode === OUTCOME_UNKNOWN_CODE) {
+      // An earlier attempt's request may have reached Meta: the grace after an unknown outcome is
+      // over, or the process sending it died (or its lease ran out) with the request open. Never
+      // sent again; the attempt was counted when it was made.
+      const reason = message.errorCode === OUTCOME_UNKNOWN_CODE ? OUTCOME_UNKNOWN_REASON : INTERRUPTED_SEND_REASON;
+      track(fail(message, { code: OUTCOME_UNKNOWN_CODE, reason }));
     } else if (!sender) {
       track(
         message.senderId === null
           ? fail(message, { code: "no_sender", reason: "The workspace has no sender configured." }, { uncount: true })
           : fail(message, { code: SENDER_CHANGED_CODE, reason: SENDER_CHANGED_REASON }, { uncount: true }),
       );
-    } else if (message.attempts > maxAttempts) {
-      // A lease that expired on its last attempt (the process died mid-send): stop here.
-      track(fail(message, { code: "attempts_exhausted", reason: `The message could not be sent after ${maxAttempts} attempts.` }));
     } else {
       enqueue(message, sender);
     }
@@ -394,6 +449,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const claimed = await claimPriorityMessages(db, {
       now: new Date(now),
       lease,
+      owner: ownerId,
       count: room,
       excludeWorkspaceIds: saturatedWorkspaces(),
       onlyWorkspaceIds: options.workspaceIds,
@@ -402,19 +458,16 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const senderRate = (workspaceId: string) => [...lanes.values()].find((l) => l.sender.workspaceId === workspaceId)?.sender.throughputPerSecond;
     for (const want of bulkPacing.claimWants(heldBulk, senderRate)) {
       if (left <= 0) break;
-      const rows = await claimBulkMessages(db, { campaignId: want.campaignId, now: new Date(now), lease, count: Math.min(left, want.count) });
+      const rows = await claimBulkMessages(db, { campaignId: want.campaignId, now: new Date(now), lease, owner: ownerId, count: Math.min(left, want.count) });
       claimed.push(...rows);
       left -= rows.length;
     }
     return claimed;
   };
 
-  // Sends an earlier pass could not record are recorded before anything is claimed (their leases
-  // must not run out and send them twice). The rest of the start-of-pass work runs beside the
-  // claims: on a large sandbox workspace advancing deliveries alone took over a second, and a
-  // trigger message must not wait for it. The pass ends only after it (a campaign it starts is
-  // claimed in the same pass).
-  await guarded("recording earlier unrecorded sends", () => writeUnrecordedSends(db));
+  // The rest of the start-of-pass work runs beside the claims: on a large sandbox workspace
+  // advancing deliveries alone took over a second, and a trigger message must not wait for it.
+  // The pass ends only after it (a campaign it starts is claimed in the same pass).
   let startWorkDone = false;
   const startWork = Promise.all([
     guarded("bulk housekeeping", () => runBulkHousekeeping(db, new Date(clock.now()))),
@@ -475,10 +528,12 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     while (tasks.size > 0 && clock.now() - abortedAt < ABORT_GRACE_MS) {
       await Promise.race([Promise.allSettled([...tasks]), clock.sleep(50)]);
     }
-    // Requests still open may reach Meta: never send them again (the process is about to exit).
-    for (const message of [...sending]) {
-      await markOutcomeUnknown(message, "The server shut down while the request to WhatsApp was open; the message may have been delivered.");
-    }
+    // Requests still open may reach Meta: never send them again (the process is about to exit, or
+    // others are taking its claims over).
+    const reason = ownerGone
+      ? "The dispatcher lost its claim on this message while the request to WhatsApp was open; the message may have been delivered."
+      : "The server shut down while the request to WhatsApp was open; the message may have been delivered.";
+    for (const message of [...sending]) await markOutcomeUnknown(message, reason);
   }
   if (writtenWamids.length > 0) await guarded("applying held statuses", () => applyInboxedStatuses(db, { wamids: writtenWamids, now: new Date(clock.now()) }));
   signal?.removeEventListener("abort", wakeAll);

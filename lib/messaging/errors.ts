@@ -35,6 +35,9 @@ interface CodeRule {
 /** error_code of a message whose send may or may not have reached Meta. */
 export const OUTCOME_UNKNOWN_CODE = "outcome_unknown";
 export const OUTCOME_UNKNOWN_REASON = "Outcome unknown — not resent to avoid a duplicate.";
+/** A claimed row whose request may have left when its process stopped (killed, or its lease ran out mid-send). */
+export const INTERRUPTED_SEND_REASON =
+  "The sending process stopped while the request to WhatsApp may have been open; the message may have been delivered. Outcome unknown — not resent to avoid a duplicate.";
 /** A bulk message its campaign's cancellation skipped. */
 export const CANCELLED_CODE = "cancelled";
 export const CANCELLED_REASON = "The campaign was cancelled before this message was sent.";

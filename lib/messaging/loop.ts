@@ -2,7 +2,8 @@
 // drains whatever is due (new messages, retries whose time has come, expired leases), advances
 // sandbox deliveries, writes the queued messages of launched bulk snapshots, delivers event webhooks, evaluates alerts and ends stuck database sessions. On Vercel the cron route does this instead. On SIGTERM/SIGINT the running
 // pass stops claiming at once, hands back what it holds and gives requests in flight up to 5 s, so
-// it ends well within Docker's 10 s grace (a SIGKILL would leave leased rows to be sent again).
+// it ends well within Docker's 10 s grace (after a SIGKILL, the claims it held are taken over at once
+// by the next pass of any process: owner.ts).
 import { deliverWebhooksDue, dispatchDue, endStuckSessionsDue, evaluateAlertsDue, stopDispatching, writeSnapshotsDue } from "./dispatch";
 import { describeError } from "@/lib/logging";
 

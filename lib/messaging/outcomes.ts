@@ -53,17 +53,23 @@ export function createOutcomeWrites(db: Executor, options: { now: () => number; 
       counts.failed++;
     });
 
-  /** Keeps the row `sending` (never claimed again before the grace ends) with the reason. */
+  /**
+   * Keeps the row `sending` (never claimed again before the grace ends) with the reason. It leaves
+   * its owner (the grace, not the process's life, decides when it fails).
+   */
   const markOutcomeUnknown = (message: ClaimedMessage, reason: string) =>
     guarded(`recording the unknown outcome of ${message.id}`, async () => {
       const at = now();
       const lease = new Date(at + outcomeGraceMs);
-      await db.update(messages).set({ lockedUntil: lease, errorCode: OUTCOME_UNKNOWN_CODE, errorReason: reason, updatedAt: new Date(at) }).where(held(message));
+      await db
+        .update(messages)
+        .set({ lockedUntil: lease, claimOwner: null, errorCode: OUTCOME_UNKNOWN_CODE, errorReason: reason, updatedAt: new Date(at) })
+        .where(held(message));
       message.lease = lease;
       counts.unknown++;
     });
 
-  /** Hands claimed messages back unsent: the attempt is not counted. */
+  /** Hands claimed messages back unsent (an in-flight mark whose request never left is cleared): the attempt is not counted. */
   const handBack = (items: ClaimedMessage[], notBefore: number) =>
     items.length === 0
       ? Promise.resolve()
@@ -73,7 +79,7 @@ export function createOutcomeWrites(db: Executor, options: { now: () => number; 
           for (const [lease, ids] of byLease) {
             await db
               .update(messages)
-              .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, updatedAt: new Date(now()) })
+              .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, inFlightAt: null, updatedAt: new Date(now()) })
               .where(and(inArray(messages.id, ids), eq(messages.status, "sending"), eq(messages.lockedUntil, new Date(lease))));
           }
           counts.deferred += items.length;
@@ -101,7 +107,7 @@ export function createOutcomeWrites(db: Executor, options: { now: () => number; 
       const at = new Date(now());
       await db
         .update(messages)
-        .set({ status: "queued", nextAttemptAt: new Date(retryAt), errorCode: failure.code, errorReason: failure.reason, senderId, lockedUntil: null, updatedAt: at })
+        .set({ status: "queued", nextAttemptAt: new Date(retryAt), errorCode: failure.code, errorReason: failure.reason, senderId, lockedUntil: null, inFlightAt: null, updatedAt: at })
         .where(held(message));
       counts.retrying++;
     });

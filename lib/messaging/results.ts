@@ -51,7 +51,7 @@ async function writeSent(db: Executor, records: SentRecord[]): Promise<string[]>
     db,
     sql`update ${messages} as m
       set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = coalesce(m.sender_id, v.sender_id),
-          locked_until = null, error_code = null, error_reason = null, updated_at = v.sent_at
+          locked_until = null, in_flight_at = null, error_code = null, error_reason = null, updated_at = v.sent_at
       from (values ${valuesOf(records)}) as v(id, wamid, sent_at, sender_id, lease)
       where m.id = v.id and m.status = 'sending' and m.locked_until = v.lease
       returning m.id`,
@@ -71,7 +71,7 @@ export async function writeUnrecordedSends(db: Executor): Promise<number> {
     db,
     sql`update ${messages} as m
       set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = coalesce(m.sender_id, v.sender_id),
-          locked_until = null, error_code = null, error_reason = null, updated_at = v.sent_at
+          locked_until = null, in_flight_at = null, error_code = null, error_reason = null, updated_at = v.sent_at
       from (values ${valuesOf(records)}) as v(id, wamid, sent_at, sender_id, lease)
       where m.id = v.id and m.status in ('queued', 'sending')
       returning m.id`,

@@ -30,6 +30,9 @@ export interface TestMessageInput {
   wamid?: string | null;
   nextAttemptAt?: Date;
   lockedUntil?: Date | null;
+  /** A claim's owner (lib/messaging/owner.ts) and in-flight mark, for rows a dispatching process left behind. */
+  claimOwner?: number | null;
+  inFlightAt?: Date | null;
   attempts?: number;
   sentAt?: Date | null;
   createdAt?: Date;
@@ -52,6 +55,8 @@ export async function createTestMessage(input: TestMessageInput): Promise<string
     wamid: input.wamid ?? null,
     nextAttemptAt: input.nextAttemptAt ?? new Date(),
     lockedUntil: input.lockedUntil ?? null,
+    claimOwner: input.claimOwner ?? null,
+    inFlightAt: input.inFlightAt ?? null,
     attempts: input.attempts ?? 0,
     sentAt: input.sentAt ?? null,
     ...(input.createdAt ? { createdAt: input.createdAt } : {}),
