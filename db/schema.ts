@@ -41,33 +41,27 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
 });
 
-/** Single-use email verification links (7 days): only a SHA-256 of the token is stored. */
-export const emailVerificationTokens = pgTable(
-  "email_verification_tokens",
-  {
-    id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    tokenHash: text("token_hash").notNull().unique(),
-    expiresAt: at("expires_at").notNull(),
-    usedAt: at("used_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("email_verification_tokens_user_idx").on(t.userId)],
-);
+/** A table of single-use links mailed to a user: only a SHA-256 of the token is stored; a used or expired row no longer works. */
+function singleUseLinkTokens<const Name extends string>(name: Name) {
+  return pgTable(
+    name,
+    {
+      id: text("id").primaryKey(),
+      userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+      tokenHash: text("token_hash").notNull().unique(),
+      expiresAt: at("expires_at").notNull(),
+      usedAt: at("used_at"),
+      createdAt: createdAt(),
+    },
+    (t) => [index(`${name}_user_idx`).on(t.userId)],
+  );
+}
 
-/** Single-use password reset links: only a SHA-256 of the token is stored; a used or expired row no longer works. */
-export const passwordResetTokens = pgTable(
-  "password_reset_tokens",
-  {
-    id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    tokenHash: text("token_hash").notNull().unique(),
-    expiresAt: at("expires_at").notNull(),
-    usedAt: at("used_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("password_reset_tokens_user_idx").on(t.userId)],
-);
+/** Email verification links (48 hours). */
+export const emailVerificationTokens = singleUseLinkTokens("email_verification_tokens");
+
+/** Password reset links. */
+export const passwordResetTokens = singleUseLinkTokens("password_reset_tokens");
 
 export const workspaces = pgTable("workspaces", {
   id: text("id").primaryKey(),
