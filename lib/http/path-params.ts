@@ -19,12 +19,15 @@ export function isPathParamShape(name: string, value: string): boolean {
   return (SHAPES[name] ?? ID_PATTERN).test(value);
 }
 
-/** Throws 404 for the first segment whose shape no resource has; returns the params unchanged. */
-export function assertPathParams<P extends Record<string, string | string[] | undefined>>(params: P): P {
-  for (const [name, value] of Object.entries(params)) {
+/**
+ * Throws 404 for the first segment whose shape no resource has; returns the params unchanged. A
+ * route without dynamic segments gets no params object from Next's production server.
+ */
+export function assertPathParams<P extends Record<string, string | string[] | undefined>>(params: P | undefined | null): P {
+  for (const [name, value] of Object.entries(params ?? {})) {
     if (typeof value === "string" && !isPathParamShape(name, value)) throw unknownResource();
   }
-  return params;
+  return (params ?? {}) as P;
 }
 
 export const unknownResource = () => notFound("Nothing exists at this address: the path names an id no resource has.");

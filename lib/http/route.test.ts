@@ -87,6 +87,15 @@ describe("route wrappers", () => {
     expect((await response.json()).requestId).toBe(response.headers.get("x-request-id"));
   });
 
+  it("answers a route without dynamic segments, which Next's production server calls without params", async () => {
+    const withoutParams = { params: Promise.resolve(undefined) } as unknown as typeof noParams;
+    const ok = () => Promise.resolve(Response.json({ ok: true }));
+    expect((await withPublic(ok)(new Request("http://app.test/api/health"), withoutParams)).status).toBe(200);
+    const account = await createApiAccount();
+    const response = await withWorkspace(ok)(new Request("http://app.test/api/v1/x", { headers: { "x-api-key": account.key } }), withoutParams);
+    expect(response.status).toBe(200);
+  });
+
   it("answers 405 with Allow", async () => {
     const response = await methodNotAllowed(["POST"])(new Request("http://app.test/x", { method: "PUT" }), noParams);
     expect(response.status).toBe(405);
