@@ -8,7 +8,7 @@
 //
 // Per sender, trigger and test messages go first; bulk messages are held at most about a second
 // ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
-import { isEmbedded, type Executor } from "@/db";
+import { isEmbedded } from "@/db";
 import { runBulkHousekeeping } from "@/lib/bulk/housekeeping";
 import { describeError } from "@/lib/logging";
 import { SENDER_CHANGED_CODE } from "@/lib/senders/service";
@@ -19,81 +19,18 @@ import { createInFlightMarks } from "./in-flight";
 import { applyInboxedStatuses } from "./inbox";
 import { addToLane, createLane, laneSize, putBack, semaphore, type Lane } from "./lanes";
 import { createOutcomeWrites, guarded } from "./outcomes";
-import { claimOwnerFor, type ClaimOwner } from "./owner";
-import { defaultProviders, type ProviderRegistry, type SenderForSend } from "./providers";
+import { claimOwnerFor } from "./owner";
+import { defaultProviders, type SenderForSend } from "./providers";
 import { advanceSandboxDeliveries, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createSentWriter, unrecordedWamid, writeUnrecordedSends, type SentRecord } from "./results";
-import { createSharedThroughputLimiter, lateSlotToleranceMs, senderLane, type ThroughputLimiter } from "./throughput";
+import { createSharedThroughputLimiter, lateSlotToleranceMs, senderLane } from "./throughput";
 
+import { ABORT_GRACE_MS, DEFAULT_LEASE_MS, OUTCOME_GRACE_MS, systemClock, type DispatchDeps, type DispatchOptions, type DispatchSummary } from "./dispatch-contract";
 export type { ClaimedMessage } from "./claims";
 
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
+export { ABORT_GRACE_MS, DEFAULT_LEASE_MS, OUTCOME_GRACE_MS, systemClock } from "./dispatch-contract";
+export type { Clock, DispatchDeps, DispatchOptions, DispatchSummary } from "./dispatch-contract";
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
-
-export interface DispatchDeps {
-  db: Executor;
-  clock?: Clock;
-  providers?: ProviderRegistry;
-  /** Send-rate lanes; by default shared by all processes through Postgres. */
-  limiter?: ThroughputLimiter;
-  random?: () => number;
-  /** Whose claims this pass makes; by default the process's owner for this database (owner.ts). */
-  owner?: ClaimOwner;
-}
-
-export interface DispatchOptions {
-  /** Stop claiming new messages after this long (ms); messages already claimed are finished. */
-  deadlineMs?: number;
-  /** Claim at most this many messages in this pass. */
-  limit?: number;
-  /** Messages claimed per query. */
-  batchSize?: number;
-  /** Claimed messages held in memory (waiting for their sender's slot or in flight) at most. */
-  maxPending?: number;
-  /** Provider requests in flight at once, over all senders. */
-  maxInFlight?: number;
-  /** Lease on a claimed row; an unfinished row is reclaimed after it. */
-  leaseMs?: number;
-  maxAttempts?: number;
-  /** Only dispatch messages of these workspaces (tests, or draining one workspace). */
-  workspaceIds?: string[];
-  /**
-   * Shutdown: stop claiming at once, hand back held messages (attempt not counted), and give
-   * requests in flight ABORT_GRACE_MS to finish; any still open then are marked outcome-unknown.
-   */
-  signal?: AbortSignal;
-  /** How long a message whose send may have reached Meta waits for a status before it fails. */
-  outcomeGraceMs?: number;
-}
-
-export interface DispatchSummary {
-  claimed: number;
-  sent: number;
-  retrying: number;
-  failed: number;
-  /** Claimed but handed back unsent (no slot in time, campaign paused, shutdown); attempt not counted. */
-  deferred: number;
-  /** Held messages of a cancelled campaign, now `skipped`. */
-  skipped: number;
-  /** Sends that may have reached Meta (timeout after the request was written): not retried. */
-  unknown: number;
-  /** Sandbox messages moved to delivered/read. */
-  simulated: number;
-  durationMs: number;
-}
-
-export const DEFAULT_LEASE_MS = 60_000;
-/** A pass that is told to stop gives requests in flight this long, then returns. */
-export const ABORT_GRACE_MS = 5_000;
-/** A send whose outcome is unknown fails after this long (no status can name it: it has no wamid). */
-export const OUTCOME_GRACE_MS = 2 * 60_000;
 /** Time kept free at the end of a lease for the provider request and the result write. */
 const SEND_BUDGET_MS = 15_000;
 /** A sender is not claimed for while it already has this much held work. */
