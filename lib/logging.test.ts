@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { users } from "@/db/schema";
-import { runRoute } from "@/lib/http/route";
+import { runRoute } from "@/lib/routing/route";
 import { createTestAccount } from "@/lib/testing/factories";
 import { describeError } from "./logging";
 

@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { campaigns, messages } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/service";
 import { dispatchSettled } from "@/lib/messaging";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { campaignSchema } from "@/lib/openapi/schemas";
 import { callRoute, createApiAccount, type ApiAccount } from "@/lib/testing/api-factories";
 import { POST as COUNT } from "@/app/api/v1/audiences/count/route";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldError } from "@/lib/http/errors";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import type { TemplateVariable } from "@/lib/templates/types";
 import {
   alignVariables,

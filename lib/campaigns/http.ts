@@ -2,8 +2,8 @@
 import { getDb, type Executor } from "@/db";
 import { auditActorFromRequest, type AuditActor } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { parseStrict } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { parseStrict } from "@/lib/http/request";
 import { lifecycleActionSchema } from "./schemas";
 import { getDeploymentDetails, type DeploymentDetails } from "./deployment";
 import { archiveCampaign, deployCampaign, discardRevision, pauseCampaign, publishRevision, resumeCampaign, unarchiveCampaign } from "./lifecycle";

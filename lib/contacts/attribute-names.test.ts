@@ -12,7 +12,7 @@ import * as segments from "@/app/api/v1/segments/route";
 import { getDb } from "@/db";
 import { contactAttributes } from "@/db/schema";
 import { triggerConfigSchema } from "@/lib/campaigns/schemas";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 import { callRoute, createApiAccount } from "@/lib/testing/api-factories";
 
 const PHONE = "+14155552671";

@@ -2,7 +2,7 @@
 import { getDb } from "@/db";
 import { payloadTooLarge } from "@/lib/http/body";
 import { ApiError, validationFailed } from "@/lib/http/errors";
-import { json, runAfterResponse } from "@/lib/http/route";
+import { json, runAfterResponse } from "@/lib/routing/route";
 import type { Actor } from "@/lib/workspaces";
 import { MAX_IMPORT_FILE_BYTES } from "./schemas";
 import { createCsvBodyImport, discardImport, getImport, processImport, recoverImport } from "./service";

@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { runRoute } from "@/lib/http/route";
+import { runRoute } from "@/lib/routing/route";
 import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow, insertMessageRows } from "@/lib/testing/logs-factories";
 import { campaignLogsCsvResponse, campaignMessagesResponse, type CampaignMessagesBody } from "./http";

@@ -1,7 +1,7 @@
 // Request → response for the logs routes under /api/v1 (the web app's logs pages and integrators
 // call the same two).
 import type { Executor } from "@/db";
-import { json } from "@/lib/http/route";
+import { json } from "@/lib/routing/route";
 import { getCampaign } from "@/lib/campaigns/service";
 import { logsCsvFileName, logsCsvStream, parseAttributesFlag } from "./csv";
 import { mappedExportAttributes } from "./export-query";

@@ -23,7 +23,7 @@ import { auditEvents, invitations, memberships, type MemberRole } from "@/db/sch
 import type { Mail } from "@/lib/mail";
 import { callRoute, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
 import { createTestAccount } from "@/lib/testing/factories";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 import { SYSTEM_ACTOR } from "@/lib/audit/service";
 import { inviteMember } from "./service";
 

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 import { callRoute, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
 import { createTestAccount, createTestMember } from "@/lib/testing/factories";
 

@@ -8,7 +8,7 @@ import { ERROR_CATALOG } from "@/lib/http/error-catalog";
 import { ApiError } from "@/lib/http/errors";
 import { problemType } from "@/lib/http/problem";
 import { ENDPOINTS, endpointErrors } from "./registry";
-import { parseStrict } from "./request";
+import { parseStrict } from "@/lib/http/request";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

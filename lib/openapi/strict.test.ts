@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { updateCampaignSchema } from "@/lib/campaigns/schemas";
 import { curlCommand } from "./curl";
-import { parseStrict } from "./request";
-import { unknownMemberErrors } from "./strict";
+import { parseStrict } from "@/lib/http/request";
+import { unknownMemberErrors } from "@/lib/http/strict";
 
 describe("unknownMemberErrors", () => {
   it("finds unknown members at any depth through optional, nullable, pipes, arrays, records and unions", () => {

@@ -2,7 +2,7 @@
 import { encode } from "next-auth/jwt";
 import { getDb } from "@/db";
 import { createApiKey } from "@/lib/api-keys/service";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 import { createTestAccount } from "./factories";
 
 export interface ApiAccount {

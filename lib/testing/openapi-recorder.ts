@@ -8,7 +8,7 @@ import path from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { OpenApiDocument } from "@/lib/openapi/document";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DOCUMENT_ID = "sendstream-openapi";

@@ -2,7 +2,7 @@
 import { getDb } from "@/db";
 import { assertMayTrigger } from "@/lib/api-keys/scope";
 import { dispatchSoon } from "@/lib/messaging";
-import { json, methodNotAllowed, runAfterResponse, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, runAfterResponse, withWorkspace } from "@/lib/routing/route";
 import { pruneIdempotencyKeys } from "./idempotency";
 import { pruneRateLimitCounters } from "./rate-limit";
 import { RecordedBodyTap, recordTriggerCall, type TriggerCall } from "./requests";

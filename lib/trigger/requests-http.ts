@@ -1,7 +1,7 @@
 // `GET /api/v1/campaigns/{id}/requests`: the campaign's request log, for the Requests tab and integrators.
 import type { Executor } from "@/db";
 import { getCampaign } from "@/lib/campaigns/service";
-import { json } from "@/lib/http/route";
+import { json } from "@/lib/routing/route";
 import { listTriggerRequests, parseRequestListParams } from "./requests-query";
 
 export async function campaignRequestsResponse(

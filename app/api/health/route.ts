@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb, isEmbedded } from "@/db";
-import { json, withPublic } from "@/lib/http/route";
+import { json, withPublic } from "@/lib/routing/route";
 import { describeError } from "@/lib/logging";
 
 export const GET = withPublic(async () => {

@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest, createApiKey, listApiKeys } from "@/lib/api-keys/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 
 /** The workspace's keys as lists show them: never the key or its hash. */
 export const GET = withWorkspace(async ({ workspaceId }) => {

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 import { listTeam } from "@/lib/members/service";
 
 /** The workspace's members and open invitations (every member may see who is on the team). */

@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { getSender } from "@/lib/senders/service";
 import { saveSenderSettings } from "@/lib/senders/tier-setting";
 

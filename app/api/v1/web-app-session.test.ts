@@ -2,7 +2,7 @@
 // answers it in the user's workspace, unsafe methods require the same origin, and another
 // workspace stays invisible.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 import { problemType } from "@/lib/http/problem";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { GET as LIST, POST as CREATE } from "./campaigns/route";

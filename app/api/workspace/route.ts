@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 import { getWorkspace, renameWorkspace, renameWorkspaceSchema } from "@/lib/workspaces";
 import { notFound } from "@/lib/http/errors";
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { listActiveNotices } from "@/lib/alerts/notices";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 
 /** The open, not dismissed alerts the banner shows; they are for the workspace's owners (empty for anyone else). */
 export const GET = withWorkspace(async ({ workspaceId, role }) => {

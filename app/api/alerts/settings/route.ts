@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { getAlertSettings, updateAlertSettings } from "@/lib/alerts/settings";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { adminsOnly, json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 
 const noStore = { "Cache-Control": "no-store" };
 

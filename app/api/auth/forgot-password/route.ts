@@ -3,7 +3,7 @@ import { accountLinkBase, tokenLink } from "@/lib/auth/mail-links";
 import { requestPasswordReset } from "@/lib/auth/password-reset";
 import { KIB, readJsonBody } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
-import { assertSameOrigin, json, methodNotAllowed, runAfterResponse, withPublic } from "@/lib/http/route";
+import { assertSameOrigin, json, methodNotAllowed, runAfterResponse, withPublic } from "@/lib/routing/route";
 
 /** Always 202 with the same body: whether the email has an account is never told. */
 export const POST = withPublic(async ({ request, requestId }) => {

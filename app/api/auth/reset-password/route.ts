@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { resetPassword } from "@/lib/auth/password-reset";
 import { KIB, readJsonBody } from "@/lib/http/body";
 import { clientIp } from "@/lib/http/client-ip";
-import { assertSameOrigin, json, methodNotAllowed, withPublic } from "@/lib/http/route";
+import { assertSameOrigin, json, methodNotAllowed, withPublic } from "@/lib/routing/route";
 
 export const POST = withPublic(async ({ request }) => {
   assertSameOrigin(request);

@@ -4,7 +4,7 @@ import { accountLinkBase, tokenLink } from "@/lib/auth/mail-links";
 import { assertSignUpAllowed } from "@/lib/auth/sign-in";
 import { clientIp } from "@/lib/http/client-ip";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { assertSameOrigin, json, methodNotAllowed, withPublic } from "@/lib/http/route";
+import { assertSameOrigin, json, methodNotAllowed, withPublic } from "@/lib/routing/route";
 
 export const POST = withPublic(async ({ request }) => {
   assertSameOrigin(request);

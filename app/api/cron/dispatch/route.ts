@@ -1,7 +1,7 @@
 import { dispatchDue } from "@/lib/messaging";
 import { deliverWebhooksDue, evaluateAlertsDue, writeSnapshotsDue } from "@/lib/messaging/dispatch";
 import { assertCronAuthorized } from "@/lib/messaging/cron";
-import { json, withPublic } from "@/lib/http/route";
+import { json, withPublic } from "@/lib/routing/route";
 
 // Vercel Cron calls this every minute (vercel.json); it drains due messages, retries and event webhooks, writes
 // launched bulk snapshots' messages, and evaluates alerts.

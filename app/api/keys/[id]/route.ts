@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest, deleteApiKey } from "@/lib/api-keys/service";
-import { adminsOnly, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 
 /** Deletes (revokes) a key: once this responds, requests with the key get 401. */
 export const DELETE = withWorkspace<{ id: string }>(async ({ request, params, actor, workspaceId }) => {

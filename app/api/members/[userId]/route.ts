@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { changeMemberRole, removeMember } from "@/lib/members/service";
 
 /** `{ "role": "admin" | "member" }`; the owner keeps the owner role. */

@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { appUrl } from "@/lib/env";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { inviteMember } from "@/lib/members/service";
 
 /** Invites an email address; the link goes out by mail (printed in the terminal in development). */

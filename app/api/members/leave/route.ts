@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { sessionCookieForWorkspace } from "@/lib/auth/session";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 import { leaveWorkspace } from "@/lib/members/service";
 
 /** Leaves the current workspace; the session moves to another workspace of the user. */

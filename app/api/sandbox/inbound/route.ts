@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { simulateInboundReply, simulateReplySchema } from "@/lib/contacts/sandbox-reply";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 
 /** Sandbox only: a reply from one of the workspace's contacts, handled like a real inbound webhook. */
 export const POST = withWorkspace(async ({ request, workspaceId }) => {

@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { testSenderForm } from "@/lib/senders/tier-setting";
 
 /** Asks the Graph API about the phone number; a Graph refusal is a result (ok: false), not an error. */

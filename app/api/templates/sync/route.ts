@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 import { listTemplates, syncTemplates } from "@/lib/templates/service";
 
 /** Pulls the templates of the connected WhatsApp Business Account (or restores the sandbox demos). */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiAccount, callRoute, type ApiAccount } from "@/lib/testing/api-factories";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { campaignPageSchema, campaignSchema } from "@/lib/openapi/schemas";
 import { GET, POST, DELETE } from "./route";
 import { POST as ARCHIVE } from "./[id]/archive/route";

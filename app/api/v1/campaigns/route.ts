@@ -2,8 +2,8 @@ import { getDb } from "@/db";
 import { campaignResource } from "@/lib/campaigns/http";
 import { createCampaignSchema } from "@/lib/campaigns/schemas";
 import { createCampaign, listCampaigns } from "@/lib/campaigns/service";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { parseQuery, readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { parseQuery, readStrictBody } from "@/lib/http/request";
 import { listCampaignsQuerySchema } from "@/lib/openapi/schemas";
 
 export const GET = withWorkspace(async ({ request, workspaceId }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { contactAttributeListSchema, contactAttributeSchema } from "@/lib/openapi/schemas";
 import { callRoute, createApiAccount } from "@/lib/testing/api-factories";
 import { DELETE, GET, POST } from "./route";

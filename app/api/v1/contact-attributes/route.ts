@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { defineAttribute, defineAttributeSchema, listAttributes } from "@/lib/contacts/attributes";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 
 export const GET = withWorkspace(async ({ workspaceId }) => json(await listAttributes(await getDb(), workspaceId)));
 

@@ -1,8 +1,8 @@
 import { getDb } from "@/db";
 import { createContactSchema, listContactsQuerySchema } from "@/lib/contacts/schemas";
 import { createOrUpdateContact, listContacts } from "@/lib/contacts/service";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { parseQuery, readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { parseQuery, readStrictBody } from "@/lib/http/request";
 
 export const GET = withWorkspace(async ({ request, workspaceId }) => {
   const query = parseQuery(listContactsQuerySchema, new URL(request.url));

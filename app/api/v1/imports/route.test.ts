@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { STORE_FAILED_REASON } from "@/lib/imports/store";
 import { importPageSchema, importSchema, type ImportView } from "@/lib/imports/schemas";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { GET as GET_IMPORT } from "./[id]/route";
 import { PUT as PUT_FILE } from "./[id]/file/route";

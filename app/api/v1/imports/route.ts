@@ -1,8 +1,8 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { importOptionsSchema, listImportsQuerySchema } from "@/lib/imports/schemas";
 import { createImport, listImports } from "@/lib/imports/service";
-import { parseQuery, readStrictBody } from "@/lib/openapi/request";
+import { parseQuery, readStrictBody } from "@/lib/http/request";
 
 export const GET = withWorkspace(async ({ request, workspaceId }) => {
   const query = parseQuery(listImportsQuerySchema, new URL(request.url));

@@ -1,8 +1,8 @@
 import { getDb } from "@/db";
 import { createList, createListSchema, listLists } from "@/lib/audiences/lists";
 import { pageQuerySchema } from "@/lib/contacts/schemas";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { parseQuery, readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { parseQuery, readStrictBody } from "@/lib/http/request";
 
 export const GET = withWorkspace(async ({ request, workspaceId }) => {
   const query = parseQuery(pageQuerySchema, new URL(request.url));

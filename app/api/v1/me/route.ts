@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { notFound } from "@/lib/http/errors";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { getWorkspace } from "@/lib/workspaces";
 
 /** Who the request authenticates as: the smallest useful check that a key works. */

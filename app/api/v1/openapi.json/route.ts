@@ -1,5 +1,5 @@
 import { appUrl } from "@/lib/env";
-import { json, methodNotAllowed, withPublic } from "@/lib/http/route";
+import { json, methodNotAllowed, withPublic } from "@/lib/routing/route";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 /** The OpenAPI 3.1 document of the REST API. Public, so API tools can load it without a key. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { segmentCountSchema, segmentPageSchema, segmentSchema } from "@/lib/openapi/schemas";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 import { callRoute, createApiAccount } from "@/lib/testing/api-factories";
 import * as contactsRoute from "../contacts/route";
 import * as listsRoute from "../lists/route";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { templates } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { templateListSchema } from "@/lib/openapi/schemas";
 import { createApiAccount, callRoute } from "@/lib/testing/api-factories";
 import { GET, POST } from "./route";

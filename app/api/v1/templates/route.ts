@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { listTemplates } from "@/lib/templates/service";
 
 /** Every template the workspace's sender can use: one page, so `nextCursor` is always null. */

@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { ApiError } from "@/lib/http/errors";
 import { readJsonBody } from "@/lib/http/body";
-import { json, withPublic } from "@/lib/http/route";
+import { json, withPublic } from "@/lib/routing/route";
 import { handleWebhookDelivery, isKnownVerifyToken, WEBHOOK_BODY_LIMIT_BYTES, WEBHOOK_MAX_STATUSES } from "@/lib/messaging/webhook";
 
 /** Meta's subscription handshake: echo `hub.challenge` when the verify token is one of ours. */

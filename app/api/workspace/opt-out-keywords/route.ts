@@ -1,8 +1,8 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { getOptOutKeywords, optOutKeywordsInputSchema, setOptOutKeywords } from "@/lib/contacts/opt-out-keywords";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 
 /** The workspace's own opt-out keywords (Contacts settings); the web app only. */
 export const GET = withWorkspace(async ({ workspaceId }) => json(await getOptOutKeywords(await getDb(), workspaceId)), webAppOnly);

@@ -3,7 +3,7 @@ import { getDb } from "@/db";
 import { sessionCookieForWorkspace } from "@/lib/auth/session";
 import { KIB, readJsonBody } from "@/lib/http/body";
 import { notFound } from "@/lib/http/errors";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 import { listUserWorkspaces } from "@/lib/members/service";
 
 const switchSchema = z.object({ workspaceId: z.string().min(1).max(64) }).strict();

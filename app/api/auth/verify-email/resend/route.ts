@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { resendEmailVerification } from "@/lib/auth/email-verification";
 import { accountLinkBase, tokenLink } from "@/lib/auth/mail-links";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 
 /** Mails the signed-in user a new verification link (202), or says the address is verified already (200). */
 export const POST = withWorkspace(async ({ request, actor }) => {

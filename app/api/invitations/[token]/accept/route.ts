@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { sessionCookieForWorkspace } from "@/lib/auth/session";
-import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 import { acceptInvitation } from "@/lib/members/service";
 
 /** Accepts an invitation for the signed-in user's email; the session moves to the workspace joined. */

@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
-import { adminsOnly, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { revokeInvitation } from "@/lib/members/service";
 
 /** Withdraws an open invitation: its link stops working at once. */

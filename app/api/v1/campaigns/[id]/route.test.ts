@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiAccount, callRoute, type ApiAccount } from "@/lib/testing/api-factories";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { campaignSchema } from "@/lib/openapi/schemas";
-import type { NextRouteHandler } from "@/lib/http/route";
+import type { NextRouteHandler } from "@/lib/routing/route";
 import { POST as CREATE } from "../route";
 import { GET as LIST_TEMPLATES } from "../../templates/route";
 import { GET, PATCH, DELETE } from "./route";

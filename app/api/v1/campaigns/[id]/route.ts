@@ -2,8 +2,8 @@ import { getDb } from "@/db";
 import { campaignResource } from "@/lib/campaigns/http";
 import { updateCampaignSchema } from "@/lib/campaigns/schemas";
 import { getCampaign, updateCampaign } from "@/lib/campaigns/service";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 
 type Params = { id: string };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { contactSchema } from "@/lib/openapi/schemas";
 import { callRoute, createApiAccount } from "@/lib/testing/api-factories";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";

@@ -1,8 +1,8 @@
 import { getDb } from "@/db";
 import { patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
 import { deleteContact, getContact, parseContactPhone, updateContact, upsertContact } from "@/lib/contacts/service";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 
 type Params = { idOrPhone: string };
 

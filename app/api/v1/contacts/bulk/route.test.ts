@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_RECORD_CHARS } from "@/lib/imports/csv";
 import { bulkResultSchema, importSchema, type ImportView } from "@/lib/imports/schemas";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 import { callRoute, createApiAccount, type ApiAccount } from "@/lib/testing/api-factories";
 import { GET as GET_IMPORT } from "../../imports/[id]/route";
 import { GET as LIST_IMPORTS } from "../../imports/route";

@@ -1,10 +1,10 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { bulkUpsertContacts } from "@/lib/imports/bulk";
 import { bulkContactsSchema } from "@/lib/imports/schemas";
 import { acceptCsvBulk, isCsvContentType } from "@/lib/imports/http";
 import { KIB, readJsonBody } from "@/lib/http/body";
-import { parseStrict } from "@/lib/openapi/request";
+import { parseStrict } from "@/lib/http/request";
 
 /** 1,000 contacts with a few attributes each. */
 const MAX_BULK_JSON_BYTES = 1024 * KIB;

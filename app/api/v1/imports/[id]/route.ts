@@ -1,4 +1,4 @@
-import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { importResponse } from "@/lib/imports/http";
 
 export const GET = withWorkspace<{ id: string }>(async ({ params, requestId, workspaceId }) => importResponse(requestId, workspaceId, params.id));

@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { deleteList, getList, updateList, updateListSchema } from "@/lib/audiences/lists";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 
 type Params = { id: string };
 

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { getPublicMessage } from "@/lib/trigger/messages";
 
 /** One message's status and timestamps (the `Location` of an accepted trigger request). */

@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { assertFilterReferences, countSegmentFilter, countSegmentSchema } from "@/lib/audiences/segments";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { readStrictBody } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { readStrictBody } from "@/lib/http/request";
 
 /** The live count of a filter that is not saved yet (the segment builder calls it as you type). */
 export const POST = withWorkspace(async ({ request, workspaceId }) => {

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { listWebhookDeliveries } from "@/lib/event-webhooks/deliveries";
 
 /** The endpoint's delivery log, newest first; `?cursor=` continues from `nextCursor`. */

@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { rollWebhookSecret } from "@/lib/event-webhooks/endpoints";
 
 /** A new signing secret, returned this once; the old one stops signing at once. */

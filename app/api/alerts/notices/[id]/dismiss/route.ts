@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { dismissNotice } from "@/lib/alerts/notices";
-import { json, methodNotAllowed, ownersOnly, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, ownersOnly, withWorkspace } from "@/lib/routing/route";
 
 /** Hides the notice from the owners' banner (only they see it); it stays open until its condition clears. */
 export const POST = withWorkspace<{ id: string }>(async ({ params, workspaceId }) => {

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { campaignLogsCsvResponse } from "@/lib/logs/http";
 
 /** The campaign's logs as CSV (same filters as the web app's Export CSV), streamed. */

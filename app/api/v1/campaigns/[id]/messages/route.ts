@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { campaignMessagesResponse } from "@/lib/logs/http";
 
 /** The campaign's messages, newest first, with keyset cursors (`nextCursor` / `prevCursor`). */

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { ADMIN_ROLES } from "@/lib/members/roles";
 import { campaignRequestsResponse } from "@/lib/trigger/requests-http";
 

@@ -1,8 +1,8 @@
 import { getDb } from "@/db";
 import { pageQuerySchema } from "@/lib/contacts/schemas";
 import { listContactMessages } from "@/lib/contacts/service";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
-import { parseQuery } from "@/lib/openapi/request";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { parseQuery } from "@/lib/http/request";
 
 export const GET = withWorkspace<{ idOrPhone: string }>(async ({ request, params, workspaceId }) => {
   const query = parseQuery(pageQuerySchema, new URL(request.url));

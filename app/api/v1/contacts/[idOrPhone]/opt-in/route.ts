@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { setContactConsent } from "@/lib/contacts/service";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 
 export const POST = withWorkspace<{ idOrPhone: string }>(async ({ params, workspaceId, actor }) => {
   return json(await setContactConsent(await getDb(), workspaceId, params.idOrPhone, false, actor));

@@ -1,4 +1,4 @@
-import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { acceptImportFile, csvBody } from "@/lib/imports/http";
 
 export const PUT = withWorkspace<{ id: string }>(

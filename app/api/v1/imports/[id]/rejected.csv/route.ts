@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { rejectedRowsCsv } from "@/lib/imports/service";
 
 export const GET = withWorkspace<{ id: string }>(async ({ params, workspaceId }) => {

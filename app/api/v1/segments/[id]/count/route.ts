@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { countSegmentFilter, segmentFilter } from "@/lib/audiences/segments";
-import { json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 
 export const GET = withWorkspace<{ id: string }>(async ({ params, workspaceId }) => {
   const db = await getDb();

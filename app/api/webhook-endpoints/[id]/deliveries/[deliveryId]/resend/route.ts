@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/http/route";
+import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { dispatchSoon } from "@/lib/messaging";
 import { resendWebhookDelivery } from "@/lib/event-webhooks/deliveries";
 

@@ -6,8 +6,8 @@ import { apiKeys } from "@/db/schema";
 import { createApiKey, deleteApiKey } from "@/lib/api-keys/service";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
-import { ApiError } from "./errors";
-import { problemType } from "./problem";
+import { ApiError } from "@/lib/http/errors";
+import { problemType } from "@/lib/http/problem";
 import { assertSameOrigin, methodNotAllowed, webAppOnly, withPublic, withWorkspace, type NextRouteHandler, type WorkspaceContext } from "./route";
 
 type Params = Record<string, string>;

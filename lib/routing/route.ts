@@ -9,10 +9,10 @@ import { describeError } from "@/lib/logging";
 import type { MemberRole } from "@/db/schema";
 import { ADMIN_ROLES } from "@/lib/members/roles";
 import type { Actor } from "@/lib/workspaces";
-import { ApiError } from "./errors";
-import { originFromHeaders } from "./origin";
-import { assertPathParams } from "./path-params";
-import { problemResponse, toApiError } from "./problem";
+import { ApiError } from "@/lib/http/errors";
+import { originFromHeaders } from "@/lib/http/origin";
+import { assertPathParams } from "@/lib/http/path-params";
+import { problemResponse, toApiError } from "@/lib/http/problem";
 
 type Params = Record<string, string | string[] | undefined>;
 
