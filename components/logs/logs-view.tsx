@@ -1,14 +1,11 @@
-import { redirect } from "next/navigation";
 import type * as React from "react";
 import { PageHeader } from "@/components/ui/page-header";
-import type { Executor } from "@/db";
 import type { FieldError } from "@/lib/http/errors";
-import { zodFieldErrors } from "@/lib/http/problem";
 import type { LogsCampaignOption } from "@/lib/logs/campaign";
-import { logListParamsSchema, searchParamsRecord, type LogListParams } from "@/lib/logs/filters";
-import { logsLinks } from "@/lib/logs/links";
+import type { LogListParams } from "@/lib/logs/filters";
+import type { logsLinks } from "@/lib/logs/links";
 import { MAX_SEND_ATTEMPTS } from "@/lib/messaging/errors";
-import { countLogStatuses, listLogMessages, type LogPage, type LogScope } from "@/lib/logs/query";
+import type { LogPage } from "@/lib/logs/query";
 import type { StatusCounts } from "@/lib/logs/status";
 import { ExportCsvButton } from "./export-csv-button";
 import { FilterErrors } from "./filter-errors";
@@ -38,31 +35,6 @@ export type LogsData =
       /** No filters and not a single message in scope: the page explains how to get the first one. */
       noMessages: boolean;
     });
-
-/** Parses the logs search params and reads one page of messages plus the status counts. */
-export async function loadLogs(db: Executor, scope: LogScope, basePath: string, raw: LogsSearchParams): Promise<LogsData> {
-  const links = logsLinks(basePath, raw);
-  const values = { status: first(raw.status), phone: first(raw.phone), from: first(raw.from), to: first(raw.to) };
-  const parsed = logListParamsSchema.safeParse(searchParamsRecord(raw));
-  if (!parsed.success) {
-    return { ok: false, basePath, links, values, selectionKey: "", errors: zodFieldErrors(parsed.error) };
-  }
-  const query = parsed.data;
-  const [page, counts] = await Promise.all([listLogMessages(db, scope, query), countLogStatuses(db, scope, query)]);
-  // Paging back up to the top lands on the real first page (full, and live again).
-  if (query.cursor?.direction === "newer" && !page.hasNewer) redirect(links.firstPage);
-  return {
-    ok: true,
-    basePath,
-    links,
-    values,
-    selectionKey: `${links.filters.toString()}|${first(raw.cursor) ?? ""}|${page.data[0]?.id ?? ""}`,
-    query,
-    page,
-    counts,
-    noMessages: links.filters.size === 0 && counts.total === 0,
-  };
-}
 
 /**
  * The logs of one campaign or of the whole workspace: header, status counts, filters, the messages
@@ -158,6 +130,3 @@ export function LogsView({
   );
 }
 
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}

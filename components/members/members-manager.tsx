@@ -12,7 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toaster";
 import { NativeSelect } from "@/components/campaigns/native-select";
-import type { MemberRole } from "@/db/schema";
+import type { MemberRole } from "@/lib/members/roles";
 import { requestJson } from "@/lib/http/client";
 import type { InvitationView, MemberView, TeamView } from "@/lib/members/service";
 

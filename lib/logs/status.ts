@@ -1,6 +1,8 @@
 import type { MessageStatus } from "@/db/schema";
 import type { Funnel } from "@/lib/campaigns/funnel";
 
+export type { MessageStatus };
+
 /**
  * Statuses as logs show them. `sending` (a dispatcher holds the message right now) is shown,
  * counted, filtered and exported as `queued`: to the user it has not left yet.

@@ -2,6 +2,8 @@
 // message logs (which every member does).
 import type { MemberRole } from "@/db/schema";
 
+export type { MemberRole };
+
 /**
  * Owners and admins manage the workspace (API keys, the sender, webhooks, alerts, members) and read
  * what holds people's personal data beyond the message logs: the audit log (who changed what, from

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { BulkBuilderPage, BulkCampaignPage } from "@/components/campaigns/bulk/bulk-pages";
+import { BulkBuilderPage, BulkCampaignPage } from "@/app/(dashboard)/campaigns/[id]/bulk-pages";
 import { CampaignBuilder } from "@/components/campaigns/campaign-builder";
 import { CampaignActivity } from "@/components/campaigns/charts/campaign-activity";
 import { SenderBanner } from "@/components/campaigns/sender-banner";

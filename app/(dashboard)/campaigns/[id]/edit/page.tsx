@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
-import { BulkBuilderPage } from "@/components/campaigns/bulk/bulk-pages";
+import { BulkBuilderPage } from "@/app/(dashboard)/campaigns/[id]/bulk-pages";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { getCampaign } from "@/lib/campaigns/service";

@@ -7,9 +7,9 @@ import { listKnownAttributes } from "@/lib/campaigns/service";
 import { getSender } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
 import { getWorkspace } from "@/lib/workspaces";
-import { BulkBuilder } from "./bulk-builder";
-import { BulkCampaignView } from "./bulk-campaign-view";
-import type { BulkCampaign } from "./bulk-draft";
+import { BulkBuilder } from "@/components/campaigns/bulk/bulk-builder";
+import { BulkCampaignView } from "@/components/campaigns/bulk/bulk-campaign-view";
+import type { BulkCampaign } from "@/components/campaigns/bulk/bulk-draft";
 
 export async function BulkBuilderPage({ db, workspaceId, campaign }: { db: Executor; workspaceId: string; campaign: BulkCampaign }) {
   const [templates, knownAttributes, lists, segments, sender, workspace] = await Promise.all([
