@@ -17,17 +17,17 @@ const LAYERS = [
   // Leaves every layer may use. The database (db/, outside lib/) is below all of them.
   {
     name: "base",
-    units: ["env.ts", "logging.ts", "utils.ts", "shutdown.ts", "crypto", "http", "mail", "channels", "whatsapp", "jobs"],
+    units: ["env.ts", "logging.ts", "utils.ts", "shutdown.ts", "crypto", "http", "mail", "statuses", "channels", "whatsapp", "jobs"],
   },
-  // Who is calling and what they may do: accounts, sessions, keys, roles, the audit trail, the
-  // route wrapper that ties them together; the workspace and its templates.
-  { name: "platform", units: ["audit", "api-keys", "auth", "members", "routing", "workspaces.ts", "templates"] },
+  // Who is calling and what they may do: accounts, sessions, keys, roles, the audit trail, and the
+  // route wrapper that ties them together.
+  { name: "platform", units: ["audit", "api-keys", "auth", "members", "routing"] },
   // The product's rules.
   {
     name: "domains",
     units: [
-      "contacts", "audiences", "imports", "logs", "senders", "campaigns", "trigger", "bulk", "outbox",
-      "messaging", "inbound", "alerts", "event-webhooks",
+      "workspaces.ts", "templates", "contacts", "audiences", "imports", "logs", "senders", "campaigns", "trigger",
+      "bulk", "outbox", "messaging", "inbound", "alerts", "event-webhooks",
     ],
   },
   // The API's published contract, built from the domains' schemas.

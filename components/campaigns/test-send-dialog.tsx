@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField, fieldAria } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
-import type { MessageStatus } from "@/lib/logs/status";
+import type { MessageStatus } from "@/lib/statuses/messages";
 import { requestJson } from "@/lib/http/client";
 
 /** A test message as `POST …/test-send` and `GET /messages/{id}` answer it. */

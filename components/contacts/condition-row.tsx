@@ -4,7 +4,7 @@ import { X } from "lucide-react";
 import { NativeSelect } from "@/components/campaigns/native-select";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { LOG_STATUSES } from "@/lib/logs/status";
+import { LOG_STATUSES } from "@/lib/statuses/messages";
 import { MESSAGE_STATUS_LABELS } from "./format";
 import { attributeType, FIELD_LABELS, OP_LABELS, opsFor, takesValue, type ConditionField, type DraftCondition } from "./segment-conditions";
 import type { AttributeDefinition, ContactList } from "./types";

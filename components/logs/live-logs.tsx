@@ -8,7 +8,7 @@ import { Table, TableBody, TableHead, TableHeader, TableRow } from "@/components
 import { requestJson } from "@/lib/http/client";
 import type { CampaignMessagesBody } from "@/lib/logs/http";
 import type { LogMessage } from "@/lib/logs/query";
-import type { LogStatus, StatusCounts } from "@/lib/logs/status";
+import type { LogStatus, StatusCounts } from "@/lib/statuses/messages";
 import { MessageRow } from "./message-row";
 import { StatusCountTiles } from "./status-counts";
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { statusFilterOptions } from "@/lib/logs/status";
+import { statusFilterOptions } from "@/lib/statuses/messages";
 
 const selectClass =
   "flex h-9 w-full rounded-md border border-input bg-background px-3 py-1 text-sm shadow-xs outline-none focus-visible:border-primary/60 focus-visible:ring-[3px] focus-visible:ring-ring";

@@ -6,7 +6,7 @@ import type { LogListParams } from "@/lib/logs/filters";
 import type { logsLinks } from "@/lib/logs/links";
 import { MAX_SEND_ATTEMPTS } from "@/lib/messaging/errors";
 import type { LogPage } from "@/lib/logs/query";
-import type { StatusCounts } from "@/lib/logs/status";
+import type { StatusCounts } from "@/lib/statuses/messages";
 import { ExportCsvButton } from "./export-csv-button";
 import { FilterErrors } from "./filter-errors";
 import { NoMatchesEmptyState } from "./first-message";

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { STATUS_LABELS } from "@/lib/logs/format";
-import type { LogStatus } from "@/lib/logs/status";
+import type { LogStatus } from "@/lib/statuses/messages";
 
 const variants = {
   queued: "secondary",

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { STATUS_LABELS } from "@/lib/logs/format";
-import { funnelStepOf, LOG_STATUSES, type LogStatus, type StatusCounts } from "@/lib/logs/status";
+import { funnelStepOf, LOG_STATUSES, type LogStatus, type StatusCounts } from "@/lib/statuses/messages";
 import { cn } from "@/lib/utils";
 
 const accents: Record<LogStatus, string> = {

@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import { postJson } from "@/lib/event-webhooks/post";
+import { postJson } from "@/lib/http/post-json";
 import { appUrl } from "@/lib/env";
 import { describeError } from "@/lib/logging";
 import { sendMail, type MailTransport } from "@/lib/mail";

@@ -4,7 +4,7 @@ import type { Executor } from "@/db";
 import { alertSettings } from "@/db/schema";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secrets";
-import { assertStorableUrl } from "@/lib/event-webhooks/address";
+import { assertStorableUrl } from "@/lib/http/public-address";
 import { alertSettingsInputSchema, type AlertSettingsView } from "./schemas";
 
 export interface AlertSettings {

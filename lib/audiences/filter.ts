@@ -1,23 +1,14 @@
 // The segment filter: what the segment builder edits, the API accepts and segments.ts compiles to
 // SQL. Plain zod with no database imports, so the browser can validate a filter as it is built.
 import { z } from "zod";
-import { identifierSchema } from "@/lib/campaigns/schemas";
+import { identifierSchema, isIsoDate } from "@/lib/contacts/identifiers";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
-import { LOG_STATUSES } from "@/lib/logs/status";
+import { LOG_STATUSES } from "@/lib/statuses/messages";
+
+export { isIsoDate };
 
 export const MAX_SEGMENT_CONDITIONS = 50;
 export const MAX_AUDIENCE_NAME_LENGTH = 100;
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar date written `YYYY-MM-DD`. */
-export function isIsoDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 export const ATTRIBUTE_OPS = ["equals", "not_equals", "contains", "is_set", "is_not_set", "gt", "gte", "lt", "lte", "before", "after"] as const;
 type AttributeOp = (typeof ATTRIBUTE_OPS)[number];

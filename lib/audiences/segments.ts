@@ -9,7 +9,7 @@ import { queryRows } from "@/db/rows";
 import { contactLists, contacts, segments } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
-import { storedStatuses } from "@/lib/logs/status";
+import { storedStatuses } from "@/lib/statuses/messages";
 import {
   isIsoDate,
   segmentFilterSchema,

@@ -1,7 +1,19 @@
 // Campaign configuration: the one set of zod schemas used by the builder form, the session API,
 // the REST API and the trigger endpoint.
 import { z } from "zod";
+import {
+  BUILT_IN_ATTRIBUTES,
+  identifierRecord,
+  identifierSchema,
+  IDENTIFIER_PATTERN,
+  isIdentifier,
+  NAME_ATTRIBUTE,
+  PHONE_ATTRIBUTE,
+  RESERVED_IDENTIFIERS,
+} from "@/lib/contacts/identifiers";
 import { sendPolicySchema } from "./send-policy";
+
+export { BUILT_IN_ATTRIBUTES, identifierRecord, identifierSchema, IDENTIFIER_PATTERN, isIdentifier, NAME_ATTRIBUTE, PHONE_ATTRIBUTE, RESERVED_IDENTIFIERS };
 
 export const FIELD_TYPES = ["string", "number", "boolean", "email", "date"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -13,50 +25,9 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const CAMPAIGN_KINDS = ["trigger", "bulk"] as const;
 export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
 
-/** JSON-safe identifier used for request field names and contact attribute names. */
-export const IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const IDENTIFIER_MESSAGE = "Use letters, digits and underscores only, starting with a letter or underscore (at most 64 characters).";
-
-/** Contact attributes stored in their own columns; every other attribute lives in `contacts.attributes`. */
-export const PHONE_ATTRIBUTE = "phoneNumber";
-export const NAME_ATTRIBUTE = "name";
-export const BUILT_IN_ATTRIBUTES = [PHONE_ATTRIBUTE, NAME_ATTRIBUTE] as const;
-
 export const DEFAULT_PHONE_FIELD = "phone";
 export const MAX_TRIGGER_FIELDS = 50;
 export const MAX_FALLBACK_LENGTH = 1024;
-
-/**
- * Names JavaScript objects give a meaning of their own: as a key, `__proto__` is dropped (or swaps
- * the object's prototype) and `constructor` reads back as a built-in function where a record lacks
- * it. A field or attribute so named would be stored half (its definition) and lost half (its values).
- */
-export const RESERVED_IDENTIFIERS: readonly string[] = ["__proto__", "constructor", "prototype"];
-const RESERVED_MESSAGE = "`__proto__`, `constructor` and `prototype` are reserved names; pick another.";
-
-/** Whether a name can be a request field or a contact attribute. */
-export function isIdentifier(name: string): boolean {
-  return IDENTIFIER_PATTERN.test(name) && !RESERVED_IDENTIFIERS.includes(name);
-}
-
-export const identifierSchema = z
-  .string()
-  .trim()
-  .regex(IDENTIFIER_PATTERN, IDENTIFIER_MESSAGE)
-  .refine((name) => !RESERVED_IDENTIFIERS.includes(name), { message: RESERVED_MESSAGE, params: { code: "reserved_name" } });
-
-/**
- * An object keyed by identifiers (a contact's attributes). zod leaves a `__proto__` member out of a
- * record without a word, so it is refused here, before the record is read, like the other reserved names.
- */
-export function identifierRecord<V extends z.ZodType>(valueSchema: V) {
-  return z.preprocess((input, ctx) => {
-    if (typeof input === "object" && input !== null && Object.hasOwn(input, "__proto__")) {
-      ctx.addIssue({ code: "custom", path: ["__proto__"], message: RESERVED_MESSAGE, params: { code: "reserved_name" }, input });
-    }
-    return input;
-  }, z.record(identifierSchema, valueSchema));
-}
 
 export const fieldTypeSchema = z.enum(FIELD_TYPES);
 

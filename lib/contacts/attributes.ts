@@ -4,11 +4,9 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { attributeTypes, contactAttributes, type AttributeType } from "@/db/schema";
-import { isIsoDate } from "@/lib/audiences/filter";
-import { BUILT_IN_ATTRIBUTES, identifierSchema } from "@/lib/campaigns/schemas";
+import { BUILT_IN_ATTRIBUTES, identifierSchema, isIsoDate, MAX_STRING_FIELD_LENGTH } from "./identifiers";
 import { conflict, type FieldError } from "@/lib/http/errors";
 import { isStorableText } from "@/lib/http/storable-text";
-import { MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
 
 export { attributeTypes, isIsoDate, type AttributeType };
 

@@ -1,6 +1,7 @@
 // The one phone rule for contacts: anything a person or a spreadsheet may write becomes E.164 or a
 // reason. A number without a country code is never guessed into one: it needs an explicit default
 // country. Spreadsheet damage (`4.41E+11`) has lost digits and is refused, never repaired.
+import { z } from "zod";
 import { Metadata, parsePhoneNumberFromString, validatePhoneNumberLength, type CountryCode } from "libphonenumber-js/max";
 
 export type { CountryCode } from "libphonenumber-js/max";
@@ -23,6 +24,12 @@ export function isE164PhoneNumber(value: string): boolean {
   const parsed = parsePhoneNumberFromString(value, { extract: false });
   return parsed !== undefined && parsed.isValid() && parsed.number === value;
 }
+
+export const e164PhoneSchema = z
+  .string({ error: "Expected the phone number as a string in E.164 format, such as +14155552671." })
+  .refine(isE164PhoneNumber, {
+    message: "Not a valid phone number in E.164 format (a + and the country code, no spaces), such as +14155552671.",
+  });
 
 export function parsePhone(raw: string, options: { defaultCountry?: CountryCode | null } = {}): ParsedPhone {
   const text = raw.trim();

@@ -1,9 +1,9 @@
 // Contacts as the REST API reads and writes them. Phone numbers follow the trigger's E.164 rule;
 // attribute names follow the campaign builder's identifier rule.
 import { z } from "zod";
-import { BUILT_IN_ATTRIBUTES, identifierRecord } from "@/lib/campaigns/schemas";
+import { BUILT_IN_ATTRIBUTES, identifierRecord, MAX_STRING_FIELD_LENGTH } from "./identifiers";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
-import { e164PhoneSchema, MAX_STRING_FIELD_LENGTH } from "@/lib/trigger/validation";
+import { e164PhoneSchema } from "./phone";
 
 export const MAX_CONTACT_ATTRIBUTES = 100;
 export const MAX_CONTACT_NAME_LENGTH = 200;

@@ -8,7 +8,7 @@ import { loadList } from "@/lib/audiences/lists";
 import { c, compileSegmentFilter, escapeLike, invalidCursor, lastMessageStatusSql, segmentFilter } from "@/lib/audiences/segments";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed } from "@/lib/http/errors";
-import { toLogStatus, type LogStatus } from "@/lib/logs/status";
+import { toLogStatus, type LogStatus } from "@/lib/statuses/messages";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
 import type { Actor } from "@/lib/workspaces";
 import { typedAttributeErrors } from "./attributes";

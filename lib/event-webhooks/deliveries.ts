@@ -16,9 +16,9 @@ import { newId } from "@/lib/crypto/random";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { ApiError, badRequest, notFound } from "@/lib/http/errors";
 import { describeError } from "@/lib/logging";
-import { privateUrlsAllowed } from "./address";
+import { privateUrlsAllowed } from "@/lib/http/public-address";
 import { renderEventBody } from "./events";
-import { DeliveryError, postJson, type PostResult } from "./post";
+import { DeliveryError, postJson, type PostResult } from "@/lib/http/post-json";
 import { ENDPOINT_NOT_FOUND, type DeliveryPage, type WebhookDeliveryView } from "./schemas";
 import { signedHeaders } from "./signing";
 

@@ -7,7 +7,7 @@ import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
 import { encryptSecret } from "@/lib/crypto/secrets";
 import { ApiError, notFound } from "@/lib/http/errors";
-import { assertStorableUrl } from "./address";
+import { assertStorableUrl } from "@/lib/http/public-address";
 import {
   createWebhookEndpointSchema,
   ENDPOINT_NOT_FOUND,

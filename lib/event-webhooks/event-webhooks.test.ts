@@ -17,7 +17,7 @@ import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { dispatchSettled } from "@/lib/messaging";
 import { runDispatch } from "@/lib/messaging/dispatcher";
 import { listActiveNotices } from "@/lib/alerts/notices";
-import { isPrivateAddress } from "./address";
+import { isPrivateAddress } from "@/lib/http/public-address";
 import { deliverDueWebhooks, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./deliveries";
 import type { WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecret } from "./schemas";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Executor } from "@/db";
 import type { LogFilters } from "./filters";
 import type { LogScope } from "./query";
-import { toLogStatus } from "./status";
+import { toLogStatus } from "@/lib/statuses/messages";
 import { describeError } from "@/lib/logging";
 import { copyCsvStream, postgresJsClient } from "./csv-copy";
 import { EXPORT_BATCH_SIZE, exportColumnNames, QUOTED_COLUMNS, rawExportBatches, type RawExportRow } from "./export-query";

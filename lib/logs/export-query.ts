@@ -5,7 +5,8 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, keysetCondition } from "@/db/cursor";
 import { contacts, messages, type MessageStatus } from "@/db/schema";
-import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type MessageConfig, type TriggerConfig } from "@/lib/campaigns/schemas";
+import type { MessageConfig, TriggerConfig } from "@/lib/campaigns/schemas";
+import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE } from "@/lib/contacts/identifiers";
 import type { LogFilters } from "./filters";
 import { logWhere, type LogScope } from "./query";
 

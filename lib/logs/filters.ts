@@ -2,7 +2,7 @@
 // parse their query string with these schemas.
 import { z } from "zod";
 import { decodeCursor, type KeysetCursor } from "@/db/cursor";
-import { LOG_STATUSES, type LogStatus } from "./status";
+import { LOG_STATUSES, type LogStatus } from "@/lib/statuses/messages";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;

@@ -7,7 +7,7 @@ import { logsCsvFileName, logsCsvStream, parseAttributesFlag } from "./csv";
 import { mappedExportAttributes } from "./export-query";
 import { parseLogFilters, parseLogListParams } from "./filters";
 import { countLogStatuses, listLogMessages, type LogPage } from "./query";
-import type { StatusCounts } from "./status";
+import type { StatusCounts } from "@/lib/statuses/messages";
 
 interface CampaignRequest {
   workspaceId: string;

@@ -1,6 +1,6 @@
 // URLs of the logs pages that keep the current filters (status tiles, pagination, export).
 import { filtersToSearchParams } from "./filters";
-import { FUNNEL_STEP_STATUSES, LOG_STATUSES, type LogStatus } from "./status";
+import { FUNNEL_STEP_STATUSES, LOG_STATUSES, type LogStatus } from "@/lib/statuses/messages";
 
 type RawParams = Record<string, string | string[] | undefined>;
 

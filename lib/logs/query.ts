@@ -7,7 +7,7 @@ import { messages } from "@/db/schema";
 import { toPublicMessage, type PublicMessage, type PublicMessageRow } from "@/lib/messaging/public-message";
 import type { LogFilters, LogListParams } from "./filters";
 import { countFunnel, funnelTotal } from "@/lib/campaigns/funnel";
-import { storedStatuses, type StatusCounts } from "./status";
+import { storedStatuses, type StatusCounts } from "@/lib/statuses/messages";
 
 /** Whose messages: always one workspace, optionally one of its campaigns. */
 export interface LogScope {

@@ -1,7 +1,7 @@
 // A message as callers see it: the same object from `GET /api/v1/messages/{id}`, the message lists
 // and the logs pages.
 import type { MessageSource, messages } from "@/db/schema";
-import { toLogStatus, type LogStatus } from "@/lib/logs/status";
+import { toLogStatus, type LogStatus } from "@/lib/statuses/messages";
 
 export interface PublicMessage {
   id: string;

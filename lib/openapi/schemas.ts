@@ -7,7 +7,7 @@ import { sendPolicySchema } from "@/lib/campaigns/send-policy";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
 import { attributeTypes, messageSources, optOutMethods } from "@/db/schema";
 import { segmentFilterSchema } from "@/lib/audiences/filter";
-import { LOG_STATUSES } from "@/lib/logs/status";
+import { LOG_STATUSES } from "@/lib/statuses/messages";
 import { MAX_BATCH_SIZE } from "@/lib/trigger/validation";
 
 const timestamp = (description = "ISO 8601 date-time in UTC.") =>

@@ -1,22 +1,15 @@
 // Validation of trigger request bodies, built from the campaign's trigger node.
 import { z } from "zod";
-import { E164, isE164PhoneNumber } from "@/lib/contacts/phone";
+import { MAX_STRING_FIELD_LENGTH } from "@/lib/contacts/identifiers";
+import { e164PhoneSchema, E164, isE164PhoneNumber } from "@/lib/contacts/phone";
 import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 
 export const MAX_BATCH_SIZE = 100;
-/** Longest text accepted for a `string` field; WhatsApp caps a body parameter well below this. */
-export const MAX_STRING_FIELD_LENGTH = 4096;
 
-export { isE164PhoneNumber };
-
-export const e164PhoneSchema = z
-  .string({ error: "Expected the phone number as a string in E.164 format, such as +14155552671." })
-  .refine(isE164PhoneNumber, {
-    message: "Not a valid phone number in E.164 format (a + and the country code, no spaces), such as +14155552671.",
-  });
+export { e164PhoneSchema, isE164PhoneNumber, MAX_STRING_FIELD_LENGTH };
 
 // A written-out international number: `+`, then digits grouped by spaces, dots, dashes or parentheses.
 const FORMATTED_INTERNATIONAL = /^\+[\d\s.()-]+$/;

@@ -1,7 +1,7 @@
 // Endpoints of campaigns, their trigger, messages, logs and templates; spread into ENDPOINTS in ../registry.ts.
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
 import type { ErrorCode } from "@/lib/http/error-catalog";
-import { LOG_STATUSES } from "@/lib/logs/status";
+import { LOG_STATUSES } from "@/lib/statuses/messages";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import {
   campaignPageSchema,

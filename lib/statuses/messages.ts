@@ -1,3 +1,4 @@
+// The statuses of messages as the logs, filters, counts and exports show them (over the stored statuses).
 import type { MessageStatus } from "@/db/schema";
 import type { Funnel } from "@/lib/campaigns/funnel";
 

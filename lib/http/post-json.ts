@@ -4,7 +4,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { assertPublicHost } from "./address";
+import { assertPublicHost } from "./public-address";
 
 export const RESPONSE_KEPT_BYTES = 2048;
 export const DELIVERY_TIMEOUT_MS = 10_000;
