@@ -8,7 +8,7 @@ import { senders, workspaces } from "@/db/schema";
 import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/contacts/opt-out";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
-import { isE164PhoneNumber } from "@/lib/trigger/validation";
+import { isE164PhoneNumber } from "@/lib/contacts/phone";
 import { reasonForCode } from "./errors";
 import { recordStatusReports } from "./inbox";
 import { isReportedStatus, type AddressedStatusReport, type StatusReport } from "./status";
