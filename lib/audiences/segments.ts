@@ -1,12 +1,12 @@
 // Segments: saved filters over a workspace's contacts, counted live. A filter compiles to ONE SQL
 // condition over `contacts c`; user values only ever travel as bound parameters.
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { contactLists, contacts, segments } from "@/db/schema";
+import { contactLists, segments } from "@/db/schema";
+import { c, escapeLike, invalidCursor, lastMessageStatusSql } from "@/lib/contacts/sql";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
 import { storedStatuses } from "@/lib/statuses/messages";
@@ -21,26 +21,9 @@ import {
 import { isUniqueViolation } from "./lists";
 
 export * from "./filter";
+export { c, escapeLike, invalidCursor, lastMessageStatusSql };
 
 const ISO_DATE_PATTERN = "^\\d{4}-\\d{2}-\\d{2}$";
-
-/** The contacts table as every compiled condition names it. */
-export const c = alias(contacts, "c");
-
-/** `%`, `_` and `\` match themselves in an ILIKE pattern. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-/**
- * The status of the contact's newest message (null without messages); the contact page and lists
- * show it too. Ordered by `created_at` alone so one probe of messages_contact_created_idx answers it.
- * As a segment condition it costs that probe per contact (about 2 s per 300,000 contacts measured
- * on Postgres); a last status stored on the contact would make it a column read.
- */
-export function lastMessageStatusSql(contactId: SQL | typeof c.id): SQL<string | null> {
-  return sql<string | null>`(select lm.status from messages lm where lm.contact_id = ${contactId} order by lm.created_at desc limit 1)`;
-}
 
 function listMember(listId: string): SQL {
   return sql`exists (select 1 from contact_list_members mem where mem.list_id = ${listId} and mem.contact_id = ${c.id})`;
@@ -248,5 +231,3 @@ export async function listSegments(
   return { data, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.segment.id, direction: "older" }) : null };
 }
 
-export const invalidCursor = () =>
-  validationFailed([{ path: "cursor", code: "invalid_cursor", message: "The cursor is not valid; start again from the first page." }]);

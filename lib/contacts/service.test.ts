@@ -3,8 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
 import { contacts, messages, type MessageStatus } from "@/db/schema";
 import { addListMembers, createList } from "@/lib/audiences/lists";
+import { listContacts } from "@/lib/audiences/contact-list";
 import { createSegment } from "@/lib/audiences/segments";
 import { newId } from "@/lib/crypto/random";
+import { listContactMessages } from "@/lib/logs/contact-messages";
 import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow } from "@/lib/testing/logs-factories";
 import type { Actor } from "@/lib/workspaces";
@@ -14,8 +16,6 @@ import {
   createOrUpdateContact,
   deleteContact,
   getContact,
-  listContactMessages,
-  listContacts,
   setContactConsent,
   updateContact,
 } from "./service";

@@ -1,24 +1,20 @@
 // Contacts of a workspace: addressed by id (`ctc_…`) or by E.164 phone number.
-import { and, desc, eq, ilike, like, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
+import { cursorTimestamp } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { campaigns, contacts, messages, type OptOutMethod } from "@/db/schema";
-import { loadList } from "@/lib/audiences/lists";
-import { c, compileSegmentFilter, escapeLike, invalidCursor, lastMessageStatusSql, segmentFilter } from "@/lib/audiences/segments";
+import { contacts, type OptOutMethod } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed } from "@/lib/http/errors";
 import { toLogStatus, type LogStatus } from "@/lib/statuses/messages";
-import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
 import type { Actor } from "@/lib/workspaces";
 import { typedAttributeErrors } from "./attributes";
 import { optInContact, optOutContact, type OptOutSource } from "./opt-out";
+import { c, lastMessageStatusSql } from "./sql";
 import {
   contactPhoneSchema,
   upsertContactSchema,
   type CreateContactInput,
-  type ListContactsQuery,
-  type PageQuery,
   type PatchContactInput,
   type UpsertContactInput,
 } from "./schemas";
@@ -45,10 +41,6 @@ export interface ContactView {
   updatedAt: string;
 }
 
-export interface ContactMessage extends PublicMessage {
-  campaignName: string;
-}
-
 /**
  * The one merge rule for an existing contact (`insert into contacts as c … `): a new name replaces
  * the stored one only when given, attributes are merged key by key. The trigger's upsert uses it too.
@@ -58,7 +50,7 @@ export const CONTACT_UPSERT_CONFLICT = sql`on conflict (workspace_id, phone_numb
   attributes = c.attributes || excluded.attributes,
   updated_at = now()`;
 
-const CONTACT_ID = /^ctc_[A-Za-z0-9]{1,64}$/;
+export const CONTACT_ID = /^ctc_[A-Za-z0-9]{1,64}$/;
 const missing = () => notFound("No contact with this id or phone number exists in your workspace.");
 
 /** A phone from a URL segment (`+14155552671` or `%2B14155552671`), validated as E.164. */
@@ -100,7 +92,7 @@ export function optOutSourceOf(actor: Actor): OptOutSource {
 // the subqueries' own tables: name the outer contact explicitly.
 const OUTER_ID = sql.raw(`"c"."id"`);
 
-const viewColumns = {
+export const contactViewColumns = {
   contact: c,
   lists: sql<string>`(select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name) order by l.name, l.id), '[]')::text
     from contact_list_members lm2 join contact_lists l on l.id = lm2.list_id where lm2.contact_id = ${OUTER_ID})`,
@@ -110,7 +102,7 @@ const viewColumns = {
 
 type ViewRow = { contact: typeof contacts.$inferSelect; lists: string; lastStatus: string | null; position: string };
 
-function toView({ contact, lists, lastStatus }: ViewRow): ContactView {
+export function toContactView({ contact, lists, lastStatus }: ViewRow): ContactView {
   return {
     id: contact.id,
     object: "contact",
@@ -132,11 +124,11 @@ function toView({ contact, lists, lastStatus }: ViewRow): ContactView {
 
 async function findContact(db: Executor, workspaceId: string, condition: SQL): Promise<ContactView | null> {
   const [row] = await db
-    .select(viewColumns)
+    .select(contactViewColumns)
     .from(c)
     .where(and(eq(c.workspaceId, workspaceId), condition))
     .limit(1);
-  return row ? toView(row) : null;
+  return row ? toContactView(row) : null;
 }
 
 export async function getContact(db: Executor, workspaceId: string, idOrPhone: string): Promise<ContactView> {
@@ -160,40 +152,6 @@ export async function resolveContactId(db: Executor, workspaceId: string, idOrPh
     .limit(1);
   if (!row) throw missing();
   return row.id;
-}
-
-/** Newest first, keyset-paginated (microsecond-exact), searched and filtered. */
-export async function listContacts(db: Executor, workspaceId: string, query: Partial<ListContactsQuery>): Promise<{ data: ContactView[]; nextCursor: string | null }> {
-  const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-  const conditions: SQL[] = [eq(c.workspaceId, workspaceId)];
-  if (query.search) {
-    const digits = query.search.replace(/\D/g, "");
-    const byName = ilike(c.name, `%${escapeLike(query.search)}%`);
-    conditions.push(digits ? (or(like(c.phoneNumber, `%${digits}%`), byName) as SQL) : byName);
-  }
-  if (query.listId) {
-    await loadList(db, workspaceId, query.listId);
-    conditions.push(sql`exists (select 1 from contact_list_members fm where fm.list_id = ${query.listId} and fm.contact_id = ${c.id})`);
-  }
-  if (query.segmentId) conditions.push(compileSegmentFilter(await segmentFilter(db, workspaceId, query.segmentId)));
-  if (query.optedOut !== undefined) conditions.push(query.optedOut ? sql`${c.optedOutAt} is not null` : sql`${c.optedOutAt} is null`);
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor, { id: CONTACT_ID });
-    if (!cursor || cursor.direction !== "older") throw invalidCursor();
-    conditions.push(keysetCondition({ createdAt: c.createdAt, id: c.id }, cursor));
-  }
-  const rows = await db
-    .select(viewColumns)
-    .from(c)
-    .where(and(...conditions))
-    .orderBy(desc(c.createdAt), desc(c.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    data: page.map(toView),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.contact.id, direction: "older" }) : null,
-  };
 }
 
 async function assertTypedAttributes(db: Executor, workspaceId: string, attributes: Record<string, unknown> | undefined): Promise<void> {
@@ -277,34 +235,3 @@ export async function setContactConsent(db: Executor, workspaceId: string, idOrP
   return getContact(db, workspaceId, id);
 }
 
-const MESSAGE_ID = /^msg_[A-Za-z0-9]{1,64}$/;
-
-/** The contact's messages across campaigns, newest first, keyset-paginated. */
-export async function listContactMessages(
-  db: Executor,
-  workspaceId: string,
-  idOrPhone: string,
-  query: Partial<PageQuery>,
-): Promise<{ data: ContactMessage[]; nextCursor: string | null }> {
-  const contactId = await resolveContactId(db, workspaceId, idOrPhone);
-  const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-  const conditions = [eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)];
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor, { id: MESSAGE_ID });
-    if (!cursor || cursor.direction !== "older") throw invalidCursor();
-    conditions.push(keysetCondition(messages, cursor));
-  }
-  const rows = await db
-    .select({ message: messages, campaignName: campaigns.name, position: cursorTimestamp(messages.createdAt) })
-    .from(messages)
-    .innerJoin(campaigns, eq(campaigns.id, messages.campaignId))
-    .where(and(...conditions))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => ({ ...toPublicMessage(row.message), campaignName: row.campaignName })),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.message.id, direction: "older" }) : null,
-  };
-}

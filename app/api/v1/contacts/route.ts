@@ -1,6 +1,7 @@
 import { getDb } from "@/db";
 import { createContactSchema, listContactsQuerySchema } from "@/lib/contacts/schemas";
-import { createOrUpdateContact, listContacts } from "@/lib/contacts/service";
+import { listContacts } from "@/lib/audiences/contact-list";
+import { createOrUpdateContact } from "@/lib/contacts/service";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { parseQuery, readStrictBody } from "@/lib/http/request";
 

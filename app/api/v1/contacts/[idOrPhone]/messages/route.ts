@@ -1,6 +1,6 @@
 import { getDb } from "@/db";
 import { pageQuerySchema } from "@/lib/contacts/schemas";
-import { listContactMessages } from "@/lib/contacts/service";
+import { listContactMessages } from "@/lib/logs/contact-messages";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { parseQuery } from "@/lib/http/request";
 
