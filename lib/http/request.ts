@@ -35,3 +35,17 @@ export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.output<S
   if (!result.success) throw validationFailed(zodFieldErrors(result.error), "A query parameter is not valid.");
   return result.data;
 }
+
+/** URLSearchParams (or a page's searchParams object) → a plain record the schemas accept. */
+export function searchParamsRecord(
+  input: URLSearchParams | Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const entries: [string, string | string[] | undefined][] =
+    input instanceof URLSearchParams ? [...new Set(input.keys())].map((key) => [key, input.getAll(key)]) : Object.entries(input);
+  for (const [key, value] of entries) {
+    if (value === undefined) continue;
+    out[key] = Array.isArray(value) && value.length === 1 ? value[0]! : value;
+  }
+  return out;
+}

@@ -2,7 +2,10 @@
 // parse their query string with these schemas.
 import { z } from "zod";
 import { decodeCursor, type KeysetCursor } from "@/db/cursor";
+import { searchParamsRecord } from "@/lib/http/request";
 import { LOG_STATUSES, type LogStatus } from "@/lib/statuses/messages";
+
+export { searchParamsRecord };
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -124,20 +127,6 @@ export const logListParamsSchema = z.intersection(
 export interface LogListParams extends LogFilters {
   cursor?: KeysetCursor;
   limit: number;
-}
-
-/** URLSearchParams (or a page's searchParams object) → a plain record the schemas accept. */
-export function searchParamsRecord(
-  input: URLSearchParams | Record<string, string | string[] | undefined>,
-): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const entries: [string, string | string[] | undefined][] =
-    input instanceof URLSearchParams ? [...new Set(input.keys())].map((key) => [key, input.getAll(key)]) : Object.entries(input);
-  for (const [key, value] of entries) {
-    if (value === undefined) continue;
-    out[key] = Array.isArray(value) && value.length === 1 ? value[0]! : value;
-  }
-  return out;
 }
 
 export function parseLogFilters(input: URLSearchParams | Record<string, string | string[] | undefined>): LogFilters {

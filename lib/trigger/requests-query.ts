@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { triggerRequests } from "@/db/schema";
-import { searchParamsRecord } from "@/lib/logs/filters";
+import { searchParamsRecord } from "@/lib/http/request";
 import type { TriggerRequestProblem } from "./requests";
 
 export const REQUEST_OUTCOMES = ["all", "accepted", "rejected"] as const;

@@ -4,7 +4,8 @@ import { redirect } from "next/navigation";
 import type { LogsData, LogsSearchParams } from "@/components/logs/logs-view";
 import type { Executor } from "@/db";
 import { zodFieldErrors } from "@/lib/http/problem";
-import { logListParamsSchema, searchParamsRecord } from "@/lib/logs/filters";
+import { searchParamsRecord } from "@/lib/http/request";
+import { logListParamsSchema } from "@/lib/logs/filters";
 import { logsLinks } from "@/lib/logs/links";
 import { countLogStatuses, listLogMessages, type LogScope } from "@/lib/logs/query";
 

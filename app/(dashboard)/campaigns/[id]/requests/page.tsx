@@ -8,7 +8,7 @@ import { isOwnerOrAdmin } from "@/lib/members/roles";
 import { getCampaign } from "@/lib/campaigns/service";
 import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { listTriggerRequests, requestListParamsSchema } from "@/lib/trigger/requests-query";
-import { searchParamsRecord } from "@/lib/logs/filters";
+import { searchParamsRecord } from "@/lib/http/request";
 
 export const metadata: Metadata = { title: "Campaign requests" };
 
