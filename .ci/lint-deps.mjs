@@ -4,13 +4,15 @@
 //      cycle: a/x → b/y and b/z → a/w is one), each cycle printed with the imports that make it;
 //   2. every lib/ folder is placed in the layer map (a new folder must be given its layer).
 // One cruise (about 10 s) serves all of it. Exits 1 on any violation.
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cruise, format } from "dependency-cruiser";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
 
 const require = createRequire(import.meta.url);
 const config = require("../.dependency-cruiser.cjs");
-const ROOTS = ["lib", "app", "components", "db", "proxy.ts", "instrumentation.ts", "instrumentation-node.ts"];
+// Paths are relative to the working directory (the repository root under npm run).
+const ROOTS = ["lib", "app", "components", "db", "proxy.ts", "instrumentation.ts", "instrumentation-node.ts"].filter((root) => existsSync(root));
 
 const result = await cruise(
   ROOTS,
