@@ -9,7 +9,6 @@
 // Per sender, trigger and test messages go first; bulk messages are held at most about a second
 // ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
 import { isEmbedded } from "@/db";
-import { runBulkHousekeeping } from "@/lib/bulk/housekeeping";
 import { describeError } from "@/lib/logging";
 import { SENDER_CHANGED_CODE } from "@/lib/senders/service";
 import { CAMPAIGN_REFRESH_MS, createBulkPacing } from "./bulk-pacing";
@@ -21,7 +20,7 @@ import { addToLane, createLane, laneSize, putBack, semaphore, type Lane } from "
 import { createOutcomeWrites, guarded } from "./outcomes";
 import { claimOwnerFor } from "./owner";
 import { defaultProviders, type SenderForSend } from "./providers";
-import { advanceSandboxDeliveries, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
+import { SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createSentWriter, unrecordedWamid, writeUnrecordedSends, type SentRecord } from "./results";
 import { createSharedThroughputLimiter, lateSlotToleranceMs, senderLane } from "./throughput";
 
@@ -395,7 +394,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     const senderRate = (workspaceId: string) => [...lanes.values()].find((l) => l.sender.workspaceId === workspaceId)?.sender.throughputPerSecond;
     for (const want of bulkPacing.claimWants(heldBulk, senderRate)) {
       if (left <= 0) break;
-      const rows = await claimBulkMessages(db, { campaignId: want.campaignId, now: new Date(now), lease, owner: ownerId, count: Math.min(left, want.count) });
+      const rows = await claimBulkMessages(db, { campaignId: want.campaignId, now: new Date(now), lease, owner: ownerId, count: Math.min(left, want.count), render: deps.renderClaimed });
       claimed.push(...rows);
       left -= rows.length;
     }
@@ -407,11 +406,12 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   // The pass ends only after it (a campaign it starts is claimed in the same pass).
   let startWorkDone = false;
   const startWork = Promise.all([
-    guarded("bulk housekeeping", () => runBulkHousekeeping(db, new Date(clock.now()))),
+    deps.housekeeping && guarded("housekeeping", () => deps.housekeeping!(db, new Date(clock.now()))),
     guarded("applying held statuses", () => applyInboxedStatuses(db, { now: new Date(clock.now()) })),
-    guarded("advancing sandbox deliveries", async () => {
-      summary.simulated += await advanceSandboxDeliveries(db, new Date(clock.now()));
-    }),
+    deps.simulateDeliveries &&
+      guarded("advancing simulated deliveries", async () => {
+        summary.simulated += await deps.simulateDeliveries!(db, new Date(clock.now()));
+      }),
   ]).finally(() => {
     startWorkDone = true;
   });
