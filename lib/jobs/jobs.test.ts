@@ -1,7 +1,9 @@
+import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { installEngine } from "@/lib/engine/jobs";
 import { newId } from "@/lib/crypto/random";
+import { importsOf, sourceFiles } from "@/lib/testing/imports";
 import { startJobLoop } from "./loop";
 import { installedJobs, installJobs, runJob, runJobs, stopJobs } from "./runner";
 import { drainInProgress, jobsSettled, runJobsSoon } from "./soon";
@@ -116,5 +118,17 @@ describe("the loop", () => {
     await expect.poll(() => busyRuns, { timeout: 3_000 }).toBeGreaterThanOrEqual(4);
     await stop();
     expect(slowRuns).toBe(1);
+  });
+});
+
+describe("lib/jobs's place", () => {
+  it("imports no domain: only the database, logging, Next's after() and itself", () => {
+    const allowed = ["db", "db/", "lib/logging", "lib/jobs/", "next/server"];
+    const offending = sourceFiles(import.meta.dirname).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => !allowed.some((prefix) => target === prefix || target.startsWith(prefix)))
+        .map((target) => `${path.basename(file)} → ${target}`),
+    );
+    expect(offending).toEqual([]);
   });
 });

@@ -5,29 +5,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf, sourceFiles } from "@/lib/testing/imports";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FOLDER = path.join(ROOT, "lib/messaging");
 const FORBIDDEN = ["lib/bulk", "lib/alerts", "lib/event-webhooks", "lib/engine"];
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
-  });
-}
-
-/** Every module a file imports (static, dynamic, re-exports, type-only too), as a path from the repository root. */
-export function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, "utf8");
-  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g)].map((m) => m[1]!);
-  return specifiers.map((spec) => {
-    if (spec.startsWith("@/")) return spec.slice(2);
-    if (spec.startsWith(".")) return path.relative(ROOT, path.resolve(path.dirname(file), spec));
-    return spec;
-  });
-}
 
 describe("lib/messaging's imports", () => {
   it("never reach bulk, alerts, event webhooks or the engine", () => {
