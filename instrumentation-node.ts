@@ -26,19 +26,21 @@ export async function registerNode(): Promise<void> {
     await seedDemoData(await getDb());
     console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);
   }
-  // In-process message dispatcher for long-running servers; Vercel uses the cron route instead.
-  if (!building && !process.env.VERCEL && !process.env.VITEST && process.env.DISPATCHER !== "off") {
-    const { startDispatchLoop } = await import("./lib/messaging/loop");
-    startDispatchLoop();
+  // The job registry (lib/engine): drains after responses run from it. Its in-process loop runs on
+  // long-running servers; Vercel uses the cron route instead.
+  if (!building) {
+    const { installEngine, startEngineLoop } = await import("./lib/engine");
+    installEngine();
+    if (!process.env.VERCEL && !process.env.VITEST && process.env.DISPATCHER !== "off") startEngineLoop();
   }
-  // Passes started after trigger responses stop claiming on shutdown too (the loop stops its own).
+  // Runs started after responses stop on shutdown too (the loop stops its own).
   if (!building && !process.env.VITEST) {
     // Whatever requests and the database do, a signalled server is gone within the deadline.
     const { installShutdownDeadline } = await import("./lib/shutdown");
     const { closeDb } = await import("./db");
     installShutdownDeadline({ closeDatabase: closeDb });
-    const { stopDispatching } = await import("./lib/messaging/dispatch");
-    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stopDispatching());
+    const { stopJobs } = await import("./lib/jobs/runner");
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stopJobs());
     // The request log's last buffered entries are written before the process goes.
     const { flushTriggerRequests } = await import("./lib/trigger/requests");
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void flushTriggerRequests());

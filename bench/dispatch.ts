@@ -54,6 +54,7 @@ async function main() {
   const { createTestAccount } = await import("@/lib/testing/factories");
   const { connectTestWhatsAppSender, createTestMessages, setSenderThroughput } = await import("@/lib/testing/messaging-factories");
   const { runDispatch } = await import("@/lib/messaging/dispatcher");
+  const { dispatchDependencies } = await import("@/lib/engine/jobs");
   const { defaultProviders } = await import("@/lib/messaging/providers");
 
   const db = await getDb();
@@ -93,7 +94,7 @@ async function main() {
     await graphStats("/__reset");
     const started = Date.now();
     // The default limiter: each sender's rate held in Postgres, as in production.
-    const summary = await runDispatch({ db, providers: defaultProviders() }, { deadlineMs: 10 * 60_000, maxInFlight: 256 });
+    const summary = await runDispatch({ ...dispatchDependencies(), db, providers: defaultProviders() }, { deadlineMs: 10 * 60_000, maxInFlight: 256 });
     const elapsed = (Date.now() - started) / 1000;
     const arrivals = await graphStats("/__stats");
     const sendTimes = new Map(Object.entries(arrivals));

@@ -7,6 +7,7 @@ const timeoutMs = process.env.RELIABILITY_SEND_TIMEOUT_MS ? Number(process.env.R
 async function main() {
   const { getDb, closeDb } = await import("@/db");
   const { runDispatch } = await import("@/lib/messaging/dispatcher");
+  const { dispatchDependencies } = await import("@/lib/engine/jobs");
   const { defaultProviders } = await import("@/lib/messaging/providers");
   const { createWhatsAppProvider } = await import("@/lib/messaging/providers/whatsapp");
   const db = await getDb();
@@ -17,7 +18,7 @@ async function main() {
   console.log(JSON.stringify({ ready: true, pid: process.pid }));
   while (!stop.signal.aborted) {
     try {
-      const summary = await runDispatch({ db, providers }, { deadlineMs: 20_000, signal: stop.signal });
+      const summary = await runDispatch({ ...dispatchDependencies(), db, providers }, { deadlineMs: 20_000, signal: stop.signal });
       if (summary.claimed > 0) console.log(JSON.stringify({ pid: process.pid, ...summary }));
       else await new Promise((resolve) => setTimeout(resolve, 250));
     } catch (error) {

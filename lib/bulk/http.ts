@@ -6,12 +6,13 @@ import { sendTestMessages } from "@/lib/campaigns/test-send";
 import { lifecycleActionSchema } from "@/lib/campaigns/schemas";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { dispatchSoon } from "@/lib/messaging";
-import { writeSnapshotsSoon } from "@/lib/messaging/dispatch";
+import { runJobsSoon } from "@/lib/jobs/soon";
 import { parseStrict, readStrictBody } from "@/lib/http/request";
 import { countBulkAudience } from "./audience";
 import { getLaunchCheck, launchBulkCampaign, scheduleBulkCampaign } from "./launch";
 import { cancelBulkCampaign } from "./lifecycle";
 import { previewBulkMessage } from "./preview";
+import { SNAPSHOT_JOB } from "./jobs";
 import { getBulkProgress } from "./progress";
 import { retargetBulkCampaign } from "./retarget";
 import { audienceCountRequestSchema, launchRequestSchema, previewRequestSchema, retargetRequestSchema, scheduleRequestSchema, testSendRequestSchema } from "./schemas";
@@ -75,7 +76,8 @@ export const launchRoutes = {
     const db = await getDb();
     const campaign = await launchBulkCampaign(db, workspaceId, params.id, { ...options, actor: auditActorFromRequest(request, actor) });
     dispatchSoon();
-    writeSnapshotsSoon();
+    // The rest of its snapshot's messages are written after the response.
+    runJobsSoon([SNAPSHOT_JOB]);
     return json(await campaignResource(db, workspaceId, campaign));
   }),
 };

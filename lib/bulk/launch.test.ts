@@ -17,6 +17,7 @@ import { runBulkHousekeeping } from "./housekeeping";
 import { getLaunchCheck, launchBulkCampaign, scheduleBulkCampaign, zonedDateTimeToUtc } from "./launch";
 import { cancelBulkCampaign } from "./lifecycle";
 import { getBulkProgress } from "./progress";
+import { renderClaimedBulkMessages } from "./send-render";
 import { bulkMessages, bulkStatusCounts, createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone } from "./test-fixtures";
 import { HELD_UNTIL } from "./tier";
 
@@ -64,7 +65,7 @@ describe("bulk launch: the snapshot", () => {
       db,
       sql`select c.id, ${rendering.text} as text, ${rendering.payload} as payload from contacts c ${rendering.joins} where c.workspace_id = ${fixture.workspaceId}`,
     );
-    const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10 });
+    const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10, render: renderClaimedBulkMessages });
     expect(claimed).toHaveLength(5);
     const stored = await bulkMessages(fixture.campaignId);
     const contactRows = await db.select().from(contacts).where(eq(contacts.workspaceId, fixture.workspaceId));
@@ -93,7 +94,7 @@ describe("bulk launch: the snapshot", () => {
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
     // body.2 (code) has no fallback: the contact's code removed after the launch.
     await db.update(contacts).set({ attributes: { city: "Porto" } }).where(eq(contacts.id, fixture.contactIds[0]!));
-    const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10 });
+    const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10, render: renderClaimedBulkMessages });
     expect(claimed.map((m) => m.contactId)).toEqual([fixture.contactIds[1]]);
     const rows = await bulkMessages(fixture.campaignId);
     expect(rows.find((m) => m.contactId === fixture.contactIds[0])).toMatchObject({ status: "skipped", errorCode: "variables_missing", lockedUntil: null });
@@ -101,7 +102,7 @@ describe("bulk launch: the snapshot", () => {
     const other = await createBulkFixture({ contacts: 1 });
     await launchBulkCampaign(db, other.workspaceId, other.campaignId);
     await db.delete(templates).where(eq(templates.id, other.templateId));
-    expect(await claimBulkMessages(db, { campaignId: other.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10 })).toEqual([]);
+    expect(await claimBulkMessages(db, { campaignId: other.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10, render: renderClaimedBulkMessages })).toEqual([]);
     expect((await bulkMessages(other.campaignId))[0]).toMatchObject({ status: "failed", errorCode: "template_missing" });
   });
 
@@ -113,7 +114,7 @@ describe("bulk launch: the snapshot", () => {
       .update(contacts)
       .set({ optedOutAt: new Date("2026-11-20T10:00:00Z"), optOutMethod: "keyword", optOutDetail: "STOP" })
       .where(eq(contacts.id, fixture.contactIds[1]!));
-    const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10 });
+    const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10, render: renderClaimedBulkMessages });
     expect(claimed.map((m) => m.contactId).sort()).toEqual([fixture.contactIds[0], fixture.contactIds[2]].sort());
     const rows = await bulkMessages(fixture.campaignId);
     expect(rows.find((m) => m.contactId === fixture.contactIds[1])).toMatchObject({

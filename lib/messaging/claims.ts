@@ -11,7 +11,6 @@
 import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns, messages, senders, type MessageSource } from "@/db/schema";
-import { needsRendering, renderClaimedBulkMessages } from "@/lib/bulk/send-render";
 import type { OutboundMessage, SenderForSend } from "./providers";
 import { liveClaimOwners } from "./owner";
 import { applySendPolicies } from "./send-policies";
@@ -107,18 +106,32 @@ export function claimPriorityMessages(
 }
 
 /**
- * Due messages of one bulk campaign, oldest first, rendered: the snapshot stores them bare and they
- * get their text and payload here (`lib/bulk/send-render.ts`). Rows that cannot be sent any more (a
- * variable lost its value, the template is gone) are finished there and left out.
+ * Renders the bare rows of a bulk claim (the snapshot stores them without text and payload) and
+ * stores what it rendered, fenced on the lease; rows that cannot be sent any more (a variable lost
+ * its value, the template is gone) are settled there and returned in `dropped`. The bulk backend's,
+ * handed to the dispatcher by the composition root (lib/engine).
  */
-export async function claimBulkMessages(db: Executor, input: ClaimInput & { campaignId: string }): Promise<ClaimedMessage[]> {
+export type ClaimRenderer = (
+  db: Executor,
+  rows: ClaimedMessage[],
+  now: Date,
+) => Promise<{ rendered: Map<string, Record<string, unknown>>; dropped: Set<string> }>;
+
+/** True for a row stored bare (no template payload yet): rendered when it is claimed. */
+const isBare = (row: ClaimedMessage) => !row.payload || row.payload.template === undefined;
+
+/**
+ * Due messages of one bulk campaign, oldest first, rendered by `render` when they were stored bare;
+ * rows it drops are left out.
+ */
+export async function claimBulkMessages(db: Executor, input: ClaimInput & { campaignId: string; render?: ClaimRenderer }): Promise<ClaimedMessage[]> {
   const claimed = await claim(
     db,
     input,
     and(eq(messages.campaignId, input.campaignId), sql`${messages.status} in ('queued', 'sending') and ${messages.source} = 'bulk'`),
   );
-  if (!claimed.some(needsRendering)) return claimed;
-  const { rendered, dropped } = await renderClaimedBulkMessages(db, claimed, input.now);
+  if (!input.render || !claimed.some(isBare)) return claimed;
+  const { rendered, dropped } = await input.render(db, claimed, input.now);
   return claimed.filter((m) => !dropped.has(m.id)).map((m) => ({ ...m, payload: rendered.get(m.id) ?? m.payload }));
 }
 

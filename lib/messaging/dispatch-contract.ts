@@ -1,6 +1,7 @@
 // What a dispatch pass is given and what it reports: its dependencies, options, summary and the
 // timings callers rely on (the pass itself is dispatcher.ts).
 import type { Executor } from "@/db";
+import type { ClaimRenderer } from "./claims";
 import type { ClaimOwner } from "./owner";
 import type { ProviderRegistry } from "./providers";
 import type { ThroughputLimiter } from "./throughput";
@@ -24,6 +25,15 @@ export interface DispatchDeps {
   random?: () => number;
   /** Whose claims this pass makes; by default the process's owner for this database (owner.ts). */
   owner?: ClaimOwner;
+  /** Renders bare bulk rows as they are claimed (the bulk backend's); without it rows are sent as stored. */
+  renderClaimed?: ClaimRenderer;
+  /**
+   * Other domains' work run beside the pass's claims (bulk housekeeping: a campaign it starts is
+   * claimed in the same pass). Guarded: a failure only logs. The pass ends once it is done.
+   */
+  housekeeping?: (db: Executor, now: Date) => Promise<unknown>;
+  /** Simulated deliveries (the sandbox's), run beside the claims; returns how many messages moved (`simulated`). */
+  simulateDeliveries?: (db: Executor, now: Date) => Promise<number>;
 }
 
 export interface DispatchOptions {

@@ -6,6 +6,7 @@ import { getDb } from "@/db";
 import { campaigns, messages, senders } from "@/db/schema";
 import { launchBulkCampaign } from "@/lib/bulk/launch";
 import { createBulkFixture } from "@/lib/bulk/test-fixtures";
+import { dispatchDependencies } from "@/lib/engine/jobs";
 import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
@@ -66,7 +67,7 @@ function recordingProvider() {
 const peakPerSecond = (times: number[], windowMs = 1_000) => Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u < t + windowMs).length));
 
 async function dispatch(workspaceId: string, providers: ProviderRegistry, options: DispatchOptions = {}) {
-  return runDispatch({ db: await getDb(), clock, providers }, { deadlineMs: 30_000, ...options, workspaceIds: [workspaceId] });
+  return runDispatch({ ...dispatchDependencies(), db: await getDb(), clock, providers }, { deadlineMs: 30_000, ...options, workspaceIds: [workspaceId] });
 }
 
 describe("bulk campaigns in the dispatcher", () => {
@@ -127,7 +128,7 @@ describe("bulk campaigns in the dispatcher", () => {
     const other = await import("./dispatcher");
     const { providers } = recordingProvider();
     const options = { deadlineMs: 6_000, workspaceIds: [fixture.workspaceId] };
-    const passes = Promise.all([runDispatch({ db, providers }, options), other.runDispatch({ db, providers }, options)]);
+    const passes = Promise.all([runDispatch({ ...dispatchDependencies(), db, providers }, options), other.runDispatch({ ...dispatchDependencies(), db, providers }, options)]);
     // Trigger messages on the same sender go first and keep it busy in bursts.
     const triggers: string[] = [];
     for (let burst = 0; burst < 8; burst++) {

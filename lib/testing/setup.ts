@@ -3,7 +3,8 @@
 import "next/dist/server/node-environment-baseline";
 import { afterAll, beforeAll } from "vitest";
 import { closeDb } from "@/db";
-import { stopDispatching } from "@/lib/messaging/dispatch";
+import { installEngine } from "@/lib/engine/jobs";
+import { stopJobs } from "@/lib/jobs/runner";
 import { flushTriggerRequests } from "@/lib/trigger/requests";
 import { createFileDatabase } from "./postgres-per-file";
 
@@ -18,6 +19,8 @@ process.env.AUTH_SECRET ??= "test-only-secret-0123456789abcdef0123456789";
 // environment changes (a fake Graph API's address, a feature switch), and background work it
 // started (a dispatch after a trigger, the buffered request log).
 await closeDb();
+// The job registry, as the server installs it at start: drains after responses run from it.
+installEngine();
 const dropPostgresDatabase = await createFileDatabase();
 let environmentAtStart: Record<string, string | undefined> = {};
 
@@ -26,7 +29,7 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  await stopDispatching();
+  await stopJobs();
   await flushTriggerRequests().catch(() => {});
   await closeDb();
   await dropPostgresDatabase?.();

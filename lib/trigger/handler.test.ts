@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
+import { drainInProgress } from "@/lib/jobs/soon";
 import { stopDispatching } from "@/lib/messaging/dispatch";
 import { triggerPost } from "./handler";
 
@@ -33,9 +34,7 @@ async function statusOf(id: string): Promise<string | undefined> {
   return (await db.select({ status: messages.status }).from(messages).where(eq(messages.id, id)))[0]?.status;
 }
 
-/** The send a request starts after its response (outside a request scope: on the next tick). */
-const drainInProgress = () => (globalThis as { __sendstreamDispatch?: { draining: Promise<void> | null } }).__sendstreamDispatch?.draining ?? null;
-
+/** Waits for the send a request starts after its response (outside a request scope: on the next tick). */
 async function settled(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   await drainInProgress();

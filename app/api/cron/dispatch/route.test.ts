@@ -4,6 +4,7 @@ import { getDb } from "@/db";
 import { bulkSnapshotChunks } from "@/db/schema";
 import { launchBulkCampaign } from "@/lib/bulk/launch";
 import { bulkStatusCounts, createBulkFixture } from "@/lib/bulk/test-fixtures";
+import { ENGINE_JOBS } from "@/lib/engine";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage } from "@/lib/testing/messaging-factories";
 import { GET, POST } from "./route";
@@ -12,6 +13,9 @@ const ctx = { params: Promise.resolve({}) };
 const SECRET = "cron-secret-for-tests-0123456789";
 const call = (handler: typeof GET, authorization?: string) =>
   handler(new Request("http://localhost/api/cron/dispatch", { method: handler === GET ? "GET" : "POST", headers: authorization ? { authorization } : {} }), ctx);
+
+/** What one job of the cron call returned (the response lists every job's run, timed). */
+const jobResult = <T,>(summary: { jobs: { name: string; result?: unknown }[] }, name: string) => summary.jobs.find((job) => job.name === name)?.result as T;
 
 afterEach(() => {
   delete process.env.CRON_SECRET;
@@ -40,7 +44,10 @@ describe("/api/cron/dispatch", () => {
     const response = await call(GET, `Bearer ${SECRET}`);
     expect(response.status).toBe(200);
     const summary = await response.json();
-    expect(summary.sent).toBeGreaterThanOrEqual(1);
+    expect(jobResult<{ sent: number }>(summary, "messaging.dispatch").sent).toBeGreaterThanOrEqual(1);
+    // Every job of the registry ran (or was not due yet in this process), each timed.
+    expect(summary.jobs.map((job: { name: string }) => job.name)).toEqual(ENGINE_JOBS.map((job) => job.name));
+    for (const job of summary.jobs) expect(job.durationMs).toBeGreaterThanOrEqual(0);
     expect((await getTestMessage(id)).status).toBe("sent");
     expect((await call(POST, `Bearer ${SECRET}`)).status).toBe(200);
     // The route drains every workspace's due messages: on a shared Postgres database that includes other
@@ -55,7 +62,7 @@ describe("/api/cron/dispatch", () => {
     await db.update(bulkSnapshotChunks).set({ launchedAt: new Date(0) }).where(eq(bulkSnapshotChunks.campaignId, fixture.campaignId));
     const response = await call(POST, `Bearer ${SECRET}`);
     expect(response.status).toBe(200);
-    expect((await response.json()).snapshotMessagesWritten).toBeGreaterThanOrEqual(3);
+    expect(jobResult<number>(await response.json(), "bulk.snapshots")).toBeGreaterThanOrEqual(3);
     expect(await db.select().from(bulkSnapshotChunks).where(eq(bulkSnapshotChunks.campaignId, fixture.campaignId))).toEqual([]);
     const counts = await bulkStatusCounts(fixture.campaignId);
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(5);

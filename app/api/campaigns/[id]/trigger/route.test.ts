@@ -10,6 +10,7 @@ import { generateApiKey } from "@/lib/api-keys/format";
 import { withCountingGetDb } from "@/lib/testing/counting-db";
 import { flushTriggerRequests } from "@/lib/trigger/requests";
 import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import { jobsSettled } from "@/lib/jobs/soon";
 import * as outbound from "../../../../outbound/[id]/route";
 import * as trigger from "./route";
 
@@ -51,7 +52,7 @@ let db: DB;
 /** Waits for the dispatch that accepted requests start after their response. */
 async function dispatchSettled(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
-  await (globalThis as { __sendstreamDispatch?: { draining: Promise<void> | null } }).__sendstreamDispatch?.draining;
+  await jobsSettled();
 }
 
 afterAll(dispatchSettled);

@@ -1,12 +1,12 @@
 import { getDb } from "@/db";
 import { adminsOnly, json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
-import { dispatchSoon } from "@/lib/messaging";
+import { runJobsSoon } from "@/lib/jobs/soon";
 import { sendTestWebhookEvent } from "@/lib/event-webhooks/deliveries";
 
 /** Queues a `webhook.test` event for this endpoint; it goes out right after the response. */
 export const POST = withWorkspace<{ id: string }>(async ({ params, workspaceId }) => {
   const delivery = await sendTestWebhookEvent(await getDb(), workspaceId, params.id);
-  dispatchSoon();
+  runJobsSoon();
   return json(delivery, { status: 202, headers: { "Cache-Control": "no-store" } });
 }, adminsOnly);
 

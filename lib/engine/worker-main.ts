@@ -1,11 +1,11 @@
-// `npm run worker`: the dispatch loop alone, in its own process (the same loop `next start` runs
-// in-process). Web servers then only accept (`DISPATCHER=off`), and sending scales and restarts
+// `npm run worker`: the job loop alone (every job of the registry: sending, event webhooks, bulk
+// snapshots, alerts), in its own process (the same loop `next start` runs in-process). Web servers then only accept (`DISPATCHER=off`), and sending scales and restarts
 // apart from them. SIGTERM or SIGINT: the pass stops claiming, hands back what it holds, requests
 // in flight get up to 5 s, then the database pool closes and the process exits 0.
 import { closeDb, isEmbedded } from "@/db";
 import { getEnv } from "@/lib/env";
 import { describeError } from "@/lib/logging";
-import { startDispatchLoop } from "./loop";
+import { startEngineLoop } from "./loop";
 
 async function main(): Promise<void> {
   getEnv();
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const stop = startDispatchLoop();
+  const stop = startEngineLoop();
   // The loop's timers do not hold the process open; this does, until a signal arrives.
   const keepAlive = setInterval(() => {}, 60_000);
   console.log(`[worker] dispatching (pid ${process.pid}); SIGTERM or SIGINT stops it`);

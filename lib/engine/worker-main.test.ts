@@ -12,7 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
 function startWorker(env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/messaging/worker-main.ts"], {
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/engine/worker-main.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,

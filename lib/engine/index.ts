@@ -1,0 +1,3 @@
+export { dispatchDependencies, ENGINE_JOBS, installEngine } from "./jobs";
+export { startEngineLoop } from "./loop";
+export { runCronJobs } from "./cron";

@@ -1,0 +1,53 @@
+// The composition root of background work: the one list of every job, and the wiring of what the
+// dispatcher is handed instead of importing it (bulk rendering and housekeeping, simulated
+// deliveries). The top layer: it imports domains, nothing in lib/ imports it.
+import type { Executor } from "@/db/types";
+import { endStuckSessions } from "@/db/stuck-sessions";
+import { alertsJob } from "@/lib/alerts/jobs";
+import { bulkDispatchHooks, bulkSnapshotJob } from "@/lib/bulk/jobs";
+import { webhookDeliveryJob, webhookPruneJob } from "@/lib/event-webhooks/jobs";
+import { installJobs } from "@/lib/jobs/runner";
+import { defineJob, type AnyJob } from "@/lib/jobs/types";
+import type { DispatchDeps } from "@/lib/messaging/dispatch-contract";
+import { dispatchJob } from "@/lib/messaging/jobs";
+import { advanceSandboxDeliveries } from "@/lib/messaging/providers/sandbox";
+
+/** What a dispatch pass is handed from other domains (every pass of the process gets the same). */
+export function dispatchDependencies(): Pick<DispatchDeps, "renderClaimed" | "housekeeping" | "simulateDeliveries"> {
+  return {
+    renderClaimed: bulkDispatchHooks.renderClaimed,
+    housekeeping: bulkDispatchHooks.housekeeping,
+    simulateDeliveries: (db: Executor, now: Date) => advanceSandboxDeliveries(db, now),
+  };
+}
+
+/** Ends database sessions stuck idle in a transaction or on a statement past the limits (db/stuck-sessions.ts). */
+const stuckSessionsJob = defineJob({
+  name: "database.stuck-sessions",
+  every: 30_000,
+  run: async (db) => {
+    const ended = await endStuckSessions(db);
+    for (const session of ended) console.error(`[database] ended session ${session.pid}: ${session.state} for ${session.seconds} s`);
+    return { ended: ended.length };
+  },
+});
+
+/**
+ * Every background job, in the order a drain after a response runs its share of them: the dispatch
+ * pass first, then event webhooks (the events of what was just sent).
+ */
+export const ENGINE_JOBS: readonly AnyJob[] = [
+  dispatchJob(dispatchDependencies()),
+  webhookDeliveryJob,
+  bulkSnapshotJob,
+  alertsJob,
+  webhookPruneJob,
+  stuckSessionsJob,
+];
+
+/** Installs the registry in this process (idempotent): drains after responses run from it. */
+export function installEngine(): AnyJob[] {
+  const jobs = [...ENGINE_JOBS];
+  installJobs(jobs);
+  return jobs;
+}

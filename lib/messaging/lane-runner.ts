@@ -1,0 +1,285 @@
+// The lane runner of a dispatch pass: one in-memory lane per sender (lanes.ts), each worked by one
+// loop that takes the next message (trigger and test messages first, then bulk messages at their
+// campaign's pace: bulk-pacing.ts), waits for a slot of the sender's shared throughput
+// (throughput.ts), marks the row in flight (in-flight.ts) and sends it through the sender's provider,
+// then records the outcome (results.ts, outcomes.ts). What a lane still holds when it stops is handed
+// back (shutdown.ts). Claiming and routing messages into lanes is claim-and-route.ts.
+import { describeError } from "@/lib/logging";
+import type { createBulkPacing } from "./bulk-pacing";
+import type { ClaimedMessage } from "./claims";
+import type { Clock } from "./dispatch-contract";
+import { classifySendError, retryDelayMs, type SendFailure } from "./errors";
+import type { createInFlightMarks } from "./in-flight";
+import { addToLane, createLane, laneSize, putBack, type Lane, type semaphore } from "./lanes";
+import { guarded, type createOutcomeWrites } from "./outcomes";
+import type { ProviderRegistry, SenderForSend } from "./providers";
+import type { createSentWriter } from "./results";
+import { releaseLane } from "./shutdown";
+import { lateSlotToleranceMs, senderLane, type ThroughputLimiter } from "./throughput";
+
+export type BulkPacing = ReturnType<typeof createBulkPacing>;
+export type OutcomeWrites = ReturnType<typeof createOutcomeWrites>;
+export type SentWriter = ReturnType<typeof createSentWriter>;
+type InFlightMarks = ReturnType<typeof createInFlightMarks>;
+type Semaphore = ReturnType<typeof semaphore>;
+
+/** Time kept free at the end of a lease for the provider request and the result write. */
+const SEND_BUDGET_MS = 15_000;
+/** A sender is not claimed for while it already has this much held work. */
+const SATURATED_BACKLOG_MS = 1_000;
+/** A sender's slot is waited for at most this long; later ones are handed back to the queue. */
+const MAX_SLOT_WAIT_MS = 20_000;
+/** Claimed messages may still wait for their slot this long after the deadline (then handed back). */
+export const DEADLINE_GRACE_MS = 5_000;
+
+export interface LaneRunnerDeps {
+  clock: Clock;
+  /** The pass's deadline (epoch ms). */
+  deadline: number;
+  providers: ProviderRegistry;
+  limiter: ThroughputLimiter;
+  random: () => number;
+  maxAttempts: number;
+  /** Bounds provider requests in flight over all lanes. */
+  inFlight: Semaphore;
+  marks: InFlightMarks;
+  bulkPacing: BulkPacing;
+  outcomes: OutcomeWrites;
+  sentWriter: SentWriter;
+  /** True once the pass must stop (shutdown, or the claim owner's lock was lost). */
+  stopping: () => boolean;
+  /** Counts a task as the pass's (the pass ends once every task has). */
+  track: (task: Promise<void>) => void;
+}
+
+export type LaneRunner = ReturnType<typeof createLaneRunner>;
+
+export function createLaneRunner(deps: LaneRunnerDeps) {
+  const { clock, deadline, providers, limiter, random, maxAttempts, inFlight, marks, bulkPacing, sentWriter, stopping, track } = deps;
+  const { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry } = deps.outcomes;
+  const lanes = new Map<string, Lane>();
+  const recipientPausedUntil = new Map<string, number>();
+  /** Messages whose provider request is open. */
+  const sending = new Set<ClaimedMessage>();
+  const release = (lane: Lane, notBefore: number) => releaseLane(lane, notBefore, { handBack, settleStopped, bulkPacing });
+
+  const wakeAll = () => {
+    for (const lane of lanes.values()) lane.wake?.();
+  };
+
+  /**
+   * The one provider call of the pass. `startedAt`: when the lane let the send go (for a bulk
+   * message, the moment its campaign's slot let it go), stored as the message's `sent_at`; the
+   * request leaves once its in-flight mark is stored, a round trip later.
+   */
+  const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
+    const { sender } = lane;
+    let outcome: { wamid: string } | { failure: SendFailure };
+    sending.add(message);
+    try {
+      outcome = await providers[sender.provider].send(message, sender);
+    } catch (error) {
+      outcome = { failure: classifySendError(error) };
+    } finally {
+      sending.delete(message);
+    }
+    const now = clock.now();
+    if ("wamid" in outcome) {
+      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: new Date(startedAt), senderId: sender.id });
+      return;
+    }
+    const { failure } = outcome;
+    if (failure.senderPauseMs) {
+      // Meta asked the whole number to slow down: every process waits, not just this message.
+      lane.slots.drop();
+      lane.pausedUntil = Math.max(lane.pausedUntil, now + failure.senderPauseMs);
+      await guarded("slowing the sender down", () => limiter.holdUntil(senderLane(sender.id), now + failure.senderPauseMs!));
+    }
+    if (failure.recipientPauseMs) recipientPausedUntil.set(message.phoneNumber, now + failure.recipientPauseMs);
+    if (failure.outcomeUnknown) {
+      await markOutcomeUnknown(message, failure.reason);
+      return;
+    }
+    if (!failure.retryable || message.attempts >= maxAttempts) {
+      const reason = failure.retryable ? `${failure.reason} Gave up after ${message.attempts} attempts.` : failure.reason;
+      await fail(message, { code: failure.code, reason });
+      return;
+    }
+    await scheduleRetry(message, failure, now + retryDelayMs(message.attempts, failure, random), sender.id);
+  };
+
+  /**
+   * The request leaves only once the row's in-flight mark is committed; a message that could not be
+   * marked (no longer held, owner gone, write failed) or whose pass is stopping goes back unsent. What
+   * changed during the mark's round trip is asked again: a sender told to slow down meanwhile (130429)
+   * gets the message back in its lane, a campaign that stopped settles it.
+   */
+  const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
+    if (!(await marks.mark(message)) || stopping()) return handBack([message], clock.now());
+    if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) return settleStopped([message], bulkPacing.status(message.campaignId));
+    if (lane.pausedUntil > clock.now()) {
+      putBack(lane, message);
+      if (lane.running) lane.wake?.();
+      else startLane(lane);
+      return;
+    }
+    return send(message, lane, startedAt);
+  };
+
+  /** Waits up to `ms`, or less when a trigger message arrives for the lane or the pass is told to stop. */
+  const nap = (lane: Lane, ms: number) =>
+    new Promise<void>((resolve) => {
+      lane.wake = resolve;
+      void clock.sleep(ms).then(resolve);
+    }).finally(() => (lane.wake = null));
+
+  /**
+   * Waits for the sender's slot for `message`; slots already too late when taken (a slow reservation,
+   * a busy event loop) are dropped and a fresh one taken. False when the lane gave up (the slot is too
+   * far off, or reserving failed): the message and the rest of the lane were handed back.
+   */
+  const awaitSenderSlot = async (lane: Lane, message: ClaimedMessage): Promise<boolean> => {
+    const { sender } = lane;
+    while (!stopping()) {
+      const now = clock.now();
+      let slot: number;
+      try {
+        slot = await lane.slots.take(sender.throughputPerSecond, clock.now, laneSize(lane) + 1);
+      } catch (error) {
+        console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
+        putBack(lane, message);
+        await release(lane, now + 1_000);
+        return false;
+      }
+      const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
+      if (slot - now > maxWait) {
+        putBack(lane, message);
+        lane.slots.drop();
+        await release(lane, slot);
+        return false;
+      }
+      while (clock.now() < slot && !stopping()) await nap(lane, slot - clock.now());
+      // Woken too late for this slot (a busy event loop): using it would crowd the next second.
+      if (clock.now() - slot <= lateSlotToleranceMs(sender.throughputPerSecond)) break;
+    }
+    return true;
+  };
+
+  /** Works the lane until it is empty, the pass stops, or its next send is too far off. */
+  const runLane = async (lane: Lane) => {
+    let ended = false;
+    try {
+      for (;;) {
+        if (stopping()) {
+          await release(lane, clock.now());
+          break;
+        }
+        const now = clock.now();
+        let message = lane.priority.shift();
+        let campaignRate: number | null = null;
+        if (!message) {
+          const next = await bulkPacing.next(lane, now);
+          if (next === null) break;
+          if ("waitMs" in next) {
+            if (now + next.waitMs > deadline + DEADLINE_GRACE_MS) {
+              await release(lane, now + next.waitMs);
+              break;
+            }
+            await nap(lane, next.waitMs);
+            continue;
+          }
+          message = next.message;
+          campaignRate = next.rate;
+        }
+        const pausedUntil = recipientPausedUntil.get(message.phoneNumber) ?? 0;
+        if (pausedUntil > clock.now()) {
+          await handBack([message], pausedUntil);
+          continue;
+        }
+        if (!(await awaitSenderSlot(lane, message))) break;
+        if (lane.pausedUntil > clock.now() && !stopping()) {
+          // Meta asked this number to slow down while the message waited for its slot.
+          putBack(lane, message);
+          await nap(lane, lane.pausedUntil - clock.now());
+          continue;
+        }
+        if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) {
+          await settleStopped([message], bulkPacing.status(message.campaignId));
+          continue;
+        }
+        if (stopping()) {
+          await handBack([message], clock.now());
+          continue;
+        }
+        await inFlight.acquire();
+        // A bulk message leaves right after a slot of its campaign's lane, taken now that it holds its
+        // sender's slot: what holds every 1-second window of the campaign's `sent_at` to its rate.
+        let startedAt: number | null;
+        try {
+          startedAt = campaignRate !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep) : clock.now();
+        } catch (error) {
+          console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
+          inFlight.release();
+          putBack(lane, message);
+          await release(lane, clock.now() + 1_000);
+          break;
+        }
+        if (startedAt === null) {
+          // The campaign's next slot is further off: the lane takes other work until then.
+          inFlight.release();
+          putBack(lane, message);
+          continue;
+        }
+        if (stopping()) {
+          inFlight.release();
+          await handBack([message], clock.now());
+          continue;
+        }
+        const current = message;
+        track(sendMarked(current, lane, startedAt).finally(() => inFlight.release()));
+      }
+      ended = true;
+    } finally {
+      lane.running = null;
+      // A batch routed here while the lane was deciding to stop (between its last look and now, at
+      // an await) found it running and started nothing: run again, or it stays claimed and unsent.
+      if (ended && laneSize(lane) > 0) startLane(lane);
+    }
+  };
+
+  const startLane = (lane: Lane) => {
+    lane.running = runLane(lane);
+    track(lane.running);
+  };
+
+  return {
+    lanes,
+    /** Messages whose provider request is open (shutdown marks those still open as outcome unknown). */
+    sending,
+    wakeAll,
+    /** Puts a routed message in its sender's lane and starts the lane if it is idle. */
+    enqueue(message: ClaimedMessage, sender: SenderForSend) {
+      let lane = lanes.get(sender.id);
+      if (!lane) lanes.set(sender.id, (lane = createLane(sender, limiter)));
+      addToLane(lane, message);
+      if (!lane.running) startLane(lane);
+    },
+    /** Claimed messages waiting in the lanes (not yet taken for a send). */
+    queued: () => [...lanes.values()].reduce((n, lane) => n + laneSize(lane), 0),
+    /** Messages of a campaign held in the lanes. */
+    heldBulk(campaignId: string) {
+      let count = 0;
+      for (const lane of lanes.values()) count += lane.bulk.get(campaignId)?.length ?? 0;
+      return count;
+    },
+    /** Campaigns whose messages the lanes hold. */
+    heldCampaignIds: () => [...new Set([...lanes.values()].flatMap((lane) => [...lane.bulk.keys()]))],
+    /** Workspaces whose sender already holds a second of trigger work: not claimed for now. */
+    saturatedWorkspaces: () =>
+      [...lanes.values()]
+        .filter((lane) => (lane.priority.length * 1000) / Math.max(1, lane.sender.throughputPerSecond) > SATURATED_BACKLOG_MS)
+        .map((lane) => lane.sender.workspaceId),
+    /** The throughput of a workspace's sender with a lane in this pass. */
+    senderRate: (workspaceId: string) => [...lanes.values()].find((lane) => lane.sender.workspaceId === workspaceId)?.sender.throughputPerSecond,
+  };
+}
