@@ -4,7 +4,6 @@
 import { inArray } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns } from "@/db/schema";
-import { deployChecks } from "@/lib/campaigns/checks";
 import type { CampaignAction, CampaignKindDefinition } from "@/lib/campaigns/kinds";
 import { auditTransition, checksFailed, type LifecycleOptions } from "@/lib/campaigns/lifecycle";
 import { parseStoredRevision } from "@/lib/campaigns/revision";
@@ -14,6 +13,7 @@ import { expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { conflict, validationFailed, type FieldError } from "@/lib/http/errors";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { deployChecks } from "./checks";
 import { sendTriggerTest } from "./test-send";
 
 /** Runs the deploy checks for a configuration (the campaign as stored, or its draft revision); an empty list means it can go live. */
