@@ -23,7 +23,7 @@ import { triggerKind } from "@/lib/trigger/kind";
 import { POST as DEPLOY } from "@/app/api/v1/campaigns/[id]/deploy/route";
 import { POST as PUBLISH } from "@/app/api/v1/campaigns/[id]/publish/route";
 import { POST as LAUNCH } from "@/app/api/v1/campaigns/[id]/launch/route";
-import { CAMPAIGN_KINDS } from "./campaign-kinds";
+import { CAMPAIGN_KIND_DEFINITIONS } from "./campaign-kinds";
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
   const error = await promise.then(
@@ -47,7 +47,7 @@ async function auditActions(workspaceId: string, campaignId: string): Promise<st
 describe("campaign kinds", () => {
   it("registers trigger then bulk, each found by its name", () => {
     expect(registeredCampaignKinds().map((kind) => kind.name)).toEqual(["trigger", "bulk"]);
-    expect(CAMPAIGN_KINDS).toEqual([triggerKind, bulkKind]);
+    expect(CAMPAIGN_KIND_DEFINITIONS).toEqual([triggerKind, bulkKind]);
     expect(campaignKind("trigger")).toBe(triggerKind);
     expect(campaignKind("bulk")).toBe(bulkKind);
     expect(() => campaignKind("journey" as CampaignKind)).toThrow(/not registered/);

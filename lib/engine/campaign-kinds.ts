@@ -6,6 +6,6 @@ import { bulkKind } from "@/lib/bulk/kind";
 import { registerCampaignKinds } from "@/lib/campaigns/kinds";
 import { triggerKind } from "@/lib/trigger/kind";
 
-export const CAMPAIGN_KINDS = [triggerKind, bulkKind] as const;
+export const CAMPAIGN_KIND_DEFINITIONS = [triggerKind, bulkKind] as const;
 
-registerCampaignKinds(CAMPAIGN_KINDS);
+registerCampaignKinds(CAMPAIGN_KIND_DEFINITIONS);
