@@ -100,5 +100,6 @@ export const triggerKind: CampaignKindDefinition = {
 
   sendTest: sendTriggerTest,
 
-  otherKind: () => conflict("This is a bulk campaign; it sends to its audience when launched.", "not_a_trigger_campaign"),
+  // As the trigger endpoint answers a bulk campaign (service.ts, on its context row).
+  otherKind: () => conflict("This is a bulk campaign; only trigger campaigns accept trigger requests. Nothing was sent.", "not_a_trigger_campaign"),
 };
