@@ -13,6 +13,8 @@ export async function registerNode(): Promise<void> {
     console.error(`Sendstream cannot start. ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  // The composition root: campaign kinds registered before any request, dispatch pass or seed.
+  await import("./lib/engine/campaign-kinds");
   const { prepareAuthEnvironment } = await import("./lib/auth/environment");
   prepareAuthEnvironment();
   const { getDb, isEmbedded, embeddedDataDir } = await import("./db");

@@ -58,6 +58,7 @@ async function main() {
   const { createTestAccount } = await import("@/lib/testing/factories");
   const { getSenderRow } = await import("@/lib/senders/service");
   const { SANDBOX_EXTERNAL_PREFIX } = await import("@/lib/templates/service");
+  await import("@/lib/engine/campaign-kinds");
   const { createCampaign } = await import("@/lib/campaigns/service");
   const { launchBulkCampaign } = await import("@/lib/bulk/launch");
   const { writeSnapshotChunksDue } = await import("@/lib/bulk/snapshot");

@@ -21,6 +21,7 @@ export async function bulkUnderKills(ctx: ScenarioContext, server: { killAndRest
   const count = Number(process.env.RELIABILITY_BULK_CONTACTS ?? (ctx.short ? 2000 : 100_000));
   report.section(`(f) a bulk campaign to ${count} contacts, 30 % of sends failing, the server SIGKILLed ${KILLS} times`);
   const ws = await createWhatsAppWorkspace({ phoneNumberId: "300000006", throughput: ctx.short ? 200 : 1000 });
+  await import("@/lib/engine/campaign-kinds");
   const { createCampaign } = await import("@/lib/campaigns/service");
   const { liveClaimOwners } = await import("@/lib/messaging/owner");
   const { DEFAULT_LEASE_MS } = await import("@/lib/messaging/dispatcher");

@@ -4,8 +4,8 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import type { AuditActor } from "@/lib/audit/service";
-import { bulkLaunchChecks } from "@/lib/campaigns/checks";
 import { parseStoredMessageConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
+import { campaignKind, expectKind } from "@/lib/campaigns/kinds";
 import { loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
 import { auditCampaign, expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
@@ -13,6 +13,7 @@ import { lockMessagingAccount } from "@/lib/senders/messaging-account";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
+import { bulkLaunchChecks } from "./checks";
 import { renderingSql, type SqlRendering } from "./render-sql";
 import type { BulkAudience } from "./schemas";
 import { snapshotAudience, writeSnapshotChunk } from "./snapshot";
@@ -21,9 +22,7 @@ import { tierUsage, type TierUsage } from "./tier";
 
 /** A bulk campaign of the workspace (404 otherwise; 409 for a trigger campaign). */
 export async function loadBulkCampaignRow(db: Executor, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<CampaignRow> {
-  const row = await loadCampaignRow(db, workspaceId, id, options);
-  if (row.kind !== "bulk") throw conflict("This is a trigger campaign; it sends when its webhook is called.", "not_a_bulk_campaign");
-  return row;
+  return expectKind(await loadCampaignRow(db, workspaceId, id, options), campaignKind("bulk"));
 }
 
 export interface LaunchCheck {
@@ -115,6 +114,11 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
 export async function getLaunchCheck(db: Executor, workspaceId: string, id: string, now: Date = new Date()): Promise<LaunchCheck> {
   const row = await loadBulkCampaignRow(db, workspaceId, id);
   return (await planLaunch(db, workspaceId, row, { allowTierWait: row.allowTierWait, now })).check;
+}
+
+/** The launch checks' blocking errors for a bulk campaign's row (the kind's readiness); empty when it can launch. */
+export async function launchErrors(db: Executor, workspaceId: string, row: CampaignRow, now: Date = new Date()): Promise<FieldError[]> {
+  return (await planLaunch(db, workspaceId, row, { allowTierWait: row.allowTierWait, now })).check.errors;
 }
 
 function checksFailed(check: LaunchCheck): ApiError {

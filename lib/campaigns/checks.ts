@@ -1,33 +1,19 @@
-// Deploy checks (DESIGN.md "Campaigns"): each failure carries a path naming the builder node it belongs to.
+// The checks every kind builds its readiness from (DESIGN.md "Campaigns"): the template, its
+// variables and the sender, each failure with a path naming the builder node it belongs to. A kind's
+// own checks (trigger: deploy, bulk: launch) are in its folder.
 import type { FieldError } from "@/lib/http/errors";
 import { describeVariable, listTemplateVariables } from "@/lib/templates/variables";
 import type { ParameterFormat } from "@/lib/templates/types";
-import { messageConfigSchema, triggerConfigSchema } from "./schemas";
+import { messageConfigSchema } from "./schemas";
 
-export interface DeployCheckInput {
-  triggerConfig: unknown;
-  messageConfig: unknown;
-  template: { name: string; status: string; parameterFormat: ParameterFormat; components: unknown[]; availableForSender: boolean } | null;
-  sender: { provider: "sandbox" | "whatsapp"; configured: boolean };
+/** A template as the checks see it: whether it belongs to the current sender, its status and variables. */
+export type CheckedTemplate = { name: string; status: string; parameterFormat: ParameterFormat; components: unknown[]; availableForSender: boolean } | null;
+
+/** The workspace's sender as the checks see it. */
+export interface CheckedSender {
+  provider: "sandbox" | "whatsapp";
+  configured: boolean;
 }
-
-/** Paths start with `trigger`, `message` or `sender`, so the builder can show each next to its node. */
-export function deployChecks(input: DeployCheckInput): FieldError[] {
-  const errors: FieldError[] = [];
-  const trigger = triggerConfigSchema.safeParse(input.triggerConfig);
-  if (!trigger.success) {
-    for (const issue of trigger.error.issues) {
-      errors.push({ path: ["trigger", ...issue.path.map(String)].join("."), code: "invalid_trigger", message: issue.message });
-    }
-  } else if (!trigger.data.phoneField) {
-    errors.push({ path: "trigger.phoneField", code: "phone_mapping_missing", message: "Choose the request field that holds the phone number." });
-  }
-
-  errors.push(...templateChecks(input.template), ...variableChecks(input.messageConfig, input.template), ...senderChecks(input.sender));
-  return errors;
-}
-
-type CheckedTemplate = DeployCheckInput["template"];
 
 /** The template is chosen, belongs to the current sender and is approved. */
 export function templateChecks(template: CheckedTemplate): FieldError[] {
@@ -77,7 +63,7 @@ export function variableChecks(messageConfig: unknown, template: CheckedTemplate
   return errors;
 }
 
-export function senderChecks(sender: DeployCheckInput["sender"]): FieldError[] {
+export function senderChecks(sender: CheckedSender): FieldError[] {
   if (sender.configured) return [];
   return [
     {
@@ -86,49 +72,4 @@ export function senderChecks(sender: DeployCheckInput["sender"]): FieldError[] {
       message: "WhatsApp is not fully set up. Finish Settings → WhatsApp or switch back to the sandbox.",
     },
   ];
-}
-
-export interface BulkLaunchCheckInput {
-  messageConfig: unknown;
-  template: CheckedTemplate;
-  sender: DeployCheckInput["sender"] & { throughputPerSecond: number };
-  sendRatePerSecond: number | null;
-  audienceCount: number;
-  /** Recipients the daily messaging limit allows now (null: no limit or unknown). */
-  availableUnderTier: number | null;
-  tierKnown: boolean;
-  allowTierWait: boolean;
-}
-
-/** Launch checks of a bulk campaign: blocking errors and warnings, each with a path for the builder. */
-export function bulkLaunchChecks(input: BulkLaunchCheckInput): { errors: FieldError[]; warnings: FieldError[] } {
-  const errors: FieldError[] = [...templateChecks(input.template), ...variableChecks(input.messageConfig, input.template), ...senderChecks(input.sender)];
-  const warnings: FieldError[] = [];
-  if (input.audienceCount === 0) {
-    errors.push({ path: "audience", code: "audience_empty", message: "The audience has no contact who can receive messages (opted-out contacts are left out)." });
-  }
-  if (input.sendRatePerSecond !== null && input.sendRatePerSecond > input.sender.throughputPerSecond) {
-    errors.push({
-      path: "sendRate",
-      code: "above_throughput",
-      message: `The send rate (${input.sendRatePerSecond}/s) is above the sender's throughput (${input.sender.throughputPerSecond}/s).`,
-    });
-  }
-  if (!input.tierKnown) {
-    warnings.push({
-      path: "tier",
-      code: "tier_unknown",
-      message: "The sender's daily messaging limit is not known yet (Settings → WhatsApp → Test connection reads it). WhatsApp refuses sends above it.",
-    });
-  } else if (input.availableUnderTier !== null && input.audienceCount > input.availableUnderTier) {
-    const issue = {
-      path: "tier",
-      code: "tier_exceeded",
-      message: `The daily messaging limit allows ${input.availableUnderTier.toLocaleString("en-US")} more recipients now; the audience has ${input.audienceCount.toLocaleString("en-US")}. ${
-        input.allowTierWait ? "The rest wait until the rolling 24 hours free up." : "Launch with allowTierWait to send the rest as the rolling 24 hours free up."
-      }`,
-    };
-    (input.allowTierWait ? warnings : errors).push(issue);
-  }
-  return { errors, warnings };
 }

@@ -64,11 +64,12 @@ export function alignVariables(
 }
 
 /**
- * Whether the builder edits the campaign's draft revision (revision.ts) rather than the campaign:
- * an active trigger campaign, or a paused one with pending edits.
+ * Whether the trigger builder edits the campaign's draft revision (revision.ts) rather than the
+ * campaign: it is active, or paused with pending edits (the trigger kind's `edits.intoRevision`,
+ * read from the campaign as the API shows it).
  */
-export function editsDraftRevision(campaign: Pick<CampaignView, "kind" | "status" | "draftRevision">): boolean {
-  return campaign.kind === "trigger" && (campaign.status === "active" || (campaign.status === "paused" && Boolean(campaign.draftRevision)));
+export function editsDraftRevision(campaign: Pick<CampaignView, "status" | "draftRevision">): boolean {
+  return campaign.status === "active" || (campaign.status === "paused" && Boolean(campaign.draftRevision));
 }
 
 /** What the builder's form shows: the pending revision when there is one, else the campaign. */

@@ -6,11 +6,11 @@ import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { parseStrict } from "@/lib/http/request";
 import { lifecycleActionSchema } from "./schemas";
 import { getDeploymentDetails, type DeploymentDetails } from "./deployment";
-import { archiveCampaign, deployCampaign, discardRevision, pauseCampaign, publishRevision, resumeCampaign, unarchiveCampaign } from "./lifecycle";
+import { campaignKind, type CampaignAction } from "./kinds";
+import { runLifecycleAction } from "./lifecycle";
 import type { CampaignView } from "./service";
 
-export const CAMPAIGN_ACTIONS = ["deploy", "pause", "resume", "archive", "unarchive", "publish", "discard"] as const;
-export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
+export { CAMPAIGN_ACTIONS, type CampaignAction } from "./kinds";
 
 /** A campaign as the API returns it: the campaign itself, with its deployment details once deployed. */
 export interface CampaignResource extends CampaignView {
@@ -19,7 +19,7 @@ export interface CampaignResource extends CampaignView {
 }
 
 export async function campaignResource(db: Executor, workspaceId: string, campaign: CampaignView, origin?: string): Promise<CampaignResource> {
-  const deployed = campaign.kind === "trigger" && (campaign.status === "active" || campaign.status === "paused");
+  const deployed = campaignKind(campaign.kind).view.deployed(campaign);
   return { ...campaign, deployment: deployed ? await getDeploymentDetails(db, workspaceId, campaign, origin) : null };
 }
 
@@ -41,16 +41,7 @@ export async function runCampaignAction(
   actor?: AuditActor,
 ): Promise<CampaignResource> {
   const options = parseStrict(lifecycleActionSchema, body ?? {});
-  const run = {
-    deploy: deployCampaign,
-    pause: pauseCampaign,
-    resume: resumeCampaign,
-    archive: archiveCampaign,
-    unarchive: unarchiveCampaign,
-    publish: publishRevision,
-    discard: discardRevision,
-  }[action];
-  const campaign = await run(db, workspaceId, id, { ...options, actor });
+  const campaign = await runLifecycleAction(db, workspaceId, id, action, { ...options, actor });
   return campaignResource(db, workspaceId, campaign, origin);
 }
 

@@ -1,34 +1,20 @@
-// Campaign lifecycle: draft → active ⇄ paused, any → archived → (unarchive) draft. Going live runs
-// the deploy checks; so does publishing the draft revision of a live campaign (revision.ts).
-import { inArray } from "drizzle-orm";
+// The campaign lifecycle skeleton: the actions every campaign has, optimistic versioning, audited
+// status changes checked against the kind's transitions table, and the draft revision of a live
+// campaign (revision.ts: publish, discard). What differs per kind (deploy, resume, where unarchive
+// leads, which checks gate going live) is the kind's (kinds.ts): lib/trigger, lib/bulk.
 import type { Executor } from "@/db";
-import { campaigns } from "@/db/schema";
 import type { AuditActor } from "@/lib/audit/service";
-import { ApiError, conflict } from "@/lib/http/errors";
-import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
-import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
-import { deployChecks } from "./checks";
-import type { CampaignKind, CampaignStatus } from "./schemas";
+import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
+import { campaignKind, type CampaignAction, type LifecycleHandler } from "./kinds";
+import type { CampaignStatus } from "./schemas";
 import { parseStoredRevision, revisionChanges, type CampaignConfig } from "./revision";
 import { liveConfig, loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "./service";
 import { auditCampaign, expectVersion, updateCampaignRow } from "./versioned";
 
 /** The live columns a revision's configuration is written to. */
-function revisionColumns(revision: CampaignConfig) {
+export function revisionColumns(revision: CampaignConfig) {
   const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy } = revision;
   return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy };
-}
-
-/** Runs the deploy checks for a configuration (the campaign as stored, or its draft revision); an empty list means it can go live. */
-export async function checkCampaign(db: Executor, workspaceId: string, config: Pick<CampaignRow, "triggerConfig" | "messageConfig" | "templateId">) {
-  const sender = await getSenderRow(db, workspaceId);
-  const template = config.templateId ? await getTemplateRow(db, workspaceId, config.templateId) : null;
-  return deployChecks({
-    triggerConfig: config.triggerConfig,
-    messageConfig: config.messageConfig,
-    template: template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null,
-    sender: { provider: sender.provider, configured: isSenderConfigured(sender) },
-  });
 }
 
 export interface LifecycleOptions {
@@ -51,51 +37,37 @@ export function auditTransition(
   return auditCampaign(tx, after, action, actor, { from: before.status, to: after.status, version: after.version, ...metadata });
 }
 
-async function activate(
-  db: Executor,
-  workspaceId: string,
-  id: string,
-  from: CampaignStatus[],
-  options: LifecycleOptions,
-): Promise<CampaignView> {
-  return db.transaction(async (tx) => {
-    const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
-    if (row.kind === "bulk") throw conflict("A bulk campaign is launched or scheduled, not deployed.", "invalid_status_transition");
-    if (!from.includes(row.status)) {
-      throw conflict(
-        row.status === "active" ? "This campaign is already active." : `A ${row.status} campaign cannot be ${from.includes("draft") ? "deployed" : "resumed"}.`,
-        "invalid_status_transition",
-      );
-    }
-    expectVersion(row, options.version);
-    const errors = await checkCampaign(tx, workspaceId, row);
-    if (errors.length > 0) throw checksFailed(errors, "before the campaign can go live");
-    const updated = await updateCampaignRow(tx, row, { status: "active", ...(row.status === "draft" ? { deployedAt: new Date() } : {}) }, inArray(campaigns.status, from));
-    await auditTransition(tx, row, updated, options.actor);
-    return viewWithTemplate(tx, updated);
-  });
-}
-
-function checksFailed(errors: Awaited<ReturnType<typeof checkCampaign>>, what: string): ApiError {
+/** 422 `deploy_checks_failed` with every failing check. */
+export function checksFailed(errors: FieldError[], what: string): ApiError {
   return new ApiError("deploy_checks_failed", `Fix ${errors.length === 1 ? "this problem" : `these ${errors.length} problems`} ${what}.`, { errors });
 }
 
-/** draft → active, after the deploy checks pass (422 `deploy_checks_failed` with every failure otherwise). */
+/**
+ * Runs a lifecycle action through the campaign's kind: the kind's own handler, else the skeleton's;
+ * an action the kind does not have answers the kind's problem (e.g. deploying a bulk campaign: 409).
+ */
+export async function runLifecycleAction(
+  db: Executor,
+  workspaceId: string,
+  id: string,
+  action: CampaignAction,
+  options: LifecycleOptions = {},
+): Promise<CampaignView> {
+  const kind = campaignKind((await loadCampaignRow(db, workspaceId, id)).kind);
+  const run = kind.lifecycle.actions[action] ?? SKELETON_ACTIONS[action];
+  if (!run) throw kind.lifecycle.unsupported(action);
+  return run(db, workspaceId, id, options);
+}
+
+/** Trigger campaigns: draft → active, after the deploy checks pass (422 `deploy_checks_failed` with every failure otherwise). */
 export function deployCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
-  return activate(db, workspaceId, id, ["draft"], options);
+  return runLifecycleAction(db, workspaceId, id, "deploy", options);
 }
 
-/** paused → active; the checks run again because a paused campaign may have been edited. */
-export async function resumeCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
-  if ((await loadCampaignRow(db, workspaceId, id)).kind === "bulk") return transition(db, workspaceId, id, "sending", ["paused"], options);
-  return activate(db, workspaceId, id, ["paused"], options);
+/** paused → active (trigger campaigns, checks again) or sending (bulk campaigns). */
+export function resumeCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+  return runLifecycleAction(db, workspaceId, id, "resume", options);
 }
-
-/** Which statuses each target can be reached from, per campaign kind. */
-const TRANSITIONS: Record<CampaignKind, Partial<Record<CampaignStatus, CampaignStatus[]>>> = {
-  trigger: { paused: ["active"], archived: ["draft", "active", "paused"] },
-  bulk: { paused: ["sending"], sending: ["paused"], cancelled: ["scheduled", "sending", "paused"], archived: ["draft", "completed", "cancelled"] },
-};
 
 const VERB: Partial<Record<CampaignStatus, string>> = { paused: "paused", sending: "resumed", cancelled: "cancelled", archived: "archived" };
 
@@ -115,7 +87,7 @@ export async function transition(
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
     if (row.status === to) return viewWithTemplate(tx, row);
-    const allowed = TRANSITIONS[row.kind][to] ?? [];
+    const allowed = campaignKind(row.kind).lifecycle.transitions[to] ?? [];
     if (!allowed.includes(row.status) || (from && !from.includes(row.status))) {
       throw conflict(`A ${row.status} ${row.kind} campaign cannot be ${VERB[to] ?? `moved to ${to}`}.`, "invalid_status_transition");
     }
@@ -129,12 +101,12 @@ export async function transition(
 
 /** active → paused for trigger campaigns (trigger calls get 409 while paused), sending → paused for bulk ones. Pausing twice is a no-op. */
 export function pauseCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
-  return transition(db, workspaceId, id, "paused", null, options);
+  return runLifecycleAction(db, workspaceId, id, "pause", options);
 }
 
 /** → archived (archiving twice is a no-op): trigger campaigns from any status, bulk ones unless scheduled or sending. Archived campaigns keep their messages and logs. */
 export function archiveCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
-  return transition(db, workspaceId, id, "archived", null, options);
+  return runLifecycleAction(db, workspaceId, id, "archive", options);
 }
 
 /**
@@ -143,16 +115,20 @@ export function archiveCampaign(db: Executor, workspaceId: string, id: string, o
  * the version, with the `campaign.published` audit row in the same transaction. A trigger request
  * reads the row in one statement, so it sees the old configuration or the new one, never a mix.
  */
-export async function publishRevision(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+export function publishRevision(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+  return runLifecycleAction(db, workspaceId, id, "publish", options);
+}
+
+async function publish(db: Executor, workspaceId: string, id: string, options: LifecycleOptions): Promise<CampaignView> {
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
     expectVersion(row, options.version);
-    const revision = row.kind === "trigger" ? parseStoredRevision(row.draftRevision) : null;
+    const revision = parseStoredRevision(row.draftRevision);
     if (!revision) throw new ApiError("nothing_to_publish", "This campaign has no unpublished changes.");
     if (row.status !== "active" && row.status !== "paused") {
       throw conflict(`A ${row.status} campaign has no live configuration to publish to.`, "invalid_status_transition");
     }
-    const errors = await checkCampaign(tx, workspaceId, revision);
+    const errors = await campaignKind(row.kind).checks(tx, workspaceId, { ...row, ...revisionColumns(revision) });
     if (errors.length > 0) throw checksFailed(errors, "before the changes can be published");
     const changes = revisionChanges(liveConfig(row), revision);
     const updated = await updateCampaignRow(tx, row, { ...revisionColumns(revision), draftRevision: null });
@@ -162,7 +138,11 @@ export async function publishRevision(db: Executor, workspaceId: string, id: str
 }
 
 /** Drops the draft revision; the live configuration stays. Without a revision nothing changes. */
-export async function discardRevision(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+export function discardRevision(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+  return runLifecycleAction(db, workspaceId, id, "discard", options);
+}
+
+async function discard(db: Executor, workspaceId: string, id: string, options: LifecycleOptions): Promise<CampaignView> {
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
     expectVersion(row, options.version);
@@ -174,25 +154,37 @@ export async function discardRevision(db: Executor, workspaceId: string, id: str
 }
 
 /**
- * archived → draft. A trigger campaign comes back as a draft to edit and deploy again: its
- * deployment is cleared, and pending edits of its draft revision become the draft's configuration.
- * A bulk campaign comes back as a draft if it never launched (its schedule cleared), otherwise as
- * `completed` or `cancelled`, so it can never send to its audience twice.
+ * archived → where the kind says (kinds.ts `lifecycle.unarchive`): a trigger campaign comes back as
+ * a draft to edit and deploy again, pending edits of its draft revision becoming the draft's
+ * configuration; a bulk campaign as a draft if it never launched, otherwise as `completed` or
+ * `cancelled`, so it can never send to its audience twice.
  */
-export async function unarchiveCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+export function unarchiveCampaign(db: Executor, workspaceId: string, id: string, options: LifecycleOptions = {}): Promise<CampaignView> {
+  return runLifecycleAction(db, workspaceId, id, "unarchive", options);
+}
+
+async function unarchive(db: Executor, workspaceId: string, id: string, options: LifecycleOptions): Promise<CampaignView> {
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
     if (row.status !== "archived") throw conflict(`Only archived campaigns can be unarchived; this one is ${row.status}.`, "invalid_status_transition");
     expectVersion(row, options.version);
-    const revision = row.kind === "trigger" ? parseStoredRevision(row.draftRevision) : null;
-    const to: CampaignStatus = row.kind === "trigger" || !row.launchedAt ? "draft" : row.completedAt ? "completed" : "cancelled";
+    const revision = parseStoredRevision(row.draftRevision);
+    const { to, columns } = campaignKind(row.kind).lifecycle.unarchive(row);
     const updated = await updateCampaignRow(tx, row, {
       status: to,
-      ...(row.kind === "trigger" ? { deployedAt: null, draftRevision: null } : {}),
-      ...(revision ? revisionColumns(revision) : {}),
-      ...(row.kind === "bulk" && to === "draft" ? { scheduledAt: null, scheduleTimeZone: null } : {}),
+      ...columns,
+      ...(revision ? { ...revisionColumns(revision), draftRevision: null } : {}),
     });
     await auditCampaign(tx, updated, "unarchived", options.actor, { from: row.status, to: updated.status, version: updated.version, revisionApplied: revision !== null });
     return viewWithTemplate(tx, updated);
   });
 }
+
+/** The skeleton's actions, the same for every kind; a kind's own handler of the same action comes first. */
+const SKELETON_ACTIONS: Partial<Record<CampaignAction, LifecycleHandler>> = {
+  pause: (db, workspaceId, id, options) => transition(db, workspaceId, id, "paused", null, options),
+  archive: (db, workspaceId, id, options) => transition(db, workspaceId, id, "archived", null, options),
+  unarchive,
+  publish,
+  discard,
+};

@@ -1,16 +1,15 @@
-// Campaign records: get, list, create and update, message counts and known attributes.
-// Status changes are in lifecycle.ts, webhook URLs and the curl example in deployment.ts.
+// Campaign records: get, list, create and update, message counts and known attributes. What
+// differs per kind (what a kind's create and PATCH accept and check, its view members) is the
+// registered kind's (kinds.ts). Status changes are in lifecycle.ts, webhook URLs and the curl
+// example in deployment.ts.
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { campaigns, contacts, templates } from "@/db/schema";
-import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "@/lib/bulk/audience";
-import { getSenderRow } from "@/lib/senders/service";
-import type { BulkSettings } from "@/lib/bulk/schemas";
 import { newId } from "@/lib/crypto/random";
-import { ApiError, conflict, notFound, validationFailed } from "@/lib/http/errors";
-import { getTemplateRow } from "@/lib/templates/service";
+import { conflict, notFound, validationFailed } from "@/lib/http/errors";
 import { countFunnelsByCampaign, funnelTotal } from "./funnel";
+import { campaignKind, kindMembers, registeredCampaignKinds, type CampaignKindMembers, type UpdateCampaignValues } from "./kinds";
 import {
   BUILT_IN_ATTRIBUTES,
   createCampaignSchema,
@@ -19,7 +18,6 @@ import {
   parseStoredMessageConfig,
   parseStoredTriggerConfig,
   updateCampaignSchema,
-  type BulkAudience,
   type CampaignKind,
   type CampaignStatus,
   type CreateCampaignInput,
@@ -33,10 +31,6 @@ import { parseStoredSendPolicy, type SendPolicy } from "./send-policy";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
-export const EDITABLE_STATUSES: CampaignStatus[] = ["draft", "paused"];
-/** Bulk campaigns change only before they start sending. */
-export const BULK_EDITABLE_STATUSES: CampaignStatus[] = ["draft", "scheduled"];
-
 export interface CampaignTemplateSummary {
   id: string;
   name: string;
@@ -44,7 +38,8 @@ export interface CampaignTemplateSummary {
   status: string;
 }
 
-export interface CampaignView {
+/** A campaign as the API and the pages show it; members of one kind come from the kind (`CampaignKindMembers`). */
+export interface CampaignView extends CampaignKindMembers {
   id: string;
   name: string;
   kind: CampaignKind;
@@ -61,8 +56,6 @@ export interface CampaignView {
   deployedAt: string | null;
   /** Trigger campaigns: pending edits of a live campaign (revision.ts); null when there are none. */
   draftRevision?: DraftRevision | null;
-  /** Bulk campaigns: audience, rate, schedule, launch and completion; null for trigger campaigns. */
-  bulk: BulkSettings | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -82,24 +75,6 @@ export interface CampaignListItem extends CampaignView {
   stats: CampaignStats;
 }
 
-export function isEditable(status: CampaignStatus, kind: CampaignKind = "trigger"): boolean {
-  return (kind === "bulk" ? BULK_EDITABLE_STATUSES : EDITABLE_STATUSES).includes(status);
-}
-
-function bulkSettings(row: CampaignRow): BulkSettings | null {
-  if (row.kind !== "bulk") return null;
-  return {
-    audience: parseStoredAudience(row.audience),
-    sendRatePerSecond: row.sendRatePerSecond,
-    scheduledAt: row.scheduledAt?.toISOString() ?? null,
-    timeZone: row.scheduleTimeZone,
-    allowTierWait: row.allowTierWait,
-    launchedAt: row.launchedAt?.toISOString() ?? null,
-    completedAt: row.completedAt?.toISOString() ?? null,
-    scheduleMissed: row.status === "draft" && row.scheduledAt !== null,
-  };
-}
-
 /** The configuration triggers use: the row's own columns, never the draft revision. */
 export function liveConfig(row: CampaignRow): CampaignConfig {
   return {
@@ -114,14 +89,9 @@ export function liveConfig(row: CampaignRow): CampaignConfig {
 }
 
 function draftRevisionView(row: CampaignRow): DraftRevision | null {
-  const stored = row.kind === "trigger" ? parseStoredRevision(row.draftRevision) : null;
+  const stored = parseStoredRevision(row.draftRevision);
   if (!stored) return null;
   return { ...stored, changes: revisionChanges(liveConfig(row), stored) };
-}
-
-/** Edits of this campaign go into its draft revision: it is live, or paused with edits pending. */
-export function editsRevision(row: Pick<CampaignRow, "kind" | "status" | "draftRevision">): boolean {
-  return row.kind === "trigger" && (row.status === "active" || (row.status === "paused" && parseStoredRevision(row.draftRevision) !== null));
 }
 
 function toView(row: CampaignRow, template: CampaignTemplateSummary | null): CampaignView {
@@ -140,7 +110,7 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
     version: row.version,
     deployedAt: row.deployedAt?.toISOString() ?? null,
     draftRevision: draftRevisionView(row),
-    bulk: bulkSettings(row),
+    ...kindMembers(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -240,8 +210,10 @@ export async function campaignStats(db: Executor, workspaceId: string, campaignI
 }
 
 export async function createCampaign(db: Executor, workspaceId: string, input: CreateCampaignInput): Promise<CampaignView> {
-  const { name, kind, audience, templateId, messageConfig, sendRatePerSecond } = createCampaignSchema.parse(input);
-  if (kind === "bulk") await checkBulkSettings(db, workspaceId, { audience, templateId, sendRatePerSecond });
+  const values = createCampaignSchema.parse(input);
+  const { name, kind, messageConfig } = values;
+  const kindRules = campaignKind(kind).create;
+  await kindRules.check(db, workspaceId, values);
   const [row] = await db
     .insert(campaigns)
     .values({
@@ -252,48 +224,12 @@ export async function createCampaign(db: Executor, workspaceId: string, input: C
       status: "draft",
       triggerConfig: defaultTriggerConfig(),
       messageConfig: messageConfig ?? defaultMessageConfig(),
-      ...(kind === "bulk"
-        ? { audience: audience ?? { listIds: [], segmentIds: [] }, templateId: templateId ?? null, sendRatePerSecond: sendRatePerSecond ?? null }
-        : {}),
+      ...kindRules.columns(values),
     })
     .returning();
   if (!row) throw new Error("Inserting the campaign returned no row.");
   return viewWithTemplate(db, row);
 }
-
-/** A bulk campaign's references exist in the workspace (404 otherwise) and its rate fits the sender. */
-async function checkBulkSettings(
-  db: Executor,
-  workspaceId: string,
-  settings: { audience?: BulkAudience; templateId?: string | null; sendRatePerSecond?: number | null },
-): Promise<void> {
-  if (settings.audience && !isAudienceEmpty(settings.audience)) await bulkAudienceSql(db, workspaceId, settings.audience);
-  if (settings.templateId) {
-    const template = await getTemplateRow(db, workspaceId, settings.templateId);
-    if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
-  }
-  if (settings.sendRatePerSecond) {
-    const sender = await getSenderRow(db, workspaceId);
-    if (settings.sendRatePerSecond > sender.throughputPerSecond) {
-      throw validationFailed([
-        {
-          path: "sendRatePerSecond",
-          code: "above_throughput",
-          message: `The sender sends at most ${sender.throughputPerSecond} messages per second; pick that or less.`,
-        },
-      ]);
-    }
-  }
-}
-
-function notEditable(row: CampaignRow): ApiError {
-  if (row.kind === "bulk") {
-    return conflict(`This campaign is ${row.status}; a bulk campaign can only be changed while it is a draft or scheduled.`, "campaign_not_editable");
-  }
-  return conflict(`This campaign is ${row.status} and can no longer be edited.`, "campaign_not_editable");
-}
-
-/** 409 for a write based on an older version than the stored one. */
 
 /**
  * Saves name / mapping / template (/ audience / rate): trigger campaigns in draft and paused, bulk
@@ -305,19 +241,16 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
   const changes = updateCampaignSchema.parse(input);
   return db.transaction(async (tx) => {
     const row = await loadCampaignRow(tx, workspaceId, id, { lock: true });
-    const intoRevision = editsRevision(row);
-    if (!intoRevision && !isEditable(row.status, row.kind)) throw notEditable(row);
+    const edits = campaignKind(row.kind).edits;
+    const intoRevision = edits.intoRevision(row);
+    if (!intoRevision && !edits.statuses.includes(row.status)) throw conflict(edits.notEditable(row), "campaign_not_editable");
     expectVersion(row, changes.version);
-    const kindErrors = (row.kind === "bulk" ? TRIGGER_ONLY_MEMBERS : BULK_ONLY_MEMBERS)
+    const kindErrors = registeredCampaignKinds()
+      .flatMap((other) => (other.edits === edits ? [] : other.edits.members))
       .filter((member) => changes[member] !== undefined)
       .map((member) => ({ path: member, code: "not_for_kind", message: `A ${row.kind} campaign has no ${member}.` }));
     if (kindErrors.length > 0) throw validationFailed(kindErrors);
-    if (row.kind === "bulk") {
-      await checkBulkSettings(tx, workspaceId, changes);
-    } else if (changes.templateId) {
-      const template = await getTemplateRow(tx, workspaceId, changes.templateId);
-      if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
-    }
+    await edits.check(tx, workspaceId, changes);
     if (intoRevision) return saveRevision(tx, row, changes);
     const updated = await updateCampaignRow(
       tx,
@@ -333,7 +266,7 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.audience !== undefined ? { audience: changes.audience } : {}),
         ...(changes.sendRatePerSecond !== undefined ? { sendRatePerSecond: changes.sendRatePerSecond } : {}),
       },
-      inArray(campaigns.status, row.kind === "bulk" ? BULK_EDITABLE_STATUSES : EDITABLE_STATUSES),
+      inArray(campaigns.status, [...edits.statuses]),
     );
     return viewWithTemplate(tx, updated);
   });
@@ -357,11 +290,6 @@ async function saveRevision(tx: Executor, row: CampaignRow, changes: UpdateCampa
   const updated = await updateCampaignRow(tx, row, { draftRevision: pending, updatedAt: now }, inArray(campaigns.status, ["active", "paused"]));
   return viewWithTemplate(tx, updated);
 }
-
-type UpdateCampaignValues = ReturnType<typeof updateCampaignSchema.parse>;
-
-const TRIGGER_ONLY_MEMBERS = ["triggerConfig", "rateLimitPerMinute", "respectOptOut"] as const;
-const BULK_ONLY_MEMBERS = ["audience", "sendRatePerSecond"] as const;
 
 /**
  * Attribute names a variable can use: built-ins, then those stored on the workspace's contacts.

@@ -3,6 +3,8 @@
 // apart from them. SIGTERM or SIGINT: the pass stops claiming, hands back what it holds, requests
 // in flight get up to 5 s, then the database pool closes and the process exits 0.
 import { closeDb, isEmbedded } from "@/db";
+// The composition root: the dispatch passes launch scheduled bulk campaigns through their kind.
+import "@/lib/engine/campaign-kinds";
 import { getEnv } from "@/lib/env";
 import { describeError } from "@/lib/logging";
 import { startEngineLoop } from "./loop";

@@ -3,6 +3,8 @@
 import "next/dist/server/node-environment-baseline";
 import { afterAll, beforeAll } from "vitest";
 import { closeDb } from "@/db";
+// The process's composition root, as at server start-up: campaign kinds registered before any test.
+import "@/lib/engine/campaign-kinds";
 import { installEngine } from "@/lib/engine/jobs";
 import { stopJobs } from "@/lib/jobs/runner";
 import { flushTriggerRequests } from "@/lib/trigger/requests";

@@ -48,3 +48,8 @@ export async function BulkCampaignPage({ db, workspaceId, campaign }: { db: Exec
   const progress = await getBulkProgress(db, workspaceId, campaign.id);
   return <BulkCampaignView key={campaign.id} campaign={campaign} initialProgress={progress} audienceSummary={audienceSummary(campaign)} />;
 }
+
+/** A bulk campaign's page: the builder while it is a draft, else its progress and actions. */
+export function BulkPage(props: { db: Executor; workspaceId: string; campaign: BulkCampaign }) {
+  return props.campaign.status === "draft" ? <BulkBuilderPage {...props} /> : <BulkCampaignPage {...props} />;
+}

@@ -1,22 +1,25 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { BulkBuilderPage, BulkCampaignPage } from "@/app/(dashboard)/campaigns/[id]/bulk-pages";
-import { CampaignBuilder } from "@/components/campaigns/campaign-builder";
+import { BulkPage } from "@/app/(dashboard)/campaigns/[id]/bulk-pages";
 import { CampaignActivity } from "@/components/campaigns/charts/campaign-activity";
 import { SenderBanner } from "@/components/campaigns/sender-banner";
+import { TriggerPage } from "@/app/(dashboard)/campaigns/[id]/trigger-page";
 import { getDb, type Executor } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { countFunnel, messagesPerDay } from "@/lib/campaigns/funnel";
-import { campaignResource } from "@/lib/campaigns/http";
-import { getCampaign, listKnownAttributes } from "@/lib/campaigns/service";
+import { campaignKind } from "@/lib/campaigns/kinds";
+import type { CampaignKind } from "@/lib/campaigns/schemas";
+import { getCampaign, type CampaignView } from "@/lib/campaigns/service";
 import { senderBanner } from "@/lib/senders/banner";
-import { getSender } from "@/lib/senders/service";
-import { listTemplates } from "@/lib/templates/service";
-import { getWorkspace } from "@/lib/workspaces";
-import { requestOrigin } from "@/lib/http/request-origin";
 import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Campaign" };
+
+/** Each kind's page (its builder, or its progress once it sends). */
+const KIND_PAGES: Record<CampaignKind, (props: { db: Executor; workspaceId: string; campaign: CampaignView }) => React.ReactNode | Promise<React.ReactNode>> = {
+  trigger: TriggerPage,
+  bulk: BulkPage,
+};
 
 /** The campaign's funnel and its last week, once it can have messages. */
 async function loadActivity(db: Executor, workspaceId: string, campaignId: string) {
@@ -35,42 +38,19 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
     senderBanner(db, user.workspaceId),
     campaign.status === "draft" ? null : loadActivity(db, user.workspaceId, campaign.id),
   ]);
-  const chart = activity && (
-    <CampaignActivity funnel={activity.funnel} days={activity.days} logsHref={`/campaigns/${campaign.id}/logs`} withFunnel={campaign.kind !== "bulk"} />
-  );
-
-  if (campaign.kind === "bulk") {
-    return (
-      <div className="grid gap-6">
-        <SenderBanner banner={banner} />
-        {campaign.status === "draft" ? (
-          <BulkBuilderPage db={db} workspaceId={user.workspaceId} campaign={campaign} />
-        ) : (
-          <BulkCampaignPage db={db} workspaceId={user.workspaceId} campaign={campaign} />
-        )}
-        {chart}
-      </div>
-    );
-  }
-  const [{ deployment }, templates, knownAttributes, sender, workspace] = await Promise.all([
-    campaignResource(db, user.workspaceId, campaign, await requestOrigin()),
-    listTemplates(db, user.workspaceId),
-    listKnownAttributes(db, user.workspaceId),
-    getSender(db, user.workspaceId),
-    getWorkspace(db, user.workspaceId),
-  ]);
+  const KindPage = KIND_PAGES[campaign.kind];
   return (
     <div className="grid gap-6">
       <SenderBanner banner={banner} />
-      <CampaignBuilder
-        key={campaign.id}
-        initialCampaign={campaign}
-        initialDeployment={deployment}
-        templates={templates}
-        knownAttributes={knownAttributes}
-        sender={{ provider: sender.provider, name: workspace?.name ?? "Your business" }}
-      />
-      {chart}
+      <KindPage db={db} workspaceId={user.workspaceId} campaign={campaign} />
+      {activity && (
+        <CampaignActivity
+          funnel={activity.funnel}
+          days={activity.days}
+          logsHref={`/campaigns/${campaign.id}/logs`}
+          withFunnel={campaignKind(campaign.kind).view.activityFunnel}
+        />
+      )}
     </div>
   );
 }
