@@ -54,7 +54,7 @@ async function main() {
   const { createTestAccount } = await import("@/lib/testing/factories");
   const { connectTestWhatsAppSender, createTestMessages, setSenderThroughput } = await import("@/lib/testing/messaging-factories");
   const { runDispatch } = await import("@/lib/messaging/dispatcher");
-  const { defaultProviders } = await import("@/lib/messaging/providers");
+  const { defaultChannels } = await import("@/lib/channels");
 
   const db = await getDb();
   // The fake Graph API runs in its own process, as the real one would, so its CPU is not ours.
@@ -93,7 +93,7 @@ async function main() {
     await graphStats("/__reset");
     const started = Date.now();
     // The default limiter: each sender's rate held in Postgres, as in production.
-    const summary = await runDispatch({ db, providers: defaultProviders() }, { deadlineMs: 10 * 60_000, maxInFlight: 256 });
+    const summary = await runDispatch({ db, channels: defaultChannels() }, { deadlineMs: 10 * 60_000, maxInFlight: 256 });
     const elapsed = (Date.now() - started) / 1000;
     const arrivals = await graphStats("/__stats");
     const sendTimes = new Map(Object.entries(arrivals));

@@ -1,4 +1,5 @@
 // Deploy checks (DESIGN.md "Campaigns"): each failure carries a path naming the builder node it belongs to.
+import type { ChannelName } from "@/lib/channels";
 import type { FieldError } from "@/lib/http/errors";
 import { describeVariable, listTemplateVariables } from "@/lib/templates/variables";
 import type { ParameterFormat } from "@/lib/templates/types";
@@ -8,7 +9,7 @@ export interface DeployCheckInput {
   triggerConfig: unknown;
   messageConfig: unknown;
   template: { name: string; status: string; parameterFormat: ParameterFormat; components: unknown[]; availableForSender: boolean } | null;
-  sender: { provider: "sandbox" | "whatsapp"; configured: boolean };
+  sender: { provider: ChannelName; configured: boolean };
 }
 
 /** Paths start with `trigger`, `message` or `sender`, so the builder can show each next to its node. */

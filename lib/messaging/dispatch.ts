@@ -6,13 +6,13 @@ import { after } from "next/server";
 import { getDb } from "@/db";
 import { endStuckSessions } from "@/db/stuck-sessions";
 import { runDispatch, type DispatchOptions, type DispatchSummary } from "./dispatcher";
-import { defaultProviders, type ProviderRegistry } from "./providers";
+import { defaultChannels } from "@/lib/channels";
 import { describeError } from "@/lib/logging";
 import { evaluateAlerts, type AlertPassSummary } from "@/lib/alerts/evaluate";
 import { deliverDueWebhooks, pruneWebhookHistory, type WebhookPassSummary } from "@/lib/event-webhooks/deliveries";
 import { writeSnapshotChunksDue } from "@/lib/bulk/snapshot";
 
-const providers: ProviderRegistry = defaultProviders();
+const channels = defaultChannels();
 
 interface DispatchState {
   /** The drain started by dispatchSoon, if one is running. */
@@ -41,7 +41,7 @@ function state(): DispatchState {
 export async function dispatchDue(options: Pick<DispatchOptions, "deadlineMs" | "limit" | "signal"> = {}): Promise<DispatchSummary> {
   const { shutdown } = state();
   const signal = options.signal ? AbortSignal.any([options.signal, shutdown.signal]) : shutdown.signal;
-  return runDispatch({ db: await getDb(), providers }, { deadlineMs: options.deadlineMs ?? 10_000, limit: options.limit, signal });
+  return runDispatch({ db: await getDb(), channels }, { deadlineMs: options.deadlineMs ?? 10_000, limit: options.limit, signal });
 }
 
 const WEBHOOK_PRUNE_EVERY_MS = 60 * 60 * 1000;

@@ -10,18 +10,17 @@
 // ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
 import { isEmbedded } from "@/db";
 import { runBulkHousekeeping } from "@/lib/bulk/housekeeping";
+import { advanceSandboxDeliveries, defaultChannels, SANDBOX_WAMID_PREFIX, type ChannelSender } from "@/lib/channels";
 import { describeError } from "@/lib/logging";
 import { SENDER_CHANGED_CODE } from "@/lib/senders/service";
 import { CAMPAIGN_REFRESH_MS, createBulkPacing } from "./bulk-pacing";
 import { claimBulkMessages, claimPriorityMessages, loadCurrentSenders, loadSendersById, type ClaimedMessage } from "./claims";
-import { classifySendError, INTERRUPTED_SEND_REASON, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON, retryDelayMs, type SendFailure } from "./errors";
+import { INTERRUPTED_SEND_REASON, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON, retryDelayMs, type SendFailure } from "./errors";
 import { createInFlightMarks } from "./in-flight";
 import { applyInboxedStatuses } from "./inbox";
 import { addToLane, createLane, laneSize, putBack, semaphore, type Lane } from "./lanes";
 import { createOutcomeWrites, guarded } from "./outcomes";
 import { claimOwnerFor } from "./owner";
-import { defaultProviders, type SenderForSend } from "./providers";
-import { advanceSandboxDeliveries, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createSentWriter, unrecordedWamid, writeUnrecordedSends, type SentRecord } from "./results";
 import { createSharedThroughputLimiter, lateSlotToleranceMs, senderLane } from "./throughput";
 
@@ -49,7 +48,7 @@ export const SENDER_CHANGED_REASON =
 export async function runDispatch(deps: DispatchDeps, options: DispatchOptions = {}): Promise<DispatchSummary> {
   const db = deps.db;
   const clock = deps.clock ?? systemClock;
-  const providers = deps.providers ?? defaultProviders();
+  const channels = deps.channels ?? defaultChannels();
   const limiter = deps.limiter ?? createSharedThroughputLimiter(db);
   const random = deps.random ?? Math.random;
   const batchSize = options.batchSize ?? 500;
@@ -64,8 +63,8 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const inFlight = semaphore(options.maxInFlight ?? 128);
   const summary: DispatchSummary = { claimed: 0, sent: 0, retrying: 0, failed: 0, deferred: 0, skipped: 0, unknown: 0, simulated: 0, durationMs: 0 };
   const lanes = new Map<string, Lane>();
-  const senderById = new Map<string, SenderForSend | null>();
-  const currentSender = new Map<string, SenderForSend | null>();
+  const senderById = new Map<string, ChannelSender | null>();
+  const currentSender = new Map<string, ChannelSender | null>();
   const recipientPausedUntil = new Map<string, number>();
   const sending = new Set<ClaimedMessage>();
   const tasks = new Set<Promise<void>>();
@@ -139,18 +138,19 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
    */
   const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
     const { sender } = lane;
-    let outcome: { wamid: string } | { failure: SendFailure };
+    const channel = channels[sender.channel];
+    let outcome: { providerMessageId: string } | { failure: SendFailure };
     sending.add(message);
     try {
-      outcome = await providers[sender.provider].send(message, sender);
+      outcome = await channel.send({ id: message.id, to: message.phoneNumber, payload: message.payload, attempts: message.attempts }, sender);
     } catch (error) {
-      outcome = { failure: classifySendError(error) };
+      outcome = { failure: channel.classifyError(error) };
     } finally {
       sending.delete(message);
     }
     const now = clock.now();
-    if ("wamid" in outcome) {
-      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: new Date(startedAt), senderId: sender.id });
+    if ("providerMessageId" in outcome) {
+      await sentWriter.record({ message, wamid: outcome.providerMessageId, sentAt: new Date(startedAt), senderId: sender.id });
       return;
     }
     const { failure } = outcome;
@@ -161,12 +161,12 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       await guarded("slowing the sender down", () => limiter.holdUntil(senderLane(sender.id), now + failure.senderPauseMs!));
     }
     if (failure.recipientPauseMs) recipientPausedUntil.set(message.phoneNumber, now + failure.recipientPauseMs);
-    if (failure.outcomeUnknown) {
+    if (failure.class === "outcome_unknown") {
       await markOutcomeUnknown(message, failure.reason);
       return;
     }
-    if (!failure.retryable || message.attempts >= maxAttempts) {
-      const reason = failure.retryable ? `${failure.reason} Gave up after ${message.attempts} attempts.` : failure.reason;
+    if (failure.class !== "retryable" || message.attempts >= maxAttempts) {
+      const reason = failure.class === "retryable" ? `${failure.reason} Gave up after ${message.attempts} attempts.` : failure.reason;
       await fail(message, { code: failure.code, reason });
       return;
     }
@@ -326,7 +326,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
     track(lane.running);
   };
 
-  const enqueue = (message: ClaimedMessage, sender: SenderForSend) => {
+  const enqueue = (message: ClaimedMessage, sender: ChannelSender) => {
     let lane = lanes.get(sender.id);
     if (!lane) lanes.set(sender.id, (lane = createLane(sender, limiter)));
     addToLane(lane, message);
