@@ -101,7 +101,7 @@ async function main() {
     const perSenderTimelines = phoneIds.map((id) => timeline(sendTimes.get(id) ?? []));
     // Exactly once: as many Graph requests as messages, and every row sent with a distinct wamid.
     const rows = await db
-      .select({ status: messages.status, n: sql<number>`count(*)::int`, wamids: sql<number>`count(distinct ${messages.wamid})::int` })
+      .select({ status: messages.status, n: sql<number>`count(*)::int`, wamids: sql<number>`count(distinct ${messages.providerMessageId})::int` })
       .from(messages)
       .where(inArray(messages.id, ids))
       .groupBy(messages.status);

@@ -89,7 +89,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
       attempts: messages.attempts,
       errorCode: messages.errorCode,
       inFlightAt: messages.inFlightAt,
-      wamid: messages.wamid,
+      wamid: messages.providerMessageId,
       // In the claim's own statement: send policies cost no round trip of their own.
       sendPolicy: sql<unknown>`(select c.send_policy from campaigns c where c.id = messages.campaign_id)`,
     });

@@ -113,7 +113,7 @@ describe("a failed write of send results", () => {
     await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 61_000) });
     expect(sends.filter((s) => ids.includes(s.id))).toHaveLength(50);
     const rows = await Promise.all(ids.map(getTestMessage));
-    expect(rows.every((r) => r.status === "sent" && r.wamid?.startsWith("wamid.TEST."))).toBe(true);
+    expect(rows.every((r) => r.status === "sent" && r.providerMessageId?.startsWith("wamid.TEST."))).toBe(true);
   });
 
   it("keeps a result it cannot write at all and records it later without sending again", async () => {
@@ -127,7 +127,7 @@ describe("a failed write of send results", () => {
     // The lease expires; the next pass of this process writes the kept result and sends nothing.
     await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 61_000) });
     expect(sends.filter((s) => s.id === id)).toHaveLength(1);
-    expect(await getTestMessage(id!)).toMatchObject({ status: "sent", wamid: `wamid.TEST.${id}.0` });
+    expect(await getTestMessage(id!)).toMatchObject({ status: "sent", providerMessageId: `wamid.TEST.${id}.0` });
   });
 });
 
@@ -240,7 +240,7 @@ describe("a provider switch", () => {
     const { sends, channels } = recordingProvider();
     await dispatch(account.workspaceId, { channels });
     expect(sends.map((s) => s.id)).toEqual([fresh]);
-    expect(await getTestMessage(stranded!)).toMatchObject({ status: "failed", errorCode: "sender_changed", wamid: null });
+    expect(await getTestMessage(stranded!)).toMatchObject({ status: "failed", errorCode: "sender_changed", providerMessageId: null });
     expect(await getTestMessage(fresh!)).toMatchObject({ status: "sent", senderId: newSender });
   });
 });
@@ -326,8 +326,8 @@ describe("claims of a dispatching process that is gone", () => {
     await dispatch(account.workspaceId, { channels });
     await dispatch(account.workspaceId, { channels });
     expect(sends.map((s) => s.id)).toEqual([claimed]);
-    expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 1, wamid: null });
-    expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1, wamid: `wamid.TEST.${claimed}.0` });
+    expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 1, providerMessageId: null });
+    expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1, providerMessageId: `wamid.TEST.${claimed}.0` });
   });
 
   it("are left alone while their owner holds its lock, and taken over once it lets go", async () => {

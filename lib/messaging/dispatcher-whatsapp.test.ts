@@ -41,8 +41,8 @@ describe("dispatching through a WhatsApp sender", () => {
     );
     expect(fakeGraph().requests.every((r) => r.path === `/v23.0/${credentials.phoneNumberId}/messages`)).toBe(true);
     expect(fakeGraph().requests.every((r) => r.headers.authorization === `Bearer ${credentials.accessToken}`)).toBe(true);
-    expect(await getTestMessage(ok)).toMatchObject({ status: "sent", wamid: "wamid.FAKE+14155550101" });
-    expect(await getTestMessage(bad)).toMatchObject({ status: "failed", errorCode: "131026", wamid: null });
+    expect(await getTestMessage(ok)).toMatchObject({ status: "sent", providerMessageId: "wamid.FAKE+14155550101" });
+    expect(await getTestMessage(bad)).toMatchObject({ status: "failed", errorCode: "131026", providerMessageId: null });
     const retry = await getTestMessage(busy);
     expect(retry).toMatchObject({ status: "queued", errorCode: "130429", attempts: 1 });
     expect(retry.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + ahead);

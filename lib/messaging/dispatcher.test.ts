@@ -49,7 +49,7 @@ describe("dispatcher with the sandbox provider", () => {
     expect(summary.sent).toBeGreaterThanOrEqual(1);
     const row = await getTestMessage(id);
     expect(row.status).toBe("sent");
-    expect(row.wamid?.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
+    expect(row.providerMessageId?.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
     expect(row.senderId).toMatch(/^snd_/);
     expect(row.attempts).toBe(1);
     expect(row.sentAt).toBeInstanceOf(Date);
@@ -61,7 +61,7 @@ describe("dispatcher with the sandbox provider", () => {
     const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.undeliverable, nextAttemptAt: due() });
     await dispatch(account.workspaceId);
     const row = await getTestMessage(id);
-    expect(row).toMatchObject({ status: "failed", errorCode: "131026", attempts: 1, wamid: null });
+    expect(row).toMatchObject({ status: "failed", errorCode: "131026", attempts: 1, providerMessageId: null });
     expect(row.errorReason).toMatch(/not on WhatsApp/);
     expect(row.failedAt).toBeInstanceOf(Date);
   });
@@ -187,7 +187,7 @@ describe("claiming", () => {
     // The first pass's late answer does not overwrite what the other instance wrote.
     release();
     await first;
-    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, wamid: null });
+    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, providerMessageId: null });
   });
 });
 
@@ -254,10 +254,10 @@ describe("sandbox delivery simulation", () => {
     const account = await createTestAccount();
     // Simulated "now" ahead of the real clock, so passes of other test files leave these rows alone.
     const now = Date.now() + FUTURE;
-    const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
-    const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
-    const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}c${now}`, sentAt: new Date(now - 100) });
-    const real = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `wamid.REAL${now}`, sentAt: new Date(now - 5_000) });
+    const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
+    const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
+    const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}c${now}`, sentAt: new Date(now - 100) });
+    const real = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `wamid.REAL${now}`, sentAt: new Date(now - 5_000) });
     const db = await getDb();
     await advanceSandboxDeliveries(db, new Date(now));
     expect(await getTestMessage(recent)).toMatchObject({ status: "delivered", deliveredAt: new Date(now - 500), readAt: null });

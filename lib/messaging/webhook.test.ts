@@ -87,7 +87,7 @@ async function setup() {
   const account = await createTestAccount();
   const sender = await connectTestWhatsAppSender(account.workspaceId);
   const wamid = `wamid.TEST${Math.random().toString(36).slice(2)}`;
-  const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid, sentAt: new Date(Date.now() - 60_000) });
+  const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: wamid, sentAt: new Date(Date.now() - 60_000) });
   return { account, sender, wamid, id };
 }
 
@@ -185,7 +185,7 @@ describe("POST status ordering", () => {
   it("a skipped message is final: no reported status changes it", async () => {
     const { account, sender } = await setup();
     const wamid = `wamid.SKIP${Math.random().toString(36).slice(2)}`;
-    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "skipped", wamid });
+    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "skipped", providerMessageId: wamid });
     const response = await deliver(
       payload(sender, [{ id: wamid, status: "sent" }, { id: wamid, status: "delivered" }, { id: wamid, status: "read" }, { id: wamid, status: "failed", errors: [{ code: 131026, message: "x" }] }]),
       sender.appSecret,
@@ -256,7 +256,7 @@ describe("POST batches and held statuses", () => {
 
     // The send's result is written after the webhook: the held statuses apply then.
     const db = await getDb();
-    await db.update(messages).set({ status: "sent", wamid: early, sentAt: new Date() }).where(eq(messages.id, pendingId));
+    await db.update(messages).set({ status: "sent", providerMessageId: early, sentAt: new Date() }).where(eq(messages.id, pendingId));
     expect(await applyInboxedStatuses(db, { wamids: [early] })).toBe(1);
     expect(await getTestMessage(pendingId)).toMatchObject({ status: "delivered", deliveredAt: new Date(deliveredAt * 1000) });
   });

@@ -97,7 +97,7 @@ describe("trigger sends to opted-out contacts", () => {
     await runDispatch({ db, clock: systemClock, channels }, { workspaceIds: [fx.workspaceId] });
     expect(sent).toEqual([OPTED_IN]);
     const [after] = await db.select().from(messages).where(eq(messages.id, skipped.id));
-    expect(after).toMatchObject({ status: "skipped", attempts: 0, wamid: null, sentAt: null });
+    expect(after).toMatchObject({ status: "skipped", attempts: 0, providerMessageId: null, sentAt: null });
   });
 
   it("a single opted-out recipient gets 202 with status skipped and nothing to dispatch; logs and CSV count and explain it", async () => {

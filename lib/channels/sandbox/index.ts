@@ -104,7 +104,7 @@ export async function advanceSandboxDeliveries(db: Executor, now: Date): Promise
         // The workspace/created_at index bounds the scan to recent messages of sandbox workspaces.
         inArray(messages.workspaceId, db.select({ id: senders.workspaceId }).from(senders).where(eq(senders.provider, "sandbox"))),
         gt(messages.createdAt, new Date(now.getTime() - SANDBOX_SIMULATION_WINDOW_MS)),
-        like(messages.wamid, `${SANDBOX_WAMID_PREFIX}%`),
+        like(messages.providerMessageId, `${SANDBOX_WAMID_PREFIX}%`),
         or(
           and(eq(messages.status, "sent"), lte(messages.sentAt, deliveredBefore)),
           and(eq(messages.status, "delivered"), lte(messages.sentAt, readBefore)),
