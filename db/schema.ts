@@ -14,6 +14,7 @@ import {
   unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { CHANNEL_NAMES } from "../lib/channels/types";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -134,7 +135,8 @@ export const senders = pgTable("senders", {
     .notNull()
     .unique()
     .references(() => workspaces.id, { onDelete: "cascade" }),
-  provider: text("provider", { enum: ["sandbox", "whatsapp"] }).notNull().default("sandbox"),
+  /** The channel the sender sends through (lib/channels). */
+  provider: text("provider", { enum: CHANNEL_NAMES }).notNull().default("sandbox"),
   phoneNumberId: text("phone_number_id"),
   wabaId: text("waba_id"),
   displayPhoneNumber: text("display_phone_number"),
