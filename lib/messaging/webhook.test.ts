@@ -324,6 +324,23 @@ describe("POST inbound replies", () => {
     expect((await contactOf(account.workspaceId, `+${c}`))?.optedOutAt).toBeNull();
   });
 
+  it("accepts inbound messages that carry no words (a reaction, an image, a location) without changing consent", async () => {
+    const { account, sender } = await setup();
+    const from = digits();
+    await storedContact(account.workspaceId, `+${from}`);
+    const body = inboundPayload(sender, [{ from, type: "text", body: "placeholder" }]);
+    const base = { from, timestamp: String(Math.floor(Date.now() / 1000)) };
+    body.entry[0]!.changes[0]!.value.messages = [
+      { ...base, id: `wamid.IN${randomBase62(16)}`, type: "reaction", reaction: { message_id: "wamid.OUT1", emoji: "🛑" } },
+      { ...base, id: `wamid.IN${randomBase62(16)}`, type: "image", image: { id: "1479537139650973", mime_type: "image/jpeg", caption: "STOP" } },
+      { ...base, id: `wamid.IN${randomBase62(16)}`, type: "location", location: { latitude: 51.5, longitude: -0.12 } },
+    ] as never;
+    const response = await deliver(body, sender.appSecret);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ received: true, replies: 0 });
+    expect((await contactOf(account.workspaceId, `+${from}`))?.optedOutAt).toBeNull();
+  });
+
   it("STOP from an unknown number creates the contact opted out; a duplicated delivery changes nothing", async () => {
     const { account, sender } = await setup();
     const from = digits();

@@ -64,21 +64,29 @@ export const sandboxChannel: Channel = {
   webhook: null,
 };
 
-/** An inbound text message from `phone`, as a real channel would report it (the sandbox's "simulate a reply"). */
-export function simulatedInboundText(phone: string, text: string, at: Date = new Date()): InboundMessage {
+/** What a simulated inbound message says: its kind and that kind's fields (the rest are null). */
+export type SimulatedInboundContent = Pick<InboundMessage, "kind"> & Partial<Pick<InboundMessage, "text" | "payload" | "media" | "location" | "reaction" | "contextProviderMessageId" | "profileName">>;
+
+/** An inbound message of any kind from `phone`, as a real channel would report it (the sandbox's simulated replies). */
+export function simulatedInbound(phone: string, content: SimulatedInboundContent, at: Date = new Date()): InboundMessage {
   return {
     providerMessageId: `${SANDBOX_INBOUND_PREFIX}${randomBase62(20)}`,
     from: phone,
-    profileName: null,
+    profileName: content.profileName ?? null,
     at,
-    kind: "text",
-    text,
-    payload: null,
-    media: null,
-    location: null,
-    reaction: null,
-    contextProviderMessageId: null,
+    kind: content.kind,
+    text: content.text ?? null,
+    payload: content.payload ?? null,
+    media: content.media ?? null,
+    location: content.location ?? null,
+    reaction: content.reaction ?? null,
+    contextProviderMessageId: content.contextProviderMessageId ?? null,
   };
+}
+
+/** An inbound text message from `phone` (the sandbox's "simulate a reply"). */
+export function simulatedInboundText(phone: string, text: string, at: Date = new Date()): InboundMessage {
+  return simulatedInbound(phone, { kind: "text", text }, at);
 }
 
 /**
