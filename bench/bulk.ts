@@ -174,7 +174,7 @@ async function main() {
     console.log(`(b) ${RECIPIENTS.toLocaleString("en-US")} recipients at ${RATE}/s with ${TRIGGERS_PER_SECOND} triggers/s …`);
     const { runDispatch } = await import("@/lib/messaging/dispatcher");
     const { dispatchDependencies } = await import("@/lib/engine/jobs");
-    const { defaultProviders } = await import("@/lib/messaging/providers");
+    const { defaultChannels } = await import("@/lib/channels");
     const { workspaceId, templateId, listId } = await workspaceWithAudience(Math.ceil(RECIPIENTS / 0.99), "Pacing");
     // The sender has room for both: the campaign's rate plus the triggers'. Triggers go first, so
     // the bulk send keeps its rate only if it never gives the triggers' share away.
@@ -211,9 +211,9 @@ async function main() {
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
     })();
-    const providers = defaultProviders();
+    const channels = defaultChannels();
     while (true) {
-      await runDispatch({ ...dispatchDependencies(), db, providers }, { deadlineMs: 20_000 });
+      await runDispatch({ ...dispatchDependencies(), db, channels }, { deadlineMs: 20_000 });
       const [left] = await queryRows<{ n: number }>(
         db,
         sql`select (select count(*) from messages where campaign_id = ${campaign.id} and status in ('queued', 'sending'))::int
@@ -230,7 +230,7 @@ async function main() {
     await writing;
     const recipients = Number((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from messages where campaign_id = ${campaign.id}`))[0]?.n ?? 0);
     // The last triggers go out too.
-    await runDispatch({ ...dispatchDependencies(), db, providers }, { deadlineMs: 5_000 });
+    await runDispatch({ ...dispatchDependencies(), db, channels }, { deadlineMs: 5_000 });
     const [span] = await queryRows<{ first: string; last: string; sent: number }>(
       db,
       sql`select min(sent_at) as first, max(sent_at) as last, count(sent_at)::int as sent from messages where campaign_id = ${campaign.id}`,

@@ -1,7 +1,7 @@
 // The fake Graph API for `bench/dispatch.ts`, in its own process (as the real API is): accepts
 // every message after BENCH_GRAPH_LATENCY_MS, records when each request arrived per phone number
 // id, and serves those timestamps on GET /__stats (POST /__reset clears them).
-import { startFakeGraph } from "@/lib/testing/fake-graph";
+import { startFakeGraph } from "@/lib/channels/whatsapp/testing/fake-graph";
 
 const LATENCY_MS = Number(process.env.BENCH_GRAPH_LATENCY_MS ?? 25);
 const arrivals = new Map<string, number[]>();

@@ -55,7 +55,7 @@ async function main() {
   const { connectTestWhatsAppSender, createTestMessages, setSenderThroughput } = await import("@/lib/testing/messaging-factories");
   const { runDispatch } = await import("@/lib/messaging/dispatcher");
   const { dispatchDependencies } = await import("@/lib/engine/jobs");
-  const { defaultProviders } = await import("@/lib/messaging/providers");
+  const { defaultChannels } = await import("@/lib/channels");
 
   const db = await getDb();
   // The fake Graph API runs in its own process, as the real one would, so its CPU is not ours.
@@ -94,7 +94,7 @@ async function main() {
     await graphStats("/__reset");
     const started = Date.now();
     // The default limiter: each sender's rate held in Postgres, as in production.
-    const summary = await runDispatch({ ...dispatchDependencies(), db, providers: defaultProviders() }, { deadlineMs: 10 * 60_000, maxInFlight: 256 });
+    const summary = await runDispatch({ ...dispatchDependencies(), db, channels: defaultChannels() }, { deadlineMs: 10 * 60_000, maxInFlight: 256 });
     const elapsed = (Date.now() - started) / 1000;
     const arrivals = await graphStats("/__stats");
     const sendTimes = new Map(Object.entries(arrivals));
@@ -102,7 +102,7 @@ async function main() {
     const perSenderTimelines = phoneIds.map((id) => timeline(sendTimes.get(id) ?? []));
     // Exactly once: as many Graph requests as messages, and every row sent with a distinct wamid.
     const rows = await db
-      .select({ status: messages.status, n: sql<number>`count(*)::int`, wamids: sql<number>`count(distinct ${messages.wamid})::int` })
+      .select({ status: messages.status, n: sql<number>`count(*)::int`, wamids: sql<number>`count(distinct ${messages.providerMessageId})::int` })
       .from(messages)
       .where(inArray(messages.id, ids))
       .groupBy(messages.status);

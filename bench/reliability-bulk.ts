@@ -9,7 +9,7 @@
 // process held are taken over without waiting for their 60 s lease (its advisory lock went with it).
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/db/rows";
-import { graphError, type FakeGraphReply } from "@/lib/testing/fake-graph";
+import { graphError, type FakeGraphReply } from "@/lib/channels/whatsapp/testing/fake-graph";
 import { createWhatsAppWorkspace, recipientOf } from "./reliability-support";
 import type { ScenarioContext } from "./reliability-scenarios";
 import { BASE_URL, sleep } from "./trigger-support";

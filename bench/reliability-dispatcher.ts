@@ -8,17 +8,17 @@ async function main() {
   const { getDb, closeDb } = await import("@/db");
   const { runDispatch } = await import("@/lib/messaging/dispatcher");
   const { dispatchDependencies } = await import("@/lib/engine/jobs");
-  const { defaultProviders } = await import("@/lib/messaging/providers");
-  const { createWhatsAppProvider } = await import("@/lib/messaging/providers/whatsapp");
+  const { defaultChannels } = await import("@/lib/channels");
+  const { createWhatsAppChannel } = await import("@/lib/channels/whatsapp");
   const db = await getDb();
-  const providers = { ...defaultProviders(), whatsapp: createWhatsAppProvider({ timeoutMs }) };
+  const channels = { ...defaultChannels(), whatsapp: createWhatsAppChannel({ timeoutMs }) };
   const stop = new AbortController();
   process.once("SIGTERM", () => stop.abort());
   process.once("SIGINT", () => stop.abort());
   console.log(JSON.stringify({ ready: true, pid: process.pid }));
   while (!stop.signal.aborted) {
     try {
-      const summary = await runDispatch({ ...dispatchDependencies(), db, providers }, { deadlineMs: 20_000, signal: stop.signal });
+      const summary = await runDispatch({ ...dispatchDependencies(), db, channels }, { deadlineMs: 20_000, signal: stop.signal });
       if (summary.claimed > 0) console.log(JSON.stringify({ pid: process.pid, ...summary }));
       else await new Promise((resolve) => setTimeout(resolve, 250));
     } catch (error) {

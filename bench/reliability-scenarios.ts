@@ -6,8 +6,10 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DB } from "@/db";
 import { rowsOf } from "@/db/rows";
 import { messages, messageStatusInbox } from "@/db/schema";
-import type { FakeGraphHandler, FakeGraphReply, FakeGraphRequest } from "@/lib/testing/fake-graph";
-import { signPayload } from "@/lib/messaging/webhook";
+import type { FakeGraphHandler, FakeGraphReply, FakeGraphRequest } from "@/lib/channels/whatsapp/testing/fake-graph";
+import { getChannel } from "@/lib/channels";
+
+const signPayload = (raw: string, secret: string) => getChannel("whatsapp").webhook!.sign(raw, secret);
 import { createWhatsAppWorkspace, peakInWindow, queueMessages, recipientOf, restartablePostgres, statusWebhook, type Report, type WhatsAppWorkspace } from "./reliability-support";
 import { BASE_URL, phoneNumbers, sleep } from "./trigger-support";
 

@@ -40,7 +40,7 @@
 // RELIABILITY_ONLY=1,2,a,b,c,d,e,f runs only the named scenarios. Exits non-zero on any violation.
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { startFakeGraph, graphError, type FakeGraphHandler, type FakeGraphReply } from "@/lib/testing/fake-graph";
+import { startFakeGraph, graphError, type FakeGraphHandler, type FakeGraphReply } from "@/lib/channels/whatsapp/testing/fake-graph";
 import { bulkUnderKills } from "./reliability-bulk";
 import { Report, startDispatchers } from "./reliability-support";
 import {

@@ -48,7 +48,8 @@ export async function measureIngestion(
   options: { connections: number; duration: number; statusesPerRequest?: number },
 ): Promise<IngestionFigures> {
   const perRequest = options.statusesPerRequest ?? 1;
-  const { signPayload } = await import("@/lib/messaging/webhook");
+  const { getChannel } = await import("@/lib/channels");
+  const signPayload = (raw: string, secret: string) => getChannel("whatsapp").webhook!.sign(raw, secret);
   const { getDb } = await import("@/db");
   let next = 0;
   let applied = 0;

@@ -22,7 +22,9 @@ async function main() {
   const { getDb, closeDb } = await import("@/db");
   const { messages, messageStatusInbox, senders } = await import("@/db/schema");
   const { encryptSecret } = await import("@/lib/crypto/secrets");
-  const { handleWebhookDelivery, signPayload } = await import("@/lib/messaging/webhook");
+  const { handleWebhookDelivery } = await import("@/lib/messaging/webhook");
+  const { getChannel } = await import("@/lib/channels");
+  const signPayload = (raw: Uint8Array, secret: string) => getChannel("whatsapp").webhook!.sign(raw, secret);
   const { applyInboxedStatuses } = await import("@/lib/messaging/inbox");
   const { createTriggerFixture } = await import("@/lib/testing/trigger-factories");
   const db = await getDb();
@@ -72,7 +74,7 @@ async function main() {
     const started = performance.now();
     for (const raw of raws) {
       const bytes = new TextEncoder().encode(raw);
-      const outcome = await handleWebhookDelivery(db, { raw: bytes, body: JSON.parse(raw), signature: signPayload(bytes, APP_SECRET) });
+      const outcome = await handleWebhookDelivery(db, "whatsapp", { raw: bytes, body: JSON.parse(raw), headers: new Headers({ "x-hub-signature-256": signPayload(bytes, APP_SECRET) }) });
       if (!outcome.ok) throw new Error(`webhook refused: ${outcome.reason}`);
       round.applied += outcome.applied;
       round.ignored += outcome.ignored;

@@ -29,8 +29,8 @@ describe("messages' keys", () => {
     const wamid = `wamid.INTEGRITY${Date.now()}`;
     await createTestMessage({ workspaceId: account.workspaceId });
     await createTestMessage({ workspaceId: account.workspaceId });
-    await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid });
-    await expect(createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid })).rejects.toThrow();
+    await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: wamid });
+    await expect(createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: wamid })).rejects.toThrow();
     const db = await getDb();
     const [index] = await queryRows<{ definition: string }>(db, sql`select indexdef as definition from pg_indexes where indexname = 'messages_wamid_idx'`);
     expect(index?.definition).toMatch(/WHERE \(wamid IS NOT NULL\)/);

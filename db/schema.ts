@@ -14,6 +14,7 @@ import {
   unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { CHANNEL_NAMES } from "../lib/channels/types";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -134,7 +135,8 @@ export const senders = pgTable("senders", {
     .notNull()
     .unique()
     .references(() => workspaces.id, { onDelete: "cascade" }),
-  provider: text("provider", { enum: ["sandbox", "whatsapp"] }).notNull().default("sandbox"),
+  /** The channel the sender sends through (lib/channels). */
+  provider: text("provider", { enum: CHANNEL_NAMES }).notNull().default("sandbox"),
   phoneNumberId: text("phone_number_id"),
   wabaId: text("waba_id"),
   displayPhoneNumber: text("display_phone_number"),
@@ -386,7 +388,8 @@ export const messages = pgTable(
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
     status: text("status", { enum: messageStatuses }).notNull().default("queued"),
     source: text("source", { enum: messageSources }).notNull().default("trigger"),
-    wamid: text("wamid"),
+    /** The channel's id of the message once it accepted it (WhatsApp: the wamid; the column keeps that name). */
+    providerMessageId: text("wamid"),
     errorCode: text("error_code"),
     errorReason: text("error_reason"),
     attempts: integer("attempts").notNull().default(0),
@@ -422,7 +425,7 @@ export const messages = pgTable(
       .on(t.campaignId, t.nextAttemptAt)
       .where(sql`status in ('queued', 'sending') and source = 'bulk'`),
     // Queued rows have no wamid yet: they stay out of this index (a million-row snapshot writes none).
-    uniqueIndex("messages_wamid_idx").on(t.wamid).where(sql`wamid is not null`),
+    uniqueIndex("messages_wamid_idx").on(t.providerMessageId).where(sql`wamid is not null`),
     // A bulk campaign reaches each contact at most once, however often its launch is retried.
     uniqueIndex("messages_bulk_recipient_idx")
       .on(t.campaignId, t.contactId)
@@ -482,7 +485,8 @@ export const bulkSnapshotChunks = pgTable(
 export const messageStatusInbox = pgTable(
   "message_status_inbox",
   {
-    wamid: text("wamid").notNull(),
+    /** The channel's id of the message the status is about (column: wamid). */
+    providerMessageId: text("wamid").notNull(),
     /** The workspace whose sender's app secret verified the webhook: the status applies only to its messages. */
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     status: text("status", { enum: ["sent", "delivered", "read", "failed"] }).notNull(),
@@ -492,7 +496,7 @@ export const messageStatusInbox = pgTable(
     errorReason: text("error_reason"),
     receivedAt: at("received_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.wamid, t.workspaceId, t.status] }), index("message_status_inbox_received_idx").on(t.receivedAt)],
+  (t) => [primaryKey({ columns: [t.providerMessageId, t.workspaceId, t.status] }), index("message_status_inbox_received_idx").on(t.receivedAt)],
 );
 
 export const idempotencyKeys = pgTable(

@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { ARTIFACTS, audit, expectNoViolations, type PageReport } from "./checks";
 import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
 
-/** Reserved sandbox numbers (lib/messaging/providers/sandbox.ts): fails at once with 131026; times out on every attempt. */
+/** Reserved sandbox numbers (lib/channels/sandbox/index.ts): fails at once with 131026; times out on every attempt. */
 const UNDELIVERABLE = "+447700131026";
 const TIMES_OUT = "+447700100408";
 

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
 import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser, waitForToastsToClose } from "./fixtures";
 
-/** Sandbox number that fails at once with WhatsApp error 131026 (lib/messaging/providers/sandbox.ts). */
+/** Sandbox number that fails at once with WhatsApp error 131026 (lib/channels/sandbox/index.ts). */
 const UNDELIVERABLE = "+447700131026";
 
 test("a campaign that keeps failing raises an alert for the owner, shown on every page until dismissed", async ({ page, playwright, baseURL }) => {

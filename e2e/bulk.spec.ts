@@ -4,7 +4,7 @@ import Papa from "papaparse";
 import { createApiKeyThroughUi, signUpNewUser } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
-/** The sandbox fails this reserved number at once with 131026 (lib/messaging/providers/sandbox.ts). */
+/** The sandbox fails this reserved number at once with 131026 (lib/channels/sandbox/index.ts). */
 const UNDELIVERABLE = "+447700131026";
 const CONTACTS = [
   { phone: "+14155550101", name: "Ada", attributes: { order_number: "B-101" } },

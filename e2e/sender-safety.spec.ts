@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
 
-/** The sandbox fails this reserved number at once with 131026 (lib/messaging/providers/sandbox.ts). */
+/** The sandbox fails this reserved number at once with 131026 (lib/channels/sandbox/index.ts). */
 const UNDELIVERABLE = "+447700131026";
 const CAMPAIGN = "Sender safety";
 

@@ -4,7 +4,7 @@ import { getEnv } from "./env";
 describe("getEnv", () => {
   it("applies defaults for an empty environment", () => {
     const env = getEnv({ NODE_ENV: "production", ENCRYPTION_KEY: "ab".repeat(32) });
-    expect(env.WHATSAPP_GRAPH_URL).toBe("https://graph.facebook.com");
+    expect(env.WHATSAPP_GRAPH_URL).toBeUndefined();
     expect(env.DATABASE_URL).toBeUndefined();
   });
 

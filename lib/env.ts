@@ -25,7 +25,8 @@ export const envSchema = z.object({
       .optional(),
   ),
   NEXT_PHASE: z.string().optional(),
-  WHATSAPP_GRAPH_URL: z.preprocess(emptyToUndefined, z.url().default("https://graph.facebook.com")),
+  /** The WhatsApp Cloud API base URL (a local fake in tests); unset, the WhatsApp channel uses Meta's. */
+  WHATSAPP_GRAPH_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   WHATSAPP_GRAPH_VERSION: z.preprocess(emptyToUndefined, z.string().regex(/^v\d+\.\d+$/).default("v23.0")),
   GITHUB_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   GITHUB_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),

@@ -1,5 +1,6 @@
 "use client";
 
+import type { ChannelName } from "@/lib/channels/types";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertCircle, Archive, ArchiveRestore, FileText, Inbox, Info, Play, Rocket } from "lucide-react";
 import Link from "next/link";
@@ -43,7 +44,7 @@ export interface CampaignBuilderProps {
   initialDeployment: DeploymentDetails | null;
   templates: TemplateView[];
   knownAttributes: string[];
-  sender: { provider: "sandbox" | "whatsapp"; name: string };
+  sender: { provider: ChannelName; name: string };
 }
 
 export function CampaignBuilder({ initialCampaign, initialDeployment, templates: initialTemplates, knownAttributes, sender }: CampaignBuilderProps) {

@@ -49,7 +49,7 @@ async function outcomes(campaignId: string, failed: number, sent: number, extra:
       .set(
         failing
           ? { status: "failed", failedAt: new Date(), errorCode: "131026", errorReason: "Message undeliverable", senderId: sender.id, attempts: 1, ...extra }
-          : { status: "sent", sentAt: new Date(), wamid: `wamid.${id}`, senderId: sender.id, attempts: 1, ...extra },
+          : { status: "sent", sentAt: new Date(), providerMessageId: `wamid.${id}`, senderId: sender.id, attempts: 1, ...extra },
       )
       .where(eq(messages.id, id));
   }

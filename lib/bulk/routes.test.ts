@@ -108,7 +108,7 @@ describe("bulk campaign routes", () => {
     await dispatchSettled();
     await (await getDb())
       .update(messages)
-      .set({ status: "queued", sentAt: null, deliveredAt: null, readAt: null, wamid: null, attempts: 0, lockedUntil: null })
+      .set({ status: "queued", sentAt: null, deliveredAt: null, readAt: null, providerMessageId: null, attempts: 0, lockedUntil: null })
       .where(and(eq(messages.campaignId, id), eq(messages.source, "bulk")));
     // Its housekeeping may have completed the campaign once the sandbox sent everything.
     await (await getDb()).update(campaigns).set({ status: "sending", completedAt: null, version: launched.body.version as number }).where(eq(campaigns.id, id));

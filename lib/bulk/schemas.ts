@@ -138,7 +138,7 @@ export type RetargetAudience = (typeof RETARGET_AUDIENCES)[number];
 
 export const retargetRequestSchema = z.object({
   audience: z.enum(RETARGET_AUDIENCES).meta({
-    description: "`failed`: the send failed (131049 included); `not_delivered`: sent or failed but never delivered; `not_read`: never read (delivered or not).",
+    description: "`failed`: the send failed (WhatsApp's per-user marketing limit included); `not_delivered`: sent or failed but never delivered; `not_read`: never read (delivered or not).",
   }),
   name: z.string().trim().min(1).max(100).optional(),
 });

@@ -1,5 +1,6 @@
 // Test data for bulk campaigns: a workspace with an approved template for its sender, contacts in a
 // list (some opted out) and a bulk draft targeting it.
+import type { ChannelName } from "@/lib/channels";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { contactListMembers, contactLists, contacts, messages, senders, templates } from "@/db/schema";
@@ -46,7 +47,7 @@ export function testPhone(): string {
 }
 
 export async function createBulkFixture(
-  options: { contacts?: number; optedOut?: number; provider?: "sandbox" | "whatsapp"; tier?: string | null; attributes?: (index: number) => Record<string, unknown> } = {},
+  options: { contacts?: number; optedOut?: number; provider?: ChannelName; tier?: string | null; attributes?: (index: number) => Record<string, unknown> } = {},
 ): Promise<BulkFixture> {
   const db = await getDb();
   const account = await createTestAccount();

@@ -1,6 +1,7 @@
 // The checks every kind builds its readiness from (DESIGN.md "Campaigns"): the template, its
 // variables and the sender, each failure with a path naming the builder node it belongs to. A kind's
 // own checks (trigger: deploy, bulk: launch) are in its folder.
+import type { ChannelName } from "@/lib/channels/types";
 import type { FieldError } from "@/lib/http/errors";
 import { describeVariable, listTemplateVariables } from "@/lib/templates/variables";
 import type { ParameterFormat } from "@/lib/templates/types";
@@ -11,7 +12,7 @@ export type CheckedTemplate = { name: string; status: string; parameterFormat: P
 
 /** The workspace's sender as the checks see it. */
 export interface CheckedSender {
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   configured: boolean;
 }
 

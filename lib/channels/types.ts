@@ -2,7 +2,6 @@
 // knows its wire shapes (Graph API bodies, error codes, webhook envelopes): the rest of the app sees
 // only the neutral types below.
 import type { Executor } from "@/db";
-
 export const CHANNEL_NAMES = ["sandbox", "whatsapp"] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
@@ -16,6 +15,8 @@ export interface ChannelSender {
   /** Sealed credentials (lib/crypto); only the channel opens them. */
   accessTokenEncrypted: string | null;
   throughputPerSecond: number;
+  /** The business account the number belongs to (WhatsApp: waba_id), when the caller knows it. */
+  account?: string | null;
 }
 
 export interface OutboundSend {
@@ -43,6 +44,10 @@ export interface ClassifiedFailure {
   reason: string;
   /** Earliest retry (e.g. a pair-rate or throughput error asks for a longer wait). */
   minDelayMs?: number;
+  /** The whole sender slows down: no message of it goes out for this long (every process). */
+  senderPauseMs?: number;
+  /** Messages to this recipient wait at least this long. */
+  recipientPauseMs?: number;
   /** True when the failure is the sender's (token, permission, account): health and banners use it. */
   senderFault?: boolean;
 }
@@ -92,7 +97,8 @@ export interface ParsedWebhookChange {
 }
 
 export interface ChannelTemplate {
-  externalId: string;
+  /** The provider's id of the template, when it gives one. */
+  externalId: string | null;
   name: string;
   language: string;
   category: string;
@@ -107,18 +113,70 @@ export interface NumberInfo {
   qualityRating: string | null;
   /** The account's daily messaging limit as the channel names it (WhatsApp: TIER_1K …). */
   messagingLimit: string | null;
+  /** The provider's throughput level (WhatsApp: STANDARD, HIGH). */
+  throughputLevel: string | null;
   throughputPerSecond: number;
 }
 
+/** Which kind of trouble of the sender itself a stored error code stands for (banners, health). */
+export type SenderTroubleKind = "credentials" | "connectivity" | "account" | "setup";
+
+/** Header lookup, as `Request.headers` offers it. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
 /**
- * A channel: one folder under lib/channels, registered in lib/channels/index.ts. The concrete
- * method set is owned by lib/channels/README.md; this is the minimum every channel provides.
+ * How a channel's provider calls us back: the subscription handshake, the signature over the raw
+ * body, and the body parsed into neutral changes. Routes and lib/messaging/webhook.ts use only this.
+ */
+export interface ChannelWebhook {
+  /** Where the signature travels, for error messages ("X-Hub-Signature-256"). */
+  signatureHeader: string;
+  /** The signature the request carries, or null when it is unsigned. */
+  signatureOf(headers: HeaderSource): string | null;
+  /** True when `signature` is the provider's signature of exactly these bytes with `secret`. */
+  verifySignature(raw: Uint8Array, signature: string, secret: string): boolean;
+  /** The signature the provider would send (tests, benchmarks, simulations). */
+  sign(raw: Uint8Array | string, secret: string): string;
+  /** A subscription handshake (`GET`): the token to check and what to echo, or null when the query is not one. */
+  handshake(query: URLSearchParams): { token: string; challenge: string } | null;
+  /** Statuses and inbound messages of one delivery; anything the channel does not know is skipped. */
+  parse(body: unknown, receivedAt: Date): ParsedWebhookChange[];
+}
+
+/**
+ * A channel: one folder under lib/channels, registered in lib/channels/index.ts. What each member
+ * promises is written down in lib/channels/README.md.
  */
 export interface Channel {
   name: ChannelName;
+  /** Sends one message; throws on failure (the channel's own errors, or ChannelSendError). */
   send(message: OutboundSend, sender: ChannelSender, options?: { signal?: AbortSignal }): Promise<SendAccepted>;
+  /** Turns whatever `send` threw into a failure class, a stored code and a reason. Never throws. */
   classifyError(error: unknown): ClassifiedFailure;
+  /** Whether a stored error code of this channel means the sender itself cannot send; null when it is one message's failure. */
+  senderTrouble(code: string): SenderTroubleKind | null;
   /** Default and maximum throughput of a number on this channel, messages per second. */
-  limits: { defaultThroughputPerSecond: number };
+  limits: { defaultThroughputPerSecond: number; maxThroughputPerSecond: number };
+  /** Every template the sender's account has, as the provider reports it; throws ChannelRequestError. */
   listTemplates(db: Executor, sender: ChannelSender): Promise<ChannelTemplate[]>;
+  /** What the provider says about a number; throws ChannelRequestError when it cannot tell. */
+  numberInfo(address: string, credentials: { accessToken: string }): Promise<NumberInfo>;
+  /** "TIER_2K" → "2,000 customers / 24 h"; null when there is nothing to say. */
+  describeMessagingLimit(limit: string | null | undefined): string | null;
+  /** Verification and parsing of the provider's callbacks; absent for a channel that has none (the sandbox). */
+  webhook: ChannelWebhook | null;
+}
+
+/** A provider request (number info, template listing) that failed, in neutral words. */
+export interface ChannelRequestFailure {
+  /** `graph`: the provider answered with an error of its own (the name predates other channels; the settings page keys on it). */
+  kind: "graph" | "http" | "timeout" | "network";
+  message: string;
+  /** The provider's code as it gave it (a number for WhatsApp), null when there is none. */
+  code: number | null;
+  subcode: number | null;
+  details: string | null;
+  httpStatus: number | null;
 }

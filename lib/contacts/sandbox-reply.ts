@@ -1,13 +1,13 @@
-// The sandbox's "simulate a reply": a Meta-shaped inbound `messages` payload from one contact,
-// applied by the same code as a real webhook delivery (parse, then apply per workspace).
+// The sandbox's "simulate a reply": an inbound text message from one contact, as the sandbox
+// channel reports it, received by the same code as a real webhook delivery's.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { contacts } from "@/db/schema";
-import { randomBase62 } from "@/lib/crypto/random";
 import { ApiError, notFound } from "@/lib/http/errors";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
-import { applyInboundMessages, parseWebhookPayload } from "@/lib/messaging/webhook";
+import { simulatedInboundText } from "@/lib/channels";
+import { receiveInboundMessages } from "@/lib/messaging/webhook";
 import { getSenderRow } from "@/lib/senders/service";
 
 export const simulateReplySchema = z.object({
@@ -30,30 +30,6 @@ export interface SimulatedReply {
   optedOut: boolean;
 }
 
-/** The payload Meta would POST for a text message from `phone` to the business number. */
-export function inboundTextPayload(phoneNumberId: string, phone: string, text: string, at: Date = new Date()) {
-  const from = phone.replace(/^\+/, "");
-  return {
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: "sandbox",
-        changes: [
-          {
-            field: "messages",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: { display_phone_number: "sandbox", phone_number_id: phoneNumberId },
-              contacts: [{ profile: { name: "" }, wa_id: from }],
-              messages: [{ from, id: `wamid.SANDBOX.IN.${randomBase62(20)}`, timestamp: String(Math.floor(at.getTime() / 1000)), type: "text", text: { body: text } }],
-            },
-          },
-        ],
-      },
-    ],
-  };
-}
-
 /** 409 unless the workspace sends through the sandbox; another workspace's contact is 404. */
 export async function simulateInboundReply(db: Executor, workspaceId: string, input: SimulateReplyInput): Promise<SimulatedReply> {
   const sender = await getSenderRow(db, workspaceId);
@@ -67,8 +43,7 @@ export async function simulateInboundReply(db: Executor, workspaceId: string, in
     .limit(1);
   if (!contact) throw notFound("No contact with this id exists in your workspace.");
 
-  const [change] = parseWebhookPayload(inboundTextPayload(sender.id, contact.phone, input.text));
-  const [outcome] = await applyInboundMessages(db, [workspaceId], change?.inbound ?? []);
+  const [outcome] = await receiveInboundMessages(db, [{ workspaceId, senderId: sender.id }], [simulatedInboundText(contact.phone, input.text)]);
   const [after] = await db.select({ optedOutAt: contacts.optedOutAt }).from(contacts).where(eq(contacts.id, contact.id)).limit(1);
   return {
     contactId: contact.id,

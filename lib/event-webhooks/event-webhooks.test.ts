@@ -190,7 +190,7 @@ describe("events", () => {
     await pass();
     const bodies = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { id: string; wamid: string; status: string } });
     expect(bodies.map((b) => b.type).sort()).toEqual(["message.delivered", "message.read", "message.sent"]);
-    expect(bodies.every((b) => b.data.id === id && b.data.wamid === sent!.wamid)).toBe(true);
+    expect(bodies.every((b) => b.data.id === id && b.data.wamid === sent!.providerMessageId)).toBe(true);
     // Each event carries the message as it was when that change committed.
     expect(Object.fromEntries(bodies.map((b) => [b.type, b.data.status]))).toEqual({ "message.sent": "sent", "message.delivered": "delivered", "message.read": "read" });
   });
@@ -224,7 +224,7 @@ describe("delivery", () => {
   it("signs each delivery so that an independent Standard Webhooks implementation verifies it", async () => {
     const { endpoint, secret } = await createEndpoint();
     const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: "+14155550111" });
-    await setStatus(id, "sent", { wamid: "wamid.TEST1", sentAt: new Date() });
+    await setStatus(id, "sent", { providerMessageId: "wamid.TEST1", sentAt: new Date() });
     expect(await pass()).toEqual({ attempted: 1, succeeded: 1, failed: 0 });
     const [request] = receiver.received;
     const headers = { "webhook-id": String(request!.headers["webhook-id"]), "webhook-timestamp": String(request!.headers["webhook-timestamp"]), "webhook-signature": String(request!.headers["webhook-signature"]) };

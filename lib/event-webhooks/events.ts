@@ -27,7 +27,7 @@ export function messageFromSnapshot(row: Snapshot): PublicMessageRow {
     templateName: text(row, "template_name"),
     templateLanguage: text(row, "template_language"),
     renderedText: text(row, "rendered_text"),
-    wamid: textOrNull(row, "wamid"),
+    providerMessageId: textOrNull(row, "wamid"),
     errorCode: textOrNull(row, "error_code"),
     errorReason: textOrNull(row, "error_reason"),
     attempts: Number(row.attempts ?? 0),

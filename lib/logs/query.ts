@@ -61,7 +61,7 @@ const listColumns = {
   status: messages.status,
   errorCode: messages.errorCode,
   errorReason: messages.errorReason,
-  wamid: messages.wamid,
+  providerMessageId: messages.providerMessageId,
   attempts: messages.attempts,
   nextAttemptAt: messages.nextAttemptAt,
   source: messages.source,

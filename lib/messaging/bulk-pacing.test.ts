@@ -34,7 +34,7 @@ describe("the pace of a bulk campaign", () => {
     const senderWait = () => (seed = (seed * 48_271) % 2_147_483_647) % 60;
     // The lane store both passes share (Postgres in production); nothing else is shared.
     const limiter = createThroughputLimiter();
-    const sender = { id: newId("snd"), workspaceId, provider: "sandbox" as const, phoneNumberId: null, accessTokenEncrypted: null, throughputPerSecond: 80 };
+    const sender = { id: newId("snd"), workspaceId, channel: "sandbox" as const, address: null, accessTokenEncrypted: null, throughputPerSecond: 80 };
     const moments: number[] = [];
     const run = async () => {
       const pacing = createBulkPacing({ db, limiter, now: () => t, settleStopped: async () => {}, onlyWorkspaceIds: [workspaceId] });

@@ -15,7 +15,7 @@
 import type { Executor } from "@/db";
 import { loadBulkCampaigns, type BulkCampaignState, type ClaimedMessage } from "./claims";
 import type { Lane } from "./lanes";
-import type { SenderForSend } from "./providers";
+import type { ChannelSender } from "@/lib/channels";
 import { campaignLane, intervalUs, SlotBlock, type ThroughputLimiter } from "./throughput";
 
 /** How late a campaign slot may still be used: under 1000 / PACING_SHARE − 1000 ms (41.7), see above. */
@@ -61,7 +61,7 @@ export function createBulkPacing(deps: BulkPacingDeps) {
   };
 
   /** The campaign's send rate per second: its own, at most the sender's. */
-  const rate = (campaignId: string, sender: SenderForSend) => {
+  const rate = (campaignId: string, sender: ChannelSender) => {
     const own = states.get(campaignId)?.sendRatePerSecond;
     return own && own > 0 ? Math.min(own, sender.throughputPerSecond) : sender.throughputPerSecond;
   };

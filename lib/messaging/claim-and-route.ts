@@ -9,7 +9,7 @@ import { claimBulkMessages, claimPriorityMessages, loadCurrentSenders, loadSende
 import type { Clock } from "./dispatch-contract";
 import { INTERRUPTED_SEND_REASON, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
 import type { BulkPacing, LaneRunner, OutcomeWrites, SentWriter } from "./lane-runner";
-import type { SenderForSend } from "./providers";
+import type { ChannelSender } from "@/lib/channels";
 import { unrecordedWamid } from "./results";
 
 export { SENDER_CHANGED_CODE };
@@ -33,8 +33,8 @@ export interface ClaimRouterDeps {
 
 export function createClaimRouter(deps: ClaimRouterDeps) {
   const { db, clock, bulkPacing, lanes, sentWriter, fail, track } = deps;
-  const senderById = new Map<string, SenderForSend | null>();
-  const currentSender = new Map<string, SenderForSend | null>();
+  const senderById = new Map<string, ChannelSender | null>();
+  const currentSender = new Map<string, ChannelSender | null>();
 
   return {
     /** Reads the statuses of sending campaigns and of those the lanes hold; lanes re-check paused and cancelled ones at once. */

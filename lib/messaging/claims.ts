@@ -11,11 +11,18 @@
 import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns, messages, senders, type MessageSource } from "@/db/schema";
-import type { OutboundMessage, SenderForSend } from "./providers";
+import type { ChannelSender } from "@/lib/channels";
 import { liveClaimOwners } from "./owner";
 import { applySendPolicies } from "./send-policies";
 
-export interface ClaimedMessage extends OutboundMessage {
+export interface ClaimedMessage {
+  id: string;
+  /** E.164. */
+  phoneNumber: string;
+  /** The provider-ready template object (`{ template: { name, language: { code }, components } }`). */
+  payload: Record<string, unknown>;
+  /** Attempts so far, including the one being made. */
+  attempts: number;
   workspaceId: string;
   /** The sender the message was queued for (null only for rows written before senders were pinned). */
   senderId: string | null;
@@ -81,7 +88,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
       attempts: messages.attempts,
       errorCode: messages.errorCode,
       inFlightAt: messages.inFlightAt,
-      wamid: messages.wamid,
+      wamid: messages.providerMessageId,
       // In the claim's own statement: send policies cost no round trip of their own.
       sendPolicy: sql<unknown>`(select c.send_policy from campaigns c where c.id = messages.campaign_id)`,
     });
@@ -162,21 +169,21 @@ export async function loadBulkCampaigns(db: Executor, input: { alsoIds: string[]
 const senderColumns = {
   id: senders.id,
   workspaceId: senders.workspaceId,
-  provider: senders.provider,
-  phoneNumberId: senders.phoneNumberId,
+  channel: senders.provider,
+  address: senders.phoneNumberId,
   accessTokenEncrypted: senders.accessTokenEncrypted,
   throughputPerSecond: senders.throughputPerSecond,
 };
 
 /** Senders by id (a message's pinned sender); ids not found belong to replaced senders. */
-export async function loadSendersById(db: Executor, ids: string[]): Promise<Map<string, SenderForSend>> {
+export async function loadSendersById(db: Executor, ids: string[]): Promise<Map<string, ChannelSender>> {
   if (ids.length === 0) return new Map();
   const rows = await db.select(senderColumns).from(senders).where(inArray(senders.id, ids));
   return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** The workspaces' current senders (for rows queued before messages named their sender). */
-export async function loadCurrentSenders(db: Executor, workspaceIds: string[]): Promise<Map<string, SenderForSend>> {
+export async function loadCurrentSenders(db: Executor, workspaceIds: string[]): Promise<Map<string, ChannelSender>> {
   if (workspaceIds.length === 0) return new Map();
   const rows = await db.select(senderColumns).from(senders).where(inArray(senders.workspaceId, workspaceIds));
   return new Map(rows.map((row) => [row.workspaceId, row]));

@@ -1,9 +1,9 @@
 // What a dispatch pass is given and what it reports: its dependencies, options, summary and the
 // timings callers rely on (the pass itself is dispatcher.ts).
 import type { Executor } from "@/db";
+import type { Channel, ChannelName } from "@/lib/channels";
 import type { ClaimRenderer } from "./claims";
 import type { ClaimOwner } from "./owner";
-import type { ProviderRegistry } from "./providers";
 import type { ThroughputLimiter } from "./throughput";
 
 export interface Clock {
@@ -16,10 +16,14 @@ export const systemClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** What a pass needs of a channel: sending and classifying what a send threw. */
+export type DispatchChannels = Record<ChannelName, Pick<Channel, "send" | "classifyError">>;
+
 export interface DispatchDeps {
   db: Executor;
   clock?: Clock;
-  providers?: ProviderRegistry;
+  /** The channels sends go through, by name; by default every registered channel (lib/channels). */
+  channels?: DispatchChannels;
   /** Send-rate lanes; by default shared by all processes through Postgres. */
   limiter?: ThroughputLimiter;
   random?: () => number;

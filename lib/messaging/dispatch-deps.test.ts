@@ -9,20 +9,18 @@ import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
 import type { ClaimRenderer } from "./claims";
 import { runDispatch, systemClock, type DispatchDeps } from "./dispatcher";
-import type { MessageProvider, ProviderRegistry } from "./providers";
+import { fakeChannels } from "@/lib/testing/fake-channels";
 
 const FUTURE = 20 * 60_000;
 const clock = { now: () => Date.now() + FUTURE, sleep: systemClock.sleep };
 
-function recordingProvider() {
+function recordingChannels() {
   const sent: { id: string; payload: Record<string, unknown> }[] = [];
-  const provider: MessageProvider = {
-    async send(message) {
-      sent.push({ id: message.id, payload: message.payload });
-      return { wamid: `wamid.DEPS.${message.id}` };
-    },
-  };
-  return { sent, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+  const channels = fakeChannels(async (message) => {
+    sent.push({ id: message.id, payload: message.payload });
+    return { providerMessageId: `wamid.DEPS.${message.id}` };
+  });
+  return { sent, channels };
 }
 
 const dispatch = async (workspaceId: string, deps: Partial<DispatchDeps>) =>
@@ -32,13 +30,13 @@ describe("a pass's injected dependencies", () => {
   it("runs housekeeping and simulated deliveries beside its claims; a failing one never stops sending", async () => {
     const account = await createTestAccount();
     const id = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: new Date(Date.now() + FUTURE - 1_000) });
-    const { sent, providers } = recordingProvider();
+    const { sent, channels } = recordingChannels();
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const housekeeping = vi.fn(async () => {
       throw new Error("housekeeping broke");
     });
     const simulateDeliveries = vi.fn(async (_db: Executor, now: Date) => (now.getTime() > Date.now() ? 7 : 0));
-    const summary = await dispatch(account.workspaceId, { providers, housekeeping, simulateDeliveries });
+    const summary = await dispatch(account.workspaceId, { channels, housekeeping, simulateDeliveries });
     log.mockRestore();
     expect(housekeeping).toHaveBeenCalledTimes(1);
     expect(simulateDeliveries).toHaveBeenCalledTimes(1);
@@ -72,8 +70,8 @@ describe("a pass's injected dependencies", () => {
       await tx.update(messages).set({ status: "skipped", lockedUntil: null }).where(eq(messages.id, dropped));
       return { rendered: new Map(rows.filter((r) => r.id === kept).map((r) => [r.id, TEST_TEMPLATE_PAYLOAD])), dropped: new Set([dropped]) };
     };
-    const { sent, providers } = recordingProvider();
-    await dispatch(account.workspaceId, { providers, renderClaimed });
+    const { sent, channels } = recordingChannels();
+    await dispatch(account.workspaceId, { channels, renderClaimed });
     expect(sent).toEqual([{ id: kept, payload: TEST_TEMPLATE_PAYLOAD }]);
     expect((await getTestMessage(kept)).status).toBe("sent");
     expect((await getTestMessage(dropped)).status).toBe("skipped");

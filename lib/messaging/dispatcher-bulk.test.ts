@@ -10,8 +10,10 @@ import { dispatchDependencies } from "@/lib/engine/jobs";
 import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
+import type { DispatchChannels } from "./dispatch-contract";
 import { runDispatch, systemClock, type DispatchOptions } from "./dispatcher";
-import type { MessageProvider, ProviderRegistry } from "./providers";
+import type { Channel } from "@/lib/channels";
+import { fakeChannels } from "@/lib/testing/fake-channels";
 
 const FUTURE = 30 * 60_000;
 const clock = { now: () => Date.now() + FUTURE, sleep: systemClock.sleep };
@@ -55,19 +57,19 @@ async function queueMessages(input: { workspaceId: string; senderId: string; cam
 
 function recordingProvider() {
   const sends: { id: string; at: number }[] = [];
-  const provider: MessageProvider = {
+  const provider: Pick<Channel, "send"> = {
     async send(message) {
       sends.push({ id: message.id, at: Date.now() });
-      return { wamid: `wamid.BULK.${message.id}` };
+      return { providerMessageId: `wamid.BULK.${message.id}` };
     },
   };
-  return { sends, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+  return { sends, channels: fakeChannels(provider.send) };
 }
 
 const peakPerSecond = (times: number[], windowMs = 1_000) => Math.max(0, ...times.map((t) => times.filter((u) => u >= t && u < t + windowMs).length));
 
-async function dispatch(workspaceId: string, providers: ProviderRegistry, options: DispatchOptions = {}) {
-  return runDispatch({ ...dispatchDependencies(), db: await getDb(), clock, providers }, { deadlineMs: 30_000, ...options, workspaceIds: [workspaceId] });
+async function dispatch(workspaceId: string, channels: DispatchChannels, options: DispatchOptions = {}) {
+  return runDispatch({ ...dispatchDependencies(), db: await getDb(), clock, channels }, { deadlineMs: 30_000, ...options, workspaceIds: [workspaceId] });
 }
 
 describe("bulk campaigns in the dispatcher", () => {
@@ -75,9 +77,9 @@ describe("bulk campaigns in the dispatcher", () => {
     const { workspaceId, senderId } = await setup(40);
     const campaignId = await bulkCampaign(workspaceId, null);
     const bulk = await queueMessages({ workspaceId, senderId, campaignId, source: "bulk", count: 2_000 });
-    const { sends, providers } = recordingProvider();
+    const { sends, channels } = recordingProvider();
     const controller = new AbortController();
-    const pass = dispatch(workspaceId, providers, { signal: controller.signal });
+    const pass = dispatch(workspaceId, channels, { signal: controller.signal });
     await expect.poll(() => sends.length, { timeout: 20_000 }).toBeGreaterThan(20);
     const [trigger] = await queueMessages({ workspaceId, senderId, campaignId: await createTestCampaign(workspaceId), source: "trigger", count: 1 });
     const queuedAt = Date.now();
@@ -95,8 +97,8 @@ describe("bulk campaigns in the dispatcher", () => {
     const { workspaceId, senderId } = await setup(80);
     const campaignId = await bulkCampaign(workspaceId, 10);
     const ids = await queueMessages({ workspaceId, senderId, campaignId, source: "bulk", count: 40 });
-    const { sends, providers } = recordingProvider();
-    await dispatch(workspaceId, providers);
+    const { sends, channels } = recordingProvider();
+    await dispatch(workspaceId, channels);
     const times = sends.filter((s) => ids.includes(s.id)).map((s) => s.at);
     expect(times).toHaveLength(40);
     // The stored sent_at is the moment the cap let each request go: no 1-second window above the rate.
@@ -126,9 +128,9 @@ describe("bulk campaigns in the dispatcher", () => {
     // the second dispatcher shares nothing in memory with the first, only the database.
     vi.resetModules();
     const other = await import("./dispatcher");
-    const { providers } = recordingProvider();
+    const { channels } = recordingProvider();
     const options = { deadlineMs: 6_000, workspaceIds: [fixture.workspaceId] };
-    const passes = Promise.all([runDispatch({ ...dispatchDependencies(), db, providers }, options), other.runDispatch({ ...dispatchDependencies(), db, providers }, options)]);
+    const passes = Promise.all([runDispatch({ ...dispatchDependencies(), db, channels }, options), other.runDispatch({ ...dispatchDependencies(), db, channels }, options)]);
     // Trigger messages on the same sender go first and keep it busy in bursts.
     const triggers: string[] = [];
     for (let burst = 0; burst < 8; burst++) {
@@ -151,8 +153,8 @@ describe("bulk campaigns in the dispatcher", () => {
     const { workspaceId, senderId } = await setup(80);
     const campaignId = await bulkCampaign(workspaceId, 10);
     const ids = await queueMessages({ workspaceId, senderId, campaignId, source: "bulk", count: 60 });
-    const { sends, providers } = recordingProvider();
-    const pass = dispatch(workspaceId, providers);
+    const { sends, channels } = recordingProvider();
+    const pass = dispatch(workspaceId, channels);
     await expect.poll(() => sends.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
     const db = await getDb();
     await db.update(campaigns).set({ status: "paused" }).where(eq(campaigns.id, campaignId));
@@ -173,8 +175,8 @@ describe("bulk campaigns in the dispatcher", () => {
     const { workspaceId, senderId } = await setup(80);
     const campaignId = await bulkCampaign(workspaceId, 10);
     const ids = await queueMessages({ workspaceId, senderId, campaignId, source: "bulk", count: 60 });
-    const { sends, providers } = recordingProvider();
-    const pass = dispatch(workspaceId, providers);
+    const { sends, channels } = recordingProvider();
+    const pass = dispatch(workspaceId, channels);
     await expect.poll(() => sends.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
     const db = await getDb();
     // What the bulk backend's cancel does: the campaign, and its still-queued messages in one statement.
@@ -201,8 +203,8 @@ describe("bulk campaigns in the dispatcher", () => {
     const db = await getDb();
     await db.update(campaigns).set({ status: "paused" }).where(eq(campaigns.id, campaignId));
     const ids = await queueMessages({ workspaceId, senderId, campaignId, source: "bulk", count: 5 });
-    const { sends, providers } = recordingProvider();
-    await dispatch(workspaceId, providers);
+    const { sends, channels } = recordingProvider();
+    await dispatch(workspaceId, channels);
     expect(sends).toHaveLength(0);
     expect((await Promise.all(ids.map(getTestMessage))).every((r) => r.status === "queued" && r.attempts === 0)).toBe(true);
   });

@@ -11,16 +11,15 @@ import { queryRows } from "@/db/rows";
 import { messages, senders } from "@/db/schema";
 import { countingDb } from "@/lib/testing/counting-db";
 import { createTestAccount } from "@/lib/testing/factories";
-import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
+import { createWhatsAppChannel, fakeGraphForFile, whatsappRejection } from "@/lib/channels/whatsapp/testing";
 import { connectTestWhatsAppSender, createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
 import { newId } from "@/lib/crypto/random";
 import { updateSenderSettings } from "@/lib/senders/service";
-import { GraphApiError } from "@/lib/whatsapp/graph";
 import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
 import { INTERRUPTED_SEND_REASON, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
 import { CLAIM_OWNER_LOCK_CLASS, claimOwnerFor, claimOwnerIsLive, type ClaimOwner } from "./owner";
-import type { MessageProvider, ProviderRegistry } from "./providers";
-import { createWhatsAppProvider } from "./providers/whatsapp";
+import type { Channel } from "@/lib/channels";
+import { fakeChannels } from "@/lib/testing/fake-channels";
 
 const fakeGraph = fakeGraphForFile();
 
@@ -62,17 +61,17 @@ async function queue(
   return rows.map((r) => r.id);
 }
 
-function recordingProvider(answer?: (message: { id: string; phoneNumber: string; attempts: number }) => Promise<void> | void) {
+function recordingProvider(answer?: (message: { id: string; to: string; attempts: number }) => Promise<void> | void) {
   const sends: { id: string; at: number }[] = [];
   let n = 0;
-  const provider: MessageProvider = {
+  const provider: Pick<Channel, "send"> = {
     async send(message) {
       sends.push({ id: message.id, at: Date.now() });
       await answer?.(message);
-      return { wamid: `wamid.TEST.${message.id}.${n++}` };
+      return { providerMessageId: `wamid.TEST.${message.id}.${n++}` };
     },
   };
-  return { sends, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+  return { sends, channels: fakeChannels(provider.send) };
 }
 
 const dialect = new PgDialect();
@@ -106,15 +105,15 @@ describe("a failed write of send results", () => {
     const account = await createTestAccount();
     const ids = await queue(account.workspaceId, 50);
     const { db, thrown } = faultyDb(await getDb(), isSentWrite, 1);
-    const { sends, providers } = recordingProvider();
-    const summary = await runDispatch({ db, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId] });
+    const { sends, channels } = recordingProvider();
+    const summary = await runDispatch({ db, clock: shiftedClock(FUTURE), channels }, { workspaceIds: [account.workspaceId] });
     expect(thrown()).toBe(1);
     expect(summary.sent).toBe(50);
     // Another pass a minute later (the lease would have expired) finds nothing to send.
-    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 61_000) });
+    await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 61_000) });
     expect(sends.filter((s) => ids.includes(s.id))).toHaveLength(50);
     const rows = await Promise.all(ids.map(getTestMessage));
-    expect(rows.every((r) => r.status === "sent" && r.wamid?.startsWith("wamid.TEST."))).toBe(true);
+    expect(rows.every((r) => r.status === "sent" && r.providerMessageId?.startsWith("wamid.TEST."))).toBe(true);
   });
 
   it("keeps a result it cannot write at all and records it later without sending again", async () => {
@@ -122,13 +121,13 @@ describe("a failed write of send results", () => {
     const [id] = await queue(account.workspaceId, 1);
     // Every write of results fails during the first pass (batch tries, then the row on its own).
     const { db } = faultyDb(await getDb(), isSentWrite, 100);
-    const { sends, providers } = recordingProvider();
-    await runDispatch({ db, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId] });
+    const { sends, channels } = recordingProvider();
+    await runDispatch({ db, clock: shiftedClock(FUTURE), channels }, { workspaceIds: [account.workspaceId] });
     expect((await getTestMessage(id!)).status).toBe("sending");
     // The lease expires; the next pass of this process writes the kept result and sends nothing.
-    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 61_000) });
+    await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 61_000) });
     expect(sends.filter((s) => s.id === id)).toHaveLength(1);
-    expect(await getTestMessage(id!)).toMatchObject({ status: "sent", wamid: `wamid.TEST.${id}.0` });
+    expect(await getTestMessage(id!)).toMatchObject({ status: "sent", providerMessageId: `wamid.TEST.${id}.0` });
   });
 });
 
@@ -139,18 +138,17 @@ describe("a request that timed out after it was written", () => {
     const [id] = await queue(account.workspaceId, 1);
     fakeGraph().requests.length = 0;
     fakeGraph().handle(() => ({ delayMs: 1_500, body: { messaging_product: "whatsapp", messages: [{ id: "wamid.LATE" }] } }));
-    const whatsapp = createWhatsAppProvider({ timeoutMs: 300 });
-    const providers = { sandbox: whatsapp, whatsapp };
-    const summary = await dispatch(account.workspaceId, { providers });
+    const channels = fakeChannels(createWhatsAppChannel({ timeoutMs: 300 }).send);
+    const summary = await dispatch(account.workspaceId, { channels });
     expect(summary.unknown).toBe(1);
     const waiting = await getTestMessage(id!);
     expect(waiting).toMatchObject({ status: "sending", errorCode: OUTCOME_UNKNOWN_CODE, attempts: 1 });
     expect(waiting.errorReason).toMatch(/may have been delivered/);
 
     // Before the grace ends nothing happens; after it, it fails without another request.
-    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 60_000) });
+    await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 60_000) });
     expect((await getTestMessage(id!)).status).toBe("sending");
-    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 3 * 60_000) });
+    await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 3 * 60_000) });
     expect(await getTestMessage(id!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: OUTCOME_UNKNOWN_REASON, attempts: 1 });
     expect(fakeGraph().requests).toHaveLength(1);
   });
@@ -162,8 +160,7 @@ describe("a request that timed out after it was written", () => {
     const previous = process.env.WHATSAPP_GRAPH_URL;
     process.env.WHATSAPP_GRAPH_URL = "http://127.0.0.1:9"; // nothing listens on the discard port
     try {
-      const whatsapp = createWhatsAppProvider({ timeoutMs: 2_000 });
-      await dispatch(account.workspaceId, { providers: { sandbox: whatsapp, whatsapp }, random: () => 0 });
+      await dispatch(account.workspaceId, { channels: fakeChannels(createWhatsAppChannel({ timeoutMs: 2_000 }).send), random: () => 0 });
     } finally {
       process.env.WHATSAPP_GRAPH_URL = previous;
     }
@@ -177,7 +174,7 @@ describe("one sender, several dispatching processes", () => {
     const db = await getDb();
     await db.update(senders).set({ throughputPerSecond: 20 }).where(eq(senders.workspaceId, account.workspaceId));
     const ids = await queue(account.workspaceId, 90);
-    const { sends, providers } = recordingProvider();
+    const { sends, channels } = recordingProvider();
     // On Postgres each process has its own connection; the embedded database has only one.
     const connections: { db: DB; close: () => Promise<void> }[] = [];
     for (let i = 0; i < 3; i++) {
@@ -194,7 +191,7 @@ describe("one sender, several dispatching processes", () => {
     }
     try {
       await Promise.all(
-        connections.map((c) => runDispatch({ db: c.db, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId], batchSize: 10, deadlineMs: 15_000 })),
+        connections.map((c) => runDispatch({ db: c.db, clock: shiftedClock(FUTURE), channels }, { workspaceIds: [account.workspaceId], batchSize: 10, deadlineMs: 15_000 })),
       );
     } finally {
       await Promise.all(connections.map((c) => c.close()));
@@ -211,10 +208,10 @@ describe("one sender, several dispatching processes", () => {
     const db = await getDb();
     await db.update(senders).set({ throughputPerSecond: 50 }).where(eq(senders.workspaceId, account.workspaceId));
     const [first, ...rest] = await queue(account.workspaceId, 6);
-    const { sends, providers } = recordingProvider((message) => {
-      if (message.id === first) throw new GraphApiError({ kind: "graph", httpStatus: 400, code: 130429, message: "(#130429) Rate limit hit" });
+    const { sends, channels } = recordingProvider((message) => {
+      if (message.id === first) throw whatsappRejection(130429, "Rate limit hit");
     });
-    await dispatch(account.workspaceId, { providers }, { batchSize: 1 });
+    await dispatch(account.workspaceId, { channels }, { batchSize: 1 });
     const firstAt = sends.find((s) => s.id === first)!.at;
     const later = sends.filter((s) => rest.includes(s.id) && s.at > firstAt + 5);
     // Whatever was not already under way waits for the sender's 1 s pause.
@@ -240,10 +237,10 @@ describe("a provider switch", () => {
     expect(retryRow.errorReason).toMatch(/from WhatsApp number \d+ to the sandbox.*Resend it from the logs/);
 
     const [fresh] = await queue(account.workspaceId, 1);
-    const { sends, providers } = recordingProvider();
-    await dispatch(account.workspaceId, { providers });
+    const { sends, channels } = recordingProvider();
+    await dispatch(account.workspaceId, { channels });
     expect(sends.map((s) => s.id)).toEqual([fresh]);
-    expect(await getTestMessage(stranded!)).toMatchObject({ status: "failed", errorCode: "sender_changed", wamid: null });
+    expect(await getTestMessage(stranded!)).toMatchObject({ status: "failed", errorCode: "sender_changed", providerMessageId: null });
     expect(await getTestMessage(fresh!)).toMatchObject({ status: "sent", senderId: newSender });
   });
 });
@@ -254,9 +251,9 @@ describe("shutdown", () => {
     const db = await getDb();
     await db.update(senders).set({ throughputPerSecond: 2 }).where(eq(senders.workspaceId, account.workspaceId));
     const ids = await queue(account.workspaceId, 20);
-    const { sends, providers } = recordingProvider(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    const { sends, channels } = recordingProvider(() => new Promise((resolve) => setTimeout(resolve, 300)));
     const controller = new AbortController();
-    const pass = dispatch(account.workspaceId, { providers }, { signal: controller.signal, deadlineMs: 60_000 });
+    const pass = dispatch(account.workspaceId, { channels }, { signal: controller.signal, deadlineMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     const abortedAt = Date.now();
     controller.abort();
@@ -278,11 +275,11 @@ describe("pair rate limit (131056)", () => {
   it("backs off the recipient for at least 6 s", async () => {
     const account = await createTestAccount();
     const [id] = await queue(account.workspaceId, 1);
-    const { providers } = recordingProvider(() => {
-      throw new GraphApiError({ kind: "graph", httpStatus: 400, code: 131056, message: "(#131056) Pair rate limit hit" });
+    const { channels } = recordingProvider(() => {
+      throw whatsappRejection(131056, "Pair rate limit hit");
     });
     const before = Date.now() + FUTURE;
-    await dispatch(account.workspaceId, { providers, random: () => 0 });
+    await dispatch(account.workspaceId, { channels, random: () => 0 });
     const row = await getTestMessage(id!);
     expect(row).toMatchObject({ status: "queued", errorCode: "131056" });
     expect(row.nextAttemptAt.getTime() - before).toBeGreaterThanOrEqual(6_000);
@@ -324,13 +321,13 @@ describe("claims of a dispatching process that is gone", () => {
     expect(await ownerIsLive(gone)).toBe(false);
     const [inFlight] = await queue(account.workspaceId, 1, heldBy(gone, true));
     const [claimed] = await queue(account.workspaceId, 1, { ...heldBy(gone, false), phoneNumber: "+14155559001" });
-    const { sends, providers } = recordingProvider();
+    const { sends, channels } = recordingProvider();
     // The leases have 50 s left: only the owner's free lock lets this pass take them.
-    await dispatch(account.workspaceId, { providers });
-    await dispatch(account.workspaceId, { providers });
+    await dispatch(account.workspaceId, { channels });
+    await dispatch(account.workspaceId, { channels });
     expect(sends.map((s) => s.id)).toEqual([claimed]);
-    expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 1, wamid: null });
-    expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1, wamid: `wamid.TEST.${claimed}.0` });
+    expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 1, providerMessageId: null });
+    expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1, providerMessageId: `wamid.TEST.${claimed}.0` });
   });
 
   it("are left alone while their owner holds its lock, and taken over once it lets go", async () => {
@@ -341,15 +338,15 @@ describe("claims of a dispatching process that is gone", () => {
     try {
       const [inFlight] = await queue(account.workspaceId, 1, heldBy(live, true));
       const [claimed] = await queue(account.workspaceId, 1, { ...heldBy(live, false), phoneNumber: "+14155559002" });
-      const { sends, providers } = recordingProvider();
-      await dispatch(account.workspaceId, { providers });
+      const { sends, channels } = recordingProvider();
+      await dispatch(account.workspaceId, { channels });
       expect(sends).toHaveLength(0);
       for (const id of [inFlight!, claimed!]) expect(await getTestMessage(id)).toMatchObject({ status: "sending", attempts: 1, claimOwner: live });
 
       await release();
       released = true;
       await expect.poll(() => ownerIsLive(live), { timeout: 10_000 }).toBe(false);
-      await dispatch(account.workspaceId, { providers });
+      await dispatch(account.workspaceId, { channels });
       expect(sends.map((s) => s.id)).toEqual([claimed]);
       expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE });
       expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1 });
@@ -364,8 +361,8 @@ describe("claims of a dispatching process that is gone", () => {
     await db.update(senders).set({ throughputPerSecond: 10_000 }).where(eq(senders.workspaceId, account.workspaceId));
     const ids = await queue(account.workspaceId, 200);
     const { db: counting, statements } = await countingDb();
-    const { sends, providers } = recordingProvider();
-    await runDispatch({ db: counting, clock: shiftedClock(FUTURE), providers }, { workspaceIds: [account.workspaceId] });
+    const { sends, channels } = recordingProvider();
+    await runDispatch({ db: counting, clock: shiftedClock(FUTURE), channels }, { workspaceIds: [account.workspaceId] });
     expect(sends.filter((s) => ids.includes(s.id))).toHaveLength(200);
     const marks = statements.filter((statement) => /set in_flight_at = /.test(statement));
     expect(marks.length).toBeGreaterThan(0);
@@ -379,8 +376,8 @@ describe("claims of a dispatching process that is gone", () => {
     const lost: number[] = [];
     // An owner whose lock is not held (its connection dropped): every in-flight mark finds it free.
     const owner: ClaimOwner = { ensure: async () => 1_234_569, lost: (id) => void lost.push(id), confirmed: () => {}, release: async () => {} };
-    const { sends, providers } = recordingProvider();
-    await dispatch(account.workspaceId, { providers, owner });
+    const { sends, channels } = recordingProvider();
+    await dispatch(account.workspaceId, { channels, owner });
     expect(sends).toHaveLength(0);
     expect(lost).toEqual([1_234_569]);
     for (const id of ids) expect(await getTestMessage(id)).toMatchObject({ status: "queued", attempts: 0, lockedUntil: null, inFlightAt: null });
@@ -388,9 +385,9 @@ describe("claims of a dispatching process that is gone", () => {
 
   it.skipIf(isEmbedded())("after its lock connection dropped, the process takes a new lock and sends under it", async () => {
     const account = await createTestAccount();
-    const { sends, providers } = recordingProvider();
+    const { sends, channels } = recordingProvider();
     const [first] = await queue(account.workspaceId, 1);
-    await dispatch(account.workspaceId, { providers });
+    await dispatch(account.workspaceId, { channels });
     const before = (await getTestMessage(first!)).claimOwner!;
     expect(await ownerIsLive(before)).toBe(true);
     // The connection holding the lock is cut (a network drop, a restarted pooler): the lock goes with it.
@@ -399,7 +396,7 @@ describe("claims of a dispatching process that is gone", () => {
     await expect.poll(() => ownerIsLive(before), { timeout: 10_000 }).toBe(false);
     const [second] = await queue(account.workspaceId, 1, { phoneNumber: "+14155559003" });
     // A pass within a second of the last check finds the lock gone at its first mark and stops; the next one takes a new lock.
-    for (let pass = 0; pass < 3 && (await getTestMessage(second!)).status !== "sent"; pass++) await dispatch(account.workspaceId, { providers });
+    for (let pass = 0; pass < 3 && (await getTestMessage(second!)).status !== "sent"; pass++) await dispatch(account.workspaceId, { channels });
     const row = await getTestMessage(second!);
     expect(row).toMatchObject({ status: "sent" });
     expect(row.claimOwner).not.toBe(before);
@@ -447,9 +444,9 @@ describe("claims of a dispatching process that is gone", () => {
 
       await expect.poll(() => ownerIsLive(owner), { timeout: 10_000 }).toBe(false);
       // The real clock: the killed process's leases still have most of their 60 s to run.
-      const { sends, providers } = recordingProvider();
+      const { sends, channels } = recordingProvider();
       for (let pass = 0; pass < 3 && sends.length < claimedOnly.length; pass++) {
-        await runDispatch({ db, clock: systemClock, providers }, { workspaceIds: [account.workspaceId], deadlineMs: 15_000 });
+        await runDispatch({ db, clock: systemClock, channels }, { workspaceIds: [account.workspaceId], deadlineMs: 15_000 });
       }
       expect(Date.now() - killedAt).toBeLessThan(60_000);
       expect(sends.map((s) => s.id).sort()).toEqual([...claimedOnly].sort());

@@ -2,13 +2,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { messages } from "@/db/schema";
+import { advanceSandboxDeliveries, getChannel, SANDBOX_TEST_NUMBERS, SANDBOX_WAMID_PREFIX, type Channel, type ChannelSender } from "@/lib/channels";
+import { fakeChannels } from "@/lib/testing/fake-channels";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, createTestMessages, getTestMessage, setSenderThroughput } from "@/lib/testing/messaging-factories";
-import { GraphApiError } from "@/lib/whatsapp/graph";
 import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
 import { INTERRUPTED_SEND_REASON, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE } from "./errors";
-import type { MessageProvider, ProviderRegistry } from "./providers";
-import { advanceSandboxDeliveries, sandboxProvider, SANDBOX_TEST_NUMBERS, SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createThroughputLimiter } from "./throughput";
 
 /** The real clock shifted by `offsetMs` (to be "later" without waiting). */
@@ -20,14 +19,14 @@ function shiftedClock(offsetMs: number): Clock {
 function recordingProvider(answer?: (phone: string, attempts: number) => void) {
   const sends: { id: string; at: number }[] = [];
   let n = 0;
-  const provider: MessageProvider = {
+  const provider: Pick<Channel, "send"> = {
     async send(message) {
       sends.push({ id: message.id, at: Date.now() });
-      answer?.(message.phoneNumber, message.attempts);
-      return { wamid: `wamid.TEST.${message.id}.${n++}` };
+      answer?.(message.to, message.attempts);
+      return { providerMessageId: `wamid.TEST.${message.id}.${n++}` };
     },
   };
-  return { sends, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+  return { sends, channels: fakeChannels(provider.send) };
 }
 
 const noJitter = () => 0;
@@ -50,7 +49,7 @@ describe("dispatcher with the sandbox provider", () => {
     expect(summary.sent).toBeGreaterThanOrEqual(1);
     const row = await getTestMessage(id);
     expect(row.status).toBe("sent");
-    expect(row.wamid?.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
+    expect(row.providerMessageId?.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
     expect(row.senderId).toMatch(/^snd_/);
     expect(row.attempts).toBe(1);
     expect(row.sentAt).toBeInstanceOf(Date);
@@ -62,7 +61,7 @@ describe("dispatcher with the sandbox provider", () => {
     const id = await createTestMessage({ workspaceId: account.workspaceId, phoneNumber: SANDBOX_TEST_NUMBERS.undeliverable, nextAttemptAt: due() });
     await dispatch(account.workspaceId);
     const row = await getTestMessage(id);
-    expect(row).toMatchObject({ status: "failed", errorCode: "131026", attempts: 1, wamid: null });
+    expect(row).toMatchObject({ status: "failed", errorCode: "131026", attempts: 1, providerMessageId: null });
     expect(row.errorReason).toMatch(/not on WhatsApp/);
     expect(row.failedAt).toBeInstanceOf(Date);
   });
@@ -105,8 +104,8 @@ describe("claiming", () => {
     const account = await createTestAccount();
     const stuck = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(due().getTime() - 1_000) });
     const live = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: 1, lockedUntil: new Date(due().getTime() + 60_000) });
-    const { providers, sends } = recordingProvider();
-    await dispatch(account.workspaceId, { providers });
+    const { channels, sends } = recordingProvider();
+    await dispatch(account.workspaceId, { channels });
     expect(sends.map((s) => s.id)).toContain(stuck);
     expect(sends.map((s) => s.id)).not.toContain(live);
     // The attempt was counted by the claim that was about to make it (and never did): not again.
@@ -117,8 +116,8 @@ describe("claiming", () => {
   it("does not claim messages whose next attempt is in the future", async () => {
     const account = await createTestAccount();
     const later = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: new Date(due().getTime() + 60_000) });
-    const { providers, sends } = recordingProvider();
-    await dispatch(account.workspaceId, { providers });
+    const { channels, sends } = recordingProvider();
+    await dispatch(account.workspaceId, { channels });
     expect(sends.map((s) => s.id)).not.toContain(later);
     expect((await getTestMessage(later)).status).toBe("queued");
   });
@@ -126,8 +125,8 @@ describe("claiming", () => {
   it("sends a reclaimed row claimed for its last attempt but never sent, without counting another attempt", async () => {
     const account = await createTestAccount();
     const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sending", attempts: MAX_SEND_ATTEMPTS, lockedUntil: new Date(due().getTime() - 1) });
-    const { providers, sends } = recordingProvider();
-    await dispatch(account.workspaceId, { providers });
+    const { channels, sends } = recordingProvider();
+    await dispatch(account.workspaceId, { channels });
     expect(sends.filter((s) => s.id === id)).toHaveLength(1);
     expect(await getTestMessage(id)).toMatchObject({ status: "sent", attempts: MAX_SEND_ATTEMPTS });
   });
@@ -141,8 +140,8 @@ describe("claiming", () => {
       lockedUntil: new Date(due().getTime() - 1),
       inFlightAt: new Date(due().getTime() - 60_000),
     });
-    const { providers, sends } = recordingProvider();
-    await dispatch(account.workspaceId, { providers });
+    const { channels, sends } = recordingProvider();
+    await dispatch(account.workspaceId, { channels });
     expect(sends.map((s) => s.id)).not.toContain(id);
     expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 2 });
   });
@@ -150,14 +149,14 @@ describe("claiming", () => {
   it("sends every message exactly once when several passes run at the same time", async () => {
     const account = await createTestAccount();
     await setSenderThroughput(account.workspaceId, 10_000);
-    const { providers, sends } = recordingProvider();
+    const { channels, sends } = recordingProvider();
     const limiter = createThroughputLimiter();
     const db = await getDb();
     // Several rounds: a batch routed into a lane at the moment the lane found itself empty was left
     // claimed and unsent (until its lease ran out) in about one round in twenty.
     for (let round = 0; round < 12; round++) {
       const ids = await createTestMessages(account.workspaceId, 300, { nextAttemptAt: due() });
-      const summaries = await Promise.all([1, 2, 3].map(() => dispatch(account.workspaceId, { providers, limiter }, { batchSize: 50, deadlineMs: 10_000 })));
+      const summaries = await Promise.all([1, 2, 3].map(() => dispatch(account.workspaceId, { channels, limiter }, { batchSize: 50, deadlineMs: 10_000 })));
       const mine = sends.filter((s) => ids.includes(s.id)).map((s) => s.id);
       expect(mine.length, `round ${round}: ${JSON.stringify(summaries)}`).toBe(300);
       expect(new Set(mine).size).toBe(300);
@@ -170,25 +169,25 @@ describe("claiming", () => {
     const account = await createTestAccount();
     const id = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: due() });
     let release!: () => void;
-    const slow: MessageProvider = {
+    const slow: Pick<Channel, "send"> = {
       async send() {
         await new Promise<void>((resolve) => (release = resolve));
-        return { wamid: "wamid.SLOW" };
+        return { providerMessageId: "wamid.SLOW" };
       },
     };
-    const first = dispatch(account.workspaceId, { providers: { sandbox: slow, whatsapp: slow } }, { leaseMs: 16_000 });
+    const first = dispatch(account.workspaceId, { channels: fakeChannels(slow.send) }, { leaseMs: 16_000 });
     await expect.poll(() => release !== undefined).toBe(true);
     // Another instance, 20 s later: the lease has expired; the request may have reached Meta, so it
     // settles the row as outcome unknown instead of sending it again.
-    const { providers, sends } = recordingProvider();
-    await dispatch(account.workspaceId, { providers, clock: shiftedClock(FUTURE + 20_000) });
+    const { channels, sends } = recordingProvider();
+    await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 20_000) });
     expect(sends.map((s) => s.id)).not.toContain(id);
     const reclaimed = await getTestMessage(id);
     expect(reclaimed).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, attempts: 1 });
     // The first pass's late answer does not overwrite what the other instance wrote.
     release();
     await first;
-    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, wamid: null });
+    expect(await getTestMessage(id)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, providerMessageId: null });
   });
 });
 
@@ -197,8 +196,8 @@ describe("throughput", () => {
     const account = await createTestAccount();
     await setSenderThroughput(account.workspaceId, 20);
     const ids = await createTestMessages(account.workspaceId, 30, { nextAttemptAt: due() });
-    const { providers, sends } = recordingProvider();
-    const summary = await dispatch(account.workspaceId, { providers });
+    const { channels, sends } = recordingProvider();
+    const summary = await dispatch(account.workspaceId, { channels });
     const mine = sends.filter((s) => ids.includes(s.id));
     expect(mine.length).toBe(30);
     const span = mine.at(-1)!.at - mine[0]!.at;
@@ -219,8 +218,8 @@ describe("handing back", () => {
     const account = await createTestAccount();
     await setSenderThroughput(account.workspaceId, 1);
     const ids = await createTestMessages(account.workspaceId, 10, { nextAttemptAt: due() });
-    const { providers, sends } = recordingProvider();
-    const summary = await dispatch(account.workspaceId, { providers, limiter: createThroughputLimiter() }, { deadlineMs: 200 });
+    const { channels, sends } = recordingProvider();
+    const summary = await dispatch(account.workspaceId, { channels, limiter: createThroughputLimiter() }, { deadlineMs: 200 });
     // At 1/s, only what fits before the deadline (plus its short grace period) is sent.
     const mine = sends.filter((s) => ids.includes(s.id));
     expect(mine.length).toBeGreaterThan(0);
@@ -255,10 +254,10 @@ describe("sandbox delivery simulation", () => {
     const account = await createTestAccount();
     // Simulated "now" ahead of the real clock, so passes of other test files leave these rows alone.
     const now = Date.now() + FUTURE;
-    const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
-    const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
-    const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `${SANDBOX_WAMID_PREFIX}c${now}`, sentAt: new Date(now - 100) });
-    const real = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid: `wamid.REAL${now}`, sentAt: new Date(now - 5_000) });
+    const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
+    const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
+    const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}c${now}`, sentAt: new Date(now - 100) });
+    const real = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `wamid.REAL${now}`, sentAt: new Date(now - 5_000) });
     const db = await getDb();
     await advanceSandboxDeliveries(db, new Date(now));
     expect(await getTestMessage(recent)).toMatchObject({ status: "delivered", deliveredAt: new Date(now - 500), readAt: null });
@@ -271,13 +270,14 @@ describe("sandbox delivery simulation", () => {
   });
 
   it("sandbox provider answers like the Cloud API for an ordinary number", async () => {
-    const result = await sandboxProvider.send(
-      { id: "msg_x", phoneNumber: "+14155550126", payload: {}, attempts: 1 },
-      { id: "snd_x", workspaceId: "ws_x", provider: "sandbox", phoneNumberId: null, accessTokenEncrypted: null, throughputPerSecond: 80 },
+    const sandbox = getChannel("sandbox");
+    const sender: ChannelSender = { id: "snd_x", workspaceId: "ws_x", channel: "sandbox", address: null, accessTokenEncrypted: null, throughputPerSecond: 80 };
+    const result = await sandbox.send(
+      { id: "msg_x", to: "+14155550126", payload: {}, attempts: 1 },
+      sender,
     );
-    expect(result.wamid.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
-    await expect(
-      sandboxProvider.send({ id: "msg_y", phoneNumber: SANDBOX_TEST_NUMBERS.timeout, payload: {}, attempts: 1 }, { id: "snd_x", workspaceId: "ws_x", provider: "sandbox", phoneNumberId: null, accessTokenEncrypted: null, throughputPerSecond: 80 }),
-    ).rejects.toBeInstanceOf(GraphApiError);
+    expect(result.providerMessageId.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
+    const timedOut = await sandbox.send({ id: "msg_y", to: SANDBOX_TEST_NUMBERS.timeout, payload: {}, attempts: 1 }, sender).catch((error: unknown) => error);
+    expect(sandbox.classifyError(timedOut)).toMatchObject({ class: "retryable", code: "timeout" });
   });
 });

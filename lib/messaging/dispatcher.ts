@@ -9,6 +9,7 @@
 // Per sender, trigger and test messages go first; bulk messages are held at most about a second
 // ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
 import { isEmbedded } from "@/db";
+import { defaultChannels, SANDBOX_WAMID_PREFIX } from "@/lib/channels";
 import { describeError } from "@/lib/logging";
 import { CAMPAIGN_REFRESH_MS, createBulkPacing } from "./bulk-pacing";
 import { createClaimRouter } from "./claim-and-route";
@@ -20,8 +21,6 @@ import { createLaneRunner, type LaneRunner } from "./lane-runner";
 import { semaphore } from "./lanes";
 import { createOutcomeWrites, guarded } from "./outcomes";
 import { claimOwnerFor } from "./owner";
-import { defaultProviders } from "./providers";
-import { SANDBOX_WAMID_PREFIX } from "./providers/sandbox";
 import { createSentWriter, writeUnrecordedSends, type SentRecord } from "./results";
 import { settleStoppedPass, watchShutdown } from "./shutdown";
 import { createSharedThroughputLimiter } from "./throughput";
@@ -107,7 +106,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const runner = createLaneRunner({
     clock,
     deadline,
-    providers: deps.providers ?? defaultProviders(),
+    channels: deps.channels ?? defaultChannels(),
     limiter,
     random: deps.random ?? Math.random,
     maxAttempts: options.maxAttempts ?? MAX_SEND_ATTEMPTS,

@@ -19,13 +19,13 @@ function report(wamid: string, workspaceId: string, status: ReportedStatus, at: 
 
 async function held(wamids: string[]) {
   const db = await getDb();
-  return db.select().from(messageStatusInbox).where(inArray(messageStatusInbox.wamid, wamids));
+  return db.select().from(messageStatusInbox).where(inArray(messageStatusInbox.providerMessageId, wamids));
 }
 
 /** What the dispatcher does when a send's result is recorded. */
 async function storeWamid(id: string, wamid: string, sentAt: Date) {
   const db = await getDb();
-  await db.update(messages).set({ status: "sent", wamid, sentAt }).where(eq(messages.id, id));
+  await db.update(messages).set({ status: "sent", providerMessageId: wamid, sentAt }).where(eq(messages.id, id));
 }
 
 afterEach(() => {
@@ -37,7 +37,7 @@ describe("recordStatusReports", () => {
     const { workspaceId } = await createTestAccount();
     const wamid = newWamid();
     const sentAt = secondsAgo(100);
-    const id = await createTestMessage({ workspaceId, status: "sent", wamid, sentAt });
+    const id = await createTestMessage({ workspaceId, status: "sent", providerMessageId: wamid, sentAt });
     const outcome = await recordStatusReports(await getDb(), [
       report(wamid, workspaceId, "read", secondsAgo(10)),
       report(wamid, workspaceId, "delivered", secondsAgo(50)),
@@ -61,9 +61,9 @@ describe("recordStatusReports", () => {
   it("keeps failed with its error when nothing proves delivery, and never moves a message backwards", async () => {
     const { workspaceId } = await createTestAccount();
     const failing = newWamid();
-    const failingId = await createTestMessage({ workspaceId, status: "sending", wamid: failing, lockedUntil: new Date(Date.now() + 60_000) });
+    const failingId = await createTestMessage({ workspaceId, status: "sending", providerMessageId: failing, lockedUntil: new Date(Date.now() + 60_000) });
     const reading = newWamid();
-    const readId = await createTestMessage({ workspaceId, status: "sent", wamid: reading, sentAt: secondsAgo(100) });
+    const readId = await createTestMessage({ workspaceId, status: "sent", providerMessageId: reading, sentAt: secondsAgo(100) });
     const db = await getDb();
     await recordStatusReports(db, [report(reading, workspaceId, "read", secondsAgo(20))]);
     const outcome = await recordStatusReports(db, [
@@ -89,7 +89,7 @@ describe("recordStatusReports", () => {
     const { workspaceId } = await createTestAccount();
     const known = [newWamid(), newWamid()];
     const unknown = [newWamid(), newWamid()];
-    const ids = await Promise.all(known.map((wamid) => createTestMessage({ workspaceId, status: "sent", wamid, sentAt: secondsAgo(60) })));
+    const ids = await Promise.all(known.map((wamid) => createTestMessage({ workspaceId, status: "sent", providerMessageId: wamid, sentAt: secondsAgo(60) })));
     const outcome = await recordStatusReports(await getDb(), [
       report(known[0]!, workspaceId, "delivered", secondsAgo(30)),
       report(unknown[0]!, workspaceId, "sent", secondsAgo(40)),
@@ -101,7 +101,7 @@ describe("recordStatusReports", () => {
     expect((await getTestMessage(ids[0]!)).status).toBe("delivered");
     expect((await getTestMessage(ids[1]!)).status).toBe("read");
     const rows = await held([...known, ...unknown]);
-    expect(rows.map((row) => `${row.wamid} ${row.status}`).sort()).toEqual(
+    expect(rows.map((row) => `${row.providerMessageId} ${row.status}`).sort()).toEqual(
       [`${unknown[0]} sent`, `${unknown[0]} delivered`, `${unknown[1]} failed`].sort(),
     );
     expect(rows.find((row) => row.status === "failed")).toMatchObject({ errorCode: "131026", errorReason: "Message undeliverable", workspaceId });
@@ -111,7 +111,7 @@ describe("recordStatusReports", () => {
     const owner = await createTestAccount();
     const other = await createTestAccount();
     const wamid = newWamid();
-    const id = await createTestMessage({ workspaceId: owner.workspaceId, status: "sent", wamid, sentAt: secondsAgo(60) });
+    const id = await createTestMessage({ workspaceId: owner.workspaceId, status: "sent", providerMessageId: wamid, sentAt: secondsAgo(60) });
     const outcome = await recordStatusReports(await getDb(), [report(wamid, other.workspaceId, "read", secondsAgo(5))]);
     expect(outcome).toEqual({ applied: 0, ignored: 0, pending: 1 });
     expect((await getTestMessage(id)).status).toBe("sent");
@@ -150,7 +150,7 @@ describe("applyInboxedStatuses", () => {
     const db = await getDb();
     await recordStatusReports(db, [report(recent, workspaceId, "read", secondsAgo(3)), report(old, workspaceId, "delivered", secondsAgo(3))]);
     // Received an hour ago: outside the per-pass window, found by the full sweep.
-    await db.update(messageStatusInbox).set({ receivedAt: secondsAgo(3600) }).where(eq(messageStatusInbox.wamid, old));
+    await db.update(messageStatusInbox).set({ receivedAt: secondsAgo(3600) }).where(eq(messageStatusInbox.providerMessageId, old));
     await storeWamid(recentId, recent, secondsAgo(4));
     await storeWamid(oldId, old, secondsAgo(4));
 
@@ -174,7 +174,7 @@ describe("pruneStatusInbox", () => {
     await db
       .update(messageStatusInbox)
       .set({ receivedAt: new Date(Date.now() - 7 * 24 * 3600_000 - 60_000) })
-      .where(and(eq(messageStatusInbox.wamid, expired), eq(messageStatusInbox.workspaceId, workspaceId)));
+      .where(and(eq(messageStatusInbox.providerMessageId, expired), eq(messageStatusInbox.workspaceId, workspaceId)));
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
 
     expect(await pruneStatusInbox(db)).toBeGreaterThanOrEqual(1);

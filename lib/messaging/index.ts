@@ -1,3 +1,3 @@
 export { dispatchSettled, dispatchSoon } from "./dispatch";
 export type { DispatchSummary } from "./dispatcher";
-export { SANDBOX_TEST_NUMBERS } from "./providers/sandbox";
+export { SANDBOX_TEST_NUMBERS } from "@/lib/channels";

@@ -1,18 +1,18 @@
 // The lane runner of a dispatch pass: one in-memory lane per sender (lanes.ts), each worked by one
 // loop that takes the next message (trigger and test messages first, then bulk messages at their
 // campaign's pace: bulk-pacing.ts), waits for a slot of the sender's shared throughput
-// (throughput.ts), marks the row in flight (in-flight.ts) and sends it through the sender's provider,
+// (throughput.ts), marks the row in flight (in-flight.ts) and sends it through the sender's channel,
 // then records the outcome (results.ts, outcomes.ts). What a lane still holds when it stops is handed
 // back (shutdown.ts). Claiming and routing messages into lanes is claim-and-route.ts.
+import type { ChannelSender } from "@/lib/channels";
 import { describeError } from "@/lib/logging";
 import type { createBulkPacing } from "./bulk-pacing";
 import type { ClaimedMessage } from "./claims";
-import type { Clock } from "./dispatch-contract";
-import { classifySendError, retryDelayMs, type SendFailure } from "./errors";
+import type { Clock, DispatchChannels } from "./dispatch-contract";
+import { retryDelayMs, type SendFailure } from "./errors";
 import type { createInFlightMarks } from "./in-flight";
 import { addToLane, createLane, laneSize, putBack, type Lane, type semaphore } from "./lanes";
 import { guarded, type createOutcomeWrites } from "./outcomes";
-import type { ProviderRegistry, SenderForSend } from "./providers";
 import type { createSentWriter } from "./results";
 import { releaseLane } from "./shutdown";
 import { lateSlotToleranceMs, senderLane, type ThroughputLimiter } from "./throughput";
@@ -36,7 +36,7 @@ export interface LaneRunnerDeps {
   clock: Clock;
   /** The pass's deadline (epoch ms). */
   deadline: number;
-  providers: ProviderRegistry;
+  channels: DispatchChannels;
   limiter: ThroughputLimiter;
   random: () => number;
   maxAttempts: number;
@@ -55,7 +55,7 @@ export interface LaneRunnerDeps {
 export type LaneRunner = ReturnType<typeof createLaneRunner>;
 
 export function createLaneRunner(deps: LaneRunnerDeps) {
-  const { clock, deadline, providers, limiter, random, maxAttempts, inFlight, marks, bulkPacing, sentWriter, stopping, track } = deps;
+  const { clock, deadline, channels, limiter, random, maxAttempts, inFlight, marks, bulkPacing, sentWriter, stopping, track } = deps;
   const { fail, markOutcomeUnknown, handBack, settleStopped, scheduleRetry } = deps.outcomes;
   const lanes = new Map<string, Lane>();
   const recipientPausedUntil = new Map<string, number>();
@@ -74,18 +74,19 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
    */
   const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
     const { sender } = lane;
-    let outcome: { wamid: string } | { failure: SendFailure };
+    const channel = channels[sender.channel];
+    let outcome: { providerMessageId: string } | { failure: SendFailure };
     sending.add(message);
     try {
-      outcome = await providers[sender.provider].send(message, sender);
+      outcome = await channel.send({ id: message.id, to: message.phoneNumber, payload: message.payload, attempts: message.attempts }, sender);
     } catch (error) {
-      outcome = { failure: classifySendError(error) };
+      outcome = { failure: channel.classifyError(error) };
     } finally {
       sending.delete(message);
     }
     const now = clock.now();
-    if ("wamid" in outcome) {
-      await sentWriter.record({ message, wamid: outcome.wamid, sentAt: new Date(startedAt), senderId: sender.id });
+    if ("providerMessageId" in outcome) {
+      await sentWriter.record({ message, wamid: outcome.providerMessageId, sentAt: new Date(startedAt), senderId: sender.id });
       return;
     }
     const { failure } = outcome;
@@ -96,12 +97,12 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
       await guarded("slowing the sender down", () => limiter.holdUntil(senderLane(sender.id), now + failure.senderPauseMs!));
     }
     if (failure.recipientPauseMs) recipientPausedUntil.set(message.phoneNumber, now + failure.recipientPauseMs);
-    if (failure.outcomeUnknown) {
+    if (failure.class === "outcome_unknown") {
       await markOutcomeUnknown(message, failure.reason);
       return;
     }
-    if (!failure.retryable || message.attempts >= maxAttempts) {
-      const reason = failure.retryable ? `${failure.reason} Gave up after ${message.attempts} attempts.` : failure.reason;
+    if (failure.class !== "retryable" || message.attempts >= maxAttempts) {
+      const reason = failure.class === "retryable" ? `${failure.reason} Gave up after ${message.attempts} attempts.` : failure.reason;
       await fail(message, { code: failure.code, reason });
       return;
     }
@@ -258,7 +259,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
     sending,
     wakeAll,
     /** Puts a routed message in its sender's lane and starts the lane if it is idle. */
-    enqueue(message: ClaimedMessage, sender: SenderForSend) {
+    enqueue(message: ClaimedMessage, sender: ChannelSender) {
       let lane = lanes.get(sender.id);
       if (!lane) lanes.set(sender.id, (lane = createLane(sender, limiter)));
       addToLane(lane, message);

@@ -1,11 +1,11 @@
 // A pass's in-memory queues: one lane per sender, trigger and test messages first, bulk messages
 // per campaign behind them; and the bound on provider requests in flight.
 import type { ClaimedMessage } from "./claims";
-import type { SenderForSend } from "./providers";
+import type { ChannelSender } from "@/lib/channels";
 import { senderLane, SlotBlock, type ThroughputLimiter } from "./throughput";
 
 export interface Lane {
-  sender: SenderForSend;
+  sender: ChannelSender;
   priority: ClaimedMessage[];
   /** Bulk messages per campaign, oldest first. */
   bulk: Map<string, ClaimedMessage[]>;
@@ -16,7 +16,7 @@ export interface Lane {
   pausedUntil: number;
 }
 
-export function createLane(sender: SenderForSend, limiter: ThroughputLimiter): Lane {
+export function createLane(sender: ChannelSender, limiter: ThroughputLimiter): Lane {
   return { sender, priority: [], bulk: new Map(), slots: new SlotBlock(limiter, senderLane(sender.id)), running: null, wake: null, pausedUntil: 0 };
 }
 

@@ -9,7 +9,7 @@ const base: PublicMessageRow = {
   templateName: "order_update",
   templateLanguage: "en_US",
   renderedText: "Hi",
-  wamid: null,
+  providerMessageId: null,
   errorCode: null,
   errorReason: null,
   attempts: 0,

@@ -41,7 +41,7 @@ export type PublicMessageRow = Pick<
   | "templateName"
   | "templateLanguage"
   | "renderedText"
-  | "wamid"
+  | "providerMessageId"
   | "errorCode"
   | "errorReason"
   | "attempts"
@@ -66,7 +66,7 @@ export function toPublicMessage(row: PublicMessageRow): PublicMessage {
     phone: row.phoneNumber,
     template: { name: row.templateName, language: row.templateLanguage },
     text: row.renderedText,
-    wamid: row.wamid,
+    wamid: row.providerMessageId,
     error: row.status === "failed" || row.errorReason ? { code: row.errorCode, reason: row.errorReason ?? "Unknown error" } : null,
     attempts: row.attempts,
     nextAttemptAt: waitingForRetry(row) ? row.nextAttemptAt.toISOString() : null,

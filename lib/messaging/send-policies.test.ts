@@ -10,7 +10,8 @@ import { createTestCampaign, createTestMessage, getTestMessage } from "@/lib/tes
 import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
 import { triggerCampaign, type AcceptedMessage } from "@/lib/trigger/service";
 import { runDispatch, systemClock, type Clock } from "./dispatcher";
-import type { MessageProvider, ProviderRegistry } from "./providers";
+import type { Channel } from "@/lib/channels";
+import { fakeChannels } from "@/lib/testing/fake-channels";
 
 const LONDON = "+447911123456"; // Europe/London: UTC+0 in November
 const NIGHT: SendPolicy = { quietHours: { start: "21:00", end: "08:00" }, frequencyCap: null };
@@ -19,18 +20,18 @@ const fixedClock = (iso: string): Clock => ({ now: () => new Date(iso).getTime()
 
 function recordingProviders() {
   const sent: string[] = [];
-  const provider: MessageProvider = {
+  const provider: Pick<Channel, "send"> = {
     async send(message) {
       sent.push(message.id);
-      return { wamid: `wamid.TEST.${message.id}` };
+      return { providerMessageId: `wamid.TEST.${message.id}` };
     },
   };
-  return { sent, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+  return { sent, channels: fakeChannels(provider.send) };
 }
 
 async function dispatchAt(workspaceId: string, iso: string) {
-  const { sent, providers } = recordingProviders();
-  await runDispatch({ db: await getDb(), clock: fixedClock(iso), providers }, { workspaceIds: [workspaceId], deadlineMs: 5_000 });
+  const { sent, channels } = recordingProviders();
+  await runDispatch({ db: await getDb(), clock: fixedClock(iso), channels }, { workspaceIds: [workspaceId], deadlineMs: 5_000 });
   return sent;
 }
 
@@ -153,8 +154,8 @@ describe("frequency cap", () => {
       source: "bulk" as const,
     }));
     await db.insert(messages).values(queued);
-    const { sent, providers } = recordingProviders();
-    await runDispatch({ db, providers }, { workspaceIds: [fx.workspaceId], deadlineMs: 5_000 });
+    const { sent, channels } = recordingProviders();
+    await runDispatch({ db, channels }, { workspaceIds: [fx.workspaceId], deadlineMs: 5_000 });
     expect(sent).toEqual([queued[1]!.id]);
     expect(await getTestMessage(queued[0]!.id)).toMatchObject({ status: "skipped", errorCode: "frequency_cap", attempts: 0 });
   });

@@ -2,12 +2,15 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/webhooks/whatsapp/route";
 import { getDb } from "@/db";
+import { getChannel } from "@/lib/channels";
 import { contacts, messages, workspaces } from "@/db/schema";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
 import { applyInboxedStatuses } from "./inbox";
-import { parseWebhookPayload, signPayload, verifySignature, WEBHOOK_MAX_STATUSES } from "./webhook";
+import { WEBHOOK_MAX_STATUSES } from "./webhook";
+
+const signPayload = (raw: string, secret: string) => getChannel("whatsapp").webhook!.sign(raw, secret);
 
 const ctx = { params: Promise.resolve({}) };
 const URL_BASE = "http://localhost/api/webhooks/whatsapp";
@@ -84,7 +87,7 @@ async function setup() {
   const account = await createTestAccount();
   const sender = await connectTestWhatsAppSender(account.workspaceId);
   const wamid = `wamid.TEST${Math.random().toString(36).slice(2)}`;
-  const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", wamid, sentAt: new Date(Date.now() - 60_000) });
+  const id = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: wamid, sentAt: new Date(Date.now() - 60_000) });
   return { account, sender, wamid, id };
 }
 
@@ -182,7 +185,7 @@ describe("POST status ordering", () => {
   it("a skipped message is final: no reported status changes it", async () => {
     const { account, sender } = await setup();
     const wamid = `wamid.SKIP${Math.random().toString(36).slice(2)}`;
-    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "skipped", wamid });
+    const id = await createTestMessage({ workspaceId: account.workspaceId, status: "skipped", providerMessageId: wamid });
     const response = await deliver(
       payload(sender, [{ id: wamid, status: "sent" }, { id: wamid, status: "delivered" }, { id: wamid, status: "read" }, { id: wamid, status: "failed", errors: [{ code: 131026, message: "x" }] }]),
       sender.appSecret,
@@ -253,7 +256,7 @@ describe("POST batches and held statuses", () => {
 
     // The send's result is written after the webhook: the held statuses apply then.
     const db = await getDb();
-    await db.update(messages).set({ status: "sent", wamid: early, sentAt: new Date() }).where(eq(messages.id, pendingId));
+    await db.update(messages).set({ status: "sent", providerMessageId: early, sentAt: new Date() }).where(eq(messages.id, pendingId));
     expect(await applyInboxedStatuses(db, { wamids: [early] })).toBe(1);
     expect(await getTestMessage(pendingId)).toMatchObject({ status: "delivered", deliveredAt: new Date(deliveredAt * 1000) });
   });
@@ -269,51 +272,6 @@ describe("POST batches and held statuses", () => {
 
     const unsigned = await deliver(payload(sender, statuses), null);
     expect(unsigned.status).toBe(401);
-  });
-});
-
-describe("helpers", () => {
-  it("verifySignature accepts only sha256=<hmac of the bytes>", () => {
-    const raw = new TextEncoder().encode('{"a":1}');
-    expect(verifySignature(raw, signPayload(raw, "s3cret"), "s3cret")).toBe(true);
-    expect(verifySignature(raw, signPayload(raw, "s3cret").toUpperCase().replace("SHA256", "sha256"), "s3cret")).toBe(true);
-    expect(verifySignature(raw, signPayload(raw, "other"), "s3cret")).toBe(false);
-    expect(verifySignature(raw, signPayload(raw, "s3cret").replace("sha256=", "sha1="), "s3cret")).toBe(false);
-    expect(verifySignature(raw, null, "s3cret")).toBe(false);
-  });
-
-  it("parseWebhookPayload keeps statuses and text replies, and skips malformed entries", () => {
-    const parsed = parseWebhookPayload({
-      entry: [
-        null,
-        {
-          id: "w",
-          changes: [
-            {
-              value: {
-                metadata: { phone_number_id: "p" },
-                messages: [
-                  { id: "in" },
-                  { id: "in.1", from: "14155552671", timestamp: "1750030073", type: "text", text: { body: "STOP" } },
-                  { id: "in.2", from: "14155552671", type: "image", image: { id: "m" } },
-                  { id: "in.3", from: "not-a-number", type: "text", text: { body: "STOP" } },
-                  { id: "in.4", from: "1234", type: "text", text: { body: "STOP" } },
-                ],
-                statuses: [{ id: "wamid.1", status: "sent", timestamp: "1750030073" }, { status: "sent" }, { id: "x", status: "bogus" }],
-              },
-            },
-          ],
-        },
-      ],
-    });
-    expect(parsed).toEqual([
-      {
-        wabaId: "w",
-        phoneNumberId: "p",
-        statuses: [{ wamid: "wamid.1", report: { status: "sent", at: new Date(1750030073000) } }],
-        inbound: [{ messageId: "in.1", phone: "+14155552671", text: "STOP", at: new Date(1750030073000) }],
-      },
-    ]);
   });
 });
 
@@ -364,6 +322,23 @@ describe("POST inbound replies", () => {
     expect(await contactOf(account.workspaceId, `+${a}`)).toMatchObject({ optOutMethod: "keyword", optOutDetail: "UNSUBSCRIBE" });
     expect(await contactOf(account.workspaceId, `+${b}`)).toMatchObject({ optOutMethod: "keyword", optOutDetail: "ARRET" });
     expect((await contactOf(account.workspaceId, `+${c}`))?.optedOutAt).toBeNull();
+  });
+
+  it("accepts inbound messages that carry no words (a reaction, an image, a location) without changing consent", async () => {
+    const { account, sender } = await setup();
+    const from = digits();
+    await storedContact(account.workspaceId, `+${from}`);
+    const body = inboundPayload(sender, [{ from, type: "text", body: "placeholder" }]);
+    const base = { from, timestamp: String(Math.floor(Date.now() / 1000)) };
+    body.entry[0]!.changes[0]!.value.messages = [
+      { ...base, id: `wamid.IN${randomBase62(16)}`, type: "reaction", reaction: { message_id: "wamid.OUT1", emoji: "🛑" } },
+      { ...base, id: `wamid.IN${randomBase62(16)}`, type: "image", image: { id: "1479537139650973", mime_type: "image/jpeg", caption: "STOP" } },
+      { ...base, id: `wamid.IN${randomBase62(16)}`, type: "location", location: { latitude: 51.5, longitude: -0.12 } },
+    ] as never;
+    const response = await deliver(body, sender.appSecret);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ received: true, replies: 0 });
+    expect((await contactOf(account.workspaceId, `+${from}`))?.optedOutAt).toBeNull();
   });
 
   it("STOP from an unknown number creates the contact opted out; a duplicated delivery changes nothing", async () => {

@@ -1,21 +1,21 @@
-// WhatsApp webhooks: the verify-token handshake, signature verification, applying status updates
-// and inbound replies (consent keywords: STOP, START, …). Route handlers stay thin; everything
-// here takes a database handle.
-import { createHmac, timingSafeEqual } from "node:crypto";
+// Provider webhooks, whatever the channel: the subscription handshake, the signature check against
+// the secrets of the senders a delivery names, and applying what the channel parsed out of it
+// (status updates, inbound messages). The channel (lib/channels) knows the wire format; route
+// handlers stay thin; everything here takes a database handle.
 import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { senders, workspaces } from "@/db/schema";
+import { getChannel, type ChannelName, type HeaderSource, type InboundMessage, type ParsedWebhookChange } from "@/lib/channels";
 import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/contacts/opt-out";
+import { isE164PhoneNumber } from "@/lib/contacts/phone";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
-import { isE164PhoneNumber } from "@/lib/contacts/phone";
-import { reasonForCode } from "./errors";
 import { recordStatusReports } from "./inbox";
-import { isReportedStatus, type AddressedStatusReport, type StatusReport } from "./status";
+import type { AddressedStatusReport } from "./status";
 
 /** Meta sends at most 3 MB; a little headroom. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
-/** Meta batches far fewer statuses per request; more is refused (413) rather than held up. */
+/** Providers batch far fewer statuses per request; more is refused (413) rather than held up. */
 export const WEBHOOK_MAX_STATUSES = 10_000;
 
 function safeDecrypt(sealed: string | null): string | null {
@@ -27,25 +27,34 @@ function safeDecrypt(sealed: string | null): string | null {
   }
 }
 
-/** `X-Hub-Signature-256: sha256=<hex>` over the exact bytes received, keyed with the app secret. */
-export function verifySignature(raw: Uint8Array, header: string | null, appSecret: string): boolean {
-  const match = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? "");
-  if (!match) return false;
-  const expected = createHmac("sha256", appSecret).update(raw).digest();
-  return timingSafeEqual(expected, Buffer.from(match[1]!, "hex"));
+function webhookOf(channelName: ChannelName) {
+  const webhook = getChannel(channelName).webhook;
+  if (!webhook) throw new Error(`The ${channelName} channel receives no webhooks.`);
+  return webhook;
 }
 
-export function signPayload(raw: Uint8Array | string, appSecret: string): string {
-  return `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
+/** The header a channel's deliveries are signed in (for error messages). */
+export function webhookSignatureHeader(channelName: ChannelName): string {
+  return webhookOf(channelName).signatureHeader;
 }
 
-/** GET handshake: true when `token` is the verify token of some WhatsApp sender. */
-export async function isKnownVerifyToken(db: Executor, token: string): Promise<boolean> {
+/**
+ * GET handshake: the challenge to echo when the query is the channel's subscription handshake and
+ * its token is the verify token of one of the channel's senders; null otherwise.
+ */
+export async function answerWebhookHandshake(db: Executor, channelName: ChannelName, query: URLSearchParams): Promise<string | null> {
+  const handshake = webhookOf(channelName).handshake(query);
+  if (!handshake || !(await isKnownVerifyToken(db, channelName, handshake.token))) return null;
+  return handshake.challenge;
+}
+
+/** True when `token` is the verify token of some sender of the channel. */
+export async function isKnownVerifyToken(db: Executor, channelName: ChannelName, token: string): Promise<boolean> {
   if (!token) return false;
   const rows = await db
     .select({ sealed: senders.verifyTokenEncrypted })
     .from(senders)
-    .where(and(eq(senders.provider, "whatsapp"), isNotNull(senders.verifyTokenEncrypted)));
+    .where(and(eq(senders.provider, channelName), isNotNull(senders.verifyTokenEncrypted)));
   let found = false;
   for (const row of rows) {
     const stored = safeDecrypt(row.sealed);
@@ -55,101 +64,14 @@ export async function isKnownVerifyToken(db: Executor, token: string): Promise<b
   return found;
 }
 
-export interface ParsedStatus {
-  wamid: string;
-  report: StatusReport;
-}
-
-export interface ParsedChange {
-  /** `entry[].id`: the WhatsApp Business Account. */
-  wabaId: string | null;
-  /** `value.metadata.phone_number_id`: the business number the change is about. */
-  phoneNumberId: string | null;
-  statuses: ParsedStatus[];
-  /** Messages the contact sent us (`value.messages[]`) that carry text. */
-  inbound: InboundReply[];
-}
-
-const asRecord = (value: unknown): Record<string, unknown> | null =>
-  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const asString = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null);
-
-function eventTime(timestamp: unknown, receivedAt: Date): Date {
-  const seconds = Number(timestamp);
-  if (!Number.isFinite(seconds) || seconds <= 0) return receivedAt;
-  const at = new Date(seconds * 1000);
-  // A clock far in the future is not believable; fall back to when we received it.
-  return at.getTime() > receivedAt.getTime() + 5 * 60_000 ? receivedAt : at;
-}
-
-function failureOf(status: Record<string, unknown>): { errorCode: string | null; errorReason: string } {
-  const error = asRecord(asArray(status.errors)[0]);
-  const code = error ? Number(error.code) : NaN;
-  const metaMessage = asString(error?.message) ?? asString(error?.title);
-  const details = asString(asRecord(error?.error_data)?.details);
-  const parts = [metaMessage, details && details !== metaMessage ? details : null].filter(Boolean);
-  const reason = parts.length > 0 ? parts.join(": ") : Number.isFinite(code) ? reasonForCode(code) : "WhatsApp reported the message as failed.";
-  return { errorCode: Number.isFinite(code) ? String(code) : null, errorReason: reason };
-}
-
-/** The text of an inbound message: typed text, a quick-reply button, or an interactive reply's title. */
-function inboundText(message: Record<string, unknown>): string | null {
-  switch (message.type) {
-    case "text":
-      return asString(asRecord(message.text)?.body);
-    case "button": {
-      const button = asRecord(message.button);
-      return asString(button?.text) ?? asString(button?.payload);
-    }
-    case "interactive": {
-      const interactive = asRecord(message.interactive);
-      return asString(asRecord(interactive?.button_reply)?.title) ?? asString(asRecord(interactive?.list_reply)?.title);
-    }
-    default:
-      return null;
-  }
-}
-
-function parseInbound(value: unknown, receivedAt: Date): InboundReply | null {
-  const message = asRecord(value);
-  if (!message) return null;
-  const id = asString(message.id);
-  const from = asString(message.from);
-  const text = inboundText(message);
-  // `from` is the sender's number as digits; a username-only sender has none and is skipped.
-  const phone = from && /^\d{7,15}$/.test(from) ? `+${from}` : null;
-  if (!id || !phone || !isE164PhoneNumber(phone) || text === null) return null;
-  return { messageId: id, phone, text, at: eventTime(message.timestamp, receivedAt) };
-}
-
-/** The status updates and inbound text messages in a webhook body; anything else is skipped. */
-export function parseWebhookPayload(body: unknown, receivedAt: Date = new Date()): ParsedChange[] {
-  const changes: ParsedChange[] = [];
-  for (const entryValue of asArray(asRecord(body)?.entry)) {
-    const entry = asRecord(entryValue);
-    if (!entry) continue;
-    for (const changeValue of asArray(entry.changes)) {
-      const value = asRecord(asRecord(changeValue)?.value);
-      if (!value) continue;
-      const statuses: ParsedStatus[] = [];
-      for (const statusValue of asArray(value.statuses)) {
-        const status = asRecord(statusValue);
-        const wamid = asString(status?.id);
-        if (!status || !wamid || !isReportedStatus(status.status)) continue;
-        const at = eventTime(status.timestamp, receivedAt);
-        statuses.push({
-          wamid,
-          report: status.status === "failed" ? { status: "failed", at, ...failureOf(status) } : { status: status.status, at },
-        });
-      }
-      const inbound = asArray(value.messages)
-        .map((message) => parseInbound(message, receivedAt))
-        .filter((message): message is InboundReply => message !== null);
-      changes.push({ wabaId: asString(entry.id), phoneNumberId: asString(asRecord(value.metadata)?.phone_number_id), statuses, inbound });
-    }
-  }
-  return changes;
+/** The consent reply a text-bearing inbound message stands for (typed text, a quick-reply button, an interactive reply); null for others. */
+export function consentReplyOf(message: InboundMessage): InboundReply | null {
+  if (!isE164PhoneNumber(message.from)) return null;
+  let text: string | null = null;
+  if (message.kind === "text" || message.kind === "interactive") text = message.text;
+  else if (message.kind === "button") text = message.text ?? message.payload;
+  if (text === null) return null;
+  return { messageId: message.providerMessageId, phone: message.from, text, at: message.at };
 }
 
 /**
@@ -166,53 +88,76 @@ export async function applyInboundMessages(db: Executor, workspaceIds: string[],
   return outcomes;
 }
 
+/** A sender that received inbound messages: where they are stored and whose consent they change. */
+export interface InboundRecipient {
+  workspaceId: string;
+  senderId: string;
+}
+
+/**
+ * What happens to the inbound messages a number received (webhook deliveries and the sandbox's
+ * simulated replies alike): today, the text-bearing ones are applied as consent replies. The one
+ * place inbound messages of every channel go through.
+ */
+export async function receiveInboundMessages(db: Executor, recipients: InboundRecipient[], inbound: InboundMessage[]): Promise<ReplyOutcome[]> {
+  const replies = inbound.map(consentReplyOf).filter((reply): reply is InboundReply => reply !== null);
+  const workspaceIds = [...new Set(recipients.map((recipient) => recipient.workspaceId))];
+  return applyInboundMessages(db, workspaceIds, replies);
+}
+
 export type WebhookOutcome =
   | { ok: true; applied: number; ignored: number; pending: number; replies: number }
   | { ok: false; reason: "unsigned" | "bad_signature" }
   | { ok: false; reason: "too_many_statuses"; statuses: number };
 
+const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
+
 /**
- * Verifies a POSTed webhook and applies its statuses. The body is signed with the app secret of
- * the sender that owns the business number (or account) it names; statuses are applied only to
- * messages of the workspaces whose secret verified it, so one tenant cannot forge another's.
+ * Verifies a POSTed webhook of a channel and applies it. The body is signed with the app secret of
+ * the sender that owns the number (or account) it names; statuses are applied only to messages of
+ * the workspaces whose secret verified it, so one tenant cannot forge another's.
  */
-export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Array; body: unknown; signature: string | null }): Promise<WebhookOutcome> {
-  if (!input.signature) return { ok: false, reason: "unsigned" };
-  const changes = parseWebhookPayload(input.body);
-  const phoneNumberIds = [...new Set(changes.map((c) => c.phoneNumberId).filter((v): v is string => v !== null))];
-  const wabaIds = [...new Set(changes.map((c) => c.wabaId).filter((v): v is string => v !== null))];
-  if (phoneNumberIds.length === 0 && wabaIds.length === 0) return { ok: false, reason: "bad_signature" };
+export async function handleWebhookDelivery(
+  db: Executor,
+  channelName: ChannelName,
+  input: { raw: Uint8Array; body: unknown; headers: HeaderSource; receivedAt?: Date },
+): Promise<WebhookOutcome> {
+  const webhook = webhookOf(channelName);
+  const signature = webhook.signatureOf(input.headers);
+  if (!signature) return { ok: false, reason: "unsigned" };
+  const changes: ParsedWebhookChange[] = webhook.parse(input.body, input.receivedAt ?? new Date());
+  const addresses = distinct(changes.map((c) => c.address));
+  const accounts = distinct(changes.map((c) => c.account));
+  if (addresses.length === 0 && accounts.length === 0) return { ok: false, reason: "bad_signature" };
   const candidates = await db
-    .select({ workspaceId: senders.workspaceId, phoneNumberId: senders.phoneNumberId, wabaId: senders.wabaId, appSecret: senders.appSecretEncrypted })
+    .select({ id: senders.id, workspaceId: senders.workspaceId, address: senders.phoneNumberId, account: senders.wabaId, appSecret: senders.appSecretEncrypted })
     .from(senders)
     .where(
       and(
-        eq(senders.provider, "whatsapp"),
+        eq(senders.provider, channelName),
         isNotNull(senders.appSecretEncrypted),
-        or(
-          phoneNumberIds.length ? inArray(senders.phoneNumberId, phoneNumberIds) : undefined,
-          wabaIds.length ? inArray(senders.wabaId, wabaIds) : undefined,
-        ),
+        or(addresses.length ? inArray(senders.phoneNumberId, addresses) : undefined, accounts.length ? inArray(senders.wabaId, accounts) : undefined),
       ),
     );
   const verified = candidates.filter((candidate) => {
     const secret = safeDecrypt(candidate.appSecret);
-    return secret !== null && verifySignature(input.raw, input.signature, secret);
+    return secret !== null && webhook.verifySignature(input.raw, signature, secret);
   });
   if (verified.length === 0) return { ok: false, reason: "bad_signature" };
   const statusCount = changes.reduce((sum, change) => sum + change.statuses.length, 0);
   if (statusCount > WEBHOOK_MAX_STATUSES) return { ok: false, reason: "too_many_statuses", statuses: statusCount };
 
-  // Every status of the request in one statement; those for wamids not stored yet are held.
+  // Every status of the request in one statement; those for messages not stored yet are held.
   const reports: AddressedStatusReport[] = [];
   let ignored = 0;
   for (const change of changes) {
     const workspaceIds = new Set(
-      verified.filter((sender) => (change.phoneNumberId ? sender.phoneNumberId === change.phoneNumberId : sender.wabaId === change.wabaId)).map((sender) => sender.workspaceId),
+      verified.filter((sender) => (change.address ? sender.address === change.address : sender.account === change.account)).map((sender) => sender.workspaceId),
     );
     if (workspaceIds.size === 0) ignored += change.statuses.length;
-    for (const status of change.statuses) {
-      for (const workspaceId of workspaceIds) reports.push({ wamid: status.wamid, workspaceId, report: status.report });
+    for (const { providerMessageId, status, at, errorCode, errorReason } of change.statuses) {
+      const report = status === "failed" ? { status, at, errorCode: errorCode ?? null, errorReason: errorReason ?? null } : { status, at };
+      for (const workspaceId of workspaceIds) reports.push({ wamid: providerMessageId, workspaceId, report });
     }
   }
   const outcome = await recordStatusReports(db, reports);
@@ -220,10 +165,10 @@ export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Arr
 
   let replies = 0;
   for (const change of changes) {
-    // A reply belongs to the workspace whose business number received it: the number, never the account.
-    if (change.phoneNumberId) {
-      const owners = verified.filter((sender) => sender.phoneNumberId === change.phoneNumberId).map((sender) => sender.workspaceId);
-      const outcomes = await applyInboundMessages(db, owners, change.inbound);
+    // An inbound message belongs to the sender whose number received it: the number, never the account.
+    if (change.address && change.inbound.length > 0) {
+      const recipients = verified.filter((sender) => sender.address === change.address).map((sender) => ({ workspaceId: sender.workspaceId, senderId: sender.id }));
+      const outcomes = await receiveInboundMessages(db, recipients, change.inbound);
       replies += outcomes.filter((outcome) => outcome.action !== "none").length;
     }
   }

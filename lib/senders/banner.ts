@@ -1,9 +1,10 @@
 // What the failing-sender banner says on the campaigns list, the campaign page and the logs: built
 // from `senderHealth`, so every page warns on the same rule.
 import type { Executor } from "@/db";
+import { getChannel, type ChannelName, type SenderTroubleKind } from "@/lib/channels";
 import { getSenderRow, senderHealth, type SenderHealth } from "./service";
 
-export type SenderTroubleKind = "credentials" | "connectivity" | "account" | "setup";
+export type { SenderTroubleKind };
 
 export interface SenderBannerData {
   kind: SenderTroubleKind;
@@ -16,20 +17,17 @@ export interface SenderBannerData {
   since: string | null;
   /** Messages still queued for this sender: they go out once it works again, or fail if it is replaced. */
   pendingMessages: number;
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   /** Where to fix it. */
   href: string;
 }
 
 export const SENDER_SETTINGS_HREF = "/settings/whatsapp";
 
-/** Which kind of trouble an error code of a sender-level failure stands for. */
-export function senderTroubleKind(code: string | null): SenderTroubleKind {
-  if (code === null) return "connectivity";
-  if (code === "sender_not_configured" || code === "sender_credentials_unreadable") return "setup";
-  if (code === "network_error" || code === "timeout" || code === "outcome_unknown" || /^http_5\d\d$/.test(code)) return "connectivity";
-  if (code === "368" || code === "131031" || code === "131042") return "account";
-  return "credentials";
+/** Which kind of trouble an error code of a sender-level failure stands for (its channel knows its codes). */
+export function senderTroubleKind(code: string | null, provider: ChannelName = "whatsapp"): SenderTroubleKind {
+  if (code === null || code === "outcome_unknown") return "connectivity";
+  return getChannel(provider).senderTrouble(code) ?? "credentials";
 }
 
 const TITLES: Record<SenderTroubleKind, string> = {
@@ -40,9 +38,9 @@ const TITLES: Record<SenderTroubleKind, string> = {
 };
 
 /** The banner for a sender's health, or null while its last sends went fine. */
-export function bannerFromHealth(health: SenderHealth, provider: "sandbox" | "whatsapp"): SenderBannerData | null {
+export function bannerFromHealth(health: SenderHealth, provider: ChannelName): SenderBannerData | null {
   if (!health.failing) return null;
-  const kind = senderTroubleKind(health.code);
+  const kind = senderTroubleKind(health.code, provider);
   return {
     kind,
     title: TITLES[kind],

@@ -1,12 +1,13 @@
 // When saving the sender settings must ask first, and what the question says: credentials whose
 // connection test failed or was not run, and any change of provider or phone number (a different
 // sender: the current one's queued messages fail with `sender_changed`). Pure, for the settings form.
+import type { ChannelName } from "@/lib/channels/types";
 
 export interface SenderFormState {
   /** What is saved now. */
-  current: { provider: "sandbox" | "whatsapp"; phoneNumberId: string | null; wabaId: string | null };
+  current: { provider: ChannelName; phoneNumberId: string | null; wabaId: string | null };
   /** What Save would store. */
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   phoneNumberId: string;
   wabaId: string;
   /** A newly typed access token (blank keeps the stored one). */

@@ -6,8 +6,8 @@ import { getDb } from "@/db";
 import { messages, senders } from "@/db/schema";
 import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
-import { graphError } from "@/lib/testing/fake-graph";
-import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
+import { graphError } from "@/lib/channels/whatsapp/testing";
+import { fakeGraphForFile } from "@/lib/channels/whatsapp/testing";
 import { getSender, getSenderRow, loadSenderCredentials, senderHealth, testSenderConnection, updateSenderSettings } from "./service";
 
 const fakeGraph = fakeGraphForFile();

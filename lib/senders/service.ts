@@ -2,13 +2,13 @@
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { messages, senders } from "@/db/schema";
+import { ChannelRequestError, getChannel, type ChannelName, type ChannelRequestFailure } from "@/lib/channels";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
 import { decryptSecret, encryptSecret, maskSecret } from "@/lib/crypto/secrets";
 import { newId } from "@/lib/crypto/random";
 import { validationFailed, type FieldError } from "@/lib/http/errors";
-import { GraphApiError, graphConfigFromEnv } from "@/lib/whatsapp/graph";
-import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit, getPhoneNumberInfo } from "@/lib/whatsapp/business";
 import { recordSenderAccount } from "./messaging-account";
+import { parseMessagingTier } from "./tier";
 import { senderConnectionSchema, senderSettingsSchema, type SenderConnectionInput, type SenderSettingsInput } from "./schemas";
 
 type SenderRow = typeof senders.$inferSelect;
@@ -17,7 +17,7 @@ export const SANDBOX_TIER_LABEL = "Sandbox — unlimited";
 
 /** What the settings page and APIs may show: secrets only as masks. */
 export interface SenderView {
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   phoneNumberId: string | null;
   wabaId: string | null;
   displayPhoneNumber: string | null;
@@ -33,7 +33,7 @@ export interface SenderView {
 
 export interface SenderCredentials {
   id: string;
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   phoneNumberId: string | null;
   wabaId: string | null;
   accessToken: string | null;
@@ -59,7 +59,7 @@ export function isSenderConfigured(row: Pick<SenderRow, "provider" | "phoneNumbe
 
 export function messagingTierLabel(row: Pick<SenderRow, "provider" | "messagingTier">): string {
   if (row.provider === "sandbox") return SANDBOX_TIER_LABEL;
-  return describeMessagingLimit(row.messagingTier) ?? "Unknown — run Test connection";
+  return getChannel(row.provider).describeMessagingLimit(row.messagingTier) ?? "Unknown — run Test connection";
 }
 
 export function toSenderView(row: SenderRow): SenderView {
@@ -157,7 +157,7 @@ export async function updateSenderSettings(
         ...(settings.appSecret ? { appSecretEncrypted: encryptSecret(settings.appSecret) } : {}),
         ...(settings.verifyToken ? { verifyTokenEncrypted: encryptSecret(settings.verifyToken) } : {}),
         // A different number has its own name and limits: forget the old ones until the next test.
-        ...(numberChanged ? { displayPhoneNumber: null, messagingTier: null, throughputPerSecond: DEFAULT_THROUGHPUT_PER_SECOND } : {}),
+        ...(numberChanged ? { displayPhoneNumber: null, messagingTier: null, throughputPerSecond: getChannel("whatsapp").limits.defaultThroughputPerSecond } : {}),
         updatedAt: new Date(),
       })
       .where(eq(senders.id, replaced?.id ?? row.id))
@@ -189,7 +189,7 @@ export type ConnectionTestResult =
     }
   | {
       ok: false;
-      error: { kind: GraphApiError["kind"]; message: string; code: number | null; subcode: number | null; details: string | null; httpStatus: number | null };
+      error: ChannelRequestFailure;
     };
 
 /**
@@ -204,14 +204,16 @@ export async function testSenderConnection(db: Executor, workspaceId: string, in
     throw validationFailed([{ path: "accessToken", code: "required", message: "Paste the access token to test the connection." }]);
   }
   try {
-    const info = await getPhoneNumberInfo(graphConfigFromEnv(accessToken, 10_000), phoneNumberId);
+    const channel = getChannel("whatsapp");
+    const info = await channel.numberInfo(phoneNumberId, { accessToken });
+    const messagingTier = parseMessagingTier(info.messagingLimit);
     if (row.phoneNumberId === phoneNumberId) {
       await db
         .update(senders)
         .set({
           displayPhoneNumber: info.displayPhoneNumber,
           throughputPerSecond: info.throughputPerSecond,
-          messagingTier: info.messagingLimit,
+          messagingTier,
           updatedAt: new Date(),
         })
         .where(eq(senders.id, row.id));
@@ -223,15 +225,12 @@ export async function testSenderConnection(db: Executor, workspaceId: string, in
       qualityRating: info.qualityRating,
       throughputLevel: info.throughputLevel,
       throughputPerSecond: info.throughputPerSecond,
-      messagingTier: info.messagingLimit,
-      messagingTierLabel: describeMessagingLimit(info.messagingLimit) ?? "Not reported",
+      messagingTier,
+      messagingTierLabel: channel.describeMessagingLimit(messagingTier) ?? "Not reported",
     };
   } catch (error) {
-    if (!(error instanceof GraphApiError)) throw error;
-    return {
-      ok: false,
-      error: { kind: error.kind, message: error.message, code: error.code, subcode: error.subcode, details: error.details, httpStatus: error.httpStatus },
-    };
+    if (!(error instanceof ChannelRequestError)) throw error;
+    return { ok: false, error: error.failure };
   }
 }
 
@@ -259,7 +258,7 @@ function describeIdentity(identity: { provider: string; phoneNumberId: string | 
 async function replaceSenderIdentity(
   tx: Executor,
   row: SenderRow,
-  next: { provider: "sandbox" | "whatsapp"; phoneNumberId: string | null },
+  next: { provider: ChannelName; phoneNumberId: string | null },
 ): Promise<SenderReplacement> {
   const id = newId("snd");
   // The old id's sends keep counting for its account's daily messaging limit.
@@ -277,13 +276,12 @@ async function replaceSenderIdentity(
   return { id, failedMessages: failed.length };
 }
 
-/** Error codes that mean the sender itself cannot send (credentials, permissions, account, reachability). */
-const SENDER_LEVEL_CODES = new Set([
-  "0", "3", "10", "190", "368", "131031", "131042",
-  "sender_not_configured", "sender_credentials_unreadable", "network_error", "timeout", "outcome_unknown",
-]);
-const isSenderLevel = (code: string | null) =>
-  code !== null && (SENDER_LEVEL_CODES.has(code) || /^2\d\d$/.test(code) || /^http_(5\d\d|401|403)$/.test(code));
+/**
+ * Error codes that mean the sender itself cannot send (credentials, permissions, account,
+ * reachability): its channel says which of its codes are; a send whose outcome is unknown is too.
+ */
+const isSenderLevel = (provider: ChannelName, code: string | null) =>
+  code !== null && (code === "outcome_unknown" || getChannel(provider).senderTrouble(code) !== null);
 
 export interface SenderHealth {
   senderId: string;
@@ -343,7 +341,7 @@ export async function senderHealth(db: Executor, workspaceId: string): Promise<S
       .where(and(eq(messages.workspaceId, workspaceId), eq(messages.senderId, sender.id), inArray(messages.status, ["queued", "sending"]))),
   ]);
   const failedAttempt = (m: (typeof recent)[number]) =>
-    (m.status === "failed" || m.status === "queued" || m.status === "sending") && isSenderLevel(m.errorCode);
+    (m.status === "failed" || m.status === "queued" || m.status === "sending") && isSenderLevel(sender.provider, m.errorCode);
   // The run of such failures up to the latest attempt: two in a row (or the only attempt so far).
   const firstGood = recent.findIndex((m) => !failedAttempt(m));
   const run = firstGood === -1 ? recent : recent.slice(0, firstGood);

@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { auditEvents } from "@/db/schema";
 import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
-import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
+import { fakeGraphForFile } from "@/lib/channels/whatsapp/testing";
 import { getSender } from "./service";
 import { saveSenderSettings, testSenderForm } from "./tier-setting";
 

@@ -1,5 +1,6 @@
 // WhatsApp's daily messaging limit ("tier"): how many unique recipients a business phone number may
 // start conversations with in a rolling 24 hours. Stored on `senders.messaging_tier`; null = unknown.
+import type { ChannelName } from "@/lib/channels";
 
 export const MESSAGING_TIERS = ["TIER_250", "TIER_2K", "TIER_10K", "TIER_100K", "TIER_UNLIMITED"] as const;
 export type MessagingTier = (typeof MESSAGING_TIERS)[number];
@@ -44,7 +45,7 @@ export type TierLimit =
   | { known: false; tier: null; limit: null };
 
 /** The limit of a stored tier; the sandbox has none. */
-export function tierLimit(provider: "sandbox" | "whatsapp", stored: string | null | undefined): TierLimit {
+export function tierLimit(provider: ChannelName, stored: string | null | undefined): TierLimit {
   if (provider === "sandbox") return { known: true, tier: "TIER_UNLIMITED", limit: null };
   const tier = parseMessagingTier(stored);
   if (!tier) return { known: false, tier: null, limit: null };

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { updateSenderSettings } from "@/lib/senders/service";
 import { createTestAccount } from "@/lib/testing/factories";
-import { graphError } from "@/lib/testing/fake-graph";
-import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
+import { graphError } from "@/lib/channels/whatsapp/testing";
+import { fakeGraphForFile } from "@/lib/channels/whatsapp/testing";
 import { listTemplates, syncTemplates } from "./service";
 
 const fakeGraph = fakeGraphForFile();

@@ -2,12 +2,10 @@
 import { and, asc, eq, like, notLike, or, isNull, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { templates, workspaces } from "@/db/schema";
+import { ChannelRequestError, getChannel, type ChannelName } from "@/lib/channels";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
-import { decryptSecret } from "@/lib/crypto/secrets";
-import { GraphApiError, graphConfigFromEnv } from "@/lib/whatsapp/graph";
-import { listMessageTemplates } from "@/lib/whatsapp/business";
 import { SANDBOX_TEMPLATES, withWorkspaceFooter } from "./sandbox";
 import type { ParameterFormat, TemplateVariable } from "./types";
 import { listTemplateVariables } from "./variables";
@@ -70,7 +68,7 @@ export async function ensureSandboxTemplates(db: Executor, workspaceId: string):
     .onConflictDoNothing({ target: [templates.workspaceId, templates.name, templates.language] });
 }
 
-function providerFilter(provider: "sandbox" | "whatsapp") {
+function providerFilter(provider: ChannelName) {
   return provider === "sandbox"
     ? like(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`)
     : or(isNull(templates.externalId), notLike(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`));
@@ -98,12 +96,12 @@ export async function getTemplateRow(db: Executor, workspaceId: string, id: stri
 }
 
 /** True when the template can be used with the sender the workspace has now. */
-export function templateMatchesProvider(row: Pick<TemplateRow, "externalId">, provider: "sandbox" | "whatsapp"): boolean {
+export function templateMatchesProvider(row: Pick<TemplateRow, "externalId">, provider: ChannelName): boolean {
   return provider === "sandbox" ? isSandboxTemplate(row) : !isSandboxTemplate(row);
 }
 
 export interface SyncResult {
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   total: number;
   approved: number;
   removed: number;
@@ -126,14 +124,19 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
   }
   let remote;
   try {
-    remote = await listMessageTemplates(graphConfigFromEnv(decryptSecret(sender.accessTokenEncrypted), 15_000), sender.wabaId);
+    remote = await getChannel(sender.provider).listTemplates(db, {
+      id: sender.id,
+      workspaceId,
+      channel: sender.provider,
+      address: sender.phoneNumberId,
+      account: sender.wabaId,
+      accessTokenEncrypted: sender.accessTokenEncrypted,
+      throughputPerSecond: sender.throughputPerSecond,
+    });
   } catch (error) {
-    if (!(error instanceof GraphApiError)) throw error;
-    throw new ApiError(
-      "graph_error",
-      `${error.message}${error.code ? ` (code ${error.code})` : ""}`,
-      { extensions: { graph: { code: error.code, subcode: error.subcode, details: error.details, kind: error.kind } } },
-    );
+    if (!(error instanceof ChannelRequestError)) throw error;
+    const { message, code, subcode, details, kind } = error.failure;
+    throw new ApiError("graph_error", `${message}${code ? ` (code ${code})` : ""}`, { extensions: { graph: { code, subcode, details, kind } } });
   }
   const now = new Date();
   return db.transaction(async (tx) => {
@@ -143,7 +146,7 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
         .values({
           id: newId("tpl"),
           workspaceId,
-          externalId: t.id,
+          externalId: t.externalId,
           name: t.name,
           language: t.language,
           category: t.category,
@@ -155,7 +158,7 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
         .onConflictDoUpdate({
           target: [templates.workspaceId, templates.name, templates.language],
           set: {
-            externalId: t.id,
+            externalId: t.externalId,
             category: t.category,
             status: t.status,
             parameterFormat: t.parameterFormat,

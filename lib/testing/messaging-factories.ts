@@ -27,7 +27,7 @@ export interface TestMessageInput {
   phoneNumber?: string;
   payload?: Record<string, unknown>;
   status?: MessageStatus;
-  wamid?: string | null;
+  providerMessageId?: string | null;
   nextAttemptAt?: Date;
   lockedUntil?: Date | null;
   /** A claim's owner (lib/messaging/owner.ts) and in-flight mark, for rows a dispatching process left behind. */
@@ -52,7 +52,7 @@ export async function createTestMessage(input: TestMessageInput): Promise<string
     renderedText: "Hi Jessica, your order is on its way.",
     payload: input.payload ?? TEST_TEMPLATE_PAYLOAD,
     status: input.status ?? "queued",
-    wamid: input.wamid ?? null,
+    providerMessageId: input.providerMessageId ?? null,
     nextAttemptAt: input.nextAttemptAt ?? new Date(),
     lockedUntil: input.lockedUntil ?? null,
     claimOwner: input.claimOwner ?? null,

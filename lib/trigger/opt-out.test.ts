@@ -7,7 +7,8 @@ import { logsCsvStream } from "@/lib/logs/csv";
 import { parseLogFilters } from "@/lib/logs/filters";
 import { countLogStatuses } from "@/lib/logs/query";
 import { runDispatch, systemClock } from "@/lib/messaging/dispatcher";
-import type { MessageProvider, ProviderRegistry } from "@/lib/messaging/providers";
+import type { Channel } from "@/lib/channels";
+import { fakeChannels } from "@/lib/testing/fake-channels";
 import { countingDb } from "@/lib/testing/counting-db";
 import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
 import { getPublicMessage } from "./messages";
@@ -48,13 +49,13 @@ async function trigger(fx: TriggerFixture, body: unknown, executor?: Awaited<Ret
 /** A provider that records every send; the dispatcher must never call it for a skipped message. */
 function recordingProviders() {
   const sent: string[] = [];
-  const provider: MessageProvider = {
+  const provider: Pick<Channel, "send"> = {
     async send(message) {
-      sent.push(message.phoneNumber);
-      return { wamid: `wamid.TEST.${message.id}` };
+      sent.push(message.to);
+      return { providerMessageId: `wamid.TEST.${message.id}` };
     },
   };
-  return { sent, providers: { sandbox: provider, whatsapp: provider } satisfies ProviderRegistry };
+  return { sent, channels: fakeChannels(provider.send) };
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -92,11 +93,11 @@ describe("trigger sends to opted-out contacts", () => {
     expect(rows.find((r) => r.phoneNumber === OPTED_IN)).toMatchObject({ status: "queued", errorCode: null });
 
     // The dispatcher sends the queued one and never the skipped one.
-    const { sent, providers } = recordingProviders();
-    await runDispatch({ db, clock: systemClock, providers }, { workspaceIds: [fx.workspaceId] });
+    const { sent, channels } = recordingProviders();
+    await runDispatch({ db, clock: systemClock, channels }, { workspaceIds: [fx.workspaceId] });
     expect(sent).toEqual([OPTED_IN]);
     const [after] = await db.select().from(messages).where(eq(messages.id, skipped.id));
-    expect(after).toMatchObject({ status: "skipped", attempts: 0, wamid: null, sentAt: null });
+    expect(after).toMatchObject({ status: "skipped", attempts: 0, providerMessageId: null, sentAt: null });
   });
 
   it("a single opted-out recipient gets 202 with status skipped and nothing to dispatch; logs and CSV count and explain it", async () => {

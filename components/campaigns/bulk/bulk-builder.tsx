@@ -1,5 +1,6 @@
 "use client";
 
+import type { ChannelName } from "@/lib/channels/types";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { CalendarX, Info, Rocket } from "lucide-react";
 import { useRouter } from "next/navigation";
@@ -37,7 +38,7 @@ export interface BulkBuilderProps {
   knownAttributes: string[];
   lists: AudienceOption[];
   segments: AudienceOption[];
-  sender: { provider: "sandbox" | "whatsapp"; name: string; throughputPerSecond: number };
+  sender: { provider: ChannelName; name: string; throughputPerSecond: number };
 }
 
 export function BulkBuilder({ initialCampaign, templates: initialTemplates, knownAttributes, lists, segments, sender }: BulkBuilderProps) {

@@ -259,7 +259,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
     tag: "Campaigns",
     summary: "Retarget a finished bulk campaign",
     description:
-      "From a `completed` or `cancelled` campaign: a new draft with the same template, mapping and rate whose audience is exactly the contacts whose message `failed` (131049 included), was `not_delivered` (sent or failed, never delivered) or `not_read`, as `audience.contactIds` frozen now. 422 when no contact matches.",
+      "From a `completed` or `cancelled` campaign: a new draft with the same template, mapping and rate whose audience is exactly the contacts whose message `failed` (WhatsApp's per-user marketing limit included), was `not_delivered` (sent or failed, never delivered) or `not_read`, as `audience.contactIds` frozen now. 422 when no contact matches.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     body: { schema: retargetRequestSchema, strict: true, required: true, example: { audience: "failed", name: "November newsletter — failed" } },

@@ -6,7 +6,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { appUrl } from "@/lib/env";
-import { SANDBOX_TEST_NUMBERS } from "@/lib/messaging/providers/sandbox";
+import { SANDBOX_TEST_NUMBERS } from "@/lib/channels";
 import { bannerFromHealth } from "@/lib/senders/banner";
 import { getSender, senderHealth } from "@/lib/senders/service";
 import { AdminsOnly } from "@/components/settings/admins-only";

@@ -2,14 +2,14 @@ import { getDb } from "@/db";
 import { ApiError } from "@/lib/http/errors";
 import { readJsonBody } from "@/lib/http/body";
 import { json, withPublic } from "@/lib/routing/route";
-import { handleWebhookDelivery, isKnownVerifyToken, WEBHOOK_BODY_LIMIT_BYTES, WEBHOOK_MAX_STATUSES } from "@/lib/messaging/webhook";
+import { answerWebhookHandshake, handleWebhookDelivery, WEBHOOK_BODY_LIMIT_BYTES, WEBHOOK_MAX_STATUSES, webhookSignatureHeader } from "@/lib/messaging/webhook";
+
+const CHANNEL = "whatsapp";
 
 /** Meta's subscription handshake: echo `hub.challenge` when the verify token is one of ours. */
 export const GET = withPublic(async ({ request }) => {
-  const query = new URL(request.url).searchParams;
-  const challenge = query.get("hub.challenge");
-  const token = query.get("hub.verify_token") ?? "";
-  if (query.get("hub.mode") !== "subscribe" || !challenge || !(await isKnownVerifyToken(await getDb(), token))) {
+  const challenge = await answerWebhookHandshake(await getDb(), CHANNEL, new URL(request.url).searchParams);
+  if (challenge === null) {
     throw new ApiError(
       "verification_failed",
       "hub.mode must be subscribe and hub.verify_token must match the verify token of a connected WhatsApp sender.",
@@ -18,10 +18,10 @@ export const GET = withPublic(async ({ request }) => {
   return new Response(challenge, { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 });
 
-/** Delivery statuses and inbound replies, signed with X-Hub-Signature-256 over the raw body. */
+/** Delivery statuses and inbound messages, signed over the raw body. */
 export const POST = withPublic(async ({ request }) => {
   const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES, rejectUnstorableText: false });
-  const outcome = await handleWebhookDelivery(await getDb(), { raw, body: value, signature: request.headers.get("x-hub-signature-256") });
+  const outcome = await handleWebhookDelivery(await getDb(), CHANNEL, { raw, body: value, headers: request.headers });
   if (!outcome.ok && outcome.reason === "too_many_statuses") {
     throw new ApiError(
       "payload_too_large",
@@ -29,11 +29,10 @@ export const POST = withPublic(async ({ request }) => {
     );
   }
   if (!outcome.ok) {
+    const header = webhookSignatureHeader(CHANNEL);
     throw new ApiError(
       "invalid_signature",
-      outcome.reason === "unsigned"
-        ? "The X-Hub-Signature-256 header is missing."
-        : "X-Hub-Signature-256 does not match the body for the app secret of the WhatsApp sender it names.",
+      outcome.reason === "unsigned" ? `The ${header} header is missing.` : `${header} does not match the body for the app secret of the WhatsApp sender it names.`,
     );
   }
   return json({ received: true, applied: outcome.applied, ignored: outcome.ignored, pending: outcome.pending, replies: outcome.replies });

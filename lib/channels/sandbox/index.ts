@@ -1,4 +1,5 @@
-// The sandbox provider: sends nothing, answers like the Cloud API, and simulates delivery.
+// The sandbox channel: sends nothing, answers like the WhatsApp Cloud API (its failures are
+// WhatsApp's, classified by the WhatsApp rules), and simulates delivery and inbound messages.
 //
 // Reserved test numbers (valid E.164 numbers, so the trigger endpoint accepts them) simulate the
 // failure paths; every other number succeeds and then becomes delivered and read.
@@ -6,8 +7,10 @@ import { and, eq, gt, inArray, like, lte, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { messages, senders } from "@/db/schema";
 import { randomBase62 } from "@/lib/crypto/random";
-import { GraphApiError } from "@/lib/whatsapp/graph";
-import type { MessageProvider } from "./types";
+import type { Channel, InboundMessage } from "../types";
+import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit } from "../whatsapp/business";
+import { classifyWhatsAppError, whatsappSenderTrouble } from "../whatsapp/errors";
+import { GraphApiError } from "../whatsapp/graph";
 
 export const SANDBOX_TEST_NUMBERS = {
   /** Fails at once with 131026 "undeliverable" (permanent). */
@@ -18,17 +21,20 @@ export const SANDBOX_TEST_NUMBERS = {
   timeout: "+447700100408",
 } as const;
 
-/** Sandbox wamids start with this, so simulated delivery never touches real WhatsApp messages. */
+/** Sandbox message ids start with this, so simulated delivery never touches real WhatsApp messages. */
 export const SANDBOX_WAMID_PREFIX = "wamid.SANDBOX.";
+/** Ids of simulated inbound messages. */
+const SANDBOX_INBOUND_PREFIX = "wamid.SANDBOX.IN.";
 /** Simulated delivery: `delivered` this long after `sent`, `read` this long after `sent`. */
 export const SANDBOX_DELIVERED_AFTER_MS = 1_000;
 export const SANDBOX_READ_AFTER_MS = 3_000;
 /** Sandbox messages older than this are no longer advanced (keeps the sweep on a bounded index range). */
 const SANDBOX_SIMULATION_WINDOW_MS = 60 * 60_000;
 
-export const sandboxProvider: MessageProvider = {
+export const sandboxChannel: Channel = {
+  name: "sandbox",
   async send(message) {
-    switch (message.phoneNumber) {
+    switch (message.to) {
       case SANDBOX_TEST_NUMBERS.undeliverable:
         throw new GraphApiError({ kind: "graph", httpStatus: 400, code: 131026, message: "(#131026) Message undeliverable", details: "Sandbox test number: undeliverable." });
       case SANDBOX_TEST_NUMBERS.throughputThenSuccess:
@@ -39,9 +45,49 @@ export const sandboxProvider: MessageProvider = {
       case SANDBOX_TEST_NUMBERS.timeout:
         throw new GraphApiError({ kind: "timeout", message: "Sandbox test number: the request timed out." });
     }
-    return { wamid: `${SANDBOX_WAMID_PREFIX}${randomBase62(24)}` };
+    return { providerMessageId: `${SANDBOX_WAMID_PREFIX}${randomBase62(24)}` };
   },
+  classifyError: classifyWhatsAppError,
+  senderTrouble: whatsappSenderTrouble,
+  limits: { defaultThroughputPerSecond: DEFAULT_THROUGHPUT_PER_SECOND, maxThroughputPerSecond: DEFAULT_THROUGHPUT_PER_SECOND },
+  // The demo templates are seeded by lib/templates (they carry the workspace's name).
+  listTemplates: async () => [],
+  numberInfo: async () => ({
+    displayPhoneNumber: null,
+    verifiedName: "Sandbox",
+    qualityRating: null,
+    messagingLimit: "TIER_UNLIMITED",
+    throughputLevel: null,
+    throughputPerSecond: DEFAULT_THROUGHPUT_PER_SECOND,
+  }),
+  describeMessagingLimit,
+  webhook: null,
 };
+
+/** What a simulated inbound message says: its kind and that kind's fields (the rest are null). */
+export type SimulatedInboundContent = Pick<InboundMessage, "kind"> & Partial<Pick<InboundMessage, "text" | "payload" | "media" | "location" | "reaction" | "contextProviderMessageId" | "profileName">>;
+
+/** An inbound message of any kind from `phone`, as a real channel would report it (the sandbox's simulated replies). */
+export function simulatedInbound(phone: string, content: SimulatedInboundContent, at: Date = new Date()): InboundMessage {
+  return {
+    providerMessageId: `${SANDBOX_INBOUND_PREFIX}${randomBase62(20)}`,
+    from: phone,
+    profileName: content.profileName ?? null,
+    at,
+    kind: content.kind,
+    text: content.text ?? null,
+    payload: content.payload ?? null,
+    media: content.media ?? null,
+    location: content.location ?? null,
+    reaction: content.reaction ?? null,
+    contextProviderMessageId: content.contextProviderMessageId ?? null,
+  };
+}
+
+/** An inbound text message from `phone` (the sandbox's "simulate a reply"). */
+export function simulatedInboundText(phone: string, text: string, at: Date = new Date()): InboundMessage {
+  return simulatedInbound(phone, { kind: "text", text }, at);
+}
 
 /**
  * Moves sandbox messages along sent → delivered → read once their simulated delays have passed,
@@ -66,7 +112,7 @@ export async function advanceSandboxDeliveries(db: Executor, now: Date): Promise
         // The workspace/created_at index bounds the scan to recent messages of sandbox workspaces.
         inArray(messages.workspaceId, db.select({ id: senders.workspaceId }).from(senders).where(eq(senders.provider, "sandbox"))),
         gt(messages.createdAt, new Date(now.getTime() - SANDBOX_SIMULATION_WINDOW_MS)),
-        like(messages.wamid, `${SANDBOX_WAMID_PREFIX}%`),
+        like(messages.providerMessageId, `${SANDBOX_WAMID_PREFIX}%`),
         or(
           and(eq(messages.status, "sent"), lte(messages.sentAt, deliveredBefore)),
           and(eq(messages.status, "delivered"), lte(messages.sentAt, readBefore)),

@@ -1,7 +1,5 @@
 // WhatsApp Business Management calls: the phone number's profile and limits, and template listing.
 import { graphRequest, type GraphConfig } from "./graph";
-import { parseMessagingTier, type MessagingTier } from "@/lib/senders/tier";
-import type { ParameterFormat } from "@/lib/templates/types";
 
 export interface PhoneNumberInfo {
   id: string;
@@ -11,8 +9,8 @@ export interface PhoneNumberInfo {
   /** Meta's throughput level (STANDARD = 80 msg/s, HIGH = up to 1,000 msg/s). */
   throughputLevel: string | null;
   throughputPerSecond: number;
-  /** The messaging limit WhatsApp reports (TIER_250 … TIER_UNLIMITED); null when it reports none we know. */
-  messagingLimit: MessagingTier | null;
+  /** The messaging limit WhatsApp reports (TIER_250 … TIER_UNLIMITED, or an older spelling), as it reports it. */
+  messagingLimit: string | null;
 }
 
 interface PhoneNumberResponse {
@@ -26,9 +24,11 @@ interface PhoneNumberResponse {
 }
 
 export const DEFAULT_THROUGHPUT_PER_SECOND = 80;
+/** A number Meta upgraded (throughput level HIGH). */
+export const HIGH_THROUGHPUT_PER_SECOND = 1000;
 
 export function throughputForLevel(level: string | null | undefined): number {
-  return String(level ?? "").toUpperCase() === "HIGH" ? 1000 : DEFAULT_THROUGHPUT_PER_SECOND;
+  return String(level ?? "").toUpperCase() === "HIGH" ? HIGH_THROUGHPUT_PER_SECOND : DEFAULT_THROUGHPUT_PER_SECOND;
 }
 
 export async function getPhoneNumberInfo(config: GraphConfig, phoneNumberId: string): Promise<PhoneNumberInfo> {
@@ -45,7 +45,7 @@ export async function getPhoneNumberInfo(config: GraphConfig, phoneNumberId: str
     qualityRating: body.quality_rating ?? null,
     throughputLevel: level,
     throughputPerSecond: throughputForLevel(level),
-    messagingLimit: parseMessagingTier(body.whatsapp_business_manager_messaging_limit ?? body.messaging_limit_tier),
+    messagingLimit: body.whatsapp_business_manager_messaging_limit ?? body.messaging_limit_tier ?? null,
   };
 }
 
@@ -56,7 +56,7 @@ export interface RemoteTemplate {
   language: string;
   category: string;
   status: string;
-  parameterFormat: ParameterFormat;
+  parameterFormat: "POSITIONAL" | "NAMED";
   components: unknown[];
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { graphError, startFakeGraph, type FakeGraph } from "@/lib/testing/fake-graph";
+import { graphError, startFakeGraph, type FakeGraph } from "./testing/fake-graph";
 import { describeMessagingLimit, getPhoneNumberInfo, listMessageTemplates } from "./business";
 import { GraphApiError, type GraphConfig } from "./graph";
 

@@ -1,0 +1,29 @@
+// The channel registry: the one door through which the rest of the app reaches a channel. Code
+// outside lib/channels imports this file and ./types only (enforced by boundary.test.ts).
+import { sandboxChannel } from "./sandbox";
+import type { Channel, ChannelName } from "./types";
+import { whatsappChannel } from "./whatsapp";
+
+export * from "./types";
+export { ChannelRequestError, ChannelSendError } from "./send-error";
+export { advanceSandboxDeliveries, SANDBOX_TEST_NUMBERS, SANDBOX_WAMID_PREFIX, simulatedInbound, simulatedInboundText, type SimulatedInboundContent } from "./sandbox";
+
+const CHANNELS: Record<ChannelName, Channel> = {
+  sandbox: sandboxChannel,
+  whatsapp: whatsappChannel,
+};
+
+export function getChannel(name: ChannelName): Channel {
+  const channel = CHANNELS[name];
+  if (!channel) throw new Error(`No channel named ${String(name)}.`);
+  return channel;
+}
+
+export function isChannelName(value: unknown): value is ChannelName {
+  return typeof value === "string" && Object.hasOwn(CHANNELS, value);
+}
+
+/** Every channel by name (a dispatch pass takes this, or fakes of it in tests). */
+export function defaultChannels(): Record<ChannelName, Channel> {
+  return { ...CHANNELS };
+}
