@@ -23,7 +23,7 @@ async function main() {
   const { messages, messageStatusInbox, senders } = await import("@/db/schema");
   const { encryptSecret } = await import("@/lib/crypto/secrets");
   const { handleWebhookDelivery, signPayload } = await import("@/lib/messaging/webhook");
-  const { applyInboxedStatuses } = await import("@/lib/messaging/inbox");
+  const { applyInboxedStatuses } = await import("@/lib/outbox/status-inbox");
   const { createTriggerFixture } = await import("@/lib/testing/trigger-factories");
   const db = await getDb();
   const fx = await createTriggerFixture();

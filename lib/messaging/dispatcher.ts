@@ -16,7 +16,7 @@ import { CAMPAIGN_REFRESH_MS, createBulkPacing } from "./bulk-pacing";
 import { claimBulkMessages, claimPriorityMessages, loadCurrentSenders, loadSendersById, type ClaimedMessage } from "./claims";
 import { classifySendError, INTERRUPTED_SEND_REASON, MAX_SEND_ATTEMPTS, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON, retryDelayMs, type SendFailure } from "./errors";
 import { createInFlightMarks } from "./in-flight";
-import { applyInboxedStatuses } from "./inbox";
+import { applyInboxedStatuses } from "@/lib/outbox/status-inbox";
 import { addToLane, createLane, laneSize, putBack, semaphore, type Lane } from "./lanes";
 import { createOutcomeWrites, guarded } from "./outcomes";
 import { claimOwnerFor } from "./owner";

@@ -8,10 +8,9 @@ import { senders, workspaces } from "@/db/schema";
 import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/contacts/opt-out";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
+import { isReportedStatus, recordStatusReports, type AddressedStatusReport, type StatusReport } from "@/lib/outbox/statuses";
 import { isE164PhoneNumber } from "@/lib/trigger/validation";
 import { reasonForCode } from "./errors";
-import { recordStatusReports } from "./inbox";
-import { isReportedStatus, type AddressedStatusReport, type StatusReport } from "./status";
 
 /** Meta sends at most 3 MB; a little headroom. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;

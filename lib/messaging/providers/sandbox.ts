@@ -2,10 +2,10 @@
 //
 // Reserved test numbers (valid E.164 numbers, so the trigger endpoint accepts them) simulate the
 // failure paths; every other number succeeds and then becomes delivered and read.
-import { and, eq, gt, inArray, like, lte, or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { messages, senders } from "@/db/schema";
 import { randomBase62 } from "@/lib/crypto/random";
+import { applyDerivedStatuses } from "@/lib/outbox/statuses";
 import { GraphApiError } from "@/lib/whatsapp/graph";
 import type { MessageProvider } from "./types";
 
@@ -45,34 +45,27 @@ export const sandboxProvider: MessageProvider = {
 
 /**
  * Moves sandbox messages along sent → delivered → read once their simulated delays have passed,
- * with the simulated times (sent_at + delay). Stateless and idempotent: it runs on every dispatch
+ * with the simulated times (sent_at + delay), through the status rule (lib/outbox/statuses.ts). Stateless and idempotent: it runs on every dispatch
  * pass, so the simulation survives restarts and works under cron. Returns the rows changed.
  */
 export async function advanceSandboxDeliveries(db: Executor, now: Date): Promise<number> {
   const deliveredBefore = new Date(now.getTime() - SANDBOX_DELIVERED_AFTER_MS);
   const readBefore = new Date(now.getTime() - SANDBOX_READ_AFTER_MS);
   // Raw fragments get ISO strings: postgres.js does not serialise a Date inside sql``.
-  const reachedRead = sql`${messages.sentAt} <= ${readBefore.toISOString()}::timestamptz`;
-  const changed = await db
-    .update(messages)
-    .set({
+  const reachedRead = sql`m.sent_at <= ${readBefore.toISOString()}::timestamptz`;
+  return applyDerivedStatuses(
+    db,
+    {
+      // The workspace/created_at index bounds the scan to recent messages of sandbox workspaces.
+      where: sql`m.workspace_id in (select s.workspace_id from senders s where s.provider = 'sandbox')
+        and m.created_at > ${new Date(now.getTime() - SANDBOX_SIMULATION_WINDOW_MS).toISOString()}::timestamptz
+        and m.wamid like ${`${SANDBOX_WAMID_PREFIX}%`}
+        and ((m.status = 'sent' and m.sent_at <= ${deliveredBefore.toISOString()}::timestamptz)
+          or (m.status = 'delivered' and ${reachedRead}))`,
       status: sql`case when ${reachedRead} then 'read' else 'delivered' end`,
-      deliveredAt: sql`coalesce(${messages.deliveredAt}, ${messages.sentAt} + ${`${SANDBOX_DELIVERED_AFTER_MS} milliseconds`}::interval)`,
-      readAt: sql`case when ${reachedRead} then ${messages.sentAt} + ${`${SANDBOX_READ_AFTER_MS} milliseconds`}::interval else ${messages.readAt} end`,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        // The workspace/created_at index bounds the scan to recent messages of sandbox workspaces.
-        inArray(messages.workspaceId, db.select({ id: senders.workspaceId }).from(senders).where(eq(senders.provider, "sandbox"))),
-        gt(messages.createdAt, new Date(now.getTime() - SANDBOX_SIMULATION_WINDOW_MS)),
-        like(messages.wamid, `${SANDBOX_WAMID_PREFIX}%`),
-        or(
-          and(eq(messages.status, "sent"), lte(messages.sentAt, deliveredBefore)),
-          and(eq(messages.status, "delivered"), lte(messages.sentAt, readBefore)),
-        ),
-      ),
-    )
-    .returning({ id: messages.id });
-  return changed.length;
+      deliveredAt: sql`m.sent_at + ${`${SANDBOX_DELIVERED_AFTER_MS} milliseconds`}::interval`,
+      readAt: sql`case when ${reachedRead} then m.sent_at + ${`${SANDBOX_READ_AFTER_MS} milliseconds`}::interval end`,
+    },
+    { at: now },
+  );
 }
