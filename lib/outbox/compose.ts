@@ -97,9 +97,10 @@ export type ComposedDraft = { ok: true; draft: OutboundDraft } | Extract<Compose
  * The template and sender one recipient gets. Every composed message goes through this choice, so
  * a per-contact rule (a language, a number per country) is added here and nowhere else.
  */
-export function chooseTemplateAndSender(sending: CampaignSending, _recipient: Recipient): { template: ComposeTemplate; senderId: string } {
-  return { template: sending.template, senderId: sending.senderId };
-}
+export const chooseTemplateAndSender: (sending: CampaignSending, recipient: Recipient) => { template: ComposeTemplate; senderId: string } = (sending) => ({
+  template: sending.template,
+  senderId: sending.senderId,
+});
 
 /**
  * Composes one recipient's message: the template and sender chosen for them, rendered from their
