@@ -14,12 +14,12 @@
 // `failed` ranks above `sent`: a message Meta accepted (sent) can still fail, and a late `sent`
 // must not hide that failure. `failed` ranks below `delivered` and `read`: those are proof that the
 // message reached the phone, so a `failed` arriving after them is stale and ignored, while a
-// `delivered`/`read` arriving after a `failed` wins (and clears the error, see `reportUpdate`).
+// `delivered`/`read` arriving after a `failed` wins (and clears the error, see `moveSql`).
 // `read` implies `delivered`: Meta may skip the delivered webhook, so `read` fills `delivered_at`.
 //
 // The dispatcher's own lease writes (claimed → sent, failed, retry, outcome unknown: results.ts and
 // outcomes.ts in lib/messaging, fenced on the claim) are not delivery reports and do not go through
-// this statement; a sent result written after its lease ran out is (`notPastSql`).
+// this statement; a sent result written after its lease ran out asks the rank (`belowSql`).
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
