@@ -3,7 +3,8 @@
 // Database round trips for an accepted request (after the API-key lookup, which is the first):
 //   2. one statement: rate-limit increments + campaign + template + sender + stored contacts with
 //      their opt-out (+ the stored idempotent response when a key is sent);
-//   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic.
+//   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
+//      (`enqueueMessages`, lib/outbox: the one door into `messages`).
 // A campaign with `respect_opt_out` stores a `skipped` message (error `opted_out`) for a contact
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
