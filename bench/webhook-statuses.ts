@@ -25,7 +25,7 @@ async function main() {
   const { handleWebhookDelivery } = await import("@/lib/messaging/webhook");
   const { getChannel } = await import("@/lib/channels");
   const signPayload = (raw: Uint8Array, secret: string) => getChannel("whatsapp").webhook!.sign(raw, secret);
-  const { applyInboxedStatuses } = await import("@/lib/messaging/inbox");
+  const { applyInboxedStatuses } = await import("@/lib/outbox/status-inbox");
   const { createTriggerFixture } = await import("@/lib/testing/trigger-factories");
   const db = await getDb();
   const fx = await createTriggerFixture();

@@ -5,8 +5,8 @@
 // 1. `snapshotAudience` (in the launch transaction): the audience, numbered in contact order, into
 //    `bulk_snapshot_chunks` rows of up to 10,000 contacts each (ids, phones and what becomes of each:
 //    due, held by the daily tier, or skipped for an empty variable). About 2 s for a million.
-// 2. `writeSnapshotChunk`: one chunk's `queued` (or skipped) messages written and the chunk deleted, in
-//    one transaction. The launch writes the first chunk itself, so an audience of up to 10,000 is
+// 2. `writeSnapshotChunk`: one chunk's `queued` (or skipped) messages written (by the outbox,
+//    `insertChunkMessages`) and the chunk deleted, in one transaction. The launch writes the first chunk itself, so an audience of up to 10,000 is
 //    fully written when the launch answers; the dispatch passes write the rest right after
 //    (`writeSnapshotChunksDue`, beside the sending), about 0.3 s a chunk.
 // The unique index (campaign, contact) of bulk messages stays the guarantee: a chunk written twice
@@ -19,6 +19,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { randomBase62 } from "@/lib/crypto/random";
 import { CANCELLED_CODE, CANCELLED_REASON } from "@/lib/messaging/errors";
+import { insertChunkMessages, SNAPSHOT_KIND } from "@/lib/outbox/snapshot-chunks";
 import { VARIABLES_MISSING_CODE, VARIABLES_MISSING_REASON } from "./send-render";
 import { HELD_UNTIL, TIER_WAIT_CODE, TIER_WAIT_REASON } from "./tier";
 
@@ -26,8 +27,8 @@ type SQL = ReturnType<typeof sql>;
 
 export const SNAPSHOT_CHUNK_SIZE = 10_000;
 
-/** What becomes of a contact of a chunk (the `kinds` column). */
-const KIND = { due: 0, held: 1, skipped: 2 } as const;
+/** What becomes of a contact of a chunk (the `kinds` column, read by the outbox when it writes the chunk's messages). */
+const KIND = SNAPSHOT_KIND;
 
 export interface SnapshotInput {
   workspaceId: string;
@@ -123,33 +124,15 @@ export async function writeSnapshotChunk(db: Executor, campaignId?: string): Pro
     // The campaign's row lock orders this write with a cancel: either the cancel sees these rows
     // queued and skips them, or this sees the campaign cancelled.
     const [campaign] = await queryRows<{ status: string }>(tx, sql`select status from campaigns where id = ${chunk.campaign_id} for share`);
-    const cancelled = sql.raw(campaign?.status === "cancelled" ? "true" : "false");
-    const skippedCode = sql`case when u.kind = ${KIND.skipped} then ${VARIABLES_MISSING_CODE}::text when ${cancelled} then ${CANCELLED_CODE}::text
-      when u.kind = ${KIND.held} then ${TIER_WAIT_CODE}::text end`;
-    const skippedReason = sql`case when u.kind = ${KIND.skipped} then ${VARIABLES_MISSING_REASON}::text when ${cancelled} then ${CANCELLED_REASON}::text
-      when u.kind = ${KIND.held} then ${TIER_WAIT_REASON}::text end`;
-    const [written] = await queryRows<{ written: number | string }>(
-      tx,
-      sql`with written as (
-          insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, phone_number, template_name, template_language,
-            rendered_text, payload, status, source, error_code, error_reason, next_attempt_at, created_at, updated_at)
-          select k.id_prefix || lpad(to_hex(k.first_number + u.ord - 1), 8, '0'), k.workspace_id, k.campaign_id, c.id, k.sender_id, u.phone_number,
-            k.template_name, k.template_language, '', '{}'::jsonb,
-            case when u.kind = ${KIND.skipped} or ${cancelled} then 'skipped' else 'queued' end, 'bulk', ${skippedCode}, ${skippedReason},
-            case when u.kind = ${KIND.held} and not ${cancelled} then ${HELD_UNTIL.toISOString()}::timestamptz else k.launched_at end,
-            k.launched_at, k.launched_at
-          from bulk_snapshot_chunks k
-          cross join lateral unnest(k.contact_ids, k.phone_numbers, k.kinds) with ordinality as u(contact_id, phone_number, kind, ord)
-          join contacts c on c.id = u.contact_id
-          where k.campaign_id = ${chunk.campaign_id} and k.chunk = ${chunk.chunk}
-          order by u.ord
-          on conflict (campaign_id, contact_id) where source = 'bulk' do nothing
-          returning 1
-        )
-        select count(*)::int as written from written`,
-    );
+    const written = await insertChunkMessages(tx, {
+      campaignId: chunk.campaign_id,
+      chunk: chunk.chunk,
+      cancelled: campaign?.status === "cancelled" ? { code: CANCELLED_CODE, reason: CANCELLED_REASON } : null,
+      skipped: { code: VARIABLES_MISSING_CODE, reason: VARIABLES_MISSING_REASON },
+      held: { code: TIER_WAIT_CODE, reason: TIER_WAIT_REASON, until: HELD_UNTIL },
+    });
     await queryRows(tx, sql`delete from bulk_snapshot_chunks where campaign_id = ${chunk.campaign_id} and chunk = ${chunk.chunk}`);
-    return Number(written?.written ?? 0);
+    return written;
   });
 }
 

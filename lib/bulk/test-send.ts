@@ -3,15 +3,14 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import { contacts, messages } from "@/db/schema";
+import { contacts } from "@/db/schema";
 import { templateChecks } from "@/lib/campaigns/checks";
 import { parseStoredMessageConfig } from "@/lib/campaigns/schemas";
 import { parsePhone } from "@/lib/contacts/phone";
-import { newId } from "@/lib/crypto/random";
 import { ApiError, validationFailed, type FieldError } from "@/lib/http/errors";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
-import { contactAttributes, templatePayload } from "@/lib/outbox/compose";
-import { attributeText, listTemplateVariables, renderTemplate } from "@/lib/templates";
+import { composeFor, type CampaignSending } from "@/lib/outbox/compose";
+import { queueTestMessages, type TestMessage } from "@/lib/outbox/test-sends";
 import { getSenderRow } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
@@ -56,42 +55,19 @@ export async function sendBulkTest(db: Executor, workspaceId: string, id: string
     );
   }
 
-  const byKey = new Map(messageConfig.variables.map((v) => [v.key, v]));
-  const now = new Date();
-  const rows = unique.map((phone) => {
+  const sending: CampaignSending = { workspaceId, campaignId: row.id, senderId: sender.id, template, messageConfig };
+  const tests = unique.map((phone): TestMessage => {
     const own = byPhone.get(phone);
     const source = own ?? sample;
-    const attributes = contactAttributes(phone, source ? { name: source.name, attributes: source.attributes } : undefined, {});
-    const values: Record<string, string> = {};
-    for (const variable of listTemplateVariables(template)) {
-      const mapping = byKey.get(variable.key);
-      values[variable.key] =
-        (mapping?.attribute ? attributeText(attributes[mapping.attribute]) : null) ??
-        (mapping?.fallback?.trim() ? mapping.fallback : null) ??
-        `[${mapping?.attribute ?? variable.key}]`;
-    }
-    const rendered = renderTemplate(template, values);
+    // Every variable renders: a value the contacts lack shows as `[attribute]`.
+    const { draft } = composeFor(sending, { phone, contact: source ? { name: source.name, attributes: source.attributes } : undefined }, { placeholders: true });
     const optedOut = Boolean(own?.opted_out_at);
     return {
-      id: newId("msg"),
-      workspaceId,
-      campaignId: row.id,
+      draft,
       contactId: own?.id ?? null,
-      senderId: sender.id,
-      phoneNumber: phone,
-      templateName: template.name,
-      templateLanguage: template.language,
-      renderedText: rendered.text,
-      payload: { template: templatePayload(template, rendered.components) } as Record<string, unknown>,
-      status: optedOut ? ("skipped" as const) : ("queued" as const),
-      source: "test" as const,
-      errorCode: optedOut ? "opted_out" : null,
-      errorReason: optedOut ? "The contact opted out of messages." : null,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
+      skip: optedOut ? { errorCode: "opted_out", errorReason: "The contact opted out of messages." } : null,
     };
   });
-  const inserted = await db.insert(messages).values(rows).returning();
+  const inserted = await queueTestMessages(db, { workspaceId, campaignId: row.id, messages: tests });
   return inserted.map(toPublicMessage);
 }

@@ -10,7 +10,7 @@ import { installJobs } from "@/lib/jobs/runner";
 import { defineJob, type AnyJob } from "@/lib/jobs/types";
 import type { DispatchDeps } from "@/lib/messaging/dispatch-contract";
 import { dispatchJob } from "@/lib/messaging/jobs";
-import { advanceSandboxDeliveries } from "@/lib/channels";
+import { advanceSandboxDeliveries } from "@/lib/outbox/sandbox-deliveries";
 
 /** What a dispatch pass is handed from other domains (every pass of the process gets the same). */
 export function dispatchDependencies(): Pick<DispatchDeps, "renderClaimed" | "housekeeping" | "simulateDeliveries"> {

@@ -16,7 +16,7 @@ import { createClaimRouter } from "./claim-and-route";
 import type { ClaimedMessage } from "./claims";
 import { MAX_SEND_ATTEMPTS } from "./errors";
 import { createInFlightMarks } from "./in-flight";
-import { applyInboxedStatuses } from "./inbox";
+import { applyInboxedStatuses } from "@/lib/outbox/status-inbox";
 import { createLaneRunner, type LaneRunner } from "./lane-runner";
 import { semaphore } from "./lanes";
 import { createOutcomeWrites, guarded } from "./outcomes";

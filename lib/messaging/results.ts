@@ -9,6 +9,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { messages } from "@/db/schema";
 import { describeError } from "@/lib/logging";
+import { belowSql } from "@/lib/outbox/statuses";
 import type { ClaimedMessage } from "./claims";
 
 export interface SentRecord {
@@ -61,7 +62,8 @@ async function writeSent(db: Executor, records: SentRecord[]): Promise<string[]>
 
 /**
  * Writes results kept from failed writes. The fence is relaxed: the message was sent, so whatever
- * lease or retry state the row has now, it becomes `sent` (unless it already moved past sending).
+ * lease or retry state the row has now, it becomes `sent` unless the status rule says a later
+ * status already holds (lib/outbox/statuses.ts: queued and sending are below sent).
  */
 export async function writeUnrecordedSends(db: Executor): Promise<number> {
   const pending = unrecorded();
@@ -73,7 +75,7 @@ export async function writeUnrecordedSends(db: Executor): Promise<number> {
       set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = coalesce(m.sender_id, v.sender_id),
           locked_until = null, in_flight_at = null, error_code = null, error_reason = null, updated_at = v.sent_at
       from (values ${valuesOf(records)}) as v(id, wamid, sent_at, sender_id, lease)
-      where m.id = v.id and m.status in ('queued', 'sending')
+      where m.id = v.id and ${belowSql(sql`m.status`, "sent")}
       returning m.id`,
   );
   // Rows that are no longer queued/sending were settled otherwise (a status report, a cancel): done too.

@@ -7,7 +7,7 @@ import { contacts, messages, workspaces } from "@/db/schema";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
-import { applyInboxedStatuses } from "./inbox";
+import { applyInboxedStatuses } from "@/lib/outbox/status-inbox";
 import { WEBHOOK_MAX_STATUSES } from "./webhook";
 
 const signPayload = (raw: string, secret: string) => getChannel("whatsapp").webhook!.sign(raw, secret);

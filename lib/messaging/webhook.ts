@@ -10,8 +10,7 @@ import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/c
 import { isE164PhoneNumber } from "@/lib/contacts/phone";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
-import { recordStatusReports } from "./inbox";
-import type { AddressedStatusReport } from "./status";
+import { recordStatusReports, type AddressedStatusReport } from "@/lib/outbox/statuses";
 
 /** Meta sends at most 3 MB; a little headroom. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;

@@ -1,8 +1,9 @@
-// Composing one templated message for one contact: the attributes it renders from, and the
-// template rendered with the campaign's variable mapping (attribute, else fallback).
-// Shared by the trigger and the bulk sender; no database access.
+// Composing one templated message for one contact: which template and sender the contact gets
+// (`composeFor`: today the campaign's), the attributes it renders from, and the template rendered
+// with the campaign's variable mapping (attribute, else fallback).
+// Shared by the trigger, the bulk sender and test sends; no database access.
 import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type MessageConfig } from "@/lib/campaigns/schemas";
-import { renderTemplate, resolveVariableValues, type ParameterFormat, type SendComponent } from "@/lib/templates";
+import { attributeText, listTemplateVariables, renderTemplate, resolveVariableValues, type ParameterFormat, type SendComponent } from "@/lib/templates";
 
 /** The template columns rendering needs. */
 export interface ComposeTemplate {
@@ -58,4 +59,85 @@ export function composeMessage(template: ComposeTemplate, messageConfig: Message
 
 export function templatePayload(template: Pick<ComposeTemplate, "name" | "language">, components: SendComponent[]): MessageTemplatePayload {
   return { name: template.name, language: { code: template.language }, components };
+}
+
+/**
+ * What a campaign sends with: its template and its sender. The caller passes the campaign's sender
+ * (the workspace's sender until campaigns name their own).
+ */
+export interface CampaignSending {
+  workspaceId: string;
+  campaignId: string;
+  senderId: string;
+  template: ComposeTemplate;
+  messageConfig: MessageConfig;
+}
+
+/** One recipient: the phone sent to, the stored contact when there is one, attributes that just arrived. */
+export interface Recipient {
+  phone: string;
+  contact?: StoredContactAttributes;
+  incoming?: Record<string, unknown>;
+}
+
+/** A message composed for one recipient, before it is stored: the sender and template chosen for them, rendered. */
+export interface OutboundDraft {
+  phone: string;
+  senderId: string;
+  template: { name: string; language: string };
+  renderedText: string;
+  payload: { template: MessageTemplatePayload };
+  /** What it rendered from (the stored contact's attributes merged with the incoming ones). */
+  attributes: Record<string, unknown>;
+}
+
+export type ComposedDraft = { ok: true; draft: OutboundDraft } | Extract<ComposedMessage, { ok: false }>;
+
+/**
+ * The template and sender one recipient gets. Every composed message goes through this choice, so
+ * a per-contact rule (a language, a number per country) is added here and nowhere else.
+ */
+export const chooseTemplateAndSender: (sending: CampaignSending, recipient: Recipient) => { template: ComposeTemplate; senderId: string } = (sending) => ({
+  template: sending.template,
+  senderId: sending.senderId,
+});
+
+/**
+ * Composes one recipient's message: the template and sender chosen for them, rendered from their
+ * attributes. A variable with neither a value nor a fallback refuses the message (`ok: false`),
+ * or with `placeholders` (test sends of bulk campaigns) shows as `[attribute]`.
+ */
+export function composeFor(sending: CampaignSending, recipient: Recipient, options: { placeholders: true }): { ok: true; draft: OutboundDraft };
+export function composeFor(sending: CampaignSending, recipient: Recipient, options?: { placeholders?: boolean }): ComposedDraft;
+export function composeFor(sending: CampaignSending, recipient: Recipient, options: { placeholders?: boolean } = {}): ComposedDraft {
+  const { template, senderId } = chooseTemplateAndSender(sending, recipient);
+  const attributes = contactAttributes(recipient.phone, recipient.contact, recipient.incoming ?? {});
+  const composed = options.placeholders ? composeWithPlaceholders(template, sending.messageConfig, attributes) : composeMessage(template, sending.messageConfig, attributes);
+  if (!composed.ok) return composed;
+  return {
+    ok: true,
+    draft: {
+      phone: recipient.phone,
+      senderId,
+      template: { name: template.name, language: template.language },
+      renderedText: composed.text,
+      payload: { template: composed.template },
+      attributes,
+    },
+  };
+}
+
+/** Renders every variable: attribute, else fallback, else `[attribute]` (or `[key]` when unmapped). */
+function composeWithPlaceholders(template: ComposeTemplate, messageConfig: MessageConfig, attributes: Record<string, unknown>): Extract<ComposedMessage, { ok: true }> {
+  const byKey = new Map(messageConfig.variables.map((v) => [v.key, v]));
+  const values: Record<string, string> = {};
+  for (const variable of listTemplateVariables(template)) {
+    const mapping = byKey.get(variable.key);
+    values[variable.key] =
+      (mapping?.attribute ? attributeText(attributes[mapping.attribute]) : null) ??
+      (mapping?.fallback?.trim() ? mapping.fallback : null) ??
+      `[${mapping?.attribute ?? variable.key}]`;
+  }
+  const output = renderTemplate(template, values);
+  return { ok: true, text: output.text, template: templatePayload(template, output.components) };
 }

@@ -7,6 +7,7 @@ import { queryRows } from "@/db/rows";
 import { NAME_ATTRIBUTE } from "@/lib/campaigns/schemas";
 import { CONTACT_UPSERT_CONFLICT } from "@/lib/contacts/service";
 import { newId } from "@/lib/crypto/random";
+import type { OutboundDraft } from "./compose";
 
 export interface ContactUpsert {
   id: string;
@@ -17,9 +18,8 @@ export interface ContactUpsert {
 
 export interface QueuedMessage {
   id: string;
-  phone: string;
-  renderedText: string;
-  payload: Record<string, unknown>;
+  /** The message as composed for its recipient (`composeFor`): phone, sender, template, rendering. */
+  draft: Pick<OutboundDraft, "phone" | "senderId" | "template" | "renderedText" | "payload">;
   /** `skipped` with its error code and reason: recorded, never sent. Default `queued`. */
   skip?: { errorCode: string; errorReason: string } | null;
 }
@@ -28,14 +28,9 @@ export interface EnqueueInput {
   workspaceId: string;
   campaignId: string;
   apiKeyId: string | null;
-  /**
-   * The sender the messages are queued for; only it may send them. Omitted: the workspace's current
-   * sender, read inside the same statement (no extra round trip).
-   */
-  senderId?: string | null;
-  template: { name: string; language: string };
   /** One per phone (see `contactUpserts`); every message's phone must be among them. */
   contacts: ContactUpsert[];
+  /** Each keeps the sender it was composed for: only that sender may send it. */
   messages: QueuedMessage[];
   createdAt: Date;
   /**
@@ -69,9 +64,12 @@ export function contactUpserts(recipients: { phone: string; attributes: Record<s
 function messageRecord(m: QueuedMessage) {
   return {
     id: m.id,
-    phone: m.phone,
-    rendered_text: m.renderedText,
-    payload: m.payload,
+    phone: m.draft.phone,
+    sender_id: m.draft.senderId,
+    template_name: m.draft.template.name,
+    template_language: m.draft.template.language,
+    rendered_text: m.draft.renderedText,
+    payload: m.draft.payload,
     error_code: m.skip?.errorCode ?? null,
     error_reason: m.skip?.errorReason ?? null,
   };
@@ -84,7 +82,6 @@ function messageRecord(m: QueuedMessage) {
 export async function enqueueMessages(db: Executor, input: EnqueueInput): Promise<number> {
   const claim = input.claim ? sql`claim as (${input.claim}),` : sql``;
   const claimed = input.claim ? sql`where exists (select 1 from claim)` : sql``;
-  const senderId = input.senderId ?? sql`(select s.id from senders s where s.workspace_id = ${input.workspaceId})`;
   const [row] = await queryRows<{ inserted: number }>(
     db,
     sql`with ${claim}
@@ -100,12 +97,13 @@ export async function enqueueMessages(db: Executor, input: EnqueueInput): Promis
       inserted as (
         insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, api_key_id, phone_number,
           template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at, error_code, error_reason)
-        select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, ${senderId}, ${input.apiKeyId}, m.phone,
-          ${input.template.name}, ${input.template.language}, m.rendered_text, m.payload,
+        select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, m.sender_id, ${input.apiKeyId}, m.phone,
+          m.template_name, m.template_language, m.rendered_text, m.payload,
           case when m.error_code is null then 'queued' else 'skipped' end, now(),
           ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz, m.error_code, m.error_reason
         from jsonb_to_recordset(${JSON.stringify(input.messages.map(messageRecord))}::jsonb)
-          as m(id text, phone text, rendered_text text, payload jsonb, error_code text, error_reason text)
+          as m(id text, phone text, sender_id text, template_name text, template_language text, rendered_text text, payload jsonb,
+            error_code text, error_reason text)
         join upserted u on u.phone_number = m.phone
         returning 1
       )

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
-import { contacts, messages, rateLimitCounters } from "@/db/schema";
+import { contacts, messages, rateLimitCounters, senders } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { countingDb } from "@/lib/testing/counting-db";
 import { createTriggerCampaign, createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
@@ -84,6 +84,9 @@ describe("accepted requests", () => {
       renderedText: "Order ORD-1\nHi Jane, your order ORD-1 has shipped.\nReply STOP to opt out",
     });
     expect(message!.createdAt.toISOString()).toBe(body.createdAt);
+    // Queued for the sender the request loaded (the campaign's), which alone may send it.
+    const [sender] = await db.select({ id: senders.id }).from(senders).where(eq(senders.workspaceId, fx.workspaceId));
+    expect(message!.senderId).toBe(sender!.id);
     expect(message!.payload).toEqual({
       template: {
         name: "order_shipped",

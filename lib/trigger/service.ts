@@ -3,7 +3,8 @@
 // Database round trips for an accepted request (after the API-key lookup, which is the first):
 //   2. one statement: rate-limit increments + campaign + template + sender + stored contacts with
 //      their opt-out (+ the stored idempotent response when a key is sent);
-//   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic.
+//   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
+//      (`enqueueMessages`, lib/outbox: the one door into `messages`).
 // A campaign with `respect_opt_out` stores a `skipped` message (error `opted_out`) for a contact
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
@@ -15,7 +16,7 @@ import type { CampaignStatus } from "@/lib/campaigns/schemas";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
-import { composeMessage, contactAttributes, type MessageTemplatePayload } from "@/lib/outbox/compose";
+import { composeFor, type CampaignSending, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
@@ -210,15 +211,15 @@ async function processTrigger(
   if (!validated.ok) throw validationFailed(validated.errors);
 
   const stored = new Map(context.contacts.map((contact) => [contact.phone, contact]));
+  const sending: CampaignSending = { workspaceId: input.workspaceId, campaignId: campaign.id, senderId: context.sender.id, template, messageConfig };
   const renderErrors: FieldError[] = [];
   const rendered = validated.items.map((item, index) => {
-    const attributes = contactAttributes(item.phone, stored.get(item.phone), item.attributes);
-    const message = composeMessage(template, messageConfig, attributes);
-    if (!message.ok) {
-      renderErrors.push(...unrenderableErrors(message.missing, triggerConfig, (field) => formatPath([...(parsed.isBatch ? [index] : []), ...(field ? [field] : [])])));
+    const composed = composeFor(sending, { phone: item.phone, contact: stored.get(item.phone), incoming: item.attributes });
+    if (!composed.ok) {
+      renderErrors.push(...unrenderableErrors(composed.missing, triggerConfig, (field) => formatPath([...(parsed.isBatch ? [index] : []), ...(field ? [field] : [])])));
       return null;
     }
-    return { item, attributes, text: message.text, template: message.template };
+    return { item, draft: composed.draft };
   });
   if (renderErrors.length > 0) throw validationFailed(renderErrors, "A template variable has no value for this request.");
   const messages = rendered.filter((m) => m !== null);
@@ -228,9 +229,9 @@ async function processTrigger(
       status: "valid",
       campaignId: campaign.id,
       phone: m.item.phone,
-      text: m.text,
-      template: m.template,
-      attributes: m.attributes,
+      text: m.draft.renderedText,
+      template: m.draft.payload.template,
+      attributes: m.draft.attributes,
     }));
     return { status: 200, body: parsed.isBatch ? { dryRun: true, data } : { dryRun: true, ...data[0] }, headers: {}, queued: false };
   }
@@ -271,16 +272,8 @@ async function processTrigger(
     workspaceId: input.workspaceId,
     campaignId: campaign.id,
     apiKeyId: input.apiKeyId,
-    senderId: context.sender.id,
-    template: { name: template.name, language: template.language },
     contacts: contactUpserts(validated.items),
-    messages: messages.map((m, i) => ({
-      id: accepted[i]!.id,
-      phone: m.item.phone,
-      renderedText: m.text,
-      payload: { template: m.template },
-      skip: skips[i],
-    })),
+    messages: messages.map((m, i) => ({ id: accepted[i]!.id, draft: m.draft, skip: skips[i] })),
     createdAt,
     claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash: requestHash(), status: 202, body }) : null,
   });

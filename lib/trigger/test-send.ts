@@ -4,15 +4,15 @@
 // `source = 'test'` messages. Works before deploying; changes no contact; never counted.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { contacts, messages } from "@/db/schema";
+import { contacts } from "@/db/schema";
 import { templateChecks } from "@/lib/campaigns/checks";
 import { editedConfig } from "@/lib/campaigns/editor";
 import { getCampaign } from "@/lib/campaigns/service";
 import { optOutReason } from "@/lib/contacts/opt-out";
-import { newId } from "@/lib/crypto/random";
 import { ApiError, validationFailed, type FieldError } from "@/lib/http/errors";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
-import { composeMessage, contactAttributes } from "@/lib/outbox/compose";
+import { composeFor, type CampaignSending } from "@/lib/outbox/compose";
+import { queueTestMessages, type TestMessage } from "@/lib/outbox/test-sends";
 import { getSenderRow } from "@/lib/senders/service";
 import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
 import { OPTED_OUT_CODE } from "@/lib/contacts/opt-out";
@@ -55,37 +55,23 @@ export async function sendTriggerTest(
     .where(and(eq(contacts.workspaceId, workspaceId), inArray(contacts.phoneNumber, phones)));
   const byPhone = new Map(stored.map((contact) => [contact.phone, contact]));
 
+  const sending: CampaignSending = { workspaceId, campaignId: campaign.id, senderId: sender.id, template, messageConfig: config.messageConfig };
   const errors: FieldError[] = [];
-  const now = new Date();
-  const rows = validated.items.map((item, index) => {
+  const tests = validated.items.map((item, index): TestMessage | null => {
     const contact = byPhone.get(item.phone);
-    const composed = composeMessage(template, config.messageConfig, contactAttributes(item.phone, contact, item.attributes));
+    const composed = composeFor(sending, { phone: item.phone, contact, incoming: item.attributes });
     if (!composed.ok) {
       errors.push(...unrenderableErrors(composed.missing, config.triggerConfig, (field) => (field ? `request.${field}` : `phones[${index}]`)));
       return null;
     }
     const skipped = (campaign.respectOptOut ?? true) && contact?.optedOutAt;
     return {
-      id: newId("msg"),
-      workspaceId,
-      campaignId: campaign.id,
+      draft: composed.draft,
       contactId: contact?.id ?? null,
-      senderId: sender.id,
-      phoneNumber: item.phone,
-      templateName: template.name,
-      templateLanguage: template.language,
-      renderedText: composed.text,
-      payload: { template: composed.template } as Record<string, unknown>,
-      status: skipped ? ("skipped" as const) : ("queued" as const),
-      source: "test" as const,
-      errorCode: skipped ? OPTED_OUT_CODE : null,
-      errorReason: skipped && contact ? optOutReason({ optedOutAt: contact.optedOutAt, method: contact.method, detail: contact.detail }) : null,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
+      skip: skipped ? { errorCode: OPTED_OUT_CODE, errorReason: optOutReason({ optedOutAt: contact.optedOutAt, method: contact.method, detail: contact.detail }) } : null,
     };
   });
   if (errors.length > 0) throw validationFailed(errors, "A template variable has no value for this test.");
-  const inserted = await db.insert(messages).values(rows.filter((row) => row !== null)).returning();
+  const inserted = await queueTestMessages(db, { workspaceId, campaignId: campaign.id, messages: tests.filter((test) => test !== null) });
   return inserted.map(toPublicMessage);
 }

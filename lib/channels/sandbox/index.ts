@@ -3,9 +3,6 @@
 //
 // Reserved test numbers (valid E.164 numbers, so the trigger endpoint accepts them) simulate the
 // failure paths; every other number succeeds and then becomes delivered and read.
-import { and, eq, gt, inArray, like, lte, or, sql } from "drizzle-orm";
-import type { Executor } from "@/db";
-import { messages, senders } from "@/db/schema";
 import { randomBase62 } from "@/lib/crypto/random";
 import type { Channel, InboundMessage } from "../types";
 import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit } from "../whatsapp/business";
@@ -29,7 +26,8 @@ const SANDBOX_INBOUND_PREFIX = "wamid.SANDBOX.IN.";
 export const SANDBOX_DELIVERED_AFTER_MS = 1_000;
 export const SANDBOX_READ_AFTER_MS = 3_000;
 /** Sandbox messages older than this are no longer advanced (keeps the sweep on a bounded index range). */
-const SANDBOX_SIMULATION_WINDOW_MS = 60 * 60_000;
+/** Simulated deliveries look back this far (lib/outbox/sandbox-deliveries.ts). */
+export const SANDBOX_SIMULATION_WINDOW_MS = 60 * 60_000;
 
 export const sandboxChannel: Channel = {
   name: "sandbox",
@@ -87,38 +85,4 @@ export function simulatedInbound(phone: string, content: SimulatedInboundContent
 /** An inbound text message from `phone` (the sandbox's "simulate a reply"). */
 export function simulatedInboundText(phone: string, text: string, at: Date = new Date()): InboundMessage {
   return simulatedInbound(phone, { kind: "text", text }, at);
-}
-
-/**
- * Moves sandbox messages along sent → delivered → read once their simulated delays have passed,
- * with the simulated times (sent_at + delay). Stateless and idempotent: it runs on every dispatch
- * pass, so the simulation survives restarts and works under cron. Returns the rows changed.
- */
-export async function advanceSandboxDeliveries(db: Executor, now: Date): Promise<number> {
-  const deliveredBefore = new Date(now.getTime() - SANDBOX_DELIVERED_AFTER_MS);
-  const readBefore = new Date(now.getTime() - SANDBOX_READ_AFTER_MS);
-  // Raw fragments get ISO strings: postgres.js does not serialise a Date inside sql``.
-  const reachedRead = sql`${messages.sentAt} <= ${readBefore.toISOString()}::timestamptz`;
-  const changed = await db
-    .update(messages)
-    .set({
-      status: sql`case when ${reachedRead} then 'read' else 'delivered' end`,
-      deliveredAt: sql`coalesce(${messages.deliveredAt}, ${messages.sentAt} + ${`${SANDBOX_DELIVERED_AFTER_MS} milliseconds`}::interval)`,
-      readAt: sql`case when ${reachedRead} then ${messages.sentAt} + ${`${SANDBOX_READ_AFTER_MS} milliseconds`}::interval else ${messages.readAt} end`,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        // The workspace/created_at index bounds the scan to recent messages of sandbox workspaces.
-        inArray(messages.workspaceId, db.select({ id: senders.workspaceId }).from(senders).where(eq(senders.provider, "sandbox"))),
-        gt(messages.createdAt, new Date(now.getTime() - SANDBOX_SIMULATION_WINDOW_MS)),
-        like(messages.providerMessageId, `${SANDBOX_WAMID_PREFIX}%`),
-        or(
-          and(eq(messages.status, "sent"), lte(messages.sentAt, deliveredBefore)),
-          and(eq(messages.status, "delivered"), lte(messages.sentAt, readBefore)),
-        ),
-      ),
-    )
-    .returning({ id: messages.id });
-  return changed.length;
 }

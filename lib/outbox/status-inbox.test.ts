@@ -5,8 +5,8 @@ import { messages, messageStatusInbox } from "@/db/schema";
 import { randomBase62 } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage } from "@/lib/testing/messaging-factories";
-import { applyInboxedStatuses, pruneStatusInbox, recordStatusReports } from "./inbox";
-import type { AddressedStatusReport, ReportedStatus } from "./status";
+import { applyInboxedStatuses, pruneStatusInbox } from "./status-inbox";
+import { recordStatusReports, type AddressedStatusReport, type ReportedStatus } from "./statuses";
 
 const newWamid = () => `wamid.INBOX${randomBase62(16)}`;
 // One clock reading per file, so times computed at different moments of a test agree.
