@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-function startRegister(env: { NODE_ENV: "development" | "production" } & Record<string, string>) {
-  const script = `import("./instrumentation.ts").then((m) => m.register()).then(() => console.log("registered"))`;
+function startRegister(env: { NODE_ENV: "development" | "production" } & Record<string, string>, after = "") {
+  const script = `import("./instrumentation.ts").then((m) => m.register()).then(() => console.log("registered"))${after}`;
   const result = spawnSync(path.join("node_modules", ".bin", "tsx"), ["--eval", script], {
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NEXT_RUNTIME: "nodejs", ...env },
@@ -27,5 +27,15 @@ describe("server start", () => {
     const refused = startRegister({ NODE_ENV: "development", DATABASE_URL: "mysql://x" });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/DATABASE_URL: must be a postgres:\/\/ URL/);
+  });
+
+  it("registers the campaign kinds before it serves anything", () => {
+    const kinds = `.then(() => { console.log("kinds:", [...(globalThis[Symbol.for("sendstream.campaign-kinds")]?.keys() ?? [])].join(",")); process.exit(0); })`;
+    const started = startRegister(
+      { NODE_ENV: "development", AUTH_SECRET: "a".repeat(40), PGLITE_DIR: "memory://", SENDSTREAM_SEED: "false", DISPATCHER: "off", VITEST: "true" },
+      kinds,
+    );
+    expect(started.stderr).toBe("");
+    expect(started.stdout).toContain("kinds: trigger,bulk");
   });
 });

@@ -92,7 +92,10 @@ export interface CampaignKindDefinition {
 }
 
 type Registry = Map<CampaignKind, CampaignKindDefinition>;
-// On globalThis: Next.js loads server start-up and routes as separate module graphs of one process.
+// On globalThis: Next.js loads server start-up and the routes as separate module graphs of one
+// process, and the kinds are registered once, at start-up. A route thus runs the start-up graph's
+// kind code: what it shares across graphs is on globalThis too, and its errors are ApiErrors by
+// brand (lib/http/errors.ts). A kind's code changed under `next dev` applies after a restart.
 const REGISTRY = Symbol.for("sendstream.campaign-kinds");
 
 function registry(): Registry {

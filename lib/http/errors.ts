@@ -16,12 +16,22 @@ export interface ApiErrorOptions {
   extensions?: Record<string, unknown>;
 }
 
+// Next.js can load this module in more than one module graph of one process (server start-up and
+// the routes): an ApiError made by code of one graph (a campaign kind registered at start-up) is
+// still an ApiError to `instanceof` in another, by this brand rather than by class identity.
+const API_ERROR = Symbol.for("sendstream.api-error");
+
 /**
  * Any error a route can throw to answer with a specific problem+json response. The code comes
  * from the error catalogue, which alone decides the status and the title; the detail says what
  * happened this time.
  */
 export class ApiError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [API_ERROR]?: unknown })[API_ERROR] === true;
+  }
+
+  readonly [API_ERROR] = true;
   readonly status: number;
   readonly code: ErrorCode;
   readonly title: string;
