@@ -130,6 +130,8 @@ export interface InboundReply {
   /** E.164. */
   phone: string;
   text: string;
+  /** What the reply asks for, when the caller matched it already (a stop button); otherwise `text` is matched. */
+  match?: KeywordMatch;
   /** The inbound message's id (`wamid…`): a redelivery of the same message changes nothing. */
   messageId: string;
   at: Date;
@@ -152,7 +154,7 @@ function replyEventId(workspaceId: string, messageId: string): string {
  * reply older than a keyword reply already applied to the contact changes nothing.
  */
 export async function applyConsentReply(db: Executor, workspaceId: string, reply: InboundReply, workspaceKeywords: readonly string[]): Promise<ReplyOutcome> {
-  const match = matchConsentKeyword(reply.text, workspaceKeywords);
+  const match = reply.match ?? matchConsentKeyword(reply.text, workspaceKeywords);
   if (!match) return { action: "none" };
   const eventId = replyEventId(workspaceId, reply.messageId);
   const existing = sql`(select id from contacts where workspace_id = ${workspaceId} and phone_number = ${reply.phone})`;
