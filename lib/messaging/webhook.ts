@@ -1,16 +1,17 @@
 // WhatsApp webhooks: the verify-token handshake, signature verification, applying status updates
-// and inbound replies (consent keywords: STOP, START, …). Route handlers stay thin; everything
-// here takes a database handle.
+// and storing inbound messages (lib/inbound: consent keywords, context links). Route handlers stay
+// thin; everything here takes a database handle.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { senders, workspaces } from "@/db/schema";
-import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/contacts/opt-out";
+import { senders } from "@/db/schema";
+import type { InboundMessage } from "@/lib/channels/types";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
-import { isE164PhoneNumber } from "@/lib/trigger/validation";
+import { recordInboundMessages } from "@/lib/inbound/record";
 import { reasonForCode } from "./errors";
 import { recordStatusReports } from "./inbox";
+import { eventTime, parseInboundMessages } from "./webhook-inbound";
 import { isReportedStatus, type AddressedStatusReport, type StatusReport } from "./status";
 
 /** Meta sends at most 3 MB; a little headroom. */
@@ -66,22 +67,14 @@ export interface ParsedChange {
   /** `value.metadata.phone_number_id`: the business number the change is about. */
   phoneNumberId: string | null;
   statuses: ParsedStatus[];
-  /** Messages the contact sent us (`value.messages[]`) that carry text. */
-  inbound: InboundReply[];
+  /** Messages contacts sent to the number (`value.messages[]`), every kind. */
+  inbound: InboundMessage[];
 }
 
 const asRecord = (value: unknown): Record<string, unknown> | null =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const asString = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null);
-
-function eventTime(timestamp: unknown, receivedAt: Date): Date {
-  const seconds = Number(timestamp);
-  if (!Number.isFinite(seconds) || seconds <= 0) return receivedAt;
-  const at = new Date(seconds * 1000);
-  // A clock far in the future is not believable; fall back to when we received it.
-  return at.getTime() > receivedAt.getTime() + 5 * 60_000 ? receivedAt : at;
-}
 
 function failureOf(status: Record<string, unknown>): { errorCode: string | null; errorReason: string } {
   const error = asRecord(asArray(status.errors)[0]);
@@ -93,37 +86,7 @@ function failureOf(status: Record<string, unknown>): { errorCode: string | null;
   return { errorCode: Number.isFinite(code) ? String(code) : null, errorReason: reason };
 }
 
-/** The text of an inbound message: typed text, a quick-reply button, or an interactive reply's title. */
-function inboundText(message: Record<string, unknown>): string | null {
-  switch (message.type) {
-    case "text":
-      return asString(asRecord(message.text)?.body);
-    case "button": {
-      const button = asRecord(message.button);
-      return asString(button?.text) ?? asString(button?.payload);
-    }
-    case "interactive": {
-      const interactive = asRecord(message.interactive);
-      return asString(asRecord(interactive?.button_reply)?.title) ?? asString(asRecord(interactive?.list_reply)?.title);
-    }
-    default:
-      return null;
-  }
-}
-
-function parseInbound(value: unknown, receivedAt: Date): InboundReply | null {
-  const message = asRecord(value);
-  if (!message) return null;
-  const id = asString(message.id);
-  const from = asString(message.from);
-  const text = inboundText(message);
-  // `from` is the sender's number as digits; a username-only sender has none and is skipped.
-  const phone = from && /^\d{7,15}$/.test(from) ? `+${from}` : null;
-  if (!id || !phone || !isE164PhoneNumber(phone) || text === null) return null;
-  return { messageId: id, phone, text, at: eventTime(message.timestamp, receivedAt) };
-}
-
-/** The status updates and inbound text messages in a webhook body; anything else is skipped. */
+/** The status updates and inbound messages in a webhook body; anything else is skipped. */
 export function parseWebhookPayload(body: unknown, receivedAt: Date = new Date()): ParsedChange[] {
   const changes: ParsedChange[] = [];
   for (const entryValue of asArray(asRecord(body)?.entry)) {
@@ -143,31 +106,15 @@ export function parseWebhookPayload(body: unknown, receivedAt: Date = new Date()
           report: status.status === "failed" ? { status: "failed", at, ...failureOf(status) } : { status: status.status, at },
         });
       }
-      const inbound = asArray(value.messages)
-        .map((message) => parseInbound(message, receivedAt))
-        .filter((message): message is InboundReply => message !== null);
+      const inbound = parseInboundMessages(value, receivedAt);
       changes.push({ wabaId: asString(entry.id), phoneNumberId: asString(asRecord(value.metadata)?.phone_number_id), statuses, inbound });
     }
   }
   return changes;
 }
 
-/**
- * Applies inbound replies to the contacts of each workspace (its consent keywords: STOP,
- * UNSUBSCRIBE, its own keywords, START). The webhook and the sandbox's simulated reply both use it.
- */
-export async function applyInboundMessages(db: Executor, workspaceIds: string[], inbound: InboundReply[]): Promise<ReplyOutcome[]> {
-  if (workspaceIds.length === 0 || inbound.length === 0) return [];
-  const rows = await db.select({ id: workspaces.id, keywords: workspaces.optOutKeywords }).from(workspaces).where(inArray(workspaces.id, workspaceIds));
-  const outcomes: ReplyOutcome[] = [];
-  for (const workspace of rows) {
-    for (const reply of inbound) outcomes.push(await applyConsentReply(db, workspace.id, reply, workspace.keywords ?? []));
-  }
-  return outcomes;
-}
-
 export type WebhookOutcome =
-  | { ok: true; applied: number; ignored: number; pending: number; replies: number }
+  | { ok: true; applied: number; ignored: number; pending: number; replies: number; inbound: number }
   | { ok: false; reason: "unsigned" | "bad_signature" }
   | { ok: false; reason: "too_many_statuses"; statuses: number };
 
@@ -183,7 +130,7 @@ export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Arr
   const wabaIds = [...new Set(changes.map((c) => c.wabaId).filter((v): v is string => v !== null))];
   if (phoneNumberIds.length === 0 && wabaIds.length === 0) return { ok: false, reason: "bad_signature" };
   const candidates = await db
-    .select({ workspaceId: senders.workspaceId, phoneNumberId: senders.phoneNumberId, wabaId: senders.wabaId, appSecret: senders.appSecretEncrypted })
+    .select({ id: senders.id, workspaceId: senders.workspaceId, phoneNumberId: senders.phoneNumberId, wabaId: senders.wabaId, appSecret: senders.appSecretEncrypted })
     .from(senders)
     .where(
       and(
@@ -218,14 +165,16 @@ export async function handleWebhookDelivery(db: Executor, input: { raw: Uint8Arr
   const outcome = await recordStatusReports(db, reports);
   ignored += outcome.ignored;
 
+  // Inbound messages belong to the workspace whose business number received them: the number, never the account.
   let replies = 0;
+  let stored = 0;
   for (const change of changes) {
-    // A reply belongs to the workspace whose business number received it: the number, never the account.
-    if (change.phoneNumberId) {
-      const owners = verified.filter((sender) => sender.phoneNumberId === change.phoneNumberId).map((sender) => sender.workspaceId);
-      const outcomes = await applyInboundMessages(db, owners, change.inbound);
-      replies += outcomes.filter((outcome) => outcome.action !== "none").length;
+    if (!change.phoneNumberId || change.inbound.length === 0) continue;
+    for (const sender of verified.filter((candidate) => candidate.phoneNumberId === change.phoneNumberId)) {
+      const recorded = await recordInboundMessages(db, { workspaceId: sender.workspaceId, senderId: sender.id }, change.inbound);
+      stored += recorded.stored;
+      replies += recorded.messages.filter((message) => message.consent.action !== "none").length;
     }
   }
-  return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies };
+  return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies, inbound: stored };
 }

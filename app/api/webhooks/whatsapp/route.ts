@@ -18,7 +18,7 @@ export const GET = withPublic(async ({ request }) => {
   return new Response(challenge, { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 });
 
-/** Delivery statuses and inbound replies, signed with X-Hub-Signature-256 over the raw body. */
+/** Delivery statuses and inbound messages, signed with X-Hub-Signature-256 over the raw body. */
 export const POST = withPublic(async ({ request }) => {
   const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES, rejectUnstorableText: false });
   const outcome = await handleWebhookDelivery(await getDb(), { raw, body: value, signature: request.headers.get("x-hub-signature-256") });
@@ -36,5 +36,5 @@ export const POST = withPublic(async ({ request }) => {
         : "X-Hub-Signature-256 does not match the body for the app secret of the WhatsApp sender it names.",
     );
   }
-  return json({ received: true, applied: outcome.applied, ignored: outcome.ignored, pending: outcome.pending, replies: outcome.replies });
+  return json({ received: true, applied: outcome.applied, ignored: outcome.ignored, pending: outcome.pending, replies: outcome.replies, inbound: outcome.inbound });
 });
