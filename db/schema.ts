@@ -464,7 +464,7 @@ export const inboundMessages = pgTable(
     kind: text("kind", { enum: inboundKinds }).notNull(),
     text: text("text"),
     payload: text("payload"),
-    media: jsonb("media").$type<{ id: string; mimeType: string | null; caption: string | null; filename: string | null; kind: string }>(),
+    media: jsonb("media").$type<{ id: string; mimeType: string | null; caption: string | null; filename: string | null; kind: "image" | "video" | "audio" | "document" | "sticker" }>(),
     location: jsonb("location").$type<{ latitude: number; longitude: number; name: string | null; address: string | null }>(),
     reaction: jsonb("reaction").$type<{ emoji: string; providerMessageId: string }>(),
     contextProviderMessageId: text("context_provider_message_id"),

@@ -5,6 +5,7 @@ import { contacts, messages, type MessageStatus } from "@/db/schema";
 import { addListMembers, createList } from "@/lib/audiences/lists";
 import { createSegment } from "@/lib/audiences/segments";
 import { newId } from "@/lib/crypto/random";
+import { listContactMessages } from "@/lib/inbound/timeline";
 import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow } from "@/lib/testing/logs-factories";
 import type { Actor } from "@/lib/workspaces";
@@ -14,7 +15,6 @@ import {
   createOrUpdateContact,
   deleteContact,
   getContact,
-  listContactMessages,
   listContacts,
   setContactConsent,
   updateContact,

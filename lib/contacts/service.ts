@@ -3,13 +3,12 @@ import { and, desc, eq, ilike, like, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { campaigns, contacts, messages, type OptOutMethod } from "@/db/schema";
+import { contacts, type OptOutMethod } from "@/db/schema";
 import { loadList } from "@/lib/audiences/lists";
 import { c, compileSegmentFilter, escapeLike, invalidCursor, lastMessageStatusSql, segmentFilter } from "@/lib/audiences/segments";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed } from "@/lib/http/errors";
 import { toLogStatus, type LogStatus } from "@/lib/logs/status";
-import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
 import type { Actor } from "@/lib/workspaces";
 import { typedAttributeErrors } from "./attributes";
 import { optInContact, optOutContact, type OptOutSource } from "./opt-out";
@@ -18,7 +17,6 @@ import {
   upsertContactSchema,
   type CreateContactInput,
   type ListContactsQuery,
-  type PageQuery,
   type PatchContactInput,
   type UpsertContactInput,
 } from "./schemas";
@@ -43,10 +41,6 @@ export interface ContactView {
   lastMessageStatus: LogStatus | null;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface ContactMessage extends PublicMessage {
-  campaignName: string;
 }
 
 /**
@@ -275,36 +269,4 @@ export async function setContactConsent(db: Executor, workspaceId: string, idOrP
   if (optedOut) await optOutContact(db, workspaceId, id, optOutSourceOf(actor));
   else await optInContact(db, workspaceId, id);
   return getContact(db, workspaceId, id);
-}
-
-const MESSAGE_ID = /^msg_[A-Za-z0-9]{1,64}$/;
-
-/** The contact's messages across campaigns, newest first, keyset-paginated. */
-export async function listContactMessages(
-  db: Executor,
-  workspaceId: string,
-  idOrPhone: string,
-  query: Partial<PageQuery>,
-): Promise<{ data: ContactMessage[]; nextCursor: string | null }> {
-  const contactId = await resolveContactId(db, workspaceId, idOrPhone);
-  const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-  const conditions = [eq(messages.workspaceId, workspaceId), eq(messages.contactId, contactId)];
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor, { id: MESSAGE_ID });
-    if (!cursor || cursor.direction !== "older") throw invalidCursor();
-    conditions.push(keysetCondition(messages, cursor));
-  }
-  const rows = await db
-    .select({ message: messages, campaignName: campaigns.name, position: cursorTimestamp(messages.createdAt) })
-    .from(messages)
-    .innerJoin(campaigns, eq(campaigns.id, messages.campaignId))
-    .where(and(...conditions))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => ({ ...toPublicMessage(row.message), campaignName: row.campaignName })),
-    nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.message.id, direction: "older" }) : null,
-  };
 }

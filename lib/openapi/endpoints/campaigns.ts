@@ -103,6 +103,7 @@ function withoutDeployment<T extends { deployment: unknown }>(campaign: T): Omit
 const messageExample = {
   id: EXAMPLE_IDS.message,
   object: "message",
+  direction: "outbound",
   status: "delivered",
   campaignId: EXAMPLE_IDS.campaign,
   phone: "+14155552671",
