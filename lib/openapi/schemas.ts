@@ -261,28 +261,6 @@ export const messageSchema = z.object({
   failedAt: timestamp().nullable(),
 });
 
-export const messagePageSchema = z.object({
-  data: z.array(messageSchema),
-  nextCursor: nextCursorSchema,
-  prevCursor: z.string().nullable().meta({ description: "Reads messages newer than this page (poll it for new arrivals)." }),
-  hasNewer: z.boolean(),
-  counts: z
-    .object({
-      total: z.number().int(),
-      queued: z.number().int(),
-      sent: z.number().int(),
-      delivered: z.number().int(),
-      read: z.number().int(),
-      failed: z.number().int(),
-      skipped: z.number().int(),
-      tests: z.number().int().meta({ description: "Test sends the filters select: listed, never counted." }),
-    })
-    .optional()
-    .meta({
-      description:
-        "The campaign's cumulative funnel for the same filters (the status filter aside), as in the campaigns list: `sent` includes delivered and read messages, `delivered` includes read ones; `failed` and `skipped` apart; test sends not counted. Only with `include=counts`.",
-    }),
-});
 
 const nullableText = (description: string) => z.string().nullable().meta({ description });
 
@@ -330,6 +308,31 @@ export const contactMessagePageSchema = z.object({
     ]),
   ),
   nextCursor: nextCursorSchema,
+});
+
+export const messagePageSchema = z.object({
+  data: z.array(z.discriminatedUnion("direction", [messageSchema, inboundMessageSchema])).meta({
+    description: "Messages sent (`direction: \"outbound\"`) and, in a campaign's logs, the replies contacts sent to them (`direction: \"inbound\"`), newest first.",
+  }),
+  nextCursor: nextCursorSchema,
+  prevCursor: z.string().nullable().meta({ description: "Reads messages newer than this page (poll it for new arrivals)." }),
+  hasNewer: z.boolean(),
+  counts: z
+    .object({
+      total: z.number().int(),
+      queued: z.number().int(),
+      sent: z.number().int(),
+      delivered: z.number().int(),
+      read: z.number().int(),
+      failed: z.number().int(),
+      skipped: z.number().int(),
+      tests: z.number().int().meta({ description: "Test sends the filters select: listed, never counted." }),
+    })
+    .optional()
+    .meta({
+      description:
+        "The campaign's cumulative funnel for the same filters (the status filter aside), as in the campaigns list: `sent` includes delivered and read messages, `delivered` includes read ones; `failed` and `skipped` apart; test sends not counted. Only with `include=counts`.",
+    }),
 });
 
 // ── Trigger ─────────────────────────────────────────────────────────────────────────────────

@@ -391,7 +391,8 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     path: "/api/v1/campaigns/{id}/messages",
     tag: "Messages",
     summary: "List a campaign's messages",
-    description: "The campaign's messages, newest first, with keyset cursors that stay stable while messages arrive. Filter by status, phone digits and date range.",
+    description:
+      "The campaign's messages and the replies contacts sent to them (each with its `direction`), newest first, with keyset cursors that stay stable while messages arrive. Filter by status, phone digits, date range and direction. `counts` are of messages sent only.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -399,6 +400,11 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "phone", description: "Digits of a phone number; matches anywhere in the number.", schema: { type: "string", maxLength: 32 } },
       { name: "from", description: "Created at or after: a UTC date (`2026-11-21`) or an ISO 8601 date-time.", schema: { type: "string" } },
       { name: "to", description: "Created before: a UTC date (the whole day is included) or an ISO 8601 date-time.", schema: { type: "string" } },
+      {
+        name: "direction",
+        description: "`outbound`: only messages sent; `inbound`: only the replies contacts sent to the campaign's messages. Both when omitted; a `status` filter selects sent messages only (replies have no delivery status).",
+        schema: { type: "string", enum: ["outbound", "inbound"] },
+      },
       { name: "cursor", description: "`nextCursor` (older) or `prevCursor` (newer) from a previous page.", schema: { type: "string", maxLength: 512 } },
       { name: "limit", description: "Page size, 1–100 (default 50).", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 }, example: 20 },
       { name: "include", description: "`counts` adds the cumulative funnel (the campaigns list's numbers) for the same filters.", schema: { type: "string", enum: ["counts"] } },
