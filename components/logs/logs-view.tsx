@@ -42,7 +42,7 @@ export type LogsData =
 /** Parses the logs search params and reads one page of messages plus the status counts. */
 export async function loadLogs(db: Executor, scope: LogScope, basePath: string, raw: LogsSearchParams): Promise<LogsData> {
   const links = logsLinks(basePath, raw);
-  const values = { status: first(raw.status), phone: first(raw.phone), from: first(raw.from), to: first(raw.to) };
+  const values = { status: first(raw.status), phone: first(raw.phone), from: first(raw.from), to: first(raw.to), direction: first(raw.direction) };
   const parsed = logListParamsSchema.safeParse(searchParamsRecord(raw));
   if (!parsed.success) {
     return { ok: false, basePath, links, values, selectionKey: "", errors: zodFieldErrors(parsed.error) };
@@ -112,7 +112,7 @@ export function LogsView({
       {banner && <div className="mb-5">{banner}</div>}
     </>
   );
-  const filterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} />;
+  const filterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} directions={!campaigns} />;
 
   if (!data.ok) {
     return (

@@ -15,6 +15,7 @@ import { recordInboundMessages } from "@/lib/inbound/record";
 import { dispatchSettled } from "@/lib/messaging";
 import { createApiAccount, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
+import { insertInboundRows } from "@/lib/testing/logs-factories";
 import { createTestMessage } from "@/lib/testing/messaging-factories";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
 import { flushTriggerRequests } from "@/lib/trigger/requests";
@@ -298,6 +299,19 @@ describe("the API on the wire", () => {
     await call("listCampaignMessages", { params, query: { limit: "0" }, expect: 422 });
     const csv = await call("exportCampaignLogs", { params, query: { attributes: "true", status: "queued,sent,delivered", phone: "351", from: "2020-01-01", to: "2099-12-31" }, expect: 200 });
     expect(csv.text).toMatch(/^created_at,message_id/);
+    // Replies to the campaign's messages are listed and exported beside them, with their direction.
+    await insertInboundRows(fx.workspaceId, triggerCampaignId, [
+      { phoneNumber: "+351912345678", kind: "button", text: "Stop promotions", payload: "Stop promotions" },
+      { phoneNumber: "+351912345678", kind: "media", text: null, media: { id: "m1", mimeType: "image/jpeg", caption: null, filename: null, kind: "image" } },
+    ]);
+    const replies = await call("listCampaignMessages", { params, query: { direction: "inbound", limit: "1", include: "counts" }, expect: 200 });
+    expect((replies.body.data as { direction: string }[]).map((message) => message.direction)).toEqual(["inbound"]);
+    await call("listCampaignMessages", { params, query: { cursor: String(replies.body.nextCursor), direction: "inbound" }, expect: 200 });
+    await call("listCampaignMessages", { params, query: { limit: "3" }, expect: 200 });
+    await call("listCampaignMessages", { params, query: { direction: "both" }, expect: 422 });
+    const replyCsv = await call("exportCampaignLogs", { params, query: { direction: "inbound", phone: "351" }, expect: 200 });
+    expect(replyCsv.text).toMatch(/,received,,,,,,inbound\r\n/);
+    await call("exportCampaignLogs", { params, query: { direction: "sideways" }, expect: 422 });
     await call("exportCampaignLogs", { params: { id: "cmp_doesnotexist" }, expect: 404 });
     await call("exportCampaignLogs", { params, query: { from: "yesterday" }, expect: 422 });
     const requests = await call("listCampaignRequests", { params, query: { outcome: "all", limit: "1" }, expect: 200 });

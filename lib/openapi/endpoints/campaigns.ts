@@ -432,7 +432,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Messages",
     summary: "Export a campaign's logs as CSV",
     description:
-      "Every message the filters select, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at` (timestamps in ISO 8601 UTC). Cells a spreadsheet would run as a formula are escaped.",
+      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, direction` (timestamps in ISO 8601 UTC). A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -440,6 +440,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "phone", description: "Digits of a phone number.", schema: { type: "string", maxLength: 32 } },
       { name: "from", description: "Created at or after (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
       { name: "to", description: "Created before (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
+      { name: "direction", description: "`outbound` (messages sent) or `inbound` (replies); both when omitted.", schema: { type: "string", enum: ["outbound", "inbound"] } },
       {
         name: "attributes",
         description: "`true` adds one column per contact attribute the campaign maps (`attributes.<key>`, the contact's current value) after the fixed columns.",
@@ -452,7 +453,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "The CSV file (`Content-Disposition: attachment`).",
         contentType: "text/csv",
         textExample:
-          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,\r\n",
+          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction\r\n2026-11-21T14:05:12.640Z,inm_3WqE5rTy7uIo9PaS,\"+14155552671\",,\"Button: Track my order\",received,,,,,,inbound\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,,outbound\r\n",
         headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" }, required: true } },
       },
     ],
