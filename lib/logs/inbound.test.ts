@@ -1,10 +1,11 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow, insertInboundRows, insertMessageRows } from "@/lib/testing/logs-factories";
 import { csvLines } from "./csv";
 import { parseLogFilters, parseLogListParams } from "./filters";
-import { rawExportBatches } from "./export-query";
+import { inboundExportBatchQuery, rawExportBatches } from "./export-query";
 import { countLogStatuses, listLogMessages, type LogScope } from "./query";
 
 const at = (iso: string) => new Date(iso);
@@ -103,5 +104,24 @@ describe("campaign logs with replies", () => {
     let inboundOnly = "";
     for await (const batch of rawExportBatches(db, scope, parseLogFilters({ direction: "inbound" }), [], 10)) inboundOnly += csvLines(batch);
     expect(inboundOnly.trim().split("\r\n")).toHaveLength(3);
+  });
+});
+
+describe("replies query plan", () => {
+  it("reads a campaign's replies straight off its (campaign, created_at, id) index, without sorting", async () => {
+    const db = await getDb();
+    const account = await createTestAccount();
+    const campaign = await insertCampaignRow(account.workspaceId);
+    await insertInboundRows(account.workspaceId, campaign.id, Array.from({ length: 20 }, () => ({})));
+    const query = inboundExportBatchQuery(db, { workspaceId: account.workspaceId, campaignId: campaign.id }, {}, [], { createdAt: "2030-01-01T00:00:00.000000Z", id: "inm_z" }, 10);
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      const result = (await tx.execute(sql`explain ${query.getSQL()}`)) as unknown;
+      const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string>[];
+      return rows.map((row) => Object.values(row)[0]).join("\n");
+    });
+    expect(plan).toMatch(/Index Scan using inbound_messages_campaign_created_idx/);
+    expect(plan).not.toMatch(/\bSort\b/);
   });
 });
