@@ -136,6 +136,17 @@ describe("recordInboundMessages: storage", () => {
     expect(byKind.reaction).toMatchObject({ reaction: { emoji: "❤️", providerMessageId: "wamid.X" }, replyToMessageId: null });
     expect(byKind.unsupported).toMatchObject({ text: null, media: null });
   });
+
+  it("stores text the database cannot hold with the odd characters replaced, never failing the batch", async () => {
+    const { db, workspaceId, senderId } = await scope();
+    const outcome = await recordInboundMessages(db, { workspaceId, senderId }, [
+      inbound(phone(), { text: "a\u0000b", profileName: "\ud800x" }),
+      inbound(phone(), { kind: "media", text: null, media: { id: "1", mimeType: "image/png", caption: "c\u0000", filename: null, kind: "image" } }),
+    ]);
+    expect(outcome.stored).toBe(2);
+    const rows = await storedOf(workspaceId);
+    expect(rows.map((row) => row.text ?? row.media?.caption).sort()).toEqual(["a\ufffdb", "c\ufffd"]);
+  });
 });
 
 describe("recordInboundMessages: consent", () => {

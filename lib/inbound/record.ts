@@ -12,6 +12,7 @@ import type { inboundKinds } from "@/db/schema";
 import type { InboundKind, InboundMessage } from "@/lib/channels/types";
 import { applyConsentReply, matchConsentKeyword, normaliseReply, type KeywordMatch, type ReplyOutcome } from "@/lib/contacts/opt-out";
 import { newId } from "@/lib/crypto/random";
+import { toStorableText } from "@/lib/http/storable-text";
 import { createSharedThroughputLimiter, senderLane, type ThroughputLimiter } from "@/lib/messaging/throughput";
 
 // The stored kinds and the channel contract's kinds are the same list.
@@ -68,6 +69,26 @@ export function consentOf(message: Pick<InboundMessage, "kind" | "text" | "paylo
   return null;
 }
 
+const clean = (value: string | null) => (value === null ? null : toStorableText(value));
+
+/**
+ * The message with every text the database cannot store (NUL, unpaired surrogates) replaced: a
+ * contact's odd text must never fail the webhook delivery that carries it (and its statuses).
+ */
+function storable(message: InboundMessage): InboundMessage {
+  return {
+    ...message,
+    providerMessageId: toStorableText(message.providerMessageId),
+    profileName: clean(message.profileName),
+    text: clean(message.text),
+    payload: clean(message.payload),
+    media: message.media && { ...message.media, id: toStorableText(message.media.id), mimeType: clean(message.media.mimeType), caption: clean(message.media.caption), filename: clean(message.media.filename) },
+    location: message.location && { ...message.location, name: clean(message.location.name), address: clean(message.location.address) },
+    reaction: message.reaction && { emoji: toStorableText(message.reaction.emoji), providerMessageId: toStorableText(message.reaction.providerMessageId) },
+    contextProviderMessageId: clean(message.contextProviderMessageId),
+  };
+}
+
 interface Row {
   ord: number;
   id: string;
@@ -96,7 +117,7 @@ export async function recordInboundMessages(
   if (messages.length === 0) return { stored: 0, duplicates: 0, messages: [] };
   const { workspaceId, senderId } = scope;
   const json = JSON.stringify(
-    messages.map((message, ord) => ({
+    messages.map(storable).map((message, ord) => ({
       ord,
       id: newId("inm"),
       contact_id: newId("ctc"),
