@@ -22,7 +22,7 @@ async function main() {
   const { getDb, closeDb } = await import("@/db");
   const { messages, messageStatusInbox, senders } = await import("@/db/schema");
   const { encryptSecret } = await import("@/lib/crypto/secrets");
-  const { handleWebhookDelivery } = await import("@/lib/messaging/webhook");
+  const { handleWebhookDelivery } = await import("@/lib/inbound/webhook");
   const { getChannel } = await import("@/lib/channels");
   const signPayload = (raw: Uint8Array, secret: string) => getChannel("whatsapp").webhook!.sign(raw, secret);
   const { applyInboxedStatuses } = await import("@/lib/outbox/status-inbox");

@@ -22,6 +22,8 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
 
 export const optOutMethods = ["manual", "import", "api", "keyword"] as const;
 export type OptOutMethod = (typeof optOutMethods)[number];
+/** The kinds of inbound message (`InboundKind` in lib/channels/types.ts, checked equal in lib/inbound). */
+export const inboundKinds = ["text", "button", "interactive", "media", "location", "reaction", "unsupported"] as const;
 export const attributeTypes = ["string", "number", "boolean", "date"] as const;
 export type AttributeType = (typeof attributeTypes)[number];
 
@@ -440,6 +442,51 @@ export const messages = pgTable(
       .where(sql`sent_at is not null`),
     // Alerts: the failures of the last minutes (failed rows only, a small index).
     index("messages_failed_at_idx").on(t.failedAt).where(sql`status = 'failed'`),
+  ],
+);
+
+/**
+ * Messages contacts sent to one of the workspace's numbers (`lib/inbound`). Outbound messages stay
+ * in `messages` (claims, counts, funnel, caps and tier usage read only outbound rows). A message is
+ * stored once per workspace by the provider's id; `reply_to_message_id` is the outbound message it
+ * answers (the provider's context id, looked up in the workspace) and `campaign_id` that message's
+ * campaign, which puts the reply in the campaign's logs.
+ */
+export const inboundMessages = pgTable(
+  "inbound_messages",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    /** The number it arrived on. No foreign key, as on `messages`: a replaced sender's id stays named. */
+    senderId: text("sender_id"),
+    contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    /** The contact's number (E.164), kept when the contact is deleted. */
+    phoneNumber: text("phone_number").notNull(),
+    /** The provider's id of the message (WhatsApp: wamid). */
+    providerMessageId: text("provider_message_id").notNull(),
+    kind: text("kind", { enum: inboundKinds }).notNull(),
+    text: text("text"),
+    payload: text("payload"),
+    media: jsonb("media").$type<{ id: string; mimeType: string | null; caption: string | null; filename: string | null; kind: "image" | "video" | "audio" | "document" | "sticker" }>(),
+    location: jsonb("location").$type<{ latitude: number; longitude: number; name: string | null; address: string | null }>(),
+    reaction: jsonb("reaction").$type<{ emoji: string; providerMessageId: string }>(),
+    contextProviderMessageId: text("context_provider_message_id"),
+    replyToMessageId: text("reply_to_message_id").references(() => messages.id, { onDelete: "set null" }),
+    campaignId: text("campaign_id").references(() => campaigns.id, { onDelete: "set null" }),
+    /** When the contact sent it (the provider's timestamp). */
+    receivedAt: at("received_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("inbound_messages_workspace_provider_id_idx").on(t.workspaceId, t.providerMessageId),
+    // The contact's timeline and a campaign's logs, newest first under the keyset cursor.
+    index("inbound_messages_contact_created_idx").on(t.contactId, t.createdAt.desc(), t.id.desc()),
+    index("inbound_messages_campaign_created_idx")
+      .on(t.campaignId, t.createdAt.desc(), t.id.desc())
+      .where(sql`campaign_id is not null`),
+    index("inbound_messages_reply_to_idx")
+      .on(t.replyToMessageId)
+      .where(sql`reply_to_message_id is not null`),
   ],
 );
 

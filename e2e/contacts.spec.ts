@@ -107,7 +107,10 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   await api.dispose();
   await page.goto(contactUrl);
   const history = page.getByRole("table", { name: "Message history" });
-  await expect(history.locator("tbody tr")).toHaveCount(1);
+  // Both directions side by side: the two simulated replies and the skipped send.
+  await expect(history.locator("tbody tr")).toHaveCount(3);
+  await expect(history.locator('tbody tr[data-direction="inbound"]')).toHaveCount(2);
+  await expect(history.locator('tbody tr[data-direction="outbound"]')).toContainText("Skipped");
   await expect(history).toContainText("Skipped");
   await expect(history).toContainText("Order confirmation");
   await expect(history).toContainText(/opted out/i);

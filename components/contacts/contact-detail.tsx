@@ -14,7 +14,7 @@ import { SimulateReply } from "./simulate-reply";
 import type { AttributeDefinition, Contact, ContactList, Page } from "./types";
 import { useApi } from "./use-api";
 
-/** One contact: attributes, lists, consent, message history; sandbox workspaces can simulate a reply. */
+/** One contact: attributes, lists, consent, messages in both directions; sandbox workspaces can simulate a reply of any kind. */
 export function ContactDetail({ contactId, sandbox }: { contactId: string; sandbox: boolean }) {
   const contact = useApi<Contact>(`/api/v1/contacts/${contactId}`);
   const attributes = useApi<{ data: AttributeDefinition[] }>("/api/v1/contact-attributes");
@@ -71,7 +71,7 @@ export function ContactDetail({ contactId, sandbox }: { contactId: string; sandb
         <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <ConsentPanel contact={data} onChanged={refresh} />
           <ContactListsPanel contact={data} lists={lists.data?.data ?? []} onChanged={refresh} />
-          {sandbox && <SimulateReply contactId={data.id} onReplied={refresh} />}
+          {sandbox && <SimulateReply contactId={data.id} version={version} onReplied={refresh} />}
         </div>
       </div>
     </>

@@ -1,30 +1,57 @@
 "use client";
 
+import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
 import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { PublicInboundMessage } from "@/lib/inbound/public";
+import { inboundSummary } from "@/lib/inbound/public";
 import { formatDateTime } from "./format";
 import { MessageStatusBadge } from "./message-status-badge";
 import { useApi } from "./use-api";
 
-interface HistoryMessage {
+interface OutboundHistoryMessage {
   id: string;
+  direction: "outbound";
   status: string;
   campaignId: string;
   campaignName?: string;
+  text: string;
   error: { code: string | null; reason: string } | null;
   createdAt: string;
 }
 
-/** Every message sent (or skipped) to this contact, across campaigns, newest first. */
+type InboundHistoryMessage = PublicInboundMessage & { campaignName: string | null };
+type HistoryMessage = OutboundHistoryMessage | InboundHistoryMessage;
+
+const KIND_LABELS: Record<PublicInboundMessage["kind"], string> = {
+  text: "Text",
+  button: "Button",
+  interactive: "Reply",
+  media: "Media",
+  location: "Location",
+  reaction: "Reaction",
+  unsupported: "Other",
+};
+
+function CampaignLink({ id, name }: { id: string; name: string | null | undefined }) {
+  return (
+    <Link href={`/campaigns/${id}/logs`} className="hover:text-primary hover:underline">
+      {name ?? id}
+    </Link>
+  );
+}
+
+/** Every message sent to this contact and every message they sent, across campaigns, newest first. */
 export function MessageHistory({ contactId, version }: { contactId: string; version: number }) {
   const { data, loading, problem } = useApi<{ data: HistoryMessage[] }>(`/api/v1/contacts/${contactId}/messages?limit=50&v=${version}`);
   const rows = data?.data ?? [];
   return (
     <Card className="gap-3 pb-0">
       <CardHeader>
-        <CardTitle>Message history</CardTitle>
-        <CardDescription>Messages across all campaigns, newest first.</CardDescription>
+        <CardTitle>Messages</CardTitle>
+        <CardDescription>Sent to the contact and received from them, newest first.</CardDescription>
       </CardHeader>
       <CardContent className="px-0">
         {problem ? (
@@ -35,27 +62,56 @@ export function MessageHistory({ contactId, version }: { contactId: string; vers
           <Table aria-label="Message history">
             <TableHeader>
               <TableRow>
-                <TableHead className="pl-5">Status</TableHead>
+                <TableHead className="pl-5">Direction</TableHead>
+                <TableHead>Message</TableHead>
+                <TableHead>Status</TableHead>
                 <TableHead>Campaign</TableHead>
-                <TableHead>Time</TableHead>
-                <TableHead className="pr-5">Error</TableHead>
+                <TableHead className="pr-5">Time</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
-              {rows.map((message) => (
-                <TableRow key={message.id} data-message-id={message.id}>
-                  <TableCell className="pl-5"><MessageStatusBadge status={message.status} /></TableCell>
-                  <TableCell>
-                    <Link href={`/campaigns/${message.campaignId}/logs`} className="hover:text-primary hover:underline">
-                      {message.campaignName ?? message.campaignId}
-                    </Link>
-                  </TableCell>
-                  <TableCell className="text-muted-foreground"><time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time></TableCell>
-                  <TableCell className="min-w-56 pr-5 whitespace-normal text-muted-foreground">
-                    {message.error ? `${message.error.reason}${message.error.code ? ` (${message.error.code})` : ""}` : "—"}
-                  </TableCell>
-                </TableRow>
-              ))}
+              {rows.map((message) =>
+                message.direction === "inbound" ? (
+                  <TableRow key={message.id} data-message-id={message.id} data-direction="inbound" className="bg-muted/30">
+                    <TableCell className="pl-5">
+                      <span className="inline-flex items-center gap-1 text-sm">
+                        <ArrowDownLeft className="size-4 text-sky-700" aria-hidden />
+                        Received
+                      </span>
+                    </TableCell>
+                    <TableCell className="min-w-56 whitespace-normal">
+                      <span className="flex flex-wrap items-center gap-2">
+                        <Badge variant="outline">{KIND_LABELS[message.kind]}</Badge>
+                        <span>{inboundSummary(message)}</span>
+                      </span>
+                    </TableCell>
+                    <TableCell className="text-muted-foreground">—</TableCell>
+                    <TableCell>{message.campaignId ? <CampaignLink id={message.campaignId} name={message.campaignName} /> : <span className="text-muted-foreground">—</span>}</TableCell>
+                    <TableCell className="pr-5 text-muted-foreground"><time dateTime={message.receivedAt}>{formatDateTime(message.receivedAt)}</time></TableCell>
+                  </TableRow>
+                ) : (
+                  <TableRow key={message.id} data-message-id={message.id} data-direction="outbound">
+                    <TableCell className="pl-5">
+                      <span className="inline-flex items-center gap-1 text-sm">
+                        <ArrowUpRight className="size-4 text-muted-foreground" aria-hidden />
+                        Sent
+                      </span>
+                    </TableCell>
+                    <TableCell className="min-w-56 whitespace-normal">
+                      <span className="line-clamp-2">{message.text}</span>
+                      {message.error && (
+                        <span className="block text-xs text-muted-foreground">
+                          {message.error.reason}
+                          {message.error.code ? ` (${message.error.code})` : ""}
+                        </span>
+                      )}
+                    </TableCell>
+                    <TableCell><MessageStatusBadge status={message.status} /></TableCell>
+                    <TableCell><CampaignLink id={message.campaignId} name={message.campaignName} /></TableCell>
+                    <TableCell className="pr-5 text-muted-foreground"><time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time></TableCell>
+                  </TableRow>
+                ),
+              )}
             </TableBody>
           </Table>
         )}

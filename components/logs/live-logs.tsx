@@ -9,6 +9,7 @@ import { requestJson } from "@/lib/http/client";
 import type { CampaignMessagesBody } from "@/lib/logs/http";
 import type { LogMessage } from "@/lib/logs/query";
 import type { LogStatus, StatusCounts } from "@/lib/statuses/messages";
+import { InboundRow } from "./inbound-row";
 import { MessageRow } from "./message-row";
 import { StatusCountTiles } from "./status-counts";
 
@@ -100,7 +101,7 @@ export function LiveLogs({
 
         // Rows already on screen move through sent → delivered → read (or fail): refresh them.
         const shown = rowsRef.current;
-        if (cursor && shown.some((row) => SETTLING.includes(row.status))) {
+        if (cursor && shown.some((row) => row.direction === "outbound" && SETTLING.includes(row.status))) {
           const limit = Math.min(shown.length + arrivals.length, POLL_LIMIT);
           const latest = await requestJson<CampaignMessagesBody>(`${base}limit=${limit}`, { signal: controller.signal });
           if (!latest.ok || controller.signal.aborted) return;
@@ -143,6 +144,7 @@ export function LiveLogs({
                 <TableHead>
                   Time (<TimeZoneName />)
                 </TableHead>
+                <TableHead>Direction</TableHead>
                 {campaignNames && <TableHead>Campaign</TableHead>}
                 <TableHead>Phone</TableHead>
                 <TableHead>Message</TableHead>
@@ -151,16 +153,20 @@ export function LiveLogs({
               </TableRow>
             </TableHeader>
             <TableBody>
-              {rows.map((row) => (
-                <MessageRow
-                  key={row.id}
-                  row={row}
-                  fresh={fresh.has(row.id)}
-                  campaignName={campaignNames?.[row.campaignId]}
-                  showCampaign={Boolean(campaignNames)}
-                  maxAttempts={maxAttempts}
-                />
-              ))}
+              {rows.map((row) =>
+                row.direction === "inbound" ? (
+                  <InboundRow key={row.id} row={row} fresh={fresh.has(row.id)} showCampaign={Boolean(campaignNames)} />
+                ) : (
+                  <MessageRow
+                    key={row.id}
+                    row={row}
+                    fresh={fresh.has(row.id)}
+                    campaignName={campaignNames?.[row.campaignId]}
+                    showCampaign={Boolean(campaignNames)}
+                    maxAttempts={maxAttempts}
+                  />
+                ),
+              )}
             </TableBody>
           </Table>
         </div>

@@ -12,6 +12,7 @@ export interface LogsFilterValues {
   from?: string;
   to?: string;
   campaign?: string;
+  direction?: string;
 }
 
 /**
@@ -22,13 +23,16 @@ export function LogsFilters({
   action,
   values,
   campaigns,
+  directions = false,
 }: {
   action: string;
   values: LogsFilterValues;
   /** On the workspace-wide page: the campaigns to filter by. */
   campaigns?: { id: string; name: string }[];
+  /** A campaign's logs list replies too: filter by direction. */
+  directions?: boolean;
 }) {
-  const active = Boolean(values.status || values.phone || values.from || values.to || values.campaign);
+  const active = Boolean(values.status || values.phone || values.from || values.to || values.campaign || values.direction);
   const status = statusFilterOptions(values.status);
   return (
     <form method="get" action={action} role="search" aria-label="Filter messages" className="flex flex-wrap items-end gap-3 rounded-xl border bg-card p-4 shadow-xs">
@@ -40,6 +44,16 @@ export function LogsFilters({
             {campaigns.map((campaign) => (
               <option key={campaign.id} value={campaign.id}>{campaign.name}</option>
             ))}
+          </select>
+        </div>
+      )}
+      {directions && (
+        <div className="grid min-w-36 gap-1.5">
+          <label htmlFor="logs-direction" className="text-xs font-medium text-muted-foreground">Direction</label>
+          <select id="logs-direction" name="direction" defaultValue={values.direction ?? ""} className={selectClass}>
+            <option value="">Sent and received</option>
+            <option value="outbound">Sent</option>
+            <option value="inbound">Received (replies)</option>
           </select>
         </div>
       )}

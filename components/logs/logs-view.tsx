@@ -84,7 +84,7 @@ export function LogsView({
       {banner && <div className="mb-5">{banner}</div>}
     </>
   );
-  const filterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} />;
+  const filterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} directions={!campaigns} />;
 
   if (!data.ok) {
     return (

@@ -1,18 +1,18 @@
 "use client";
 
-import { ChevronDown, ChevronRight } from "lucide-react";
+import { ArrowUpRight, ChevronDown, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import * as React from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatShortTime, LocalTime, useViewerClock } from "@/components/ui/local-time";
 import { TableCell, TableRow } from "@/components/ui/table";
-import type { LogMessage } from "@/lib/logs/query";
+import type { PublicMessage } from "@/lib/messaging/public-message";
 import { cn } from "@/lib/utils";
 import { LogStatusBadge, RetryingBadge } from "./status-badge";
 
 /** A queued message that already failed once and waits for its next attempt. */
-export function isRetrying(row: LogMessage): boolean {
+export function isRetrying(row: PublicMessage): boolean {
   return row.status === "queued" && row.attempts > 0 && row.error !== null;
 }
 
@@ -20,12 +20,12 @@ export function isRetrying(row: LogMessage): boolean {
  * The attempt a retrying message is on: the next one while it waits (`nextAttemptAt` set), or the
  * one in flight right now (a claimed message has already counted it and has no next time).
  */
-function currentAttempt(row: LogMessage, maxAttempts: number): number {
+function currentAttempt(row: PublicMessage, maxAttempts: number): number {
   return Math.min(row.nextAttemptAt ? row.attempts + 1 : row.attempts, maxAttempts);
 }
 
 /** `Attempt 2 of 6 · <reason> · next try at 14:03:09`: what a retrying message waits for. */
-function RetryDetails({ row, maxAttempts, local }: { row: LogMessage; maxAttempts: number; local: boolean }) {
+function RetryDetails({ row, maxAttempts, local }: { row: PublicMessage; maxAttempts: number; local: boolean }) {
   return (
     <>
       Attempt {currentAttempt(row, maxAttempts)} of {maxAttempts} · {row.error?.reason} ·{" "}
@@ -40,7 +40,7 @@ function RetryDetails({ row, maxAttempts, local }: { row: LogMessage; maxAttempt
   );
 }
 
-function reasonTitle(row: LogMessage, retrying: boolean, maxAttempts: number): string | undefined {
+function reasonTitle(row: PublicMessage, retrying: boolean, maxAttempts: number): string | undefined {
   if (!row.error) return undefined;
   const code = row.error.code ? ` (${row.error.code})` : "";
   if (retrying) return `Attempt ${currentAttempt(row, maxAttempts)} of ${maxAttempts} · ${row.error.reason}${code}`;
@@ -54,7 +54,7 @@ export function MessageRow({
   showCampaign,
   maxAttempts,
 }: {
-  row: LogMessage;
+  row: PublicMessage;
   fresh: boolean;
   campaignName?: string;
   showCampaign: boolean;
@@ -63,7 +63,7 @@ export function MessageRow({
   const [open, setOpen] = React.useState(false);
   const local = useViewerClock();
   const detailsId = `message-${row.id}`;
-  const columns = showCampaign ? 7 : 6;
+  const columns = showCampaign ? 8 : 7;
   const retrying = isRetrying(row);
   const skipped = row.status === "skipped";
   return (
@@ -84,6 +84,12 @@ export function MessageRow({
         </TableCell>
         <TableCell className="text-muted-foreground tabular-nums">
           <LocalTime iso={row.createdAt} />
+        </TableCell>
+        <TableCell>
+          <span className="inline-flex items-center gap-1 text-sm">
+            <ArrowUpRight className="size-4 text-muted-foreground" aria-hidden />
+            Sent
+          </span>
         </TableCell>
         {showCampaign && (
           <TableCell className="max-w-32 truncate">
@@ -139,7 +145,7 @@ export function MessageRow({
   );
 }
 
-function MessageDetails({ row, retrying, maxAttempts, local }: { row: LogMessage; retrying: boolean; maxAttempts: number; local: boolean }) {
+function MessageDetails({ row, retrying, maxAttempts, local }: { row: PublicMessage; retrying: boolean; maxAttempts: number; local: boolean }) {
   const skipped = row.status === "skipped";
   const entries: [string, string | null][] = [
     ["Created", row.createdAt],

@@ -38,6 +38,20 @@ describe("matchConsentKeyword", () => {
     expect(matchConsentKeyword("")).toBeNull();
     expect(matchConsentKeyword("CANCEL")).toBeNull();
   });
+
+  it("ignores punctuation and emoji around the reply, never inside it", () => {
+    expect(matchConsentKeyword("STOP!")).toEqual({ action: "opt_out", keyword: "STOP" });
+    expect(matchConsentKeyword("Stop.")).toEqual({ action: "opt_out", keyword: "STOP" });
+    expect(matchConsentKeyword("stop 🙏")).toEqual({ action: "opt_out", keyword: "STOP" });
+    expect(matchConsentKeyword("🛑 STOP!!! 🛑")).toEqual({ action: "opt_out", keyword: "STOP" });
+    expect(matchConsentKeyword("\"unsubscribe\"")).toEqual({ action: "opt_out", keyword: "UNSUBSCRIBE" });
+    expect(matchConsentKeyword("start :)")).toEqual({ action: "opt_in", keyword: "START" });
+    expect(matchConsentKeyword("No more!", ["NO MORE"])).toEqual({ action: "opt_out", keyword: "NO MORE" });
+    expect(matchConsentKeyword("S.T.O.P")).toBeNull();
+    expect(matchConsentKeyword("stop, please")).toBeNull();
+    expect(matchConsentKeyword("!!!")).toBeNull();
+    expect(matchConsentKeyword("🙏")).toBeNull();
+  });
 });
 
 describe("optOutReason", () => {

@@ -66,15 +66,24 @@ export function normaliseKeyword(text: string): string {
   return text.trim().replace(/\s+/g, " ").toUpperCase();
 }
 
+/**
+ * A reply as it is compared with the keywords: normalised, and without the punctuation, symbols
+ * and emoji around it (`STOP!`, `Stop.`, `stop 🙏`, `"unsubscribe"`). Inside the reply nothing is
+ * removed: `S.T.O.P` and `stop, please` are not keywords.
+ */
+export function normaliseReply(text: string): string {
+  return normaliseKeyword(text).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+}
+
 export type KeywordMatch = { action: "opt_out" | "opt_in"; keyword: string } | null;
 
 /** What a reply asks for: the whole reply must be a keyword ("STOP", not "please stop"). */
 export function matchConsentKeyword(text: string, workspaceKeywords: readonly string[] = []): KeywordMatch {
-  const reply = normaliseKeyword(text);
+  const reply = normaliseReply(text);
   if (reply === "") return null;
   if ((OPT_IN_KEYWORDS as readonly string[]).includes(reply)) return { action: "opt_in", keyword: reply };
   if ((BUILT_IN_OPT_OUT_KEYWORDS as readonly string[]).includes(reply)) return { action: "opt_out", keyword: reply };
-  if (workspaceKeywords.some((keyword) => normaliseKeyword(keyword) === reply)) return { action: "opt_out", keyword: reply };
+  if (workspaceKeywords.some((keyword) => normaliseReply(keyword) === reply)) return { action: "opt_out", keyword: reply };
   return null;
 }
 
@@ -121,6 +130,8 @@ export interface InboundReply {
   /** E.164. */
   phone: string;
   text: string;
+  /** What the reply asks for, when the caller matched it already (a stop button); otherwise `text` is matched. */
+  match?: KeywordMatch;
   /** The inbound message's id (`wamid…`): a redelivery of the same message changes nothing. */
   messageId: string;
   at: Date;
@@ -143,7 +154,7 @@ function replyEventId(workspaceId: string, messageId: string): string {
  * reply older than a keyword reply already applied to the contact changes nothing.
  */
 export async function applyConsentReply(db: Executor, workspaceId: string, reply: InboundReply, workspaceKeywords: readonly string[]): Promise<ReplyOutcome> {
-  const match = matchConsentKeyword(reply.text, workspaceKeywords);
+  const match = reply.match ?? matchConsentKeyword(reply.text, workspaceKeywords);
   if (!match) return { action: "none" };
   const eventId = replyEventId(workspaceId, reply.messageId);
   const existing = sql`(select id from contacts where workspace_id = ${workspaceId} and phone_number = ${reply.phone})`;

@@ -6,7 +6,7 @@ import { addListMembers, createList } from "@/lib/audiences/lists";
 import { listContacts } from "@/lib/audiences/contact-list";
 import { createSegment } from "@/lib/audiences/segments";
 import { newId } from "@/lib/crypto/random";
-import { listContactMessages } from "@/lib/logs/contact-messages";
+import { listContactMessages } from "@/lib/inbound/timeline";
 import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow } from "@/lib/testing/logs-factories";
 import type { Actor } from "@/lib/workspaces";

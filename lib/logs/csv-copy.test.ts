@@ -7,7 +7,7 @@ import { getDb, type Executor } from "@/db";
 import { contacts, messages } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
-import { insertCampaignRow } from "@/lib/testing/logs-factories";
+import { insertCampaignRow, insertInboundRows } from "@/lib/testing/logs-factories";
 import { csvHeaderLine, csvLines, logsCsvStream, papaparseCsvStream } from "./csv";
 import { copyCsvStream, copyStatement, postgresJsClient, sqlLiteral } from "./csv-copy";
 import { mappedExportAttributes, rawExportBatches } from "./export-query";
@@ -71,6 +71,15 @@ beforeAll(async () => {
   const campaign = await insertCampaignRow(account.workspaceId, { name: "Nasty values" });
   scope = { workspaceId: account.workspaceId, campaignId: campaign.id };
   await insertFixture(db, account.workspaceId, campaign.id);
+  // Replies to the campaign's messages, with awkward text, at the same minutes as the messages.
+  const reply = (minute: number) => new Date(`2026-11-20T10:${String(minute).padStart(2, "0")}:00.000Z`);
+  await insertInboundRows(account.workspaceId, campaign.id, [
+    { phoneNumber: "+14155550101", text: 'He said "stop", then =1+2', createdAt: reply(10) },
+    { phoneNumber: "+14155550102", kind: "button", text: "Stop promotions", payload: "STOP", createdAt: reply(11) },
+    { phoneNumber: "+14155550103", kind: "media", text: "line 1\nline 2", media: { id: "m", mimeType: "image/png", caption: "line 1\nline 2", filename: null, kind: "image" }, createdAt: reply(12) },
+    { phoneNumber: "=cmd", kind: "interactive", text: null, payload: "slot-2", createdAt: reply(13) },
+    { phoneNumber: "+447700900104", kind: "unsupported", text: null, createdAt: reply(14) },
+  ]);
   // Another workspace's messages never leak into the export.
   const other = await createTestAccount();
   const otherCampaign = await insertCampaignRow(other.workspaceId);
@@ -96,6 +105,9 @@ const cases: [string, Record<string, string>, string[]][] = [
   ["status and phone filters", { status: "queued,failed", phone: "4155" }, ["city"]],
   ["date range", { from: "2026-11-20T10:11:00Z", to: "2026-11-20T10:13:00Z" }, []],
   ["nothing matches", { status: "read", phone: "999" }, ATTRIBUTES],
+  ["replies only", { direction: "inbound" }, ATTRIBUTES],
+  ["messages sent only", { direction: "outbound", phone: "4155" }, []],
+  ["replies and messages of a phone", { phone: "0102" }, ["city"]],
 ];
 
 describe("COPY and papaparse give byte-identical exports", () => {
@@ -119,7 +131,7 @@ describe("COPY and papaparse give byte-identical exports", () => {
     const csv = await text(await logsCsvStream(db, scope, {}, { attributeKeys: ATTRIBUTES }));
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(
-      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at," +
+      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction," +
         "attributes.name,attributes.city,attributes.points,attributes.vip,attributes.prefs,attributes.formula,attributes.missing",
     );
     expect(csv).toContain(',"He said ""hi"", then left",read,,,');
@@ -137,7 +149,13 @@ describe("COPY and papaparse give byte-identical exports", () => {
     expect(csv).toContain("🎉 party 👍🏽");
     expect(csv).toContain(LONG.replace(/"/g, '""'));
     expect(csv.endsWith("\r\n")).toBe(true);
-    expect(lines.filter((line) => /^\d{4}-/.test(line))).toHaveLength(14);
+    expect(lines.filter((line) => /^\d{4}-/.test(line))).toHaveLength(19);
+    // Replies: no template, status received, direction inbound; their text quoted and neutralised like any cell.
+    expect(csv).toContain(`,"He said ""stop"", then =1+2",received,,,,,,inbound,`);
+    expect(csv).toContain(`,"Button: Stop promotions",received,`);
+    expect(csv).toContain(`,"'=cmd",,"Reply: slot-2",received,`);
+    expect(csv).toContain(`,"image (image/png): line 1\nline 2",received,`);
+    expect(lines.filter((line) => line.includes(",outbound,"))).toHaveLength(14);
   });
 });
 

@@ -7,11 +7,11 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "@/db";
 import { COPY_WITHOUT_STATEMENT_TIMEOUT } from "@/db/postgres-client";
-import { contacts, messages } from "@/db/schema";
+import { contacts, inboundMessages, messages } from "@/db/schema";
 import { describeError } from "@/lib/logging";
 import type { LogFilters } from "./filters";
-import { logWhere, type LogScope } from "./query";
-import { attributeColumn, attributeValue, exportOrder, isoUtc, LOG_CSV_COLUMNS, QUOTED_COLUMNS } from "./export-query";
+import { inboundLogWhere, listsInbound, listsOutbound, logWhere, type LogScope } from "./query";
+import { attributeColumn, attributeValue, exportOrder, inboundExportOrder, inboundMessageText, isoUtc, LOG_CSV_COLUMNS, QUOTED_COLUMNS } from "./export-query";
 
 interface CopyQuery extends PromiseLike<unknown> {
   readable(): Promise<Readable>;
@@ -38,18 +38,25 @@ const neutralised = (value: SQL) =>
 /** Text cell: neutralised, and empty text becomes NULL (an unquoted empty cell, as papaparse writes it). */
 const textCell = (value: SQL) => sql`nullif(${neutralised(value)}, '')`;
 
-const phoneCell = sql`case when ${messages.phoneNumber} ~ '^[+][1-9][0-9]{6,14}$' then nullif(${messages.phoneNumber}, '') else ${textCell(sql`${messages.phoneNumber}`)} end`;
+const phoneCellOf = (phone: typeof messages.phoneNumber | typeof inboundMessages.phoneNumber) =>
+  sql`case when ${phone} ~ '^[+][1-9][0-9]{6,14}$' then nullif(${phone}, '') else ${textCell(sql`${phone}`)} end`;
 
 const statusCell = sql`case ${messages.status} when 'sending' then 'queued' else ${messages.status} end`;
 
 const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The SELECT that yields the CSV's cells, in column order. */
+const NULL_TEXT = sql`null::text`;
+
+/**
+ * The SELECT that yields the CSV's cells, in column order: the messages sent and, in a campaign's
+ * logs, the replies to them, merged in one keyset order (`created_at`, then id).
+ */
 export function copySelect(scope: LogScope, filters: LogFilters, attributeKeys: readonly string[]): SQL {
-  const cells: [string, SQL][] = [
+  const attributeCells = attributeKeys.map((key): [string, SQL] => [attributeColumn(key), textCell(attributeValue(key))]);
+  const outboundCells: [string, SQL][] = [
     ["created_at", isoUtc(messages.createdAt)],
     ["message_id", textCell(sql`${messages.id}`)],
-    ["phone_number", phoneCell],
+    ["phone_number", phoneCellOf(messages.phoneNumber)],
     ["template", textCell(sql`${messages.templateName} || ' (' || ${messages.templateLanguage} || ')'`)],
     ["message", textCell(sql`${messages.renderedText}`)],
     ["status", statusCell],
@@ -58,14 +65,48 @@ export function copySelect(scope: LogScope, filters: LogFilters, attributeKeys: 
     ["sent_at", isoUtc(messages.sentAt)],
     ["delivered_at", isoUtc(messages.deliveredAt)],
     ["read_at", isoUtc(messages.readAt)],
-    ...attributeKeys.map((key): [string, SQL] => [attributeColumn(key), textCell(attributeValue(key))]),
+    ["direction", sql`'outbound'`],
+    ...attributeCells,
   ];
-  const columns = sql.join(
-    cells.map(([name, value]) => sql`${value} as ${sql.raw(identifier(name))}`),
-    sql`, `,
-  );
-  const join = attributeKeys.length ? sql`left join ${contacts} on ${contacts.id} = ${messages.contactId}` : sql``;
-  return sql`select ${columns} from ${messages} ${join} where ${logWhere(scope, filters)} order by ${exportOrder}`;
+  const inboundCells: [string, SQL][] = [
+    ["created_at", isoUtc(inboundMessages.createdAt)],
+    ["message_id", textCell(sql`${inboundMessages.id}`)],
+    ["phone_number", phoneCellOf(inboundMessages.phoneNumber)],
+    ["template", NULL_TEXT],
+    ["message", textCell(inboundMessageText)],
+    ["status", sql`'received'`],
+    ["error_code", NULL_TEXT],
+    ["error_reason", NULL_TEXT],
+    ["sent_at", NULL_TEXT],
+    ["delivered_at", NULL_TEXT],
+    ["read_at", NULL_TEXT],
+    ["direction", sql`'inbound'`],
+    ...attributeCells,
+  ];
+  const columns = (cells: [string, SQL][]) =>
+    sql.join(
+      cells.map(([name, value]) => sql`${value} as ${sql.raw(identifier(name))}`),
+      sql`, `,
+    );
+  const join = (contactId: typeof messages.contactId | typeof inboundMessages.contactId) =>
+    attributeKeys.length ? sql`left join ${contacts} on ${contacts.id} = ${contactId}` : sql``;
+  const outbound = listsOutbound(filters);
+  const inbound = listsInbound(scope, filters);
+  if (!inbound) {
+    const where = outbound ? logWhere(scope, filters) : sql`false`;
+    return sql`select ${columns(outboundCells)} from ${messages} ${join(messages.contactId)} where ${where} order by ${exportOrder}`;
+  }
+  const replies = sql`select ${columns(inboundCells)} from ${inboundMessages} ${join(inboundMessages.contactId)} where ${inboundLogWhere(scope, filters)}`;
+  if (!outbound) return sql`${replies} order by ${inboundExportOrder}`;
+  // Both: each side ordered by its own index, merged by the sort keys, which are not exported.
+  const names = sql.raw(outboundCells.map(([name]) => `u.${identifier(name)}`).join(", "));
+  return sql`select ${names} from (
+    (select ${columns(outboundCells)}, ${messages.createdAt} as sort_at, ${messages.id} as sort_id
+      from ${messages} ${join(messages.contactId)} where ${logWhere(scope, filters)} order by ${exportOrder})
+    union all
+    (select ${columns(inboundCells)}, ${inboundMessages.createdAt} as sort_at, ${inboundMessages.id} as sort_id
+      from ${inboundMessages} ${join(inboundMessages.contactId)} where ${inboundLogWhere(scope, filters)} order by ${inboundExportOrder})
+  ) u order by u.sort_at desc, u.sort_id desc`;
 }
 
 const dialect = new PgDialect();

@@ -41,14 +41,15 @@ export function toCsvRecord(row: RawExportRow): (string | null)[] {
     row.createdAt,
     text(row.id),
     row.phoneNumber ? phoneCell(row.phoneNumber) : null,
-    text(templateLabel(row.templateName, row.templateLanguage)),
+    row.templateName === null ? null : text(templateLabel(row.templateName, row.templateLanguage ?? "")),
     text(row.renderedText),
-    toLogStatus(row.status),
+    row.status === "received" ? row.status : toLogStatus(row.status),
     text(row.errorCode),
     text(row.errorReason),
     row.sentAt,
     row.deliveredAt,
     row.readAt,
+    row.direction,
     ...row.attributes.map(text),
   ];
 }

@@ -4,11 +4,11 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, keysetCondition } from "@/db/cursor";
-import { contacts, messages, type MessageStatus } from "@/db/schema";
+import { contacts, inboundMessages, messages, type MessageStatus } from "@/db/schema";
 import type { MessageConfig, TriggerConfig } from "@/lib/campaigns/schemas";
 import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE } from "@/lib/contacts/identifiers";
 import type { LogFilters } from "./filters";
-import { logWhere, type LogScope } from "./query";
+import { inboundLogWhere, listsInbound, listsOutbound, logWhere, type LogScope } from "./query";
 
 export const LOG_CSV_COLUMNS = [
   "created_at",
@@ -22,6 +22,7 @@ export const LOG_CSV_COLUMNS = [
   "sent_at",
   "delivered_at",
   "read_at",
+  "direction",
 ] as const;
 
 /**
@@ -48,7 +49,7 @@ export function exportColumnNames(attributeKeys: readonly string[]): string[] {
 }
 
 /** ISO 8601 UTC with milliseconds, formatted by the database on both paths. */
-export const isoUtc = (column: SQL | typeof messages.createdAt | typeof messages.sentAt) =>
+export const isoUtc = (column: SQL | typeof messages.createdAt | typeof messages.sentAt | typeof inboundMessages.createdAt) =>
   sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The contact's current value of an attribute as text (JSON text for objects and arrays); null when unset. */
@@ -58,16 +59,35 @@ export function attributeValue(key: string): SQL<string | null> {
 
 // Spelled out to match the indexes (`created_at DESC NULLS LAST, id DESC NULLS LAST`).
 export const exportOrder = sql`${messages.createdAt} desc nulls last, ${messages.id} desc nulls last`;
+export const inboundExportOrder = sql`${inboundMessages.createdAt} desc nulls last, ${inboundMessages.id} desc nulls last`;
+
+/**
+ * The `message` cell of a reply: what the contact sent, by kind (`Button: Track order`,
+ * `image (image/jpeg): caption`, `Location: Office`, `Reacted 👍`). Both export paths use it.
+ */
+export const inboundMessageText = sql<string>`case ${inboundMessages.kind}
+  when 'text' then coalesce(${inboundMessages.text}, '')
+  when 'button' then 'Button: ' || coalesce(${inboundMessages.text}, ${inboundMessages.payload}, '')
+  when 'interactive' then 'Reply: ' || coalesce(${inboundMessages.text}, ${inboundMessages.payload}, '')
+  when 'media' then concat_ws(' ', coalesce(${inboundMessages.media} ->> 'kind', 'media'), '(' || (${inboundMessages.media} ->> 'mimeType') || ')',
+    ${inboundMessages.media} ->> 'filename') || coalesce(': ' || (${inboundMessages.media} ->> 'caption'), '')
+  when 'location' then 'Location: ' || coalesce(nullif(concat_ws(', ', ${inboundMessages.location} ->> 'name', ${inboundMessages.location} ->> 'address'), ''),
+    (${inboundMessages.location} ->> 'latitude') || ', ' || (${inboundMessages.location} ->> 'longitude'))
+  when 'reaction' then case when coalesce(${inboundMessages.reaction} ->> 'emoji', '') = '' then 'Removed a reaction' else 'Reacted ' || (${inboundMessages.reaction} ->> 'emoji') end
+  else 'Unsupported message' end`;
 
 /** One exported message, raw: the embedded path formats it into cells in JS. */
 export interface RawExportRow {
   createdAt: string;
   id: string;
+  direction: "outbound" | "inbound";
   phoneNumber: string;
-  templateName: string;
-  templateLanguage: string;
+  /** Null for a reply (no template). */
+  templateName: string | null;
+  templateLanguage: string | null;
   renderedText: string;
-  status: MessageStatus;
+  /** `received` for a reply. */
+  status: MessageStatus | "received";
   errorCode: string | null;
   errorReason: string | null;
   sentAt: string | null;
@@ -96,6 +116,7 @@ export function exportBatchQuery(
     .select({
       createdAt: isoUtc(messages.createdAt),
       id: messages.id,
+      direction: sql<"outbound">`'outbound'`,
       phoneNumber: messages.phoneNumber,
       templateName: messages.templateName,
       templateLanguage: messages.templateLanguage,
@@ -114,6 +135,51 @@ export function exportBatchQuery(
   return joined.where(where).orderBy(exportOrder).limit(size);
 }
 
+/** One keyset batch of the campaign's replies, in the same shape and order as `exportBatchQuery`. */
+export function inboundExportBatchQuery(
+  db: Executor,
+  scope: LogScope,
+  filters: LogFilters,
+  attributeKeys: readonly string[],
+  after: { createdAt: string; id: string } | undefined,
+  size: number,
+) {
+  const base = inboundLogWhere(scope, filters);
+  const where = after ? and(base, keysetCondition(inboundMessages, { ...after, direction: "older" })) : base;
+  const attributes = attributeKeys.length
+    ? sql<(string | null)[]>`json_build_array(${sql.join(attributeKeys.map(attributeValue), sql`, `)})`
+    : sql<(string | null)[]>`'[]'::json`;
+  const query = db
+    .select({
+      createdAt: isoUtc(inboundMessages.createdAt),
+      id: inboundMessages.id,
+      direction: sql<"inbound">`'inbound'`,
+      phoneNumber: inboundMessages.phoneNumber,
+      templateName: sql<string | null>`null::text`,
+      templateLanguage: sql<string | null>`null::text`,
+      renderedText: inboundMessageText,
+      status: sql<"received">`'received'`,
+      errorCode: sql<string | null>`null::text`,
+      errorReason: sql<string | null>`null::text`,
+      sentAt: sql<string | null>`null::text`,
+      deliveredAt: sql<string | null>`null::text`,
+      readAt: sql<string | null>`null::text`,
+      position: cursorTimestamp(inboundMessages.createdAt),
+      attributes,
+    })
+    .from(inboundMessages);
+  const joined = attributeKeys.length ? query.leftJoin(contacts, eq(contacts.id, inboundMessages.contactId)) : query;
+  return joined.where(where).orderBy(inboundExportOrder).limit(size);
+}
+
+const parsedAttributes = <T extends { attributes: unknown }>(row: T) => ({
+  ...row,
+  attributes: typeof row.attributes === "string" ? (JSON.parse(row.attributes) as (string | null)[]) : row.attributes,
+});
+
+/** Sent messages and replies at the same position differ in their id's first letter (`inm_`, `msg_`). */
+const newerFirst = (a: RawExportRow, b: RawExportRow) => (a.position !== b.position ? a.position > b.position : a.id > b.id);
+
 async function fetchBatch(
   db: Executor,
   scope: LogScope,
@@ -122,11 +188,22 @@ async function fetchBatch(
   after: { createdAt: string; id: string } | undefined,
   size: number,
 ): Promise<RawExportRow[]> {
-  const rows = await exportBatchQuery(db, scope, filters, attributeKeys, after, size);
-  return rows.map((row) => ({
-    ...row,
-    attributes: typeof row.attributes === "string" ? (JSON.parse(row.attributes) as (string | null)[]) : row.attributes,
-  })) as RawExportRow[];
+  const [outbound, inbound] = await Promise.all([
+    listsOutbound(filters) ? exportBatchQuery(db, scope, filters, attributeKeys, after, size) : [],
+    listsInbound(scope, filters) ? inboundExportBatchQuery(db, scope, filters, attributeKeys, after, size) : [],
+  ]);
+  const a = outbound.map(parsedAttributes) as RawExportRow[];
+  const b = inbound.map(parsedAttributes) as RawExportRow[];
+  if (b.length === 0) return a;
+  // Merged by comparing the two heads only: each side keeps the database's order.
+  const rows: RawExportRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (rows.length < size && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && newerFirst(a[i]!, b[j]!))) rows.push(a[i++]!);
+    else rows.push(b[j++]!);
+  }
+  return rows;
 }
 
 /**

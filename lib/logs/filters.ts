@@ -75,6 +75,14 @@ const phoneSearch = z.preprocess(
     .optional(),
 );
 
+export const LOG_DIRECTIONS = ["outbound", "inbound"] as const;
+export type LogDirection = (typeof LOG_DIRECTIONS)[number];
+
+const directionFilter = z.preprocess(
+  emptyToUndefined,
+  z.enum(LOG_DIRECTIONS, { error: "Use direction=outbound (messages sent) or direction=inbound (replies received)." }).optional(),
+);
+
 /** What the filters select: used for lists, counts and the CSV export alike. */
 export const logFiltersSchema = z
   .object({
@@ -82,6 +90,7 @@ export const logFiltersSchema = z
     phone: phoneSearch,
     from: dateBound("from"),
     to: dateBound("to"),
+    direction: directionFilter,
   })
   .refine((filters) => !filters.from || !filters.to || filters.from < filters.to, {
     message: "The start of the date range must be before its end.",
@@ -97,6 +106,11 @@ export interface LogFilters {
   from?: Date;
   /** Exclusive upper bound on `created_at`. */
   to?: Date;
+  /**
+   * Only messages sent (`outbound`) or replies received (`inbound`); both when unset. Replies have
+   * no delivery status: a status filter selects sent messages only.
+   */
+  direction?: LogDirection;
 }
 
 const cursorParam = z.preprocess(
@@ -140,7 +154,7 @@ export function parseLogListParams(input: URLSearchParams | Record<string, strin
 /** Filters → query-string entries, for links that keep the current filters (pagination, export). */
 export function filtersToSearchParams(raw: Record<string, string | string[] | undefined>): URLSearchParams {
   const params = new URLSearchParams();
-  for (const key of ["status", "phone", "from", "to"] as const) {
+  for (const key of ["status", "phone", "from", "to", "direction"] as const) {
     const value = raw[key];
     const text = Array.isArray(value) ? value.join(",") : value;
     if (text && text.trim()) params.set(key, text.trim());

@@ -43,6 +43,7 @@ describe("messages list response", () => {
       id: expect.stringMatching(/^msg_/),
       campaignId,
       object: "message",
+      direction: "outbound",
       phone: "+14155550102",
       template: { name: "order_update", language: "en_US" },
       text: "Hi Ada, your order shipped.",

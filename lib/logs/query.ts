@@ -3,7 +3,8 @@
 import { and, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, encodeCursor, keysetCondition, type CursorDirection } from "@/db/cursor";
-import { messages } from "@/db/schema";
+import { inboundMessages, messages } from "@/db/schema";
+import { toPublicInboundMessage, type PublicInboundMessage, type PublicInboundMessageRow } from "@/lib/inbound/public";
 import { toPublicMessage, type PublicMessage, type PublicMessageRow } from "@/lib/messaging/public-message";
 import type { LogFilters, LogListParams } from "./filters";
 import { countFunnel, funnelTotal } from "@/lib/campaigns/funnel";
@@ -15,8 +16,11 @@ export interface LogScope {
   campaignId?: string;
 }
 
-/** A message as logs show it and the JSON lists return it: the same object as `GET /api/v1/messages/{id}`. */
-export type LogMessage = PublicMessage;
+/**
+ * A message as logs show it and the JSON lists return it: a message sent (the same object as
+ * `GET /api/v1/messages/{id}`), or a reply the contact sent to one of the campaign's messages.
+ */
+export type LogMessage = PublicMessage | PublicInboundMessage;
 
 export interface LogPage {
   data: LogMessage[];
@@ -42,6 +46,25 @@ export function logWhere(scope: LogScope, filters: LogFilters): SQL {
   if (filters.phone) conditions.push(like(messages.phoneNumber, `%${filters.phone}%`));
   if (filters.from) conditions.push(gte(messages.createdAt, filters.from));
   if (filters.to) conditions.push(lt(messages.createdAt, filters.to));
+  return and(...conditions)!;
+}
+
+/** Sent messages are listed unless the filters ask for replies only. */
+export const listsOutbound = (filters: LogFilters) => filters.direction !== "inbound";
+
+/**
+ * Replies are listed in a campaign's logs (they are linked to the campaign message they answer),
+ * unless the filters ask for sent messages only or for a delivery status, which replies have not.
+ */
+export const listsInbound = (scope: LogScope, filters: LogFilters) => Boolean(scope.campaignId) && filters.direction !== "outbound" && !filters.status?.length;
+
+/** The replies a campaign's logs list: the same scope, phone and date filters as `logWhere`. */
+export function inboundLogWhere(scope: LogScope, filters: LogFilters): SQL {
+  const conditions: SQL[] = [eq(inboundMessages.workspaceId, scope.workspaceId)];
+  if (scope.campaignId) conditions.push(eq(inboundMessages.campaignId, scope.campaignId));
+  if (filters.phone) conditions.push(like(inboundMessages.phoneNumber, `%${filters.phone}%`));
+  if (filters.from) conditions.push(gte(inboundMessages.createdAt, filters.from));
+  if (filters.to) conditions.push(lt(inboundMessages.createdAt, filters.to));
   return and(...conditions)!;
 }
 
@@ -78,8 +101,55 @@ interface ListRow extends PublicMessageRow {
   position: string;
 }
 
-const cursorFor = (row: ListRow, direction: CursorDirection) =>
+interface InboundListRow extends PublicInboundMessageRow {
+  position: string;
+}
+
+const inboundListColumns = {
+  id: inboundMessages.id,
+  kind: inboundMessages.kind,
+  phoneNumber: inboundMessages.phoneNumber,
+  contactId: inboundMessages.contactId,
+  senderId: inboundMessages.senderId,
+  text: inboundMessages.text,
+  payload: inboundMessages.payload,
+  media: inboundMessages.media,
+  location: inboundMessages.location,
+  reaction: inboundMessages.reaction,
+  providerMessageId: inboundMessages.providerMessageId,
+  replyToMessageId: inboundMessages.replyToMessageId,
+  campaignId: inboundMessages.campaignId,
+  receivedAt: inboundMessages.receivedAt,
+  createdAt: inboundMessages.createdAt,
+  position: cursorTimestamp(inboundMessages.createdAt),
+};
+
+type Positioned = { position: string; id: string };
+
+const cursorFor = (row: Positioned, direction: CursorDirection) =>
   encodeCursor({ createdAt: row.position, id: row.id, direction });
+
+/**
+ * Two lists each in the database's keyset order, merged into that order. Only the heads of the two
+ * lists are compared: rows of one table keep the order the database gave them, and rows of the two
+ * tables at the same microsecond differ in their id's first letter (`inm_` < `msg_` in any collation).
+ */
+function mergeKeyset<A extends Positioned, B extends Positioned>(a: A[], b: B[], newestFirst: boolean, take: number): (A | B)[] {
+  const out: (A | B)[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < take && (i < a.length || j < b.length)) {
+    if (j >= b.length) out.push(a[i++]!);
+    else if (i >= a.length) out.push(b[j++]!);
+    else {
+      const x = a[i]!;
+      const y = b[j]!;
+      const xFirst = x.position !== y.position ? x.position > y.position === newestFirst : x.id > y.id === newestFirst;
+      out.push(xFirst ? a[i++]! : b[j++]!);
+    }
+  }
+  return out;
+}
 
 /**
  * One page, newest first. Without a cursor: the newest messages. With an `older` cursor: the page
@@ -90,12 +160,31 @@ export async function listLogMessages(db: Executor, scope: LogScope, params: Log
   const { cursor, limit } = params;
   const where = cursor ? and(logWhere(scope, params), keysetCondition(messages, cursor)) : logWhere(scope, params);
   const readingNewer = cursor?.direction === "newer";
-  const rows = (await db
-    .select(listColumns)
-    .from(messages)
-    .where(where)
-    .orderBy(...(readingNewer ? oldestFirst : newestFirst))
-    .limit(limit + 1)) as ListRow[];
+  // Sent messages and replies are read side by side (each from its own index) and merged.
+  const inboundWhere = cursor ? and(inboundLogWhere(scope, params), keysetCondition(inboundMessages, cursor)) : inboundLogWhere(scope, params);
+  const [outbound, inbound] = await Promise.all([
+    listsOutbound(params)
+      ? (db
+          .select(listColumns)
+          .from(messages)
+          .where(where)
+          .orderBy(...(readingNewer ? oldestFirst : newestFirst))
+          .limit(limit + 1) as Promise<ListRow[]>)
+      : ([] as ListRow[]),
+    listsInbound(scope, params)
+      ? (db
+          .select(inboundListColumns)
+          .from(inboundMessages)
+          .where(inboundWhere)
+          .orderBy(
+            ...(readingNewer
+              ? [sql`${inboundMessages.createdAt} asc nulls first`, sql`${inboundMessages.id} asc nulls first`]
+              : [sql`${inboundMessages.createdAt} desc nulls last`, sql`${inboundMessages.id} desc nulls last`]),
+          )
+          .limit(limit + 1) as Promise<InboundListRow[]>)
+      : ([] as InboundListRow[]),
+  ]);
+  const rows = mergeKeyset<ListRow, InboundListRow>(outbound, inbound, !readingNewer, limit + 1);
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   if (readingNewer) page.reverse();
@@ -108,7 +197,7 @@ export async function listLogMessages(db: Executor, scope: LogScope, params: Log
   if (newest) prevCursor = cursorFor(newest, "newer");
   else if (cursor) prevCursor = encodeCursor({ ...cursor, direction: "newer" });
   return {
-    data: page.map(toPublicMessage),
+    data: page.map((row): LogMessage => ("kind" in row ? toPublicInboundMessage(row) : toPublicMessage(row))),
     nextCursor: oldest && hasOlder ? cursorFor(oldest, "older") : null,
     prevCursor,
     hasNewer,

@@ -1,11 +1,13 @@
 // A message as callers see it: the same object from `GET /api/v1/messages/{id}`, the message lists
-// and the logs pages.
+// and the logs pages. Messages a contact sent are `direction: "inbound"` (lib/inbound/public.ts).
 import type { MessageSource, messages } from "@/db/schema";
 import { toLogStatus, type LogStatus } from "@/lib/statuses/messages";
 
 export interface PublicMessage {
   id: string;
   object: "message";
+  /** Every message in `messages` is one we sent. */
+  direction: "outbound";
   /** `sending` (a dispatcher holds the message right now) reads as `queued`. */
   status: LogStatus;
   campaignId: string;
@@ -61,6 +63,7 @@ export function toPublicMessage(row: PublicMessageRow): PublicMessage {
   return {
     id: row.id,
     object: "message",
+    direction: "outbound",
     status: toLogStatus(row.status),
     campaignId: row.campaignId,
     phone: row.phoneNumber,

@@ -7,6 +7,7 @@ import { sendPolicySchema } from "@/lib/campaigns/send-policy";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
 import { attributeTypes, messageSources, optOutMethods } from "@/db/schema";
 import { segmentFilterSchema } from "@/lib/audiences/filter";
+import { INBOUND_KINDS } from "@/lib/channels/types";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
 import { MAX_BATCH_SIZE } from "@/lib/trigger/validation";
 
@@ -27,6 +28,7 @@ export const EXAMPLE_IDS = {
   apiKey: "key_7TyU1iOp5aSd3FgH",
   list: "lst_4RtY8uIo2pAs6DfG",
   segment: "seg_6JkH3gFd9sAq1WeR",
+  inboundMessage: "inm_3WqE5rTy7uIo9PaS",
 } as const;
 
 // ── Problems ────────────────────────────────────────────────────────────────────────────────
@@ -235,6 +237,7 @@ const messageStatus = z.enum(LOG_STATUSES).meta({
 export const messageSchema = z.object({
   id: opaqueId("msg", EXAMPLE_IDS.message),
   object: z.literal("message"),
+  direction: z.literal("outbound").meta({ description: "A message sent to the contact. Messages the contact sent are `inbound`." }),
   status: messageStatus,
   campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
   phone,
@@ -258,8 +261,59 @@ export const messageSchema = z.object({
   failedAt: timestamp().nullable(),
 });
 
+
+const nullableText = (description: string) => z.string().nullable().meta({ description });
+
+/** A message the contact sent to one of the workspace's numbers. */
+export const inboundMessageSchema = z.object({
+  id: opaqueId("inm", EXAMPLE_IDS.inboundMessage),
+  object: z.literal("message"),
+  direction: z.literal("inbound").meta({ description: "A message the contact sent." }),
+  kind: z.enum(INBOUND_KINDS).meta({
+    description: "`text`, `button` (a quick-reply button), `interactive` (a reply button or list row), `media` (image, video, audio, document, sticker), `location`, `reaction`, or `unsupported` (a kind not stored in detail).",
+  }),
+  phone,
+  contactId: opaqueId("ctc", EXAMPLE_IDS.contact).nullable().meta({ description: "The contact (null once deleted)." }),
+  senderId: z.string().nullable().meta({ description: "The number it arrived on." }),
+  text: nullableText("What a person reads: the text, the button's or reply's title, the media's caption, the reaction's emoji."),
+  payload: nullableText("A quick-reply button's payload, or the id of the chosen reply button or list row."),
+  media: z
+    .object({
+      id: z.string().meta({ description: "WhatsApp's media id (download it through the Graph API)." }),
+      mimeType: z.string().nullable(),
+      caption: z.string().nullable(),
+      filename: z.string().nullable(),
+      kind: z.enum(["image", "video", "audio", "document", "sticker"]),
+    })
+    .nullable(),
+  location: z.object({ latitude: z.number(), longitude: z.number(), name: z.string().nullable(), address: z.string().nullable() }).nullable(),
+  reaction: z
+    .object({ emoji: z.string().meta({ description: "Empty when the contact removed the reaction." }), wamid: z.string().meta({ description: "The message reacted to." }) })
+    .nullable(),
+  wamid: z.string().meta({ description: "WhatsApp's id of this message; a redelivery is stored once." }),
+  replyToMessageId: opaqueId("msg", EXAMPLE_IDS.message)
+    .nullable()
+    .meta({ description: "The message of ours it answers (WhatsApp's context, or the message reacted to), when it is in the workspace." }),
+  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign).nullable().meta({ description: "The campaign of `replyToMessageId`." }),
+  receivedAt: timestamp("When the contact sent it (WhatsApp's timestamp)."),
+  createdAt: timestamp("When it was stored: the timeline's order."),
+});
+
+/** A contact's timeline: messages in both directions, each with its campaign's name. */
+export const contactMessagePageSchema = z.object({
+  data: z.array(
+    z.discriminatedUnion("direction", [
+      messageSchema.extend({ campaignName: z.string().meta({ example: "Order confirmation" }) }),
+      inboundMessageSchema.extend({ campaignName: z.string().nullable().meta({ description: "The campaign of the message it answers.", example: "Order confirmation" }) }),
+    ]),
+  ),
+  nextCursor: nextCursorSchema,
+});
+
 export const messagePageSchema = z.object({
-  data: z.array(messageSchema),
+  data: z.array(z.discriminatedUnion("direction", [messageSchema, inboundMessageSchema])).meta({
+    description: "Messages sent (`direction: \"outbound\"`) and, in a campaign's logs, the replies contacts sent to them (`direction: \"inbound\"`), newest first.",
+  }),
   nextCursor: nextCursorSchema,
   prevCursor: z.string().nullable().meta({ description: "Reads messages newer than this page (poll it for new arrivals)." }),
   hasNewer: z.boolean(),
@@ -279,12 +333,6 @@ export const messagePageSchema = z.object({
       description:
         "The campaign's cumulative funnel for the same filters (the status filter aside), as in the campaigns list: `sent` includes delivered and read messages, `delivered` includes read ones; `failed` and `skipped` apart; test sends not counted. Only with `include=counts`.",
     }),
-});
-
-/** A contact's message history: the message object with its campaign's name. */
-export const contactMessagePageSchema = z.object({
-  data: z.array(messageSchema.extend({ campaignName: z.string().meta({ example: "Order confirmation" }) })),
-  nextCursor: nextCursorSchema,
 });
 
 // ── Trigger ─────────────────────────────────────────────────────────────────────────────────

@@ -6,14 +6,16 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
-import { campaigns, contacts, messages, templates } from "@/db/schema";
+import { campaigns, contacts, messages, senders, templates } from "@/db/schema";
 import { FAILED_AUTH_LIMIT_PER_IP, resetBlockedAddresses } from "@/lib/api-keys/failures";
 import { createApiKey } from "@/lib/api-keys/service";
 import { createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone, type BulkFixture } from "@/lib/bulk/test-fixtures";
 import { newId } from "@/lib/crypto/random";
+import { recordInboundMessages } from "@/lib/inbound/record";
 import { dispatchSettled } from "@/lib/messaging";
 import { createApiAccount, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
+import { insertInboundRows } from "@/lib/testing/logs-factories";
 import { createTestMessage } from "@/lib/testing/messaging-factories";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
 import { flushTriggerRequests } from "@/lib/trigger/requests";
@@ -128,6 +130,8 @@ function importOptions(fileName = "customers.csv") {
     updateExisting: true,
   };
 }
+
+const WIRE_INBOUND = { profileName: null, at: new Date(), text: null, payload: null, media: null, location: null, reaction: null, contextProviderMessageId: null };
 
 afterAll(async () => {
   resetBlockedAddresses();
@@ -295,6 +299,19 @@ describe("the API on the wire", () => {
     await call("listCampaignMessages", { params, query: { limit: "0" }, expect: 422 });
     const csv = await call("exportCampaignLogs", { params, query: { attributes: "true", status: "queued,sent,delivered", phone: "351", from: "2020-01-01", to: "2099-12-31" }, expect: 200 });
     expect(csv.text).toMatch(/^created_at,message_id/);
+    // Replies to the campaign's messages are listed and exported beside them, with their direction.
+    await insertInboundRows(fx.workspaceId, triggerCampaignId, [
+      { phoneNumber: "+351912345678", kind: "button", text: "Stop promotions", payload: "Stop promotions" },
+      { phoneNumber: "+351912345678", kind: "media", text: null, media: { id: "m1", mimeType: "image/jpeg", caption: null, filename: null, kind: "image" } },
+    ]);
+    const replies = await call("listCampaignMessages", { params, query: { direction: "inbound", limit: "1", include: "counts" }, expect: 200 });
+    expect((replies.body.data as { direction: string }[]).map((message) => message.direction)).toEqual(["inbound"]);
+    await call("listCampaignMessages", { params, query: { cursor: String(replies.body.nextCursor), direction: "inbound" }, expect: 200 });
+    await call("listCampaignMessages", { params, query: { limit: "3" }, expect: 200 });
+    await call("listCampaignMessages", { params, query: { direction: "both" }, expect: 422 });
+    const replyCsv = await call("exportCampaignLogs", { params, query: { direction: "inbound", phone: "351" }, expect: 200 });
+    expect(replyCsv.text).toMatch(/,received,,,,,,inbound\r\n/);
+    await call("exportCampaignLogs", { params, query: { direction: "sideways" }, expect: 422 });
     await call("exportCampaignLogs", { params: { id: "cmp_doesnotexist" }, expect: 404 });
     await call("exportCampaignLogs", { params, query: { from: "yesterday" }, expect: 422 });
     const requests = await call("listCampaignRequests", { params, query: { outcome: "all", limit: "1" }, expect: 200 });
@@ -388,6 +405,17 @@ describe("the API on the wire", () => {
     await call("listContacts", { query: { limit: "0" }, expect: 422 });
     const [withMessages] = await (await getDb()).select({ phone: messages.phoneNumber }).from(messages).where(eq(messages.campaignId, triggerCampaignId)).limit(1);
     await call("listContactMessages", { params: { idOrPhone: withMessages!.phone }, query: { limit: "5" }, expect: 200 });
+    // The timeline holds the contact's own messages too (both directions, one cursor).
+    const [sender] = await (await getDb()).select({ id: senders.id }).from(senders).where(eq(senders.workspaceId, fx.workspaceId));
+    await recordInboundMessages(await getDb(), { workspaceId: fx.workspaceId, senderId: sender!.id }, [
+      { ...WIRE_INBOUND, providerMessageId: `wamid.WIRE${newId("x")}`, from: withMessages!.phone, kind: "text", text: "Thanks!" },
+      { ...WIRE_INBOUND, providerMessageId: `wamid.WIRE${newId("x")}`, from: withMessages!.phone, kind: "location", location: { latitude: 41.15, longitude: -8.61, name: null, address: "Porto" } },
+    ]);
+    const timeline = await call("listContactMessages", { params: { idOrPhone: withMessages!.phone }, query: { limit: "2" }, expect: 200 });
+    expect((timeline.body.data as { direction: string }[]).map((message) => message.direction)).toEqual(["inbound", "inbound"]);
+    await call("listContactMessages", { params: { idOrPhone: withMessages!.phone }, query: { cursor: String(timeline.body.nextCursor) }, expect: 200 });
+    await call("listContactMessages", { params: { idOrPhone: withMessages!.phone }, query: { direction: "outbound" }, expect: 200 });
+    await call("listContactMessages", { params: { idOrPhone: withMessages!.phone }, query: { direction: "sideways" }, expect: 422 });
     await call("listContactMessages", { params: { idOrPhone: "ctc_doesnotexist" }, expect: 404 });
     await call("listContactMessages", { params: { idOrPhone: "123" }, expect: 422 });
     await call("deleteContact", { params: byId, expect: 204 });

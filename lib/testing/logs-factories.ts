@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { campaigns, messages, type MessageStatus } from "@/db/schema";
+import { campaigns, inboundMessages, messages, type MessageStatus } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 
 /** A bare campaign row (logs need nothing more than an id, a name and a workspace). */
@@ -50,6 +50,41 @@ export async function insertMessageRows(workspaceId: string, campaignId: string,
         deliveredAt: row.deliveredAt ?? null,
         readAt: row.readAt ?? null,
         failedAt: row.failedAt ?? null,
+      })),
+    )
+    .returning();
+}
+
+export interface InboundRowInput {
+  phoneNumber?: string;
+  kind?: (typeof inboundMessages.$inferInsert)["kind"];
+  text?: string | null;
+  payload?: string | null;
+  media?: (typeof inboundMessages.$inferInsert)["media"];
+  replyToMessageId?: string | null;
+  createdAt?: Date;
+}
+
+/** Replies contacts sent to a campaign's messages, as lib/inbound would have stored them. */
+export async function insertInboundRows(workspaceId: string, campaignId: string | null, rows: InboundRowInput[]) {
+  const db = await getDb();
+  if (!rows.length) return [];
+  return db
+    .insert(inboundMessages)
+    .values(
+      rows.map((row) => ({
+        id: newId("inm"),
+        workspaceId,
+        phoneNumber: row.phoneNumber ?? "+14155550100",
+        providerMessageId: `wamid.IN${newId("x")}`,
+        kind: row.kind ?? "text",
+        text: row.text === undefined ? "Thanks!" : row.text,
+        payload: row.payload ?? null,
+        media: row.media ?? null,
+        replyToMessageId: row.replyToMessageId ?? null,
+        campaignId,
+        receivedAt: row.createdAt ?? new Date(),
+        ...(row.createdAt ? { createdAt: row.createdAt } : {}),
       })),
     )
     .returning();

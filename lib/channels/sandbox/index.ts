@@ -4,7 +4,7 @@
 // Reserved test numbers (valid E.164 numbers, so the trigger endpoint accepts them) simulate the
 // failure paths; every other number succeeds and then becomes delivered and read.
 import { randomBase62 } from "@/lib/crypto/random";
-import type { Channel, InboundMessage } from "../types";
+import type { Channel } from "../types";
 import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit } from "../whatsapp/business";
 import { classifyWhatsAppError, whatsappSenderTrouble } from "../whatsapp/errors";
 import { GraphApiError } from "../whatsapp/graph";
@@ -21,7 +21,6 @@ export const SANDBOX_TEST_NUMBERS = {
 /** Sandbox message ids start with this, so simulated delivery never touches real WhatsApp messages. */
 export const SANDBOX_WAMID_PREFIX = "wamid.SANDBOX.";
 /** Ids of simulated inbound messages. */
-const SANDBOX_INBOUND_PREFIX = "wamid.SANDBOX.IN.";
 /** Simulated delivery: `delivered` this long after `sent`, `read` this long after `sent`. */
 export const SANDBOX_DELIVERED_AFTER_MS = 1_000;
 export const SANDBOX_READ_AFTER_MS = 3_000;
@@ -61,28 +60,3 @@ export const sandboxChannel: Channel = {
   describeMessagingLimit,
   webhook: null,
 };
-
-/** What a simulated inbound message says: its kind and that kind's fields (the rest are null). */
-export type SimulatedInboundContent = Pick<InboundMessage, "kind"> & Partial<Pick<InboundMessage, "text" | "payload" | "media" | "location" | "reaction" | "contextProviderMessageId" | "profileName">>;
-
-/** An inbound message of any kind from `phone`, as a real channel would report it (the sandbox's simulated replies). */
-export function simulatedInbound(phone: string, content: SimulatedInboundContent, at: Date = new Date()): InboundMessage {
-  return {
-    providerMessageId: `${SANDBOX_INBOUND_PREFIX}${randomBase62(20)}`,
-    from: phone,
-    profileName: content.profileName ?? null,
-    at,
-    kind: content.kind,
-    text: content.text ?? null,
-    payload: content.payload ?? null,
-    media: content.media ?? null,
-    location: content.location ?? null,
-    reaction: content.reaction ?? null,
-    contextProviderMessageId: content.contextProviderMessageId ?? null,
-  };
-}
-
-/** An inbound text message from `phone` (the sandbox's "simulate a reply"). */
-export function simulatedInboundText(phone: string, text: string, at: Date = new Date()): InboundMessage {
-  return simulatedInbound(phone, { kind: "text", text }, at);
-}

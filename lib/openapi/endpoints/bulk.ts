@@ -167,6 +167,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
             {
               id: EXAMPLE_IDS.message,
               object: "message",
+              direction: "outbound",
               status: "queued",
               campaignId: EXAMPLE_IDS.campaign,
               phone: "+14155552671",

@@ -103,6 +103,7 @@ function withoutDeployment<T extends { deployment: unknown }>(campaign: T): Omit
 const messageExample = {
   id: EXAMPLE_IDS.message,
   object: "message",
+  direction: "outbound",
   status: "delivered",
   campaignId: EXAMPLE_IDS.campaign,
   phone: "+14155552671",
@@ -390,7 +391,8 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     path: "/api/v1/campaigns/{id}/messages",
     tag: "Messages",
     summary: "List a campaign's messages",
-    description: "The campaign's messages, newest first, with keyset cursors that stay stable while messages arrive. Filter by status, phone digits and date range.",
+    description:
+      "The campaign's messages and the replies contacts sent to them (each with its `direction`), newest first, with keyset cursors that stay stable while messages arrive. Filter by status, phone digits, date range and direction. `counts` are of messages sent only.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -398,6 +400,11 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "phone", description: "Digits of a phone number; matches anywhere in the number.", schema: { type: "string", maxLength: 32 } },
       { name: "from", description: "Created at or after: a UTC date (`2026-11-21`) or an ISO 8601 date-time.", schema: { type: "string" } },
       { name: "to", description: "Created before: a UTC date (the whole day is included) or an ISO 8601 date-time.", schema: { type: "string" } },
+      {
+        name: "direction",
+        description: "`outbound`: only messages sent; `inbound`: only the replies contacts sent to the campaign's messages. Both when omitted; a `status` filter selects sent messages only (replies have no delivery status).",
+        schema: { type: "string", enum: ["outbound", "inbound"] },
+      },
       { name: "cursor", description: "`nextCursor` (older) or `prevCursor` (newer) from a previous page.", schema: { type: "string", maxLength: 512 } },
       { name: "limit", description: "Page size, 1–100 (default 50).", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 }, example: 20 },
       { name: "include", description: "`counts` adds the cumulative funnel (the campaigns list's numbers) for the same filters.", schema: { type: "string", enum: ["counts"] } },
@@ -425,7 +432,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Messages",
     summary: "Export a campaign's logs as CSV",
     description:
-      "Every message the filters select, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at` (timestamps in ISO 8601 UTC). Cells a spreadsheet would run as a formula are escaped.",
+      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, direction` (timestamps in ISO 8601 UTC). A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -433,6 +440,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "phone", description: "Digits of a phone number.", schema: { type: "string", maxLength: 32 } },
       { name: "from", description: "Created at or after (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
       { name: "to", description: "Created before (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
+      { name: "direction", description: "`outbound` (messages sent) or `inbound` (replies); both when omitted.", schema: { type: "string", enum: ["outbound", "inbound"] } },
       {
         name: "attributes",
         description: "`true` adds one column per contact attribute the campaign maps (`attributes.<key>`, the contact's current value) after the fixed columns.",
@@ -445,7 +453,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "The CSV file (`Content-Disposition: attachment`).",
         contentType: "text/csv",
         textExample:
-          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,\r\n",
+          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction\r\n2026-11-21T14:05:12.640Z,inm_3WqE5rTy7uIo9PaS,\"+14155552671\",,\"Button: Track my order\",received,,,,,,inbound\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,,outbound\r\n",
         headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" }, required: true } },
       },
     ],

@@ -1,6 +1,7 @@
 // Endpoints of the contacts area; spread into ENDPOINTS in ../registry.ts.
 import { defineAttributeSchema } from "@/lib/contacts/attributes";
-import { createContactSchema, listContactsQuerySchema, pageQuerySchema, patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
+import { createContactSchema, listContactsQuerySchema, patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
+import { contactTimelineQuerySchema } from "@/lib/inbound/timeline";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter, type SuccessResponse } from "../endpoint";
 import { contactAttributeListSchema, contactAttributeSchema, contactMessagePageSchema, contactPageSchema, contactSchema, EXAMPLE_IDS } from "../schemas";
 
@@ -177,10 +178,11 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
     path: "/api/v1/contacts/{idOrPhone}/messages",
     tag: "Contacts",
     summary: "List a contact's messages",
-    description: "Every message sent to the contact, across campaigns, newest first, each with its campaign's name.",
+    description:
+      "The contact's timeline: every message sent to the contact across campaigns (`direction: \"outbound\"`) and every message the contact sent to the workspace's numbers (`direction: \"inbound\"`: text, buttons, interactive replies, media, locations, reactions), newest first by when it was stored, each with its campaign's name (an inbound message's is the campaign of the message it answers). `direction` narrows it to one side.",
     auth: "apiKey",
     pathParams: [idOrPhoneParam],
-    query: pageQuerySchema,
+    query: contactTimelineQuerySchema,
     responses: [
       {
         status: 200,
@@ -189,8 +191,29 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
         example: {
           data: [
             {
+              id: EXAMPLE_IDS.inboundMessage,
+              object: "message",
+              direction: "inbound",
+              kind: "button",
+              phone: "+14155552671",
+              contactId: EXAMPLE_IDS.contact,
+              senderId: "snd_4KjH7gFd2sAq9WeR",
+              text: "Track my order",
+              payload: "TRACK_ORDER",
+              media: null,
+              location: null,
+              reaction: null,
+              wamid: "wamid.HBgLMTQxNTU1NTI2NzEVAgASGBQzQUI0RjE2QjA1QjQ5QzY5RkM4OAA",
+              replyToMessageId: EXAMPLE_IDS.message,
+              campaignId: EXAMPLE_IDS.campaign,
+              campaignName: "Order confirmation",
+              receivedAt: "2026-11-21T14:05:12.000Z",
+              createdAt: "2026-11-21T14:05:12.640Z",
+            },
+            {
               id: EXAMPLE_IDS.message,
               object: "message",
+              direction: "outbound",
               status: "delivered",
               campaignId: EXAMPLE_IDS.campaign,
               campaignName: "Order confirmation",

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { contacts, workspaces } from "@/db/schema";
+import { contacts, inboundMessages, messages, workspaces } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { problemType } from "@/lib/http/problem";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
-import { connectTestWhatsAppSender } from "@/lib/testing/messaging-factories";
+import { connectTestWhatsAppSender, createTestMessage } from "@/lib/testing/messaging-factories";
 import { GET, POST } from "./route";
 
 const URL = "/api/sandbox/inbound";
@@ -42,6 +42,73 @@ describe("sandbox: simulate a reply", () => {
     expect((await reply(owner.cookie, { contactId: id, text: "STOP" })).body).toMatchObject({ action: "opted_out", changed: false });
     expect((await reply(owner.cookie, { contactId: id, text: "START" })).body).toMatchObject({ action: "opted_in", changed: true, optedOut: false });
     expect(await consent(id)).toMatchObject({ optedOutAt: null, optOutMethod: null });
+  });
+
+  it("simulates every inbound kind, stored like a real one; Stop promotions opts out; a reply can answer a sent message", async () => {
+    const owner = await account();
+    const id = await contact(owner.workspaceId);
+    const db = await getDb();
+    const wamid = `wamid.SANDBOX.OUT${newId("x")}`;
+    const messageId = await createTestMessage({ workspaceId: owner.workspaceId, phoneNumber: "+14155552671", status: "delivered", providerMessageId: wamid });
+    const [sent] = await db.select({ campaignId: messages.campaignId }).from(messages).where(eq(messages.id, messageId));
+    const bodies = [
+      { contactId: id, text: "Where is my parcel?", replyToMessageId: messageId },
+      { contactId: id, kind: "interactive", text: "Tomorrow", payload: "slot-2" },
+      { contactId: id, kind: "media", mediaType: "image", mimeType: "image/jpeg", caption: "Receipt" },
+      { contactId: id, kind: "location", latitude: 48.85, longitude: 2.35, name: "Office" },
+      { contactId: id, kind: "reaction", emoji: "👍", replyToMessageId: messageId },
+      { contactId: id, kind: "button", text: "Stop promotions", replyToMessageId: messageId },
+    ];
+    const answers = [];
+    for (const body of bodies) {
+      const response = await reply(owner.cookie, body);
+      expect(response.status).toBe(200);
+      answers.push(response.body as { kind: string; action: string; replyToMessageId: string | null; campaignId: string | null; inboundMessageId: string });
+    }
+    expect(answers.map((a) => [a.kind, a.action, a.replyToMessageId])).toEqual([
+      ["text", "none", messageId],
+      ["interactive", "none", null],
+      ["media", "none", null],
+      ["location", "none", null],
+      ["reaction", "none", messageId],
+      ["button", "opted_out", messageId],
+    ]);
+    expect(answers[0]!.campaignId).toBe(sent!.campaignId);
+    expect(await consent(id)).toMatchObject({ optOutMethod: "keyword", optOutDetail: "STOP PROMOTIONS" });
+    const rows = await db.select().from(inboundMessages).where(eq(inboundMessages.contactId, id));
+    expect(rows).toHaveLength(6);
+    const byKind = Object.fromEntries(rows.map((row) => [row.kind, row]));
+    expect(byKind.media).toMatchObject({ text: "Receipt", media: { mimeType: "image/jpeg", caption: "Receipt", kind: "image" } });
+    expect(byKind.location).toMatchObject({ location: { latitude: 48.85, longitude: 2.35, name: "Office", address: null } });
+    expect(byKind.reaction).toMatchObject({ text: "👍", reaction: { emoji: "👍", providerMessageId: wamid } });
+    expect(byKind.button).toMatchObject({ text: "Stop promotions", payload: "Stop promotions", contextProviderMessageId: wamid });
+  });
+
+  it("a reply answers only a sent message of this contact in the workspace; a reaction needs one", async () => {
+    const owner = await account();
+    const intruder = await account();
+    const id = await contact(owner.workspaceId);
+    const queued = await createTestMessage({ workspaceId: owner.workspaceId, phoneNumber: "+14155552671" });
+    const otherContact = await createTestMessage({ workspaceId: owner.workspaceId, phoneNumber: "+14155550000", status: "sent", providerMessageId: `wamid.X${newId("x")}` });
+    const foreign = await createTestMessage({ workspaceId: intruder.workspaceId, phoneNumber: "+14155552671", status: "sent", providerMessageId: `wamid.X${newId("x")}` });
+    expect((await reply(owner.cookie, { contactId: id, text: "Hi", replyToMessageId: foreign })).status).toBe(404);
+    for (const [replyToMessageId, code] of [
+      [queued, "not_sent"],
+      [otherContact, "other_contact"],
+    ]) {
+      const response = await reply(owner.cookie, { contactId: id, text: "Hi", replyToMessageId });
+      expect(response.status).toBe(422);
+      expect((response.body as { errors: { path: string; code: string }[] }).errors).toEqual([expect.objectContaining({ path: "replyToMessageId", code })]);
+    }
+    const reaction = await reply(owner.cookie, { contactId: id, kind: "reaction", emoji: "👍" });
+    expect(reaction.status).toBe(422);
+    expect((reaction.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toContain("replyToMessageId");
+    const badKind = await reply(owner.cookie, { contactId: id, kind: "sticker", text: "x" });
+    expect(badKind.status).toBe(422);
+    const badMedia = await reply(owner.cookie, { contactId: id, kind: "media", mediaType: "image", mimeType: "jpeg", caption: "x", latitude: 1 });
+    expect((badMedia.body as { errors: { path: string }[] }).errors.map((e) => e.path).sort()).toEqual(["latitude", "mimeType"]);
+    const db = await getDb();
+    expect(await db.select().from(inboundMessages).where(eq(inboundMessages.workspaceId, owner.workspaceId))).toEqual([]);
   });
 
   it("uses the workspace's own keywords", async () => {

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { simulateInboundReply, simulateReplySchema } from "@/lib/contacts/sandbox-reply";
+import { simulateInboundReply, simulateReplySchema } from "@/lib/inbound/sandbox";
 import { json, methodNotAllowed, webAppOnly, withWorkspace } from "@/lib/routing/route";
 import { readStrictBody } from "@/lib/http/request";
 

@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { ApiError } from "@/lib/http/errors";
 import { readJsonBody } from "@/lib/http/body";
 import { json, withPublic } from "@/lib/routing/route";
-import { answerWebhookHandshake, handleWebhookDelivery, WEBHOOK_BODY_LIMIT_BYTES, WEBHOOK_MAX_STATUSES, webhookSignatureHeader } from "@/lib/messaging/webhook";
+import { answerWebhookHandshake, handleWebhookDelivery, WEBHOOK_BODY_LIMIT_BYTES, WEBHOOK_MAX_STATUSES, webhookSignatureHeader } from "@/lib/inbound/webhook";
 
 const CHANNEL = "whatsapp";
 
@@ -18,7 +18,7 @@ export const GET = withPublic(async ({ request }) => {
   return new Response(challenge, { status: 200, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 });
 
-/** Delivery statuses and inbound messages, signed over the raw body. */
+/** Delivery statuses and inbound messages, signed with X-Hub-Signature-256 over the raw body. */
 export const POST = withPublic(async ({ request }) => {
   const { value, raw } = await readJsonBody(request, { limitBytes: WEBHOOK_BODY_LIMIT_BYTES, rejectUnstorableText: false });
   const outcome = await handleWebhookDelivery(await getDb(), CHANNEL, { raw, body: value, headers: request.headers });
@@ -35,5 +35,5 @@ export const POST = withPublic(async ({ request }) => {
       outcome.reason === "unsigned" ? `The ${header} header is missing.` : `${header} does not match the body for the app secret of the WhatsApp sender it names.`,
     );
   }
-  return json({ received: true, applied: outcome.applied, ignored: outcome.ignored, pending: outcome.pending, replies: outcome.replies });
+  return json({ received: true, applied: outcome.applied, ignored: outcome.ignored, pending: outcome.pending, replies: outcome.replies, inbound: outcome.inbound });
 });

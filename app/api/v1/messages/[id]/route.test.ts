@@ -36,6 +36,7 @@ describe("GET /api/v1/messages/{id}", () => {
     expect(await response.json()).toEqual({
       id,
       object: "message",
+      direction: "outbound",
       status: "queued",
       source: "trigger",
       campaignId: fx.campaignId,

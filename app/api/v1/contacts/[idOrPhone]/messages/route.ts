@@ -1,11 +1,10 @@
 import { getDb } from "@/db";
-import { pageQuerySchema } from "@/lib/contacts/schemas";
-import { listContactMessages } from "@/lib/logs/contact-messages";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
+import { contactTimelineQuerySchema, listContactMessages } from "@/lib/inbound/timeline";
 import { parseQuery } from "@/lib/http/request";
 
 export const GET = withWorkspace<{ idOrPhone: string }>(async ({ request, params, workspaceId }) => {
-  const query = parseQuery(pageQuerySchema, new URL(request.url));
+  const query = parseQuery(contactTimelineQuerySchema, new URL(request.url));
   return json(await listContactMessages(await getDb(), workspaceId, params.idOrPhone, query));
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/webhooks/whatsapp/route";
 import { getDb } from "@/db";
 import { getChannel } from "@/lib/channels";
-import { contacts, messages, workspaces } from "@/db/schema";
+import { contacts, inboundMessages, messages, senders, workspaces } from "@/db/schema";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, getTestMessage, connectTestWhatsAppSender, type TestWhatsAppSender } from "@/lib/testing/messaging-factories";
@@ -251,7 +251,7 @@ describe("POST batches and held statuses", () => {
       sender.appSecret,
     );
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ received: true, applied: 2, ignored: 0, pending: 2, replies: 0 });
+    expect(await response.json()).toEqual({ received: true, applied: 2, ignored: 0, pending: 2, replies: 0, inbound: 0 });
     expect(await getTestMessage(id)).toMatchObject({ status: "read", deliveredAt: new Date(deliveredAt * 1000), readAt: new Date((deliveredAt + 1) * 1000) });
 
     // The send's result is written after the webhook: the held statuses apply then.
@@ -347,7 +347,7 @@ describe("POST inbound replies", () => {
     const body = inboundPayload(sender, [{ from, type: "text", body: "STOP", id: `wamid.DUP${randomBase62(10)}` }]);
     await deliver(body, sender.appSecret);
     const first = await contactOf(account.workspaceId, `+${from}`);
-    expect(first).toMatchObject({ optOutMethod: "keyword", optOutDetail: "STOP", name: null });
+    expect(first).toMatchObject({ optOutMethod: "keyword", optOutDetail: "STOP", name: "Someone" });
     await deliver(body, sender.appSecret);
     expect(await contactOf(account.workspaceId, `+${from}`)).toEqual(first);
   });
@@ -363,5 +363,67 @@ describe("POST inbound replies", () => {
     expect((await deliver(inboundPayload(attacker.sender, [{ from, type: "text", body: "STOP" }]), attacker.sender.appSecret)).status).toBe(200);
     expect((await contactOf(victim.account.workspaceId, `+${from}`))?.optedOutAt).toBeNull();
     expect(await contactOf(attacker.account.workspaceId, `+${from}`)).toMatchObject({ optOutDetail: "STOP" });
+  });
+});
+
+describe("POST inbound messages stored", () => {
+  const digits = () => `1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`;
+
+  function change(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, from: string, messages: Record<string, unknown>[]) {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    return {
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          id: sender.wabaId,
+          changes: [
+            {
+              field: "messages",
+              value: {
+                messaging_product: "whatsapp",
+                metadata: { display_phone_number: "15550783881", phone_number_id: sender.phoneNumberId },
+                contacts: [{ profile: { name: "Kai" }, wa_id: from }],
+                messages: messages.map((message) => ({ from, id: `wamid.IN${randomBase62(16)}`, timestamp, ...message })),
+              },
+            },
+          ],
+        },
+      ],
+    };
+  }
+
+  it("stores every kind on the number it arrived on, linked to the campaign message it answers; a redelivery stores nothing", async () => {
+    const { account, sender, wamid, id } = await setup();
+    const db = await getDb();
+    const [owner] = await db.select({ id: senders.id }).from(senders).where(eq(senders.workspaceId, account.workspaceId));
+    const from = digits();
+    const body = change(sender, from, [
+      { type: "text", text: { body: "Is it shipped?" }, context: { from: "15550783881", id: wamid } },
+      { type: "button", button: { text: "Stop promotions", payload: "Stop promotions" }, context: { from: "15550783881", id: wamid } },
+      { type: "interactive", interactive: { type: "list_reply", list_reply: { id: "slot-2", title: "Tomorrow" } } },
+      { type: "document", document: { id: "9876", mime_type: "application/pdf", filename: "invoice.pdf" } },
+      { type: "location", location: { latitude: 52.52, longitude: 13.405, name: "Home" } },
+      { type: "reaction", reaction: { message_id: wamid, emoji: "👍" } },
+      { type: "order", order: {} },
+    ]);
+    const response = await deliver(body, sender.appSecret);
+    expect(await response.json()).toMatchObject({ inbound: 7, replies: 1 });
+    const rows = await db.select().from(inboundMessages).where(eq(inboundMessages.workspaceId, account.workspaceId));
+    expect(rows.map((row) => row.kind).sort()).toEqual(["button", "interactive", "location", "media", "reaction", "text", "unsupported"]);
+    const [message] = await db.select({ campaignId: messages.campaignId }).from(messages).where(eq(messages.id, id));
+    const contact = await db.select().from(contacts).where(and(eq(contacts.workspaceId, account.workspaceId), eq(contacts.phoneNumber, `+${from}`)));
+    expect(contact).toHaveLength(1);
+    expect(contact[0]).toMatchObject({ name: "Kai", optOutDetail: "STOP PROMOTIONS" });
+    for (const row of rows) expect(row).toMatchObject({ senderId: owner!.id, contactId: contact[0]!.id, phoneNumber: `+${from}` });
+    const byKind = Object.fromEntries(rows.map((row) => [row.kind, row]));
+    expect(byKind.text).toMatchObject({ text: "Is it shipped?", contextProviderMessageId: wamid, replyToMessageId: id, campaignId: message!.campaignId });
+    expect(byKind.reaction).toMatchObject({ reaction: { emoji: "👍", providerMessageId: wamid }, replyToMessageId: id });
+    expect(byKind.interactive).toMatchObject({ text: "Tomorrow", payload: "slot-2", replyToMessageId: null });
+    expect(byKind.media).toMatchObject({ media: { id: "9876", mimeType: "application/pdf", filename: "invoice.pdf", caption: null, kind: "document" } });
+    expect(byKind.location).toMatchObject({ location: { latitude: 52.52, longitude: 13.405, name: "Home", address: null } });
+
+    const again = await deliver(body, sender.appSecret);
+    expect(await again.json()).toMatchObject({ inbound: 0 });
+    expect(await db.select().from(inboundMessages).where(eq(inboundMessages.workspaceId, account.workspaceId))).toHaveLength(7);
   });
 });

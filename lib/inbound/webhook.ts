@@ -4,12 +4,11 @@
 // handlers stay thin; everything here takes a database handle.
 import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { senders, workspaces } from "@/db/schema";
-import { getChannel, type ChannelName, type HeaderSource, type InboundMessage, type ParsedWebhookChange } from "@/lib/channels";
-import { applyConsentReply, type InboundReply, type ReplyOutcome } from "@/lib/contacts/opt-out";
-import { isE164PhoneNumber } from "@/lib/contacts/phone";
+import { senders } from "@/db/schema";
+import { getChannel, type ChannelName, type HeaderSource, type ParsedWebhookChange } from "@/lib/channels";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
+import { recordInboundMessages } from "./record";
 import { recordStatusReports, type AddressedStatusReport } from "@/lib/outbox/statuses";
 
 /** Meta sends at most 3 MB; a little headroom. */
@@ -63,49 +62,8 @@ export async function isKnownVerifyToken(db: Executor, channelName: ChannelName,
   return found;
 }
 
-/** The consent reply a text-bearing inbound message stands for (typed text, a quick-reply button, an interactive reply); null for others. */
-export function consentReplyOf(message: InboundMessage): InboundReply | null {
-  if (!isE164PhoneNumber(message.from)) return null;
-  let text: string | null = null;
-  if (message.kind === "text" || message.kind === "interactive") text = message.text;
-  else if (message.kind === "button") text = message.text ?? message.payload;
-  if (text === null) return null;
-  return { messageId: message.providerMessageId, phone: message.from, text, at: message.at };
-}
-
-/**
- * Applies inbound replies to the contacts of each workspace (its consent keywords: STOP,
- * UNSUBSCRIBE, its own keywords, START). The webhook and the sandbox's simulated reply both use it.
- */
-export async function applyInboundMessages(db: Executor, workspaceIds: string[], inbound: InboundReply[]): Promise<ReplyOutcome[]> {
-  if (workspaceIds.length === 0 || inbound.length === 0) return [];
-  const rows = await db.select({ id: workspaces.id, keywords: workspaces.optOutKeywords }).from(workspaces).where(inArray(workspaces.id, workspaceIds));
-  const outcomes: ReplyOutcome[] = [];
-  for (const workspace of rows) {
-    for (const reply of inbound) outcomes.push(await applyConsentReply(db, workspace.id, reply, workspace.keywords ?? []));
-  }
-  return outcomes;
-}
-
-/** A sender that received inbound messages: where they are stored and whose consent they change. */
-export interface InboundRecipient {
-  workspaceId: string;
-  senderId: string;
-}
-
-/**
- * What happens to the inbound messages a number received (webhook deliveries and the sandbox's
- * simulated replies alike): today, the text-bearing ones are applied as consent replies. The one
- * place inbound messages of every channel go through.
- */
-export async function receiveInboundMessages(db: Executor, recipients: InboundRecipient[], inbound: InboundMessage[]): Promise<ReplyOutcome[]> {
-  const replies = inbound.map(consentReplyOf).filter((reply): reply is InboundReply => reply !== null);
-  const workspaceIds = [...new Set(recipients.map((recipient) => recipient.workspaceId))];
-  return applyInboundMessages(db, workspaceIds, replies);
-}
-
 export type WebhookOutcome =
-  | { ok: true; applied: number; ignored: number; pending: number; replies: number }
+  | { ok: true; applied: number; ignored: number; pending: number; replies: number; inbound: number }
   | { ok: false; reason: "unsigned" | "bad_signature" }
   | { ok: false; reason: "too_many_statuses"; statuses: number };
 
@@ -163,13 +121,15 @@ export async function handleWebhookDelivery(
   ignored += outcome.ignored;
 
   let replies = 0;
+  let stored = 0;
   for (const change of changes) {
+    if (!change.address || change.inbound.length === 0) continue;
     // An inbound message belongs to the sender whose number received it: the number, never the account.
-    if (change.address && change.inbound.length > 0) {
-      const recipients = verified.filter((sender) => sender.address === change.address).map((sender) => ({ workspaceId: sender.workspaceId, senderId: sender.id }));
-      const outcomes = await receiveInboundMessages(db, recipients, change.inbound);
-      replies += outcomes.filter((outcome) => outcome.action !== "none").length;
+    for (const sender of verified.filter((candidate) => candidate.address === change.address)) {
+      const recorded = await recordInboundMessages(db, { workspaceId: sender.workspaceId, senderId: sender.id }, change.inbound);
+      stored += recorded.stored;
+      replies += recorded.messages.filter((message) => message.consent.action !== "none").length;
     }
   }
-  return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies };
+  return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies, inbound: stored };
 }
