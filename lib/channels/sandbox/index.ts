@@ -20,7 +20,6 @@ export const SANDBOX_TEST_NUMBERS = {
 
 /** Sandbox message ids start with this, so simulated delivery never touches real WhatsApp messages. */
 export const SANDBOX_WAMID_PREFIX = "wamid.SANDBOX.";
-/** Ids of simulated inbound messages. */
 /** Simulated delivery: `delivered` this long after `sent`, `read` this long after `sent`. */
 export const SANDBOX_DELIVERED_AFTER_MS = 1_000;
 export const SANDBOX_READ_AFTER_MS = 3_000;
