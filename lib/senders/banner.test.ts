@@ -5,7 +5,8 @@ import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestCampaign } from "@/lib/testing/messaging-factories";
 import { senderBanner, senderTroubleKind } from "./banner";
-import { getSenderRow, senderHealth, updateSenderSettings } from "./service";
+import { senderHealth } from "./health";
+import { getSenderRow, updateSenderSettings } from "./service";
 
 const whatsapp = {
   provider: "whatsapp" as const,

@@ -8,7 +8,8 @@ import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError } from "@/lib/testing/fake-graph";
 import { fakeGraphForFile } from "@/lib/testing/fake-graph-hooks";
-import { getSender, getSenderRow, loadSenderCredentials, senderHealth, testSenderConnection, updateSenderSettings } from "./service";
+import { senderHealth } from "./health";
+import { getSender, getSenderRow, loadSenderCredentials, testSenderConnection, updateSenderSettings } from "./service";
 
 const fakeGraph = fakeGraphForFile();
 

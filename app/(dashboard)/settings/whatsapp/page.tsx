@@ -8,7 +8,8 @@ import { requireUser } from "@/lib/auth";
 import { appUrl } from "@/lib/env";
 import { SANDBOX_TEST_NUMBERS } from "@/lib/messaging/providers/sandbox";
 import { bannerFromHealth } from "@/lib/senders/banner";
-import { getSender, senderHealth } from "@/lib/senders/service";
+import { getSender } from "@/lib/senders/service";
+import { senderHealth } from "@/lib/senders/health";
 import { AdminsOnly } from "@/components/settings/admins-only";
 
 export const metadata: Metadata = { title: "WhatsApp" };
@@ -19,7 +20,7 @@ export default async function WhatsAppSettingsPage() {
   if (user.role === "member") return <AdminsOnly title="WhatsApp" />;
   const db = await getDb();
   const [sender, health] = await Promise.all([getSender(db, user.workspaceId), senderHealth(db, user.workspaceId)]);
-  const banner = bannerFromHealth(health, sender.provider);
+  const banner = bannerFromHealth(health, sender);
   return (
     <>
       <PageHeader title="WhatsApp" description="The number your campaign messages are sent from." />
