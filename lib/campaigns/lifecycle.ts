@@ -5,8 +5,8 @@ import type { Executor } from "@/db";
 import { campaigns } from "@/db/schema";
 import type { AuditActor } from "@/lib/audit/service";
 import { ApiError, conflict } from "@/lib/http/errors";
-import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
-import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { campaignSenderRow, isSenderConfigured } from "@/lib/senders/service";
+import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { deployChecks } from "./checks";
 import type { CampaignKind, CampaignStatus } from "./schemas";
 import { parseStoredRevision, revisionChanges, type CampaignConfig } from "./revision";
@@ -20,13 +20,18 @@ function revisionColumns(revision: CampaignConfig) {
 }
 
 /** Runs the deploy checks for a configuration (the campaign as stored, or its draft revision); an empty list means it can go live. */
-export async function checkCampaign(db: Executor, workspaceId: string, config: Pick<CampaignRow, "triggerConfig" | "messageConfig" | "templateId">) {
-  const sender = await getSenderRow(db, workspaceId);
+export async function checkCampaign(
+  db: Executor,
+  workspaceId: string,
+  config: Pick<CampaignRow, "triggerConfig" | "messageConfig" | "templateId">,
+  senderId: string | null,
+) {
+  const sender = await campaignSenderRow(db, workspaceId, senderId);
   const template = config.templateId ? await getTemplateRow(db, workspaceId, config.templateId) : null;
   return deployChecks({
     triggerConfig: config.triggerConfig,
     messageConfig: config.messageConfig,
-    template: template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null,
+    template: template ? { ...template, availableForSender: templateFitsSender(template, sender) } : null,
     sender: { provider: sender.provider, configured: isSenderConfigured(sender) },
   });
 }
@@ -68,7 +73,7 @@ async function activate(
       );
     }
     expectVersion(row, options.version);
-    const errors = await checkCampaign(tx, workspaceId, row);
+    const errors = await checkCampaign(tx, workspaceId, row, row.senderId);
     if (errors.length > 0) throw checksFailed(errors, "before the campaign can go live");
     const updated = await updateCampaignRow(tx, row, { status: "active", ...(row.status === "draft" ? { deployedAt: new Date() } : {}) }, inArray(campaigns.status, from));
     await auditTransition(tx, row, updated, options.actor);
@@ -152,7 +157,7 @@ export async function publishRevision(db: Executor, workspaceId: string, id: str
     if (row.status !== "active" && row.status !== "paused") {
       throw conflict(`A ${row.status} campaign has no live configuration to publish to.`, "invalid_status_transition");
     }
-    const errors = await checkCampaign(tx, workspaceId, revision);
+    const errors = await checkCampaign(tx, workspaceId, revision, row.senderId);
     if (errors.length > 0) throw checksFailed(errors, "before the changes can be published");
     const changes = revisionChanges(liveConfig(row), revision);
     const updated = await updateCampaignRow(tx, row, { ...revisionColumns(revision), draftRevision: null });

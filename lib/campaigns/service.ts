@@ -5,7 +5,7 @@ import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { campaigns, contacts, templates } from "@/db/schema";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "@/lib/bulk/audience";
-import { getSenderRow } from "@/lib/senders/service";
+import { campaignSenderRow, getSenderRowById } from "@/lib/senders/service";
 import type { BulkSettings } from "@/lib/bulk/schemas";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, conflict, notFound, validationFailed } from "@/lib/http/errors";
@@ -53,6 +53,8 @@ export interface CampaignView {
   messageConfig: MessageConfig;
   templateId: string | null;
   template: CampaignTemplateSummary | null;
+  /** The sender it sends through (null only for a campaign stored before campaigns named one: the default's). */
+  senderId: string | null;
   rateLimitPerMinute: number;
   /** Trigger sends to opted-out contacts are skipped (recorded as `skipped`, reason `opted_out`). */
   respectOptOut: boolean;
@@ -134,6 +136,7 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
     messageConfig: parseStoredMessageConfig(row.messageConfig),
     templateId: row.templateId,
     template,
+    senderId: row.senderId,
     rateLimitPerMinute: row.rateLimitPerMinute,
     respectOptOut: row.respectOptOut,
     sendPolicy: parseStoredSendPolicy(row.sendPolicy),
@@ -240,8 +243,10 @@ export async function campaignStats(db: Executor, workspaceId: string, campaignI
 }
 
 export async function createCampaign(db: Executor, workspaceId: string, input: CreateCampaignInput): Promise<CampaignView> {
-  const { name, kind, audience, templateId, messageConfig, sendRatePerSecond } = createCampaignSchema.parse(input);
-  if (kind === "bulk") await checkBulkSettings(db, workspaceId, { audience, templateId, sendRatePerSecond });
+  const { name, kind, audience, templateId, messageConfig, sendRatePerSecond, senderId } = createCampaignSchema.parse(input);
+  // The named sender (404 for another workspace's), or the default one.
+  const sender = await campaignSenderRow(db, workspaceId, senderId);
+  if (kind === "bulk") await checkBulkSettings(db, workspaceId, { audience, templateId, sendRatePerSecond, senderId: sender.id });
   const [row] = await db
     .insert(campaigns)
     .values({
@@ -250,6 +255,7 @@ export async function createCampaign(db: Executor, workspaceId: string, input: C
       name,
       kind,
       status: "draft",
+      senderId: sender.id,
       triggerConfig: defaultTriggerConfig(),
       messageConfig: messageConfig ?? defaultMessageConfig(),
       ...(kind === "bulk"
@@ -265,7 +271,7 @@ export async function createCampaign(db: Executor, workspaceId: string, input: C
 async function checkBulkSettings(
   db: Executor,
   workspaceId: string,
-  settings: { audience?: BulkAudience; templateId?: string | null; sendRatePerSecond?: number | null },
+  settings: { audience?: BulkAudience; templateId?: string | null; sendRatePerSecond?: number | null; senderId?: string | null },
 ): Promise<void> {
   if (settings.audience && !isAudienceEmpty(settings.audience)) await bulkAudienceSql(db, workspaceId, settings.audience);
   if (settings.templateId) {
@@ -273,7 +279,7 @@ async function checkBulkSettings(
     if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
   }
   if (settings.sendRatePerSecond) {
-    const sender = await getSenderRow(db, workspaceId);
+    const sender = await campaignSenderRow(db, workspaceId, settings.senderId);
     if (settings.sendRatePerSecond > sender.throughputPerSecond) {
       throw validationFailed([
         {
@@ -312,13 +318,16 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
       .filter((member) => changes[member] !== undefined)
       .map((member) => ({ path: member, code: "not_for_kind", message: `A ${row.kind} campaign has no ${member}.` }));
     if (kindErrors.length > 0) throw validationFailed(kindErrors);
+    // A sender of another workspace is 404 like any other reference.
+    if (changes.senderId !== undefined) await getSenderRowById(tx, workspaceId, changes.senderId);
     if (row.kind === "bulk") {
-      await checkBulkSettings(tx, workspaceId, changes);
+      await checkBulkSettings(tx, workspaceId, { ...changes, senderId: changes.senderId ?? row.senderId });
     } else if (changes.templateId) {
       const template = await getTemplateRow(tx, workspaceId, changes.templateId);
       if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
     }
-    if (intoRevision) return saveRevision(tx, row, changes);
+    // The sender is not part of a draft revision: a live campaign's new messages use it at once.
+    if (intoRevision) return saveRevision(tx, changes.senderId !== undefined ? await updateCampaignRow(tx, row, { senderId: changes.senderId }) : row, changes);
     const updated = await updateCampaignRow(
       tx,
       row,
@@ -332,6 +341,7 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.sendPolicy !== undefined ? { sendPolicy: changes.sendPolicy } : {}),
         ...(changes.audience !== undefined ? { audience: changes.audience } : {}),
         ...(changes.sendRatePerSecond !== undefined ? { sendRatePerSecond: changes.sendRatePerSecond } : {}),
+        ...(changes.senderId !== undefined ? { senderId: changes.senderId } : {}),
       },
       inArray(campaigns.status, row.kind === "bulk" ? BULK_EDITABLE_STATUSES : EDITABLE_STATUSES),
     );

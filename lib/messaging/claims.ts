@@ -162,9 +162,9 @@ export async function loadSendersById(db: Executor, ids: string[]): Promise<Map<
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The workspaces' current senders (for rows queued before messages named their sender). */
+/** The workspaces' default senders (for rows queued before messages named their sender). */
 export async function loadCurrentSenders(db: Executor, workspaceIds: string[]): Promise<Map<string, SenderForSend>> {
   if (workspaceIds.length === 0) return new Map();
-  const rows = await db.select(senderColumns).from(senders).where(inArray(senders.workspaceId, workspaceIds));
+  const rows = await db.select(senderColumns).from(senders).where(and(inArray(senders.workspaceId, workspaceIds), eq(senders.isDefault, true)));
   return new Map(rows.map((row) => [row.workspaceId, row]));
 }

@@ -84,7 +84,8 @@ function messageRecord(m: QueuedMessage) {
 export async function enqueueMessages(db: Executor, input: EnqueueInput): Promise<number> {
   const claim = input.claim ? sql`claim as (${input.claim}),` : sql``;
   const claimed = input.claim ? sql`where exists (select 1 from claim)` : sql``;
-  const senderId = input.senderId ?? sql`(select s.id from senders s where s.workspace_id = ${input.workspaceId})`;
+  // Without a named sender: the workspace's default one.
+  const senderId = input.senderId ?? sql`(select s.id from senders s where s.workspace_id = ${input.workspaceId} order by s.is_default desc, s.created_at limit 1)`;
   const [row] = await queryRows<{ inserted: number }>(
     db,
     sql`with ${claim}
