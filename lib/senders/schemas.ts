@@ -97,3 +97,8 @@ export const deleteSenderQuerySchema = z.object({
     .optional()
     .meta({ description: "Another sender's id: it takes the deleted sender's campaigns over and, when the deleted one was the default, becomes the default.", example: "snd_5TgB6yHn7uJm8IkO" }),
 });
+
+/** `?senderId=` of the web app's sender settings routes (left out: the default sender). */
+export const senderQuerySchema = z.object({
+  senderId: z.preprocess((value) => (value === "" ? undefined : value), z.string().max(64).optional()),
+});

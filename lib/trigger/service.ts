@@ -373,8 +373,8 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
         -- The campaign's sender (the workspace's default for a campaign stored before campaigns named one).
         (select jsonb_build_object('id', s.id) from senders s
            where s.workspace_id = ${input.workspaceId}
-             and (s.id = (select cmp.sender_id from cmp) or ((select cmp.sender_id from cmp) is null and s.is_default))
-           limit 1) as sender,
+             and (s.id = (select cmp.sender_id from cmp) or (select cmp.sender_id from cmp) is null)
+           order by s.is_default desc, s.created_at limit 1) as sender,
         (select coalesce(jsonb_agg(jsonb_build_object('phone', ct.phone_number, 'name', ct.name, 'attributes', ct.attributes,
                   'opted_out_at', ct.opted_out_at, 'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)), '[]'::jsonb)
            from known ct) as contacts,
