@@ -59,7 +59,7 @@ export function bannerFromHealth(health: SenderHealth, sender: Pick<SenderRow, "
     senderId: sender.id,
     senderName: sender.name,
     otherFailingSenders,
-    href: SENDER_SETTINGS_HREF,
+    href: `${SENDER_SETTINGS_HREF}/${sender.id}`,
   };
 }
 

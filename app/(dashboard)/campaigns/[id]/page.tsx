@@ -10,6 +10,7 @@ import { countFunnel, messagesPerDay } from "@/lib/campaigns/funnel";
 import { campaignResource } from "@/lib/campaigns/http";
 import { getCampaign, listKnownAttributes } from "@/lib/campaigns/service";
 import { senderBanner } from "@/lib/senders/banner";
+import { campaignSenderOptions } from "@/lib/senders/options";
 import { getSender } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
 import { getWorkspace } from "@/lib/workspaces";
@@ -52,12 +53,14 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
       </div>
     );
   }
-  const [{ deployment }, templates, knownAttributes, sender, workspace] = await Promise.all([
+  const senderId = campaign.senderId ?? undefined;
+  const [{ deployment }, templates, knownAttributes, sender, workspace, senders] = await Promise.all([
     campaignResource(db, user.workspaceId, campaign, await requestOrigin()),
-    listTemplates(db, user.workspaceId),
+    listTemplates(db, user.workspaceId, { senderId }),
     listKnownAttributes(db, user.workspaceId),
-    getSender(db, user.workspaceId),
+    getSender(db, user.workspaceId, senderId),
     getWorkspace(db, user.workspaceId),
+    campaignSenderOptions(db, user.workspaceId),
   ]);
   return (
     <div className="grid gap-6">
@@ -69,6 +72,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
         templates={templates}
         knownAttributes={knownAttributes}
         sender={{ provider: sender.provider, name: workspace?.name ?? "Your business" }}
+        senders={senders}
       />
       {chart}
     </div>
