@@ -1,7 +1,7 @@
 // The workspace's senders as a collection (REST: /api/v1/senders): list with a cursor, add, rename,
 // change credentials, make one the default, delete. Exactly one sender is the default at any time;
 // a sender campaigns use is only deleted with a replacement that takes them over.
-import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns, messages, senders } from "@/db/schema";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
@@ -103,6 +103,15 @@ export async function createSender(db: Executor, workspaceId: string, body: Crea
   }
   return db.transaction(async (tx) => {
     await getSenderRow(tx, workspaceId);
+    // A new number of a business account the workspace already sends from shares its known limit.
+    const [sibling] =
+      input.provider === "whatsapp" && input.messagingTier === undefined
+        ? await tx
+            .select({ tier: senders.messagingTier })
+            .from(senders)
+            .where(and(eq(senders.workspaceId, workspaceId), eq(senders.provider, "whatsapp"), eq(senders.wabaId, input.wabaId), isNotNull(senders.messagingTier)))
+            .limit(1)
+        : [];
     const id = newId("snd");
     const name = input.name ?? (input.provider === "sandbox" ? "Sandbox" : `WhatsApp ${input.phoneNumberId}`);
     const [row] = await tx
@@ -120,7 +129,7 @@ export async function createSender(db: Executor, workspaceId: string, body: Crea
               accessTokenEncrypted: encryptSecret(input.accessToken!),
               appSecretEncrypted: input.appSecret ? encryptSecret(input.appSecret) : null,
               verifyTokenEncrypted: input.verifyToken ? encryptSecret(input.verifyToken) : null,
-              messagingTier: input.messagingTier ?? null,
+              messagingTier: input.messagingTier ?? sibling?.tier ?? null,
               status: "untested",
             },
       )

@@ -48,8 +48,9 @@ describe("a workspace with several senders", () => {
       phoneNumberId: "109876543210987",
       wabaId: first.wabaId!,
       accessToken: "EAAG-second-number",
-      messagingTier: "TIER_250",
     });
+    // The account's known limit carries over to its new number.
+    expect(second.messagingTier).toBe("TIER_250");
     // The limit is the account's: both numbers show it.
     const tiers = await db.select({ tier: senders.messagingTier }).from(senders).where(eq(senders.workspaceId, fx.workspaceId));
     expect(tiers.map((t) => t.tier)).toEqual(["TIER_250", "TIER_250"]);
