@@ -127,12 +127,14 @@ export interface BulkCampaignState {
   workspaceId: string;
   status: string;
   sendRatePerSecond: number | null;
+  /** The sender it sends through (null: the workspace's default). */
+  senderId: string | null;
 }
 
 /** Bulk campaigns that are sending, plus the current status of `alsoIds` (campaigns whose messages a pass holds). */
 export async function loadBulkCampaigns(db: Executor, input: { alsoIds: string[]; onlyWorkspaceIds?: string[] }): Promise<BulkCampaignState[]> {
   return db
-    .select({ id: campaigns.id, workspaceId: campaigns.workspaceId, status: campaigns.status, sendRatePerSecond: campaigns.sendRatePerSecond })
+    .select({ id: campaigns.id, workspaceId: campaigns.workspaceId, status: campaigns.status, sendRatePerSecond: campaigns.sendRatePerSecond, senderId: campaigns.senderId })
     .from(campaigns)
     .where(
       or(

@@ -392,7 +392,10 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
       onlyWorkspaceIds: options.workspaceIds,
     });
     let left = room - claimed.length;
-    const senderRate = (workspaceId: string) => [...lanes.values()].find((l) => l.sender.workspaceId === workspaceId)?.sender.throughputPerSecond;
+    // The campaign's sender's lane; one of its workspace's lanes when that sender has none yet.
+    const senderRate = (campaign: { workspaceId: string; senderId: string | null }) =>
+      (campaign.senderId ? lanes.get(campaign.senderId) : undefined)?.sender.throughputPerSecond ??
+      [...lanes.values()].find((l) => l.sender.workspaceId === campaign.workspaceId)?.sender.throughputPerSecond;
     for (const want of bulkPacing.claimWants(heldBulk, senderRate)) {
       if (left <= 0) break;
       const rows = await claimBulkMessages(db, { campaignId: want.campaignId, now: new Date(now), lease, owner: ownerId, count: Math.min(left, want.count) });
