@@ -5,13 +5,14 @@ import { useState } from "react";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/toaster";
 import { requestJson } from "@/lib/http/client";
+import type { ChannelName } from "@/lib/channels/types";
 import type { TemplateView } from "@/lib/templates/service";
 
 /** A sender a campaign can choose, as the builders list it. */
 export interface SenderOption {
   id: string;
   name: string;
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   /** The display number, "Simulated" for the sandbox. */
   number: string;
   isDefault: boolean;

@@ -9,10 +9,11 @@ import { fieldAria, FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toaster";
 import { requestJson } from "@/lib/http/client";
+import type { ChannelName } from "@/lib/channels/types";
 import type { SenderResource } from "@/lib/senders/collection";
 
 interface Draft {
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   name: string;
   phoneNumberId: string;
   wabaId: string;

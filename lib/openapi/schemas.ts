@@ -7,6 +7,7 @@ import { sendPolicySchema } from "@/lib/campaigns/send-policy";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
 import { attributeTypes, messageSources, optOutMethods } from "@/db/schema";
 import { segmentFilterSchema } from "@/lib/audiences/filter";
+import { CHANNEL_NAMES } from "@/lib/channels/types";
 import { LOG_STATUSES } from "@/lib/logs/status";
 import { MAX_BATCH_SIZE } from "@/lib/trigger/validation";
 
@@ -356,7 +357,7 @@ export const senderSchema = z.object({
   id: opaqueId("snd", EXAMPLE_IDS.sender),
   object: z.literal("sender"),
   name: z.string().meta({ example: "Brand FR" }),
-  provider: z.enum(["sandbox", "whatsapp"]).meta({ description: "`sandbox` simulates delivery and reaches no phone; `whatsapp` is a WhatsApp Cloud API number." }),
+  provider: z.enum(CHANNEL_NAMES).meta({ description: "`sandbox` simulates delivery and reaches no phone; `whatsapp` is a WhatsApp Cloud API number." }),
   isDefault: z.boolean().meta({ description: "The workspace's default sender: campaigns created without `senderId` send through it. Exactly one sender is the default." }),
   status: z.enum(["connected", "untested", "disconnected"]).meta({
     description: "`connected`: the sandbox, or the last connection test passed; `untested`: credentials changed since; `disconnected`: the last test failed.",

@@ -6,6 +6,7 @@ import type { Executor } from "@/db";
 import { campaigns, messages, senders } from "@/db/schema";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
+import type { ChannelName } from "@/lib/channels/types";
 import { encryptSecret } from "@/lib/crypto/secrets";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, validationFailed } from "@/lib/http/errors";
@@ -21,7 +22,7 @@ export interface SenderResource {
   id: string;
   object: "sender";
   name: string;
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   isDefault: boolean;
   status: SenderRow["status"];
   phoneNumberId: string | null;

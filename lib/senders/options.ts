@@ -1,11 +1,12 @@
 // The senders a campaign can choose, as the builders' sender select lists them.
 import type { Executor } from "@/db";
+import type { ChannelName } from "@/lib/channels/types";
 import { listSenderRows } from "./service";
 
 export interface CampaignSenderOption {
   id: string;
   name: string;
-  provider: "sandbox" | "whatsapp";
+  provider: ChannelName;
   /** The display number (or its id until a connection test named it); "Simulated" for the sandbox. */
   number: string;
   isDefault: boolean;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHANNEL_NAMES } from "@/lib/channels/types";
 import { MESSAGING_TIERS, type MessagingTier } from "./tier";
 
 const graphId = (label: string) =>
@@ -78,7 +79,7 @@ export type CreateSenderInput = z.input<typeof createSenderSchema>;
 export const updateSenderSchema = z.object({
   name: senderName.optional(),
   isDefault: z.literal(true, { error: "A sender stops being the default when another one becomes it: set isDefault: true on that one." }).optional(),
-  provider: z.enum(["sandbox", "whatsapp"]).optional(),
+  provider: z.enum(CHANNEL_NAMES).optional(),
   phoneNumberId: phoneNumberIdSchema.optional(),
   wabaId: wabaIdSchema.optional(),
   accessToken: secret.optional(),
