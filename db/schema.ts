@@ -130,27 +130,44 @@ export const auditEvents = pgTable(
   (t) => [index("audit_events_workspace_idx").on(t.workspaceId, t.createdAt)],
 );
 
-/** One sending identity per workspace: the built-in sandbox or a WhatsApp Cloud API number. */
-export const senders = pgTable("senders", {
-  id: text("id").primaryKey(),
-  workspaceId: text("workspace_id")
-    .notNull()
-    .unique()
-    .references(() => workspaces.id, { onDelete: "cascade" }),
-  /** The channel the sender sends through (lib/channels). */
-  provider: text("provider", { enum: CHANNEL_NAMES }).notNull().default("sandbox"),
-  phoneNumberId: text("phone_number_id"),
-  wabaId: text("waba_id"),
-  displayPhoneNumber: text("display_phone_number"),
-  /** AES-256-GCM ciphertexts (see lib/crypto). */
-  accessTokenEncrypted: text("access_token_encrypted"),
-  appSecretEncrypted: text("app_secret_encrypted"),
-  verifyTokenEncrypted: text("verify_token_encrypted"),
-  throughputPerSecond: integer("throughput_per_second").notNull().default(80),
-  messagingTier: text("messaging_tier"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/** Whether a sender can send: `connected` (sandbox, or the last connection test passed), `untested`, `disconnected` (the last test failed). */
+export const senderStatuses = ["connected", "untested", "disconnected"] as const;
+
+/** A workspace's sending identities (WhatsApp Cloud API numbers, the built-in sandbox); exactly one is its default. */
+export const senders = pgTable(
+  "senders",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** What people call it in the app ("Brand FR", "Test number"). */
+    name: text("name").notNull().default("WhatsApp"),
+    /** The one sender campaigns use when they name none (at most one per workspace). */
+    isDefault: boolean("is_default").notNull().default(false),
+    /** The channel the sender sends through (lib/channels). */
+    provider: text("provider", { enum: CHANNEL_NAMES }).notNull().default("sandbox"),
+    phoneNumberId: text("phone_number_id"),
+    wabaId: text("waba_id"),
+    displayPhoneNumber: text("display_phone_number"),
+    /** AES-256-GCM ciphertexts (see lib/crypto). */
+    accessTokenEncrypted: text("access_token_encrypted"),
+    appSecretEncrypted: text("app_secret_encrypted"),
+    verifyTokenEncrypted: text("verify_token_encrypted"),
+    throughputPerSecond: integer("throughput_per_second").notNull().default(80),
+    /** The business account's daily messaging limit (lib/senders/tier.ts), shared by its numbers. */
+    messagingTier: text("messaging_tier"),
+    /** WhatsApp's quality rating of the number (GREEN, YELLOW, RED, UNKNOWN) at the last connection test. */
+    qualityRating: text("quality_rating"),
+    status: text("status", { enum: senderStatuses }).notNull().default("untested"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("senders_workspace_idx").on(t.workspaceId, t.createdAt),
+    uniqueIndex("senders_workspace_default_idx").on(t.workspaceId).where(sql`is_default`),
+  ],
+);
 
 /**
  * Every sender id and the messaging account it sent for (`lib/senders/messaging-account.ts`). The
@@ -174,6 +191,8 @@ export const templates = pgTable(
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     externalId: text("external_id"),
+    /** The business account it belongs to (`waba:<id>`, or `sandbox` for the demo templates): a sender sends its account's templates. */
+    account: text("account").notNull().default(""),
     name: text("name").notNull(),
     language: text("language").notNull(),
     category: text("category").notNull(),
@@ -184,7 +203,7 @@ export const templates = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("templates_workspace_name_language_idx").on(t.workspaceId, t.name, t.language)],
+  (t) => [uniqueIndex("templates_workspace_account_name_language_idx").on(t.workspaceId, t.account, t.name, t.language)],
 );
 
 /** Trigger campaigns: draft → active ⇄ paused. Bulk: draft → scheduled → sending ⇄ paused → completed, or cancelled. Any → archived. */
@@ -203,6 +222,9 @@ export const campaigns = pgTable(
     /** Message action: template and variable → attribute mapping with fallbacks. */
     messageConfig: jsonb("message_config").$type<Record<string, unknown>>().notNull().default({}),
     templateId: text("template_id").references(() => templates.id, { onDelete: "set null" }),
+    /** The number it sends from (null: the workspace's default sender, for rows older than senders). */
+    // A replaced number's new id carries over to its campaigns; a sender in use is never deleted.
+    senderId: text("sender_id").references(() => senders.id, { onDelete: "no action", onUpdate: "cascade" }),
     /** Trigger requests allowed per minute for this campaign. */
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(600),
     /** Trigger campaigns: skip (and record) sends to opted-out contacts. Bulk campaigns always do. */

@@ -75,5 +75,12 @@ test("the app's main pages have no serious or critical WCAG 2.1 AA violations", 
   await page.goto("/settings/whatsapp");
   await expect(page.getByRole("heading", { name: "WhatsApp", level: 1 })).toBeVisible();
   await audit(page, "whatsapp-settings", reports);
+  await page.getByRole("button", { name: "Add sender" }).click();
+  await expect(page.getByRole("dialog", { name: "Add sender" })).toBeVisible();
+  await audit(page, "whatsapp-add-sender", reports);
+  await page.keyboard.press("Escape");
+  await page.getByRole("link", { name: "Edit Sandbox" }).click();
+  await expect(page.getByRole("heading", { name: "Sandbox", level: 1 })).toBeVisible();
+  await audit(page, "whatsapp-sender", reports);
   expectNoViolations(reports);
 });

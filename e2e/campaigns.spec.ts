@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpNewUser } from "./fixtures";
+import { openDefaultSender, signUpNewUser } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 
@@ -123,6 +123,10 @@ test("deploy lists every failing check next to its node", async ({ page }) => {
 test("WhatsApp settings keep secrets masked and the sandbox is the default", async ({ page }) => {
   await signUpNewUser(page);
   await page.goto("/settings/whatsapp");
+  const sandboxRow = page.getByRole("table").getByRole("row", { name: /Sandbox/ });
+  await expect(sandboxRow).toContainText("Default");
+  await expect(sandboxRow).toContainText("Connected");
+  await openDefaultSender(page);
   await expect(page.getByText("Messages are simulated.")).toBeVisible();
   await page.getByText("WhatsApp Cloud API", { exact: true }).click();
   await page.getByLabel("Phone number ID").fill("106540352242922");
@@ -135,7 +139,7 @@ test("WhatsApp settings keep secrets masked and the sandbox is the default", asy
   await expect(page.getByText("Saved (••••9876). Leave blank to keep it.")).toBeVisible();
   await expect(page.getByLabel("Access token")).toHaveValue("");
   await page.screenshot({ path: `${shots}/campaigns-sender.png`, fullPage: true });
-  await page.reload();
+  await openDefaultSender(page);
   await expect(page.getByText("Saved (••••9876). Leave blank to keep it.")).toBeVisible();
   expect(await page.content()).not.toContain("EAAG-secret-token");
 });

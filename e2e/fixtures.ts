@@ -91,3 +91,14 @@ export async function screenshotsAtBothWidths(page: Page, name: string) {
   await page.screenshot({ path: `${dir}/${name}-390.png`, fullPage: true });
   if (size) await page.setViewportSize(size);
 }
+
+/**
+ * Opens the settings page of the workspace's first sender (the sandbox a new workspace starts with)
+ * from Settings → WhatsApp. Its id changes when its provider or number does, so after such a save
+ * reach it again this way rather than by reloading.
+ */
+export async function openDefaultSender(page: Page, name = "Sandbox") {
+  await page.goto("/settings/whatsapp");
+  await page.getByRole("link", { name: `Edit ${name}` }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+}

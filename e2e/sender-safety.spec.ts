@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, openDefaultSender, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
 
 /** The sandbox fails this reserved number at once with 131026 (lib/channels/sandbox/index.ts). */
 const UNDELIVERABLE = "+447700131026";
@@ -62,7 +62,7 @@ test("a failing sender is confirmed before saving, warned about on every page, a
   await expect(page.getByRole("alert").filter({ hasText: "Fix in Settings" })).toHaveCount(0);
 
   // Cloud API credentials whose test failed: Save asks, and Cancel keeps the sandbox.
-  await page.goto("/settings/whatsapp");
+  await openDefaultSender(page);
   await page.getByText("WhatsApp Cloud API", { exact: true }).click();
   await page.getByLabel("Phone number ID").fill("106540352242922");
   await page.getByLabel("WhatsApp Business Account ID").fill("102290129340398");
@@ -100,8 +100,9 @@ test("a failing sender is confirmed before saving, warned about on every page, a
       { timeout: 60_000, intervals: [1_000, 2_000] },
     )
     .toBe(1);
-  await expect(banner).toContainText("The last sends through your WhatsApp number failed");
-  await expect(banner.getByRole("link", { name: "Fix in Settings → WhatsApp" })).toHaveAttribute("href", "/settings/whatsapp");
+  await expect(banner).toContainText("The last sends through your WhatsApp number “Sandbox” failed");
+  // The link opens the failing sender's own settings.
+  await expect(banner.getByRole("link", { name: "Fix in Settings → WhatsApp" })).toHaveAttribute("href", /^\/settings\/whatsapp\/snd_/);
   await page.goto(`/campaigns/${campaignId}`);
   await expect(banner).toBeVisible();
   await expect(banner).toContainText(/2 messages are waiting/);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { screenshotsAtBothWidths, signUpNewUser, TEST_PASSWORD } from "./fixtures";
+import { openDefaultSender, screenshotsAtBothWidths, signUpNewUser, TEST_PASSWORD } from "./fixtures";
 import { linkIn, waitForMail } from "./mail";
 
 test("forgot password: the mailed link sets a new password once, signs out the old sessions, then signing in works", async ({ browser, page }) => {
@@ -151,7 +151,7 @@ test("the one-time key reveal asks before closing an uncopied key; focus returns
 
 test("WhatsApp settings: one validation for Test connection and Save, an unreachable API explained, tier, copy and generate", async ({ page }) => {
   await signUpNewUser(page);
-  await page.goto("/settings/whatsapp");
+  await openDefaultSender(page);
   await page.getByText("WhatsApp Cloud API", { exact: true }).click();
   await page.getByLabel("Phone number ID").fill("106540352242922");
   await page.getByLabel("WhatsApp Business Account ID").fill("abc");
@@ -177,7 +177,10 @@ test("WhatsApp settings: one validation for Test connection and Save, an unreach
   // Untested credentials and a switch away from the sandbox: Save asks first.
   await page.getByRole("alertdialog", { name: "Save settings without testing the connection?" }).getByRole("button", { name: "Save anyway" }).click();
   await expect(page.getByText("WhatsApp settings saved")).toBeVisible();
-  await page.reload();
+  // The sender is a WhatsApp number now (a new id): the list shows its limit, its page keeps it.
+  await page.goto("/settings/whatsapp");
+  await expect(page.getByRole("table").getByRole("row", { name: /Sandbox/ })).toContainText("2,000 customers / 24 h");
+  await openDefaultSender(page);
   await expect(page.getByRole("combobox", { name: "Messaging limit" })).toHaveText("2,000 customers / 24 h");
 
   // The e2e server has no route to graph.facebook.com: the failure is explained, not "fetch failed".
@@ -186,4 +189,51 @@ test("WhatsApp settings: one validation for Test connection and Save, an unreach
   await expect(failure).toBeVisible({ timeout: 20_000 });
   await expect(failure).not.toContainText("fetch failed");
   await screenshotsAtBothWidths(page, "settings-whatsapp");
+});
+
+test("several WhatsApp numbers: add one, make it the default, choose it in a campaign, delete it with a replacement", async ({ page }) => {
+  await signUpNewUser(page);
+  await page.goto("/settings/whatsapp");
+  await page.getByRole("button", { name: "Add sender" }).click();
+  const add = page.getByRole("dialog", { name: "Add sender" });
+  await add.getByLabel("Name").fill("Brand FR");
+  await add.getByLabel("Phone number ID").fill("106540352242922");
+  await add.getByLabel("WhatsApp Business Account ID").fill("102290129340398");
+  await add.getByLabel("Access token").fill("EAAG-secret-token-9876");
+  await add.getByRole("button", { name: "Add sender" }).click();
+  // Its own page opens, to test it and set up its webhooks.
+  await expect(page.getByRole("heading", { name: "Brand FR", level: 1 })).toBeVisible();
+  expect(await page.content()).not.toContain("EAAG-secret-token");
+
+  await page.goto("/settings/whatsapp");
+  const table = page.getByRole("table");
+  await expect(table.getByRole("row", { name: /Brand FR/ })).toContainText("Not tested");
+  await page.getByRole("button", { name: "Make default: Brand FR" }).click();
+  await expect(table.getByRole("row", { name: /Brand FR/ })).toContainText("Default");
+  await expect(table.getByRole("row", { name: /Sandbox/ })).not.toContainText("Default");
+  await screenshotsAtBothWidths(page, "settings-senders");
+
+  // A new campaign gets the default sender, and can switch to another one.
+  await page.goto("/campaigns");
+  await page.getByRole("button", { name: "New campaign" }).first().click();
+  const create = page.getByRole("dialog", { name: "New campaign" });
+  await create.getByLabel("Campaign name").fill("Two numbers");
+  await create.getByRole("button", { name: "Create campaign" }).click();
+  await expect(page).toHaveURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
+  const sender = page.getByLabel("Sender", { exact: true });
+  await expect(sender).toHaveValue(/^snd_/);
+  await expect(sender.locator("option:checked")).toContainText("Brand FR");
+  await sender.selectOption({ label: "Sandbox · Simulated" });
+  await expect(page.getByText("Sandbox mode.")).toBeVisible();
+
+  // Deleting the default needs a replacement, which becomes the default.
+  await page.goto("/settings/whatsapp");
+  await page.getByRole("button", { name: "Delete Brand FR" }).click();
+  const ask = page.getByRole("alertdialog", { name: "Delete “Brand FR”?" });
+  await ask.getByRole("button", { name: "Delete sender" }).click();
+  await expect(ask.getByText("Choose the sender that becomes the default.")).toBeVisible();
+  await ask.getByLabel("New default sender").selectOption({ label: "Sandbox" });
+  await ask.getByRole("button", { name: "Delete sender" }).click();
+  await expect(page.getByText("“Brand FR” deleted")).toBeVisible();
+  await expect(table.getByRole("row", { name: /Sandbox/ })).toContainText("Default");
 });

@@ -32,6 +32,7 @@ import type { TemplateView } from "@/lib/templates/service";
 import { ArchiveButton, Banner, CampaignNameField, Connector, LiveDialog, useUnsavedChangesWarning, type BuilderForm } from "./builder-parts";
 import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";
 import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-edit";
+import { CampaignSenderSelect, useSenderSwitch, type SenderOption } from "./campaign-sender-select";
 import { MessageNode } from "./message-node";
 import { PreviewPanel } from "./preview-panel";
 import { CampaignHeader } from "./campaign-header";
@@ -45,9 +46,11 @@ export interface CampaignBuilderProps {
   templates: TemplateView[];
   knownAttributes: string[];
   sender: { provider: ChannelName; name: string };
+  /** The workspace's senders, for the sender select. */
+  senders: SenderOption[];
 }
 
-export function CampaignBuilder({ initialCampaign, initialDeployment, templates: initialTemplates, knownAttributes, sender }: CampaignBuilderProps) {
+export function CampaignBuilder({ initialCampaign, initialDeployment, templates: initialTemplates, knownAttributes, sender, senders }: CampaignBuilderProps) {
   const router = useRouter();
   const [campaign, setCampaign] = useState(initialCampaign);
   const [deployment, setDeployment] = useState(initialDeployment);
@@ -148,7 +151,10 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
   async function syncTemplates() {
     setBusy("sync");
     try {
-      const result = await requestJson<{ data: TemplateView[]; total: number }>("/api/templates/sync", { method: "POST", body: {} });
+      const result = await requestJson<{ data: TemplateView[]; total: number }>(`/api/templates/sync?senderId=${encodeURIComponent(campaign.senderId ?? "")}`, {
+        method: "POST",
+        body: {},
+      });
       if (!result.ok) {
         toast.error(result.problem.detail);
         return;
@@ -160,6 +166,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
     }
   }
 
+  const sendersSwitch = useSenderSwitch<CampaignResponse>({ campaignId: campaign.id, save, version: () => versionRef.current, onSaved: applyResponse, onTemplates: setTemplates });
   const senderError = checks.find((c) => c.path === "sender");
   /** The example body the trigger node shows, for a test send from the builder or the live dialog. */
   const exampleRequest = () => {
@@ -212,6 +219,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
         )}
       </CampaignHeader>
 
+      <CampaignSenderSelect senders={senders} value={campaign.senderId} disabled={!editable || busy !== null} busy={sendersSwitch.switching} onChange={(id) => void sendersSwitch.switchTo(id)} />
       {sender.provider === "sandbox" && (
         <Banner tone="info" icon={<Info aria-hidden />}>
           <strong className="font-medium">Sandbox mode.</strong> Messages are simulated — nothing reaches a real phone. Connect your number in{" "}

@@ -21,7 +21,7 @@ export function SenderBanner({
   fixLink?: boolean;
 }) {
   if (!banner) return null;
-  const through = banner.provider === "whatsapp" ? "your WhatsApp number" : "the sandbox";
+  const through = banner.provider === "whatsapp" ? `your WhatsApp number “${banner.senderName}”` : `the sandbox “${banner.senderName}”`;
   return (
     <div
       role="alert"
@@ -48,6 +48,11 @@ export function SenderBanner({
           <p className="text-muted-foreground">
             {plural(banner.pendingMessages, "message")} {banner.pendingMessages === 1 ? "is" : "are"} waiting: they go out once the sender works
             again, and fail if you switch to another sender or number.
+          </p>
+        )}
+        {banner.otherFailingSenders > 0 && (
+          <p className="text-muted-foreground">
+            {plural(banner.otherFailingSenders, "other sender")} of the workspace {banner.otherFailingSenders === 1 ? "is" : "are"} failing too: see Settings → WhatsApp.
           </p>
         )}
         {fixLink && (

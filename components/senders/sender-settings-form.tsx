@@ -65,10 +65,12 @@ export function SenderSettingsForm({
   const [confirming, setConfirming] = useState<SaveConfirmation | null>(null);
 
   const [syncing, setSyncing] = useState(false);
+  /** The settings routes act on this sender (its id changes with its provider or number). */
+  const forSender = `?senderId=${encodeURIComponent(sender.id)}`;
 
   async function syncTemplates() {
     setSyncing(true);
-    const result = await requestJson<{ total: number; approved: number; removed: number }>("/api/templates/sync", { method: "POST", body: {} });
+    const result = await requestJson<{ total: number; approved: number; removed: number }>(`/api/templates/sync${forSender}`, { method: "POST", body: {} });
     setSyncing(false);
     if (!result.ok) {
       toast.error(result.problem.detail);
@@ -113,7 +115,7 @@ export function SenderSettingsForm({
     setSaving(true);
     setErrors({});
     const body = provider === "sandbox" ? { provider } : { provider, ...draft };
-    const result = await requestJson<SenderView>("/api/sender", { method: "PUT", body });
+    const result = await requestJson<SenderView>(`/api/sender${forSender}`, { method: "PUT", body });
     setSaving(false);
     if (!result.ok) {
       setErrors(Object.fromEntries((result.problem.errors ?? []).map((e) => [e.path, e.message])));
@@ -125,7 +127,9 @@ export function SenderSettingsForm({
     // The typed token is gone from the form: a test stays valid for the stored credentials.
     setTestedFor((key) => (key === connectionKey(draft) ? connectionKey({ ...draft, accessToken: "" }) : null));
     toast.success(result.data.provider === "sandbox" ? "Using the sandbox sender" : "WhatsApp settings saved");
-    router.refresh();
+    // Another provider or number is another sender id: its page moves with it.
+    if (result.data.id !== sender.id) router.replace(`/settings/whatsapp/${result.data.id}`);
+    else router.refresh();
   }
 
   async function testConnection() {
@@ -133,7 +137,7 @@ export function SenderSettingsForm({
     setTest(null);
     setTestedFor(null);
     const key = connectionKey(draft);
-    const result = await requestJson<ConnectionTestResult>("/api/sender/test", {
+    const result = await requestJson<ConnectionTestResult>(`/api/sender/test${forSender}`, {
       method: "POST",
       body: { provider: "whatsapp", ...draft },
     });

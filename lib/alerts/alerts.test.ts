@@ -127,7 +127,7 @@ describe("a failing sender", () => {
     expect(opened.map((n) => n.kind)).toContain("sender_failing");
     const failing = opened.find((n) => n.kind === "sender_failing")!;
     expect(failing.title).toMatch(/access token/);
-    expect(failing.href).toBe("/settings/whatsapp");
+    expect(failing.href).toBe(`/settings/whatsapp/${sender.id}`);
 
     await outcomes(campaignId, 0, 2);
     await evaluate();

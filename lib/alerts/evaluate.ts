@@ -7,8 +7,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { newId } from "@/lib/crypto/random";
 import { describeError } from "@/lib/logging";
-import { getSenderRow, senderHealth } from "@/lib/senders/service";
-import { bannerFromHealth } from "@/lib/senders/banner";
+import { bannerFromHealth, sendersWithHealth } from "@/lib/senders/banner";
 import { notifyOwners, type NotifyDeps } from "./notify";
 import { ALERT_WINDOW_MINUTES } from "./schemas";
 import { loadAlertSettings, type AlertSettings } from "./settings";
@@ -60,8 +59,8 @@ async function workspacesToCheck(db: Executor, only: string[] | undefined): Prom
   return rows.map((row) => row.workspace_id);
 }
 
-/** Outcomes per campaign in the window: failures, and sends through the current sender. */
-async function campaignRates(db: Executor, workspaceId: string, senderId: string): Promise<CampaignRate[]> {
+/** Outcomes per campaign in the window: failures, and sends through the workspace's current senders. */
+async function campaignRates(db: Executor, workspaceId: string): Promise<CampaignRate[]> {
   return queryRows<CampaignRate>(
     db,
     sql`select m.campaign_id, c.name,
@@ -70,25 +69,26 @@ async function campaignRates(db: Executor, workspaceId: string, senderId: string
         from messages m join campaigns c on c.id = m.campaign_id
         where m.workspace_id = ${workspaceId} and m.source <> 'test'
           and ((m.status = 'failed' and m.failed_at >= now() - make_interval(mins => ${ALERT_WINDOW_MINUTES}))
-            or (m.sender_id = ${senderId} and m.sent_at >= now() - make_interval(mins => ${ALERT_WINDOW_MINUTES})))
+            or (m.sender_id in (select s.id from senders s where s.workspace_id = ${workspaceId}) and m.sent_at >= now() - make_interval(mins => ${ALERT_WINDOW_MINUTES})))
         group by m.campaign_id, c.name`,
   );
 }
 
 async function conditionsOf(db: Executor, workspaceId: string, settings: AlertSettings): Promise<Condition[]> {
-  const health = await senderHealth(db, workspaceId);
+  const senders = await sendersWithHealth(db, workspaceId);
   const conditions: Condition[] = [];
-  const banner = health.failing ? bannerFromHealth(health, (await getSenderRow(db, workspaceId)).provider) : null;
-  if (banner) {
+  for (const { sender, health } of senders) {
+    const banner = bannerFromHealth(health, sender);
+    if (!banner) continue;
     conditions.push({
       kind: "sender_failing",
       subjectId: health.senderId,
-      title: banner.title,
+      title: senders.length > 1 ? `${banner.title} (${sender.name})` : banner.title,
       detail: `The last sends failed${banner.reason ? `: ${banner.reason}` : ""}. ${banner.pendingMessages.toLocaleString("en")} messages wait for the sender.`,
       href: banner.href,
     });
   }
-  for (const rate of await campaignRates(db, workspaceId, health.senderId)) {
+  for (const rate of await campaignRates(db, workspaceId)) {
     const outcomes = rate.failed + rate.sent;
     if (outcomes < settings.minMessages || percent(rate.failed, outcomes) < settings.failureRatePercent) continue;
     conditions.push({

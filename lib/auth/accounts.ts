@@ -83,7 +83,7 @@ export async function createUserWithWorkspace(
     }
     await tx.insert(workspaces).values({ id: workspaceId, name: input.workspaceName || `${input.name}'s workspace` });
     await tx.insert(memberships).values({ workspaceId, userId, role: "owner" });
-    await tx.insert(senders).values({ id: newId("snd"), workspaceId, provider: "sandbox" });
+    await tx.insert(senders).values({ id: newId("snd"), workspaceId, provider: "sandbox", name: "Sandbox", isDefault: true, status: "connected" });
     return { id: userId, email, name: input.name, workspaceId, sessionVersion: 0 };
   });
 }

@@ -9,7 +9,7 @@ import { recordAudit, SYSTEM_ACTOR } from "@/lib/audit/service";
 import { ApiError } from "@/lib/http/errors";
 import { describeError } from "@/lib/logging";
 import { lockMessagingAccount } from "@/lib/senders/messaging-account";
-import { getSenderRow } from "@/lib/senders/service";
+import { campaignSenderRow } from "@/lib/senders/service";
 import { launchBulkCampaign } from "./launch";
 import { completeIfSettled } from "./lifecycle";
 import { HELD_UNTIL, tierUsage } from "./tier";
@@ -79,9 +79,9 @@ async function startDueCampaigns(db: Executor, now: Date): Promise<number> {
 
 /** Makes held messages due, as many as the daily limit of the sender's business account allows now. */
 async function releaseHeldMessages(db: Executor, now: Date): Promise<number> {
-  const candidates = await queryRows<{ id: string; workspace_id: string }>(
+  const candidates = await queryRows<{ id: string; workspace_id: string; sender_id: string | null }>(
     db,
-    sql`select c.id, c.workspace_id from campaigns c
+    sql`select c.id, c.workspace_id, c.sender_id from campaigns c
       where c.kind = 'bulk' and c.status = 'sending' and c.allow_tier_wait
       limit 50`,
   );
@@ -91,7 +91,7 @@ async function releaseHeldMessages(db: Executor, now: Date): Promise<number> {
     if (last !== undefined && now.getTime() >= last && now.getTime() - last < RELEASE_INTERVAL_MS) continue;
     lastReleaseCheck.set(campaign.id, now.getTime());
     released += await db.transaction(async (tx) => {
-      const sender = await getSenderRow(tx, campaign.workspace_id);
+      const sender = await campaignSenderRow(tx, campaign.workspace_id, campaign.sender_id);
       // Under the account's lock: a launch on the account cannot take the same room meanwhile.
       await lockMessagingAccount(tx, sender);
       const usage = await tierUsage(tx, sender, now);

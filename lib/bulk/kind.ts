@@ -7,7 +7,7 @@ import { transition } from "@/lib/campaigns/lifecycle";
 import type { BulkAudience, CampaignStatus } from "@/lib/campaigns/schemas";
 import type { CampaignRow } from "@/lib/campaigns/service";
 import { conflict, validationFailed } from "@/lib/http/errors";
-import { getSenderRow } from "@/lib/senders/service";
+import { campaignSenderRow } from "@/lib/senders/service";
 import { getTemplateRow } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
 import { launchErrors } from "./launch";
@@ -38,7 +38,7 @@ function bulkSettings(row: CampaignRow): BulkSettings {
 async function checkBulkSettings(
   db: Executor,
   workspaceId: string,
-  settings: { audience?: BulkAudience; templateId?: string | null; sendRatePerSecond?: number | null },
+  settings: { audience?: BulkAudience; templateId?: string | null; sendRatePerSecond?: number | null; senderId?: string | null },
 ): Promise<void> {
   if (settings.audience && !isAudienceEmpty(settings.audience)) await bulkAudienceSql(db, workspaceId, settings.audience);
   if (settings.templateId) {
@@ -46,7 +46,7 @@ async function checkBulkSettings(
     if (!template) throw validationFailed([{ path: "templateId", code: "not_found", message: "No template with this id exists in your workspace." }]);
   }
   if (settings.sendRatePerSecond) {
-    const sender = await getSenderRow(db, workspaceId);
+    const sender = await campaignSenderRow(db, workspaceId, settings.senderId);
     if (settings.sendRatePerSecond > sender.throughputPerSecond) {
       throw validationFailed([
         {
@@ -93,7 +93,7 @@ export const bulkKind: CampaignKindDefinition = {
   },
 
   create: {
-    check: (db, workspaceId, { audience, templateId, sendRatePerSecond }) => checkBulkSettings(db, workspaceId, { audience, templateId, sendRatePerSecond }),
+    check: (db, workspaceId, { audience, templateId, sendRatePerSecond, senderId }) => checkBulkSettings(db, workspaceId, { audience, templateId, sendRatePerSecond, senderId }),
     columns: ({ audience, templateId, sendRatePerSecond }) => ({
       audience: audience ?? { listIds: [], segmentIds: [] },
       templateId: templateId ?? null,

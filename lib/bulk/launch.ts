@@ -10,8 +10,8 @@ import { loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView 
 import { auditCampaign, expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
 import { lockMessagingAccount } from "@/lib/senders/messaging-account";
-import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
-import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { campaignSenderRow, isSenderConfigured } from "@/lib/senders/service";
+import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
 import { bulkLaunchChecks } from "./checks";
 import { renderingSql, type SqlRendering } from "./render-sql";
@@ -60,7 +60,7 @@ async function countForLaunch(db: Executor, audienceSql: SQL, rendering: SqlRend
 }
 
 async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, options: { allowTierWait: boolean; now: Date }): Promise<LaunchPlan> {
-  const sender = await getSenderRow(db, workspaceId);
+  const sender = await campaignSenderRow(db, workspaceId, row.senderId);
   const templateRow = row.templateId ? await getTemplateRow(db, workspaceId, row.templateId) : null;
   const template = templateRow
     ? { name: templateRow.name, language: templateRow.language, parameterFormat: templateRow.parameterFormat, components: templateRow.components }
@@ -76,7 +76,7 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
   const usage = await tierUsage(db, sender, options.now);
   const { errors, warnings } = bulkLaunchChecks({
     messageConfig: row.messageConfig,
-    template: templateRow ? { ...templateRow, availableForSender: templateMatchesProvider(templateRow, sender.provider) } : null,
+    template: templateRow ? { ...templateRow, availableForSender: templateFitsSender(templateRow, sender) } : null,
     sender: { provider: sender.provider, configured: isSenderConfigured(sender), throughputPerSecond: sender.throughputPerSecond },
     sendRatePerSecond: row.sendRatePerSecond,
     audienceCount: toSend,
@@ -185,7 +185,7 @@ export async function launchBulkCampaign(db: Executor, workspaceId: string, id: 
     expectVersion(row, options.version);
     const allowTierWait = options.allowTierWait ?? row.allowTierWait;
     // Launches on the numbers of one business account take turns: each counts what the last queued.
-    await lockMessagingAccount(tx, await getSenderRow(tx, workspaceId));
+    await lockMessagingAccount(tx, await campaignSenderRow(tx, workspaceId, row.senderId));
     const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
     if (!plan.check.ready) throw checksFailed(plan.check);
     const inserted = await snapshotAndQueueFirstChunk(tx, workspaceId, row, plan, now, options.snapshotChunkSize);

@@ -6,7 +6,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import type { MessageStatus } from "@/db/schema";
 import { funnelFromStatusCounts, funnelTotal, pendingSnapshotCounts, withPendingSnapshot, type Funnel } from "@/lib/campaigns/funnel";
-import { getSenderRow } from "@/lib/senders/service";
+import { campaignSenderRow } from "@/lib/senders/service";
 import { loadBulkCampaignRow } from "./launch";
 import { HELD_UNTIL, nextTierRelease, tierUsage } from "./tier";
 
@@ -63,7 +63,7 @@ export async function getBulkProgress(db: Executor, workspaceId: string, id: str
 
   let waitingUntil: string | null = null;
   if (held > 0) {
-    const sender = await getSenderRow(db, workspaceId);
+    const sender = await campaignSenderRow(db, workspaceId, row.senderId);
     const usage = await tierUsage(db, sender, now);
     const release = usage.available !== null && usage.available > 0 ? now : await nextTierRelease(db, sender, now);
     waitingUntil = (release ?? now).toISOString();
@@ -72,7 +72,7 @@ export async function getBulkProgress(db: Executor, workspaceId: string, id: str
   const sendingNow = funnel.queued - held;
   let estimatedFinishAt: string | null = null;
   if (row.status === "sending" && sendingNow > 0) {
-    const sender = await getSenderRow(db, workspaceId);
+    const sender = await campaignSenderRow(db, workspaceId, row.senderId);
     const configured = Math.min(row.sendRatePerSecond ?? sender.throughputPerSecond, sender.throughputPerSecond);
     const rate = ratePerSecond > 0 ? ratePerSecond : configured;
     estimatedFinishAt = new Date(now.getTime() + Math.ceil((sendingNow / rate) * 1000)).toISOString();

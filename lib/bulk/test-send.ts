@@ -11,8 +11,8 @@ import { ApiError, validationFailed, type FieldError } from "@/lib/http/errors";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
 import { composeFor, type CampaignSending } from "@/lib/outbox/compose";
 import { queueTestMessages, type TestMessage } from "@/lib/outbox/test-sends";
-import { getSenderRow } from "@/lib/senders/service";
-import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { campaignSenderRow } from "@/lib/senders/service";
+import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
 import { loadBulkCampaignRow } from "./launch";
 import { MAX_TEST_PHONES } from "./schemas";
@@ -32,9 +32,9 @@ export async function sendBulkTest(db: Executor, workspaceId: string, id: string
   if (errors.length > 0) throw validationFailed(errors);
   const unique = [...new Set(parsed)];
 
-  const sender = await getSenderRow(db, workspaceId);
+  const sender = await campaignSenderRow(db, workspaceId, row.senderId);
   const template = row.templateId ? await getTemplateRow(db, workspaceId, row.templateId) : null;
-  const templateErrors = templateChecks(template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null);
+  const templateErrors = templateChecks(template ? { ...template, availableForSender: templateFitsSender(template, sender) } : null);
   if (templateErrors.length > 0 || !template) {
     throw new ApiError("launch_checks_failed", "The campaign's template cannot be sent.", { errors: templateErrors });
   }

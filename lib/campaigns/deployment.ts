@@ -1,7 +1,7 @@
 // What a deployed campaign shows its integrators: webhook URLs, sending limits, a sample request.
 import type { Executor } from "@/db";
 import { apiUrl, appUrl } from "@/lib/env";
-import { getSenderRow, messagingTierLabel } from "@/lib/senders/service";
+import { campaignSenderRow, messagingTierLabel } from "@/lib/senders/service";
 import { curlExample, samplePayload } from "./sample";
 import type { CampaignView } from "./service";
 
@@ -24,10 +24,10 @@ export function campaignWebhookUrls(campaignId: string, requestOrigin?: string):
 export async function getDeploymentDetails(
   db: Executor,
   workspaceId: string,
-  campaign: Pick<CampaignView, "id" | "triggerConfig" | "rateLimitPerMinute">,
+  campaign: Pick<CampaignView, "id" | "triggerConfig" | "rateLimitPerMinute" | "senderId">,
   requestOrigin?: string,
 ): Promise<DeploymentDetails> {
-  const sender = await getSenderRow(db, workspaceId);
+  const sender = await campaignSenderRow(db, workspaceId, campaign.senderId);
   const webhookUrls = campaignWebhookUrls(campaign.id, requestOrigin);
   const body = samplePayload(campaign.triggerConfig);
   return {

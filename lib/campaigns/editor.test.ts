@@ -310,6 +310,7 @@ describe("splitCampaignResponse", () => {
     messageConfig: { variables: [] },
     templateId: null,
     template: null,
+    senderId: "snd_1",
     rateLimitPerMinute: 600,
     respectOptOut: true,
     sendPolicy: { quietHours: null, frequencyCap: null },

@@ -160,6 +160,7 @@ export const createCampaignSchema = z
     templateId: z.string().min(1).max(100).nullable().optional().meta({ description: "Bulk campaigns: the template to send (trigger campaigns pick it in the builder)." }),
     messageConfig: messageConfigSchema.optional().meta({ description: "Bulk campaigns: template variable → contact attribute, with fallbacks." }),
     sendRatePerSecond: sendRateSchema.optional(),
+    senderId: z.string().min(1).max(64).optional().meta({ description: "The sender (WhatsApp number or sandbox) the campaign sends through; left out: the workspace's default sender." }),
   })
   .superRefine((input, ctx) => {
     if (input.kind === "bulk") return;
@@ -192,6 +193,8 @@ export const updateCampaignSchema = campaignEditorSchema.partial().extend({
   /** Bulk campaigns only. */
   audience: bulkAudienceSchema.optional().meta({ description: "Bulk campaigns: who receives it." }),
   sendRatePerSecond: sendRateSchema.optional(),
+  /** The sender; new messages go out through it, queued ones keep theirs. */
+  senderId: z.string().min(1).max(64).optional().meta({ description: "The sender the campaign sends through from now on (messages already queued keep theirs)." }),
   /** Optimistic concurrency: when given, the update only applies to this version. */
   version: z.number().int().min(1).optional(),
 });

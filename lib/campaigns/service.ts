@@ -6,6 +6,7 @@ import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { campaigns, contacts, templates } from "@/db/schema";
+import { campaignSenderRow, getSenderRowById } from "@/lib/senders/service";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
 import { countFunnelsByCampaign, funnelTotal } from "./funnel";
@@ -48,6 +49,8 @@ export interface CampaignView extends CampaignKindMembers {
   messageConfig: MessageConfig;
   templateId: string | null;
   template: CampaignTemplateSummary | null;
+  /** The sender it sends through (null only for a campaign stored before campaigns named one: the default's). */
+  senderId: string | null;
   rateLimitPerMinute: number;
   /** Trigger sends to opted-out contacts are skipped (recorded as `skipped`, reason `opted_out`). */
   respectOptOut: boolean;
@@ -104,6 +107,7 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
     messageConfig: parseStoredMessageConfig(row.messageConfig),
     templateId: row.templateId,
     template,
+    senderId: row.senderId,
     rateLimitPerMinute: row.rateLimitPerMinute,
     respectOptOut: row.respectOptOut,
     sendPolicy: parseStoredSendPolicy(row.sendPolicy),
@@ -212,8 +216,10 @@ export async function campaignStats(db: Executor, workspaceId: string, campaignI
 export async function createCampaign(db: Executor, workspaceId: string, input: CreateCampaignInput): Promise<CampaignView> {
   const values = createCampaignSchema.parse(input);
   const { name, kind, messageConfig } = values;
+  // The named sender (404 for another workspace's), or the default one.
+  const sender = await campaignSenderRow(db, workspaceId, values.senderId);
   const kindRules = campaignKind(kind).create;
-  await kindRules.check(db, workspaceId, values);
+  await kindRules.check(db, workspaceId, { ...values, senderId: sender.id });
   const [row] = await db
     .insert(campaigns)
     .values({
@@ -222,6 +228,7 @@ export async function createCampaign(db: Executor, workspaceId: string, input: C
       name,
       kind,
       status: "draft",
+      senderId: sender.id,
       triggerConfig: defaultTriggerConfig(),
       messageConfig: messageConfig ?? defaultMessageConfig(),
       ...kindRules.columns(values),
@@ -250,8 +257,11 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
       .filter((member) => changes[member] !== undefined)
       .map((member) => ({ path: member, code: "not_for_kind", message: `A ${row.kind} campaign has no ${member}.` }));
     if (kindErrors.length > 0) throw validationFailed(kindErrors);
-    await edits.check(tx, workspaceId, changes);
-    if (intoRevision) return saveRevision(tx, row, changes);
+    // A sender of another workspace is 404 like any other reference.
+    if (changes.senderId !== undefined) await getSenderRowById(tx, workspaceId, changes.senderId);
+    await edits.check(tx, workspaceId, { ...changes, senderId: changes.senderId ?? row.senderId ?? undefined });
+    // The sender is not part of a draft revision: a live campaign's new messages use it at once.
+    if (intoRevision) return saveRevision(tx, changes.senderId !== undefined ? await updateCampaignRow(tx, row, { senderId: changes.senderId }) : row, changes);
     const updated = await updateCampaignRow(
       tx,
       row,
@@ -265,6 +275,7 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.sendPolicy !== undefined ? { sendPolicy: changes.sendPolicy } : {}),
         ...(changes.audience !== undefined ? { audience: changes.audience } : {}),
         ...(changes.sendRatePerSecond !== undefined ? { sendRatePerSecond: changes.sendRatePerSecond } : {}),
+        ...(changes.senderId !== undefined ? { senderId: changes.senderId } : {}),
       },
       inArray(campaigns.status, [...edits.statuses]),
     );

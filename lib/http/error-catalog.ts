@@ -58,7 +58,13 @@ export const ERROR_CATALOG = [
     description:
       "The API key is trigger-only: it may call `POST /api/campaigns/{id}/trigger` (and `/outbound/{id}`) for the campaigns it was created for, and `GET /api/v1/me`, nothing else. Use a full-access key, or create a key for this campaign.",
   },
-  { code: "admin_required", status: 403, title: "Owners and admins only", description: "A member of the workspace may build campaigns and read message logs, but only an owner or an admin may manage API keys, the sender, webhooks, alerts and members, or read the audit log and trigger request bodies.", audience: "web_app" },
+  {
+    code: "admin_required",
+    status: 403,
+    title: "Owners and admins only",
+    description:
+      "A member of the workspace may build campaigns and read message logs, but only an owner or an admin may manage API keys, senders, webhooks, alerts and members, or read the audit log and trigger request bodies. API keys may read senders but never change them: an owner or an admin does that signed in to the web app.",
+  },
   { code: "already_member", status: 409, title: "Conflict", description: "The address invited already belongs to a member of the workspace.", audience: "web_app" },
   { code: "owner_protected", status: 409, title: "Conflict", description: "The change would take the owner out of the workspace, or leave a user without any workspace.", audience: "web_app" },
   { code: "invitation_used", status: 410, title: "Gone", description: "The invitation was accepted or withdrawn already; each link works once.", audience: "web_app" },
@@ -135,6 +141,18 @@ export const ERROR_CATALOG = [
     status: 409,
     title: "Conflict",
     description: "The attribute is already defined with another type. Its stored values follow that type; use a new key for the new type.",
+  },
+  {
+    code: "sender_is_default",
+    status: 409,
+    title: "Default sender",
+    description: "The sender is the workspace's default. Make another sender the default first, or delete it with `?replacement=<sender id>`: that sender becomes the default and takes its campaigns over.",
+  },
+  {
+    code: "sender_in_use",
+    status: 409,
+    title: "Sender in use",
+    description: "Campaigns send through this sender (the detail names them). Give them another sender, or delete it with `?replacement=<sender id>`, which moves them to that sender.",
   },
   { code: "sender_not_configured", status: 409, title: "WhatsApp is not connected", description: "WhatsApp credentials are missing. Finish Settings → WhatsApp.", audience: "web_app" },
   {

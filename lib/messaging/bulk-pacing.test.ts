@@ -1,7 +1,9 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { campaigns } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
+import { createSender } from "@/lib/senders/collection";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createBulkPacing } from "./bulk-pacing";
 import type { ClaimedMessage } from "./claims";
@@ -78,5 +80,26 @@ describe("the pace of a bulk campaign", () => {
     const span = Math.max(...moments) - Math.min(...moments);
     expect(span).toBeGreaterThanOrEqual(9_900);
     expect(span).toBeLessThan(12_000);
+  });
+});
+
+describe("how much a pass claims for a bulk campaign", () => {
+  it("sizes a campaign without its own rate by its own sender's throughput, not another number's of the workspace", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    const slow = await createSender(db, workspaceId, { provider: "sandbox", name: "Coexistence number" });
+    const fast = await createSender(db, workspaceId, { provider: "sandbox", name: "Upgraded number" });
+    const rates = new Map([[slow.id, 20], [fast.id, 1000]]);
+    const campaignId = newId("cmp");
+    await db.insert(campaigns).values({ id: campaignId, workspaceId, name: "Spring sale", kind: "bulk", status: "sending", senderId: slow.id, launchedAt: new Date() });
+    const want = async () => {
+      const pacing = createBulkPacing({ db, limiter: createThroughputLimiter(), now: () => 0, settleStopped: async () => {}, onlyWorkspaceIds: [workspaceId] });
+      await pacing.refresh([]);
+      // The workspace's lanes, as a pass sees them: the fast number's first.
+      return pacing.claimWants(() => 0, (campaign) => (campaign.senderId ? rates.get(campaign.senderId) : undefined) ?? rates.get(fast.id))[0]!.count;
+    };
+    const onSlow = await want();
+    await db.update(campaigns).set({ senderId: fast.id }).where(eq(campaigns.id, campaignId));
+    expect(await want()).toBe(onSlow * 50);
   });
 });

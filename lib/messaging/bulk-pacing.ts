@@ -82,11 +82,11 @@ export function createBulkPacing(deps: BulkPacingDeps) {
     },
 
     /** How many more messages of each sending campaign to claim, given what the pass already holds. */
-    claimWants(held: (campaignId: string) => number, senderRate: (workspaceId: string) => number | undefined) {
+    claimWants(held: (campaignId: string) => number, senderRate: (campaign: { workspaceId: string; senderId: string | null }) => number | undefined) {
       const wants: { campaignId: string; count: number }[] = [];
       for (const campaign of states.values()) {
         if (campaign.status !== "sending") continue;
-        const perSecond = campaign.sendRatePerSecond ?? senderRate(campaign.workspaceId) ?? 80;
+        const perSecond = campaign.sendRatePerSecond ?? senderRate(campaign) ?? 80;
         const target = Math.max(1, Math.ceil((perSecond * BULK_AHEAD_MS) / 1000));
         const holding = held(campaign.id);
         if (holding <= target / 2) wants.push({ campaignId: campaign.id, count: target - holding });

@@ -147,12 +147,14 @@ export interface BulkCampaignState {
   workspaceId: string;
   status: string;
   sendRatePerSecond: number | null;
+  /** The sender it sends through (null: the workspace's default). */
+  senderId: string | null;
 }
 
 /** Bulk campaigns that are sending, plus the current status of `alsoIds` (campaigns whose messages a pass holds). */
 export async function loadBulkCampaigns(db: Executor, input: { alsoIds: string[]; onlyWorkspaceIds?: string[] }): Promise<BulkCampaignState[]> {
   return db
-    .select({ id: campaigns.id, workspaceId: campaigns.workspaceId, status: campaigns.status, sendRatePerSecond: campaigns.sendRatePerSecond })
+    .select({ id: campaigns.id, workspaceId: campaigns.workspaceId, status: campaigns.status, sendRatePerSecond: campaigns.sendRatePerSecond, senderId: campaigns.senderId })
     .from(campaigns)
     .where(
       or(
@@ -182,9 +184,9 @@ export async function loadSendersById(db: Executor, ids: string[]): Promise<Map<
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The workspaces' current senders (for rows queued before messages named their sender). */
+/** The workspaces' default senders (for rows queued before messages named their sender). */
 export async function loadCurrentSenders(db: Executor, workspaceIds: string[]): Promise<Map<string, ChannelSender>> {
   if (workspaceIds.length === 0) return new Map();
-  const rows = await db.select(senderColumns).from(senders).where(inArray(senders.workspaceId, workspaceIds));
+  const rows = await db.select(senderColumns).from(senders).where(and(inArray(senders.workspaceId, workspaceIds), eq(senders.isDefault, true)));
   return new Map(rows.map((row) => [row.workspaceId, row]));
 }

@@ -281,6 +281,9 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
         .filter((lane) => (lane.priority.length * 1000) / Math.max(1, lane.sender.throughputPerSecond) > SATURATED_BACKLOG_MS)
         .map((lane) => lane.sender.workspaceId),
     /** The throughput of a workspace's sender with a lane in this pass. */
-    senderRate: (workspaceId: string) => [...lanes.values()].find((lane) => lane.sender.workspaceId === workspaceId)?.sender.throughputPerSecond,
+    /** The rate of a campaign's sender's lane; one of its workspace's lanes when that sender has none yet. */
+    senderRate: (campaign: { workspaceId: string; senderId: string | null }) =>
+      (campaign.senderId ? lanes.get(campaign.senderId) : undefined)?.sender.throughputPerSecond ??
+      [...lanes.values()].find((lane) => lane.sender.workspaceId === campaign.workspaceId)?.sender.throughputPerSecond,
   };
 }

@@ -11,6 +11,7 @@ export const TAGS = [
   { name: "Trigger", description: "Send one templated message per recipient through an active trigger campaign." },
   { name: "Messages", description: "Read a message's status, a campaign's messages and its logs as CSV." },
   { name: "Templates", description: "WhatsApp templates available to the workspace's sender." },
+  { name: "Senders", description: "The workspace's WhatsApp numbers and the sandbox, one of them the default. Any key reads them; only owners and admins, signed in, change them." },
   { name: "Contacts", description: "Recipients, their typed attributes and their consent, keyed by phone number or id." },
   { name: "Audiences", description: "Lists (static membership) and segments (saved filters, counted live) that bulk campaigns target." },
   { name: "Imports", description: "CSV imports of contacts: a job with progress, a report and the rejected rows." },

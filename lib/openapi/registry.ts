@@ -8,6 +8,7 @@ import { CAMPAIGNS_ENDPOINTS } from "./endpoints/campaigns";
 import { CONTACTS_ENDPOINTS } from "./endpoints/contacts";
 import { IMPORTS_ENDPOINTS } from "./endpoints/imports";
 import { REQUESTS_ENDPOINTS } from "./endpoints/requests";
+import { SENDERS_ENDPOINTS } from "./endpoints/senders";
 import { EXAMPLE_IDS, meSchema } from "./schemas";
 
 export { TAGS, type Endpoint, type HttpMethod, type Parameter, type SuccessResponse, type Tag } from "./endpoint";
@@ -48,6 +49,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...AUDIENCES_ENDPOINTS,
   ...IMPORTS_ENDPOINTS,
   ...REQUESTS_ENDPOINTS,
+  ...SENDERS_ENDPOINTS,
 ];
 
 /** Errors an endpoint can answer with, the shared ones included, in status order. */

@@ -7,7 +7,7 @@ import { sendPolicySchema } from "@/lib/campaigns/send-policy";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
 import { attributeTypes, messageSources, optOutMethods } from "@/db/schema";
 import { segmentFilterSchema } from "@/lib/audiences/filter";
-import { INBOUND_KINDS } from "@/lib/channels/types";
+import { CHANNEL_NAMES, INBOUND_KINDS } from "@/lib/channels/types";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
 import { MAX_BATCH_SIZE } from "@/lib/trigger/validation";
 
@@ -29,6 +29,7 @@ export const EXAMPLE_IDS = {
   list: "lst_4RtY8uIo2pAs6DfG",
   segment: "seg_6JkH3gFd9sAq1WeR",
   inboundMessage: "inm_3WqE5rTy7uIo9PaS",
+  sender: "snd_1QaZ2wSx3eDc4RfV",
 } as const;
 
 // ── Problems ────────────────────────────────────────────────────────────────────────────────
@@ -85,6 +86,10 @@ const campaignShape = {
   messageConfig: messageConfigSchema,
   templateId: z.string().nullable(),
   template: templateSummarySchema.nullable(),
+  senderId: z
+    .string()
+    .nullable()
+    .meta({ description: "The sender (`/api/v1/senders`) it sends through; messages keep the sender they were queued for. Null only for campaigns stored before campaigns named their sender (they use the default one).", example: EXAMPLE_IDS.sender }),
   rateLimitPerMinute: z.number().int().meta({ description: "Trigger requests accepted per minute for this campaign." }),
   respectOptOut: z.boolean().meta({
     description: "Trigger campaigns: a request for a contact who opted out is recorded as a `skipped` message (error `opted_out`) instead of being sent. Default true.",
@@ -392,3 +397,31 @@ export const meSchema = z.object({
     .nullable()
     .meta({ description: "The signed-in user, when the request came from the web app; null for an API key." }),
 });
+
+// ── Senders ─────────────────────────────────────────────────────────────────────────────────
+
+export const senderSchema = z.object({
+  id: opaqueId("snd", EXAMPLE_IDS.sender),
+  object: z.literal("sender"),
+  name: z.string().meta({ example: "Brand FR" }),
+  provider: z.enum(CHANNEL_NAMES).meta({ description: "`sandbox` simulates delivery and reaches no phone; `whatsapp` is a WhatsApp Cloud API number." }),
+  isDefault: z.boolean().meta({ description: "The workspace's default sender: campaigns created without `senderId` send through it. Exactly one sender is the default." }),
+  status: z.enum(["connected", "untested", "disconnected"]).meta({
+    description: "`connected`: the sandbox, or the last connection test passed; `untested`: credentials changed since; `disconnected`: the last test failed.",
+  }),
+  phoneNumberId: z.string().nullable().meta({ example: "106540352242922" }),
+  wabaId: z.string().nullable().meta({ description: "The WhatsApp Business Account: its numbers share the daily messaging limit and its templates.", example: "102290129340398" }),
+  displayPhoneNumber: z.string().nullable().meta({ example: "+33 6 12 34 56 78" }),
+  throughputPerSecond: z.number().int().meta({ description: "Messages per second the number may send (80, 1,000 when Meta upgraded it, 20 for a number also on the WhatsApp Business app).", example: 80 }),
+  messagingTier: z.string().nullable().meta({ description: "The business account's daily messaging limit (`TIER_250` … `TIER_UNLIMITED`); null while unknown.", example: "TIER_10K" }),
+  messagingLimit: z.string().meta({ description: "The limit in words.", example: "10,000 customers / 24 h" }),
+  qualityRating: z.string().nullable().meta({ description: "WhatsApp's quality rating at the last connection test (`GREEN`, `YELLOW`, `RED`).", example: "GREEN" }),
+  configured: z.boolean().meta({ description: "It has what it needs to send (ids and an access token; the sandbox always)." }),
+  credentials: z
+    .object({ accessToken: z.boolean(), appSecret: z.boolean(), verifyToken: z.boolean() })
+    .meta({ description: "Which secrets are stored. Secrets are never returned." }),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+});
+
+export const senderPageSchema = z.object({ data: z.array(senderSchema), nextCursor: nextCursorSchema });

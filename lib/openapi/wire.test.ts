@@ -13,7 +13,8 @@ import { createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone, type BulkFixture } 
 import { newId } from "@/lib/crypto/random";
 import { recordInboundMessages } from "@/lib/inbound/record";
 import { dispatchSettled } from "@/lib/messaging";
-import { createApiAccount, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
+import { getSenderRow } from "@/lib/senders/service";
+import { createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
 import { insertInboundRows } from "@/lib/testing/logs-factories";
 import { createTestMessage } from "@/lib/testing/messaging-factories";
@@ -46,6 +47,12 @@ let triggerCampaignId: string;
 let existing: (apiPath: string) => Record<string, string>;
 /** A contact of the fixture's list who opted out. */
 let optedOutPhone: string;
+/** The fixture workspace's default sender. */
+let defaultSenderId: string;
+/** Headers of the workspace owner's web app session (same origin): sender writes are theirs. */
+let ownerSession: Record<string, string>;
+/** Operations only owners and admins, signed in, may call (an API key gets 403). */
+const ADMIN_WRITES = new Set(["createSender", "updateSender", "deleteSender"]);
 /** Messages the trigger requests created. */
 const messageIds: string[] = [];
 
@@ -77,6 +84,8 @@ beforeAll(async () => {
   const messageId = await createTestMessage({ workspaceId: fx.workspaceId, campaignId: triggerCampaignId });
   const segment = await call("createSegment", { json: { name: "Porto", filter: { match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: "Porto" }] } }, expect: 201 });
   const job = await call("createImport", { json: importOptions(), expect: 201 });
+  defaultSenderId = (await getSenderRow(db, fx.workspaceId)).id;
+  ownerSession = { cookie: await sessionCookie({ userId: fx.userId, workspaceId: fx.workspaceId }), ...SAME_ORIGIN };
   existing = (apiPath): Record<string, string> => {
     if (apiPath.includes("/campaigns/")) return { id: triggerCampaignId };
     if (apiPath.startsWith("/outbound/")) return { id: triggerCampaignId };
@@ -85,6 +94,7 @@ beforeAll(async () => {
     if (apiPath.includes("/lists/")) return { id: fx.listId };
     if (apiPath.includes("/segments/{id}")) return { id: String(segment.body.id) };
     if (apiPath.includes("/imports/")) return { id: String(job.body.id) };
+    if (apiPath.includes("/senders/")) return { id: defaultSenderId };
     return {};
   };
 });
@@ -171,12 +181,15 @@ describe("the API on the wire", () => {
         if (query.has("cursor")) await call(op.operationId, { params, query: { cursor: "not-a-cursor" }, expect: 422 });
         if (query.has("limit")) await call(op.operationId, { params, query: { limit: "1000" }, expect: 422 });
         const content = op.requestBody?.content ?? {};
-        if (content["application/json"] && op.requestBody?.required) await call(op.operationId, { params, raw: { contentType: "application/json", text: "" }, expect: 400 });
+        // A key may not write senders: their bodies are checked as the signed-in owner sends them.
+        const as = ADMIN_WRITES.has(op.operationId) ? { key: null, headers: ownerSession } : {};
+        if (ADMIN_WRITES.has(op.operationId)) await call(op.operationId, { params, json: {}, expect: 403 });
+        if (content["application/json"] && op.requestBody?.required) await call(op.operationId, { params, ...as, raw: { contentType: "application/json", text: "" }, expect: 400 });
         if (content["application/json"]) {
-          await call(op.operationId, { params, raw: { contentType: "application/json", text: "{" }, expect: 400 });
-          await call(op.operationId, { params, raw: { contentType: "text/plain", text: "hello" }, expect: 415 });
-          await call(op.operationId, { params, raw: { contentType: "application/json", text: OVERSIZED_BODY }, expect: 413 });
-          await call(op.operationId, { params, json: { unknownMember: true }, expect: 422 });
+          await call(op.operationId, { params, ...as, raw: { contentType: "application/json", text: "{" }, expect: 400 });
+          await call(op.operationId, { params, ...as, raw: { contentType: "text/plain", text: "hello" }, expect: 415 });
+          await call(op.operationId, { params, ...as, raw: { contentType: "application/json", text: OVERSIZED_BODY }, expect: 413 });
+          await call(op.operationId, { params, ...as, json: { unknownMember: true }, expect: 422 });
         } else if (content["text/csv"]) {
           await call(op.operationId, { params, json: { phone: "+14155552671" }, expect: 415 });
         }
@@ -464,6 +477,47 @@ describe("the API on the wire", () => {
     await call("countSegmentFilter", { json: { filter }, expect: 200 });
     await call("deleteSegment", { params: segmentParams, expect: 204 });
     await call("deleteSegment", { params: segmentParams, expect: 404 });
+  });
+
+  it("answers sender requests as documented: any credential reads, the signed-in owner writes", async () => {
+    const owner = { key: null, headers: ownerSession };
+    const fr = await call("createSender", {
+      ...owner,
+      json: { provider: "whatsapp", name: "Brand FR", phoneNumberId: "106540352242922", wabaId: "102290129340398", accessToken: "EAAG-wire-token" },
+      expect: 201,
+    });
+    expect(JSON.stringify(fr.body)).not.toContain("EAAG-wire-token");
+    await call("createSender", { ...owner, json: { provider: "whatsapp", phoneNumberId: "not a number", wabaId: "1" }, expect: 422 });
+    await call("createSender", { json: { provider: "sandbox" }, expect: 403 });
+    const spare = await call("createSender", { ...owner, json: { provider: "sandbox", name: "Spare" }, expect: 201 });
+    await call("listSenders", { query: { limit: "10", cursor: await nextCursorOf("listSenders") }, expect: 200 });
+    await call("listSenders", { key: null, headers: { cookie: ownerSession.cookie! }, expect: 200 });
+    const params = { id: String(fr.body.id) };
+    const missing = { id: "snd_doesnotexist" };
+    const theirs = await getSenderRow(await getDb(), stranger.workspaceId);
+    await call("getSender", { params, expect: 200 });
+    await call("getSender", { params: missing, expect: 404 });
+    await call("getSender", { params: { id: theirs.id }, expect: 404 });
+    await call("updateSender", { params, ...owner, json: { name: "Brand France" }, expect: 200 });
+    await call("updateSender", { params: missing, ...owner, json: { name: "X" }, expect: 404 });
+    await call("updateSender", { params, json: { name: "By key" }, expect: 403 });
+
+    // Campaigns name their sender: another workspace's is 404; templates are listed per sender.
+    await call("createCampaign", { json: { name: "Elsewhere", senderId: theirs.id }, expect: 404 });
+    const frCampaign = await call("createCampaign", { json: { name: "FR welcome", senderId: params.id }, expect: 201 });
+    expect(frCampaign.body.senderId).toBe(params.id);
+    await call("listTemplates", { query: { senderId: params.id }, expect: 200 });
+    await call("listTemplates", { query: { senderId: "snd_doesnotexist" }, expect: 404 });
+    await call("listTemplates", { query: { senderId: "x".repeat(65) }, expect: 422 });
+
+    await call("deleteSender", { params: { id: defaultSenderId }, ...owner, expect: 409 });
+    await call("deleteSender", { params, ...owner, expect: 409 });
+    await call("deleteSender", { params, ...owner, query: { replacement: params.id }, expect: 422 });
+    await call("deleteSender", { params, expect: 403 });
+    await call("deleteSender", { params, ...owner, query: { replacement: String(spare.body.id) }, expect: 204 });
+    await call("deleteSender", { params, ...owner, expect: 404 });
+    await call("updateSender", { params: { id: String(spare.body.id) }, ...owner, json: { isDefault: true }, expect: 200 });
+    await call("updateSender", { params: { id: defaultSenderId }, ...owner, json: { isDefault: true }, expect: 200 });
   });
 
   it("answers import and bulk upsert requests as documented", async () => {

@@ -47,6 +47,13 @@ export const webAppOnly = { accept: "session" } as const satisfies { accept: Acc
 /** Options for a web-app route that manages the workspace (keys, sender, webhooks, alerts, members): owners and admins. */
 export const adminsOnly = { accept: "session", roles: ADMIN_ROLES } as const satisfies { accept: AcceptedCredentials; roles: readonly MemberRole[] };
 
+/**
+ * Options for a REST write that only owners and admins may make (senders): the route takes both
+ * credentials so its reads and writes share one path, but an API key acts for no one in particular
+ * and is refused with 403 `admin_required`, as on the session-only admin routes.
+ */
+export const adminWrites = { roles: ADMIN_ROLES, refuseKeys: true } as const satisfies { roles: readonly MemberRole[]; refuseKeys: boolean };
+
 /** Options for a web-app route for the workspace's owners only (their alerts). */
 export const ownersOnly = { accept: "session", roles: ["owner"] } as const satisfies { accept: AcceptedCredentials; roles: readonly MemberRole[] };
 
@@ -97,7 +104,8 @@ export function withWorkspace<P extends Params = Params>(
     csvBody = false,
     triggerKeys = false,
     roles,
-  }: { accept?: AcceptedCredentials; csvBody?: boolean; triggerKeys?: boolean; roles?: readonly MemberRole[] } = {},
+    refuseKeys = false,
+  }: { accept?: AcceptedCredentials; csvBody?: boolean; triggerKeys?: boolean; roles?: readonly MemberRole[]; refuseKeys?: boolean } = {},
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
@@ -111,6 +119,7 @@ export function withWorkspace<P extends Params = Params>(
         const key = await authenticateApiKeyRequest(db, request, requestId);
         try {
           if (key.scope.type === "trigger" && !triggerKeys) throw insufficientScope();
+          if (refuseKeys) throw new ApiError("admin_required", "API keys cannot do this: an owner or an admin of the workspace does it, signed in to the web app.");
           return await run(key.workspaceId, { type: "api_key", id: key.id, name: key.name }, key.scope, null);
         } finally {
           // Nothing is scheduled while the stored "last used" is fresh (almost every request).

@@ -5,7 +5,9 @@ import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestCampaign } from "@/lib/testing/messaging-factories";
 import { senderBanner, senderTroubleKind } from "./banner";
-import { getSenderRow, senderHealth, updateSenderSettings } from "./service";
+import { createSender } from "./collection";
+import { senderHealth } from "./health";
+import { getSenderRow, updateSenderSettings } from "./service";
 
 const whatsapp = {
   provider: "whatsapp" as const,
@@ -80,7 +82,7 @@ describe("failing-sender banner", () => {
       code: "network_error",
       pendingMessages: 3,
       provider: "whatsapp",
-      href: "/settings/whatsapp",
+      href: `/settings/whatsapp/${senderId}`,
     });
     expect(banner!.since).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     // A send that goes out again ends the warning.
@@ -110,6 +112,22 @@ describe("failing-sender banner", () => {
     await updateSenderSettings(db, workspaceId, { provider: "sandbox" });
     expect(await senderBanner(db, workspaceId)).toBeNull();
     expect((await senderHealth(db, workspaceId)).pendingMessages).toBe(0);
+  });
+
+  it("warns about any failing sender of the workspace, not only the default, naming it and counting the others", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    const defaultId = (await getSenderRow(db, workspaceId)).id;
+    const fr = await createSender(db, workspaceId, { ...whatsapp, name: "Brand FR" });
+    const de = await createSender(db, workspaceId, { ...whatsapp, phoneNumberId: "106540352249999", name: "Brand DE" });
+    await addMessages(workspaceId, defaultId, [{ status: "read" }]);
+    expect(await senderBanner(db, workspaceId)).toBeNull();
+    await addMessages(workspaceId, fr.id, [expired, expired]);
+    expect(await senderBanner(db, workspaceId)).toMatchObject({ senderId: fr.id, senderName: "Brand FR", otherFailingSenders: 0, href: `/settings/whatsapp/${fr.id}` });
+    await addMessages(workspaceId, de.id, [expired, expired]);
+    expect(await senderBanner(db, workspaceId)).toMatchObject({ senderName: "Brand FR", otherFailingSenders: 1 });
+    expect((await senderHealth(db, workspaceId, de.id)).failing).toBe(true);
+    expect((await senderHealth(db, workspaceId)).failing).toBe(false);
   });
 
   it("tells the kinds of trouble apart", () => {

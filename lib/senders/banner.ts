@@ -1,8 +1,9 @@
 // What the failing-sender banner says on the campaigns list, the campaign page and the logs: built
-// from `senderHealth`, so every page warns on the same rule.
+// from `senderHealth` per sender, so every page warns on the same rule.
 import type { Executor } from "@/db";
 import { getChannel, type ChannelName, type SenderTroubleKind } from "@/lib/channels";
-import { getSenderRow, senderHealth, type SenderHealth } from "./service";
+import { senderHealth, type SenderHealth } from "./health";
+import { listSenderRows, type SenderRow } from "./service";
 
 export type { SenderTroubleKind };
 
@@ -18,6 +19,10 @@ export interface SenderBannerData {
   /** Messages still queued for this sender: they go out once it works again, or fail if it is replaced. */
   pendingMessages: number;
   provider: ChannelName;
+  senderId: string;
+  senderName: string;
+  /** Other senders of the workspace failing at the same time. */
+  otherFailingSenders: number;
   /** Where to fix it. */
   href: string;
 }
@@ -38,9 +43,9 @@ const TITLES: Record<SenderTroubleKind, string> = {
 };
 
 /** The banner for a sender's health, or null while its last sends went fine. */
-export function bannerFromHealth(health: SenderHealth, provider: ChannelName): SenderBannerData | null {
+export function bannerFromHealth(health: SenderHealth, sender: Pick<SenderRow, "id" | "name" | "provider">, otherFailingSenders = 0): SenderBannerData | null {
   if (!health.failing) return null;
-  const kind = senderTroubleKind(health.code, provider);
+  const kind = senderTroubleKind(health.code, sender.provider);
   return {
     kind,
     title: TITLES[kind],
@@ -48,14 +53,23 @@ export function bannerFromHealth(health: SenderHealth, provider: ChannelName): S
     code: health.code,
     since: health.since,
     pendingMessages: health.pendingMessages,
-    provider,
-    href: SENDER_SETTINGS_HREF,
+    provider: sender.provider,
+    senderId: sender.id,
+    senderName: sender.name,
+    otherFailingSenders,
+    href: `${SENDER_SETTINGS_HREF}/${sender.id}`,
   };
 }
 
-/** The banner for the workspace's current sender, or null while its last sends went fine. */
+/** Each sender of the workspace with its health (the default first). */
+export async function sendersWithHealth(db: Executor, workspaceId: string): Promise<{ sender: SenderRow; health: SenderHealth }[]> {
+  const rows = await listSenderRows(db, workspaceId);
+  return Promise.all(rows.map(async (sender) => ({ sender, health: await senderHealth(db, workspaceId, sender.id) })));
+}
+
+/** The banner for the workspace's first failing sender (the default first), or null while every sender's last sends went fine. */
 export async function senderBanner(db: Executor, workspaceId: string): Promise<SenderBannerData | null> {
-  const health = await senderHealth(db, workspaceId);
-  if (!health.failing) return null;
-  return bannerFromHealth(health, (await getSenderRow(db, workspaceId)).provider);
+  const failing = (await sendersWithHealth(db, workspaceId)).filter((s) => s.health.failing);
+  const first = failing[0];
+  return first ? bannerFromHealth(first.health, first.sender, failing.length - 1) : null;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHANNEL_NAMES } from "@/lib/channels/types";
 import { MESSAGING_TIERS, type MessagingTier } from "./tier";
 
 const graphId = (label: string) =>
@@ -49,3 +50,56 @@ export const senderConnectionSchema = z.object({
   accessToken: optionalSecret,
 });
 export type SenderConnectionInput = z.input<typeof senderConnectionSchema>;
+
+const senderName = z.string().trim().min(1, "Name the sender.").max(80, "Keep the name under 80 characters.");
+const secret = z.string().max(2000);
+
+/** A new sender: the sandbox, or a WhatsApp number with its credentials (the access token is required). */
+export const createSenderSchema = z.discriminatedUnion("provider", [
+  z.object({
+    provider: z.literal("sandbox"),
+    name: senderName.optional(),
+    isDefault: z.boolean().optional(),
+  }),
+  z.object({
+    provider: z.literal("whatsapp"),
+    name: senderName.optional(),
+    isDefault: z.boolean().optional(),
+    phoneNumberId: phoneNumberIdSchema,
+    wabaId: wabaIdSchema,
+    accessToken: optionalSecret,
+    appSecret: optionalSecret,
+    verifyToken: optionalSecret,
+    messagingTier: messagingTierSchema.optional(),
+  }),
+]);
+export type CreateSenderInput = z.input<typeof createSenderSchema>;
+
+/** A change of a sender: any of its name, default flag and connection; blank secrets keep the stored ones. */
+export const updateSenderSchema = z.object({
+  name: senderName.optional(),
+  isDefault: z.literal(true, { error: "A sender stops being the default when another one becomes it: set isDefault: true on that one." }).optional(),
+  provider: z.enum(CHANNEL_NAMES).optional(),
+  phoneNumberId: phoneNumberIdSchema.optional(),
+  wabaId: wabaIdSchema.optional(),
+  accessToken: secret.optional(),
+  appSecret: secret.optional(),
+  verifyToken: secret.optional(),
+  messagingTier: messagingTierSchema.optional(),
+});
+export type UpdateSenderInput = z.input<typeof updateSenderSchema>;
+
+export const deleteSenderQuerySchema = z.object({
+  replacement: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: "Another sender's id: it takes the deleted sender's campaigns over and, when the deleted one was the default, becomes the default.", example: "snd_5TgB6yHn7uJm8IkO" }),
+});
+
+/** `?senderId=` of the web app's sender settings routes (left out: the default sender). */
+export const senderQuerySchema = z.object({
+  senderId: z.preprocess((value) => (value === "" ? undefined : value), z.string().max(64).optional()),
+});

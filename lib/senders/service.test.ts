@@ -8,7 +8,8 @@ import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError } from "@/lib/channels/whatsapp/testing";
 import { fakeGraphForFile } from "@/lib/channels/whatsapp/testing";
-import { getSender, getSenderRow, loadSenderCredentials, senderHealth, testSenderConnection, updateSenderSettings } from "./service";
+import { senderHealth } from "./health";
+import { getSender, getSenderRow, loadSenderCredentials, testSenderConnection, updateSenderSettings } from "./service";
 
 const fakeGraph = fakeGraphForFile();
 
@@ -79,6 +80,19 @@ describe("sender settings", () => {
     expect(result).toMatchObject({ ok: true, displayPhoneNumber: "+1 555-0100", throughputPerSecond: 80, messagingTierLabel: "10,000 customers / 24 h" });
     expect(fakeGraph().requests.at(-1)!.headers.authorization).toBe(`Bearer ${whatsapp.accessToken}`);
     expect(await getSender(db, workspaceId)).toMatchObject({ displayPhoneNumber: "+1 555-0100", messagingTier: "TIER_10K" });
+  });
+
+  it("stores a number's quality and status, and 20 messages a second for a number also on the WhatsApp Business app", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    await updateSenderSettings(db, workspaceId, whatsapp);
+    expect((await getSender(db, workspaceId)).status).toBe("untested");
+    fakeGraph().handle(() => ({ body: { display_phone_number: "+1 555-0100", quality_rating: "GREEN", throughput: { level: "STANDARD" }, is_on_biz_app: true } }));
+    expect(await testSenderConnection(db, workspaceId, { phoneNumberId: whatsapp.phoneNumberId })).toMatchObject({ ok: true, throughputPerSecond: 20 });
+    expect(await getSender(db, workspaceId)).toMatchObject({ throughputPerSecond: 20, qualityRating: "GREEN", status: "connected" });
+    fakeGraph().handle(() => graphError(190, "Error validating access token: Session has expired.", 401));
+    await testSenderConnection(db, workspaceId, { phoneNumberId: whatsapp.phoneNumberId });
+    expect((await getSender(db, workspaceId)).status).toBe("disconnected");
   });
 
   it("reports the exact Graph error", async () => {

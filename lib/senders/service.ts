@@ -1,22 +1,28 @@
-// The workspace's sending identity: the sandbox or a WhatsApp Cloud API number, secrets sealed at rest.
-import { and, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
+// A workspace's sending identities: the sandbox or WhatsApp Cloud API numbers, secrets sealed at
+// rest. One of them is the workspace's default, which campaigns use when they name none; the
+// collection (create, rename, set default, delete) is in ./collection.ts, health in ./health.ts.
+import { and, asc, desc, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { messages, senders } from "@/db/schema";
 import { ChannelRequestError, getChannel, type ChannelName, type ChannelRequestFailure } from "@/lib/channels";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
 import { decryptSecret, encryptSecret, maskSecret } from "@/lib/crypto/secrets";
 import { newId } from "@/lib/crypto/random";
-import { validationFailed, type FieldError } from "@/lib/http/errors";
-import { recordSenderAccount } from "./messaging-account";
+import { notFound, validationFailed, type FieldError } from "@/lib/http/errors";
+import { messagingAccount, recordSenderAccount } from "./messaging-account";
 import { parseMessagingTier } from "./tier";
 import { senderConnectionSchema, senderSettingsSchema, type SenderConnectionInput, type SenderSettingsInput } from "./schemas";
 
-type SenderRow = typeof senders.$inferSelect;
+export type SenderRow = typeof senders.$inferSelect;
+export type SenderStatus = SenderRow["status"];
 
 export const SANDBOX_TIER_LABEL = "Sandbox — unlimited";
 
-/** What the settings page and APIs may show: secrets only as masks. */
+/** What the settings page may show (owners and admins): secrets only as masks. */
 export interface SenderView {
+  id: string;
+  name: string;
+  isDefault: boolean;
   provider: ChannelName;
   phoneNumberId: string | null;
   wabaId: string | null;
@@ -27,7 +33,10 @@ export interface SenderView {
   throughputPerSecond: number;
   messagingTier: string | null;
   messagingTierLabel: string;
+  qualityRating: string | null;
+  status: SenderStatus;
   configured: boolean;
+  createdAt: string;
   updatedAt: string;
 }
 
@@ -42,14 +51,40 @@ export interface SenderCredentials {
   throughputPerSecond: number;
 }
 
-/** The workspace's sender row, created as a sandbox sender when missing. */
+/**
+ * The workspace's default sender, created as the sandbox when the workspace has none. A workspace
+ * whose senders have no default (rows written before defaults existed) gets its oldest one.
+ */
 export async function getSenderRow(db: Executor, workspaceId: string): Promise<SenderRow> {
-  const [row] = await db.select().from(senders).where(eq(senders.workspaceId, workspaceId)).limit(1);
+  const find = async () =>
+    (await db.select().from(senders).where(eq(senders.workspaceId, workspaceId)).orderBy(desc(senders.isDefault), asc(senders.createdAt)).limit(1))[0];
+  const row = await find();
   if (row) return row;
-  await db.insert(senders).values({ id: newId("snd"), workspaceId, provider: "sandbox" }).onConflictDoNothing({ target: senders.workspaceId });
-  const [created] = await db.select().from(senders).where(eq(senders.workspaceId, workspaceId)).limit(1);
+  await db
+    .insert(senders)
+    .values({ id: newId("snd"), workspaceId, provider: "sandbox", name: "Sandbox", isDefault: true, status: "connected" })
+    .onConflictDoNothing();
+  const created = await find();
   if (!created) throw new Error(`Could not create the sender of workspace ${workspaceId}.`);
   return created;
+}
+
+/** A sender of the workspace by id; 404 for an unknown id or another workspace's sender. */
+export async function getSenderRowById(db: Executor, workspaceId: string, id: string): Promise<SenderRow> {
+  const [row] = await db.select().from(senders).where(and(eq(senders.workspaceId, workspaceId), eq(senders.id, id))).limit(1);
+  if (!row) throw notFound(`No sender ${id} in this workspace.`);
+  return row;
+}
+
+/** The sender a campaign sends through: the one it names, or the workspace's default. */
+export async function campaignSenderRow(db: Executor, workspaceId: string, senderId: string | null | undefined): Promise<SenderRow> {
+  return senderId ? getSenderRowById(db, workspaceId, senderId) : getSenderRow(db, workspaceId);
+}
+
+/** Every sender of the workspace, the default first, then oldest first (the default is created when there is none). */
+export async function listSenderRows(db: Executor, workspaceId: string): Promise<SenderRow[]> {
+  await getSenderRow(db, workspaceId);
+  return db.select().from(senders).where(eq(senders.workspaceId, workspaceId)).orderBy(desc(senders.isDefault), asc(senders.createdAt), asc(senders.id));
 }
 
 /** A WhatsApp sender is usable once it has its ids and an access token; the sandbox always is. */
@@ -65,6 +100,9 @@ export function messagingTierLabel(row: Pick<SenderRow, "provider" | "messagingT
 export function toSenderView(row: SenderRow): SenderView {
   const mask = (sealed: string | null) => (sealed ? safeMask(sealed) : null);
   return {
+    id: row.id,
+    name: row.name,
+    isDefault: row.isDefault,
     provider: row.provider,
     phoneNumberId: row.phoneNumberId,
     wabaId: row.wabaId,
@@ -75,7 +113,10 @@ export function toSenderView(row: SenderRow): SenderView {
     throughputPerSecond: row.throughputPerSecond,
     messagingTier: row.messagingTier,
     messagingTierLabel: messagingTierLabel(row),
+    qualityRating: row.qualityRating,
+    status: row.status,
     configured: isSenderConfigured(row),
+    createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -88,13 +129,14 @@ function safeMask(sealed: string): string {
   }
 }
 
-export async function getSender(db: Executor, workspaceId: string): Promise<SenderView> {
-  return toSenderView(await getSenderRow(db, workspaceId));
+/** A sender's view (the default one without an id). */
+export async function getSender(db: Executor, workspaceId: string, senderId?: string): Promise<SenderView> {
+  return toSenderView(await campaignSenderRow(db, workspaceId, senderId));
 }
 
 /** Decrypted credentials, for sending and webhook verification only; never return these to a client. */
-export async function loadSenderCredentials(db: Executor, workspaceId: string): Promise<SenderCredentials> {
-  const row = await getSenderRow(db, workspaceId);
+export async function loadSenderCredentials(db: Executor, workspaceId: string, senderId?: string): Promise<SenderCredentials> {
+  const row = await campaignSenderRow(db, workspaceId, senderId);
   const open = (sealed: string | null) => (sealed ? decryptSecret(sealed) : null);
   return {
     id: row.id,
@@ -109,20 +151,21 @@ export async function loadSenderCredentials(db: Executor, workspaceId: string): 
 }
 
 /**
- * Saves the sender settings; the audit row names the fields that changed (a secret field only as
- * "replaced", never its value). Switching between the sandbox and WhatsApp keeps the credentials,
- * so switching back does not mean entering them again. A different provider or phone number is a
- * different sender: see `replaceSenderIdentity`.
+ * Saves a sender's settings (the default sender's without `senderId`); the audit row names the
+ * fields that changed (a secret field only as "replaced", never its value). Switching between the
+ * sandbox and WhatsApp keeps the credentials, so switching back does not mean entering them again.
+ * A different provider or phone number is a different sender: see `replaceSenderIdentity`.
  */
 export async function updateSenderSettings(
   db: Executor,
   workspaceId: string,
   input: SenderSettingsInput,
   actor: AuditActor = SYSTEM_ACTOR,
+  options: { senderId?: string } = {},
 ): Promise<SenderView> {
   const settings = senderSettingsSchema.parse(input);
   return db.transaction(async (tx) => {
-    const row = await getSenderRow(tx, workspaceId);
+    const row = await campaignSenderRow(tx, workspaceId, options.senderId);
     const audit = async (changed: string[], replaced: SenderReplacement | null) => {
       if (changed.length === 0) return;
       const metadata = replaced ? { changed, replacedSenderId: row.id, failedMessages: replaced.failedMessages } : { changed };
@@ -132,7 +175,7 @@ export async function updateSenderSettings(
       const replaced = row.provider !== "sandbox" ? await replaceSenderIdentity(tx, row, { provider: "sandbox", phoneNumberId: row.phoneNumberId }) : null;
       const [updated] = await tx
         .update(senders)
-        .set({ provider: "sandbox", updatedAt: new Date() })
+        .set({ provider: "sandbox", status: "connected", updatedAt: new Date() })
         .where(eq(senders.id, replaced?.id ?? row.id))
         .returning();
       if (updated) await recordSenderAccount(tx, updated);
@@ -145,6 +188,7 @@ export async function updateSenderSettings(
     }
     if (errors.length > 0) throw validationFailed(errors);
     const numberChanged = row.phoneNumberId !== settings.phoneNumberId;
+    const credentialsChanged = numberChanged || row.provider !== "whatsapp" || row.wabaId !== settings.wabaId || Boolean(settings.accessToken);
     const replaced =
       row.provider !== "whatsapp" || numberChanged ? await replaceSenderIdentity(tx, row, { provider: "whatsapp", phoneNumberId: settings.phoneNumberId }) : null;
     const [updated] = await tx
@@ -157,7 +201,9 @@ export async function updateSenderSettings(
         ...(settings.appSecret ? { appSecretEncrypted: encryptSecret(settings.appSecret) } : {}),
         ...(settings.verifyToken ? { verifyTokenEncrypted: encryptSecret(settings.verifyToken) } : {}),
         // A different number has its own name and limits: forget the old ones until the next test.
-        ...(numberChanged ? { displayPhoneNumber: null, messagingTier: null, throughputPerSecond: getChannel("whatsapp").limits.defaultThroughputPerSecond } : {}),
+        ...(numberChanged ? { displayPhoneNumber: null, messagingTier: null, qualityRating: null, throughputPerSecond: getChannel("whatsapp").limits.defaultThroughputPerSecond } : {}),
+        // New credentials are unproven until the next connection test.
+        ...(credentialsChanged ? { status: "untested" as const } : {}),
         updatedAt: new Date(),
       })
       .where(eq(senders.id, replaced?.id ?? row.id))
@@ -193,12 +239,19 @@ export type ConnectionTestResult =
     };
 
 /**
- * Asks the Graph API about the phone number. When it is the stored number, its display number,
- * throughput and messaging tier are saved for the deploy dialog.
+ * Asks the Graph API about the phone number. When it is the stored number of the sender (the
+ * default one without `senderId`), its display number, throughput, quality, status and messaging
+ * limit are saved; the limit is the business account's, so its other numbers in the workspace get
+ * it too.
  */
-export async function testSenderConnection(db: Executor, workspaceId: string, input: SenderConnectionInput): Promise<ConnectionTestResult> {
+export async function testSenderConnection(
+  db: Executor,
+  workspaceId: string,
+  input: SenderConnectionInput,
+  options: { senderId?: string } = {},
+): Promise<ConnectionTestResult> {
   const { phoneNumberId, accessToken: typedToken } = senderConnectionSchema.parse(input);
-  const row = await getSenderRow(db, workspaceId);
+  const row = await campaignSenderRow(db, workspaceId, options.senderId);
   const accessToken = typedToken ?? (row.accessTokenEncrypted ? decryptSecret(row.accessTokenEncrypted) : undefined);
   if (!accessToken) {
     throw validationFailed([{ path: "accessToken", code: "required", message: "Paste the access token to test the connection." }]);
@@ -214,9 +267,12 @@ export async function testSenderConnection(db: Executor, workspaceId: string, in
           displayPhoneNumber: info.displayPhoneNumber,
           throughputPerSecond: info.throughputPerSecond,
           messagingTier,
+          qualityRating: info.qualityRating,
+          status: "connected",
           updatedAt: new Date(),
         })
         .where(eq(senders.id, row.id));
+      if (messagingTier) await shareMessagingTier(db, row, messagingTier);
     }
     return {
       ok: true,
@@ -230,8 +286,28 @@ export async function testSenderConnection(db: Executor, workspaceId: string, in
     };
   } catch (error) {
     if (!(error instanceof ChannelRequestError)) throw error;
+    if (row.phoneNumberId === phoneNumberId && !typedToken) {
+      await db.update(senders).set({ status: "disconnected", updatedAt: new Date() }).where(eq(senders.id, row.id));
+    }
     return { ok: false, error: error.failure };
   }
+}
+
+/**
+ * The daily messaging limit is the business account's: every number of the account in the
+ * workspace shows (and is guarded by) the same one.
+ */
+export async function shareMessagingTier(db: Executor, row: Pick<SenderRow, "id" | "workspaceId" | "provider" | "wabaId">, tier: string | null): Promise<void> {
+  if (row.provider !== "whatsapp" || !row.wabaId) return;
+  await db
+    .update(senders)
+    .set({ messagingTier: tier })
+    .where(and(eq(senders.workspaceId, row.workspaceId), eq(senders.provider, "whatsapp"), eq(senders.wabaId, row.wabaId)));
+}
+
+/** The account whose templates a sender may send: `waba:<id>`, or `sandbox` for the sandbox. */
+export function templateAccount(row: Pick<SenderRow, "provider" | "wabaId" | "workspaceId">): string {
+  return row.provider === "sandbox" ? "sandbox" : row.wabaId ? messagingAccount(row) : "";
 }
 
 export const SENDER_CHANGED_CODE = "sender_changed";
@@ -276,88 +352,3 @@ async function replaceSenderIdentity(
   return { id, failedMessages: failed.length };
 }
 
-/**
- * Error codes that mean the sender itself cannot send (credentials, permissions, account,
- * reachability): its channel says which of its codes are; a send whose outcome is unknown is too.
- */
-const isSenderLevel = (provider: ChannelName, code: string | null) =>
-  code !== null && (code === "outcome_unknown" || getChannel(provider).senderTrouble(code) !== null);
-
-export interface SenderHealth {
-  senderId: string;
-  /**
-   * The latest send attempts of the current sender (at least the last two, or the only one so far;
-   * retries waiting included) failed for a reason of the sender (token, permissions, account,
-   * reachability).
-   */
-  failing: boolean;
-  reason: string | null;
-  /** The error code of the latest such failure. */
-  code: string | null;
-  /** When the run of such failures began. */
-  since: string | null;
-  /** Messages queued or being sent by the current sender: what a provider or number change would fail. */
-  pendingMessages: number;
-}
-
-/** How many of the latest sends are looked at. */
-const HEALTH_WINDOW = 5;
-/** Latest attempts in a row that must have failed for a reason of the sender. */
-const FAILING_RUN = 2;
-
-/**
- * Cheap health of the workspace's current sender, for a banner and the switch confirmation. A
- * message waiting for a retry after a sender-level error counts as a failed attempt: that is how a
- * sender that cannot reach WhatsApp looks while its messages are still queued.
- */
-export async function senderHealth(db: Executor, workspaceId: string): Promise<SenderHealth> {
-  const sender = await getSenderRow(db, workspaceId);
-  const [recent, [pending]] = await Promise.all([
-    db
-      .select({
-        status: messages.status,
-        errorCode: messages.errorCode,
-        errorReason: messages.errorReason,
-        failedAt: messages.failedAt,
-        updatedAt: messages.updatedAt,
-      })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.workspaceId, workspaceId),
-          eq(messages.senderId, sender.id),
-          or(
-            isNotNull(messages.sentAt),
-            isNotNull(messages.failedAt),
-            and(inArray(messages.status, ["queued", "sending"]), isNotNull(messages.errorCode), gt(messages.attempts, 0)),
-          ),
-        ),
-      )
-      .orderBy(desc(messages.createdAt))
-      .limit(HEALTH_WINDOW),
-    db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(messages)
-      .where(and(eq(messages.workspaceId, workspaceId), eq(messages.senderId, sender.id), inArray(messages.status, ["queued", "sending"]))),
-  ]);
-  const failedAttempt = (m: (typeof recent)[number]) =>
-    (m.status === "failed" || m.status === "queued" || m.status === "sending") && isSenderLevel(sender.provider, m.errorCode);
-  // The run of such failures up to the latest attempt: two in a row (or the only attempt so far).
-  const firstGood = recent.findIndex((m) => !failedAttempt(m));
-  const run = firstGood === -1 ? recent : recent.slice(0, firstGood);
-  const failing = run.length > 0 && run.length >= Math.min(FAILING_RUN, recent.length);
-  const since = failing
-    ? run.reduce<Date | null>((oldest, m) => {
-        const at = m.failedAt ?? m.updatedAt;
-        return !oldest || at < oldest ? at : oldest;
-      }, null)
-    : null;
-  return {
-    senderId: sender.id,
-    failing,
-    reason: failing ? (recent[0]!.errorReason ?? null) : null,
-    code: failing ? (recent[0]!.errorCode ?? null) : null,
-    since: since?.toISOString() ?? null,
-    pendingMessages: Number(pending?.count ?? 0),
-  };
-}

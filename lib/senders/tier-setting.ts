@@ -4,22 +4,32 @@ import { eq } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { senders } from "@/db/schema";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
-import { getSenderRow, testSenderConnection, toSenderView, updateSenderSettings, type ConnectionTestResult, type SenderView } from "./service";
+import { campaignSenderRow, shareMessagingTier, testSenderConnection, toSenderView, updateSenderSettings, type ConnectionTestResult, type SenderView } from "./service";
 import { senderSettingsSchema, whatsappSenderSettingsSchema, type MessagingTier, type SenderSettingsInput } from "./schemas";
 
-/** Saves the sender form: credentials through the sender service, then the chosen limit, in one transaction. */
-export async function saveSenderSettings(db: Executor, workspaceId: string, input: SenderSettingsInput, actor: AuditActor = SYSTEM_ACTOR): Promise<SenderView> {
+/**
+ * Saves a sender's form (the default sender's without `senderId`): credentials through the sender
+ * service, then the chosen limit (shared by the business account's numbers), in one transaction.
+ */
+export async function saveSenderSettings(
+  db: Executor,
+  workspaceId: string,
+  input: SenderSettingsInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+  options: { senderId?: string } = {},
+): Promise<SenderView> {
   const settings = senderSettingsSchema.parse(input);
   return db.transaction(async (tx) => {
-    const view = await updateSenderSettings(tx, workspaceId, settings, actor);
+    const view = await updateSenderSettings(tx, workspaceId, settings, actor, options);
     if (settings.provider !== "whatsapp" || settings.messagingTier === undefined) return view;
-    return toSenderView(await setMessagingTier(tx, workspaceId, settings.messagingTier, actor));
+    return toSenderView(await setMessagingTier(tx, workspaceId, view.id, settings.messagingTier, actor));
   });
 }
 
-async function setMessagingTier(db: Executor, workspaceId: string, tier: MessagingTier | null, actor: AuditActor) {
-  const row = await getSenderRow(db, workspaceId);
+async function setMessagingTier(db: Executor, workspaceId: string, senderId: string, tier: MessagingTier | null, actor: AuditActor) {
+  const row = await campaignSenderRow(db, workspaceId, senderId);
   if (row.messagingTier === tier) return row;
+  await shareMessagingTier(db, row, tier);
   const [updated] = await db.update(senders).set({ messagingTier: tier, updatedAt: new Date() }).where(eq(senders.id, row.id)).returning();
   await recordAudit(db, {
     workspaceId,
@@ -37,10 +47,10 @@ async function setMessagingTier(db: Executor, workspaceId: string, tier: Messagi
  * Save would refuse fails here too. A limit WhatsApp reports replaces the stored one; when it reports
  * none, the limit chosen by hand stays.
  */
-export async function testSenderForm(db: Executor, workspaceId: string, input: unknown): Promise<ConnectionTestResult> {
+export async function testSenderForm(db: Executor, workspaceId: string, input: unknown, options: { senderId?: string } = {}): Promise<ConnectionTestResult> {
   const form = whatsappSenderSettingsSchema.parse({ ...(input as object), provider: "whatsapp" });
-  const before = await getSenderRow(db, workspaceId);
-  const result = await testSenderConnection(db, workspaceId, { phoneNumberId: form.phoneNumberId, accessToken: form.accessToken });
+  const before = await campaignSenderRow(db, workspaceId, options.senderId);
+  const result = await testSenderConnection(db, workspaceId, { phoneNumberId: form.phoneNumberId, accessToken: form.accessToken }, { senderId: before.id });
   if (result.ok && result.messagingTier === null && before.phoneNumberId === form.phoneNumberId && before.messagingTier !== null) {
     await db.update(senders).set({ messagingTier: before.messagingTier }).where(eq(senders.id, before.id));
   }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { updateSenderSettings } from "@/lib/senders/service";
+import { getTemplateRow } from "./service";
+import { createSender } from "@/lib/senders/collection";
+import { getSenderRowById, updateSenderSettings } from "@/lib/senders/service";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError } from "@/lib/channels/whatsapp/testing";
 import { fakeGraphForFile } from "@/lib/channels/whatsapp/testing";
-import { listTemplates, syncTemplates } from "./service";
+import { listTemplates, syncTemplates, templateFitsSender } from "./service";
 
 const fakeGraph = fakeGraphForFile();
 
@@ -61,5 +63,33 @@ describe("templates", () => {
     fakeGraph().handle(() => graphError(100, "Unsupported get request.", 400));
     await expect(syncTemplates(db, workspaceId)).rejects.toMatchObject({ status: 502, code: "graph_error" });
     expect(await listTemplates(db, workspaceId)).toEqual([]);
+  });
+
+  it("keeps each business account's templates apart: a same-named template in two accounts, each sender lists and sends its own", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    const fr = await createSender(db, workspaceId, { provider: "whatsapp", name: "FR", phoneNumberId: "1065403522", wabaId: "1022901293", accessToken: "EAAfr" });
+    const de = await createSender(db, workspaceId, { provider: "whatsapp", name: "DE", phoneNumberId: "1065403599", wabaId: "1022909999", accessToken: "EAAde" });
+    const frSecond = await createSender(db, workspaceId, { provider: "whatsapp", name: "FR 2", phoneNumberId: "1065403577", wabaId: "1022901293", accessToken: "EAAfr2" });
+    fakeGraph().handle((req) => {
+      const waba = /^\/v23\.0\/(\d+)\/message_templates$/.exec(req.path)?.[1];
+      if (!waba) return { status: 404, body: {} };
+      const text = waba === "1022901293" ? "Bonjour {{1}}" : "Hallo {{1}}";
+      return { body: { data: [{ id: `t${waba}`, name: "hello", language: "en_US", category: "UTILITY", status: "APPROVED", components: [{ type: "BODY", text }] }], paging: { cursors: {} } } };
+    });
+    await syncTemplates(db, workspaceId, { senderId: fr.id });
+    await syncTemplates(db, workspaceId, { senderId: de.id });
+    const frList = await listTemplates(db, workspaceId, { senderId: fr.id });
+    const deList = await listTemplates(db, workspaceId, { senderId: de.id });
+    expect(frList.map((t) => t.components)).toEqual([[{ type: "BODY", text: "Bonjour {{1}}" }]]);
+    expect(deList.map((t) => t.components)).toEqual([[{ type: "BODY", text: "Hallo {{1}}" }]]);
+    // One sync serves every number of the account.
+    expect((await listTemplates(db, workspaceId, { senderId: frSecond.id })).map((t) => t.id)).toEqual(frList.map((t) => t.id));
+    // A campaign's template must be its sender's account's; the sandbox only sends its demo templates.
+    const frTemplate = (await getTemplateRow(db, workspaceId, frList[0]!.id))!;
+    expect(templateFitsSender(frTemplate, await getSenderRowById(db, workspaceId, fr.id))).toBe(true);
+    expect(templateFitsSender(frTemplate, await getSenderRowById(db, workspaceId, de.id))).toBe(false);
+    expect(templateFitsSender(frTemplate, { provider: "sandbox", wabaId: null, workspaceId })).toBe(false);
+    await expect(listTemplates(db, workspaceId, { senderId: "snd_missing" })).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -1,11 +1,12 @@
-// Stored templates per workspace: sandbox demo templates, or those synced from WhatsApp Manager.
-import { and, asc, eq, like, notLike, or, isNull, inArray, sql } from "drizzle-orm";
+// Stored templates per workspace and business account: sandbox demo templates (account `sandbox`),
+// or those synced from WhatsApp Manager (account `waba:<id>`). A sender sends its account's templates.
+import { and, asc, eq, inArray, like, notLike, or, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { templates, workspaces } from "@/db/schema";
 import { ChannelRequestError, getChannel, type ChannelName } from "@/lib/channels";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
-import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
+import { campaignSenderRow, isSenderConfigured, templateAccount, type SenderRow } from "@/lib/senders/service";
 import { SANDBOX_TEMPLATES, withWorkspaceFooter } from "./sandbox";
 import type { ParameterFormat, TemplateVariable } from "./types";
 import { listTemplateVariables } from "./variables";
@@ -57,6 +58,7 @@ export async function ensureSandboxTemplates(db: Executor, workspaceId: string):
         id: newId("tpl"),
         workspaceId,
         externalId: `${SANDBOX_EXTERNAL_PREFIX}${t.name}`,
+        account: "sandbox",
         name: t.name,
         language: t.language,
         category: t.category,
@@ -65,23 +67,27 @@ export async function ensureSandboxTemplates(db: Executor, workspaceId: string):
         components: workspace ? withWorkspaceFooter(t.components, workspace.name) : t.components,
       })),
     )
-    .onConflictDoNothing({ target: [templates.workspaceId, templates.name, templates.language] });
+    .onConflictDoNothing({ target: [templates.workspaceId, templates.account, templates.name, templates.language] });
 }
 
-function providerFilter(provider: ChannelName) {
-  return provider === "sandbox"
-    ? like(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`)
-    : or(isNull(templates.externalId), notLike(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`));
+type SenderAccountFields = Pick<SenderRow, "provider" | "wabaId" | "workspaceId">;
+
+/** The templates a sender can send: the demo ones for the sandbox, its business account's for a WhatsApp number. */
+function senderTemplatesFilter(sender: SenderAccountFields) {
+  if (sender.provider === "sandbox") return like(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`);
+  const whatsapp = or(isNull(templates.externalId), notLike(templates.externalId, `${SANDBOX_EXTERNAL_PREFIX}%`));
+  // Rows synced before templates named their account ("") stay usable.
+  return and(whatsapp, inArray(templates.account, [templateAccount(sender), ""]));
 }
 
-/** Templates usable with the workspace's current sender, approved first. */
-export async function listTemplates(db: Executor, workspaceId: string): Promise<TemplateView[]> {
-  const sender = await getSenderRow(db, workspaceId);
+/** Templates the sender (the workspace's default without `senderId`) can send, approved first. */
+export async function listTemplates(db: Executor, workspaceId: string, options: { senderId?: string } = {}): Promise<TemplateView[]> {
+  const sender = await campaignSenderRow(db, workspaceId, options.senderId);
   if (sender.provider === "sandbox") await ensureSandboxTemplates(db, workspaceId);
   const rows = await db
     .select()
     .from(templates)
-    .where(and(eq(templates.workspaceId, workspaceId), providerFilter(sender.provider)))
+    .where(and(eq(templates.workspaceId, workspaceId), senderTemplatesFilter(sender)))
     .orderBy(sql`case when ${templates.status} = 'APPROVED' then 0 else 1 end`, asc(templates.name), asc(templates.language));
   return rows.map(toTemplateView);
 }
@@ -95,9 +101,10 @@ export async function getTemplateRow(db: Executor, workspaceId: string, id: stri
   return row ?? null;
 }
 
-/** True when the template can be used with the sender the workspace has now. */
-export function templateMatchesProvider(row: Pick<TemplateRow, "externalId">, provider: ChannelName): boolean {
-  return provider === "sandbox" ? isSandboxTemplate(row) : !isSandboxTemplate(row);
+/** True when the sender can send the template: a sandbox template for the sandbox, its business account's for a WhatsApp number. */
+export function templateFitsSender(row: Pick<TemplateRow, "externalId" | "account">, sender: SenderAccountFields): boolean {
+  if (sender.provider === "sandbox") return isSandboxTemplate(row);
+  return !isSandboxTemplate(row) && (row.account === "" || row.account === templateAccount(sender));
 }
 
 export interface SyncResult {
@@ -108,15 +115,17 @@ export interface SyncResult {
 }
 
 /**
- * Pulls every template of the WhatsApp Business Account and stores it (the sandbox re-adds its demo
- * templates). Templates that disappeared from WhatsApp Manager are kept with status DELETED so
- * campaigns that use them fail their deploy check instead of losing their template.
+ * Pulls every template of the sender's WhatsApp Business Account (the default sender's without
+ * `senderId`) and stores it under that account: one sync serves every number of the account (the
+ * sandbox re-adds its demo templates). Templates that disappeared from WhatsApp Manager are kept
+ * with status DELETED so campaigns that use them fail their deploy check instead of losing their
+ * template.
  */
-export async function syncTemplates(db: Executor, workspaceId: string): Promise<SyncResult> {
-  const sender = await getSenderRow(db, workspaceId);
+export async function syncTemplates(db: Executor, workspaceId: string, options: { senderId?: string } = {}): Promise<SyncResult> {
+  const sender = await campaignSenderRow(db, workspaceId, options.senderId);
   if (sender.provider === "sandbox") {
     await ensureSandboxTemplates(db, workspaceId);
-    const list = await listTemplates(db, workspaceId);
+    const list = await listTemplates(db, workspaceId, { senderId: sender.id });
     return { provider: "sandbox", total: list.length, approved: list.filter((t) => t.status === "APPROVED").length, removed: 0 };
   }
   if (!isSenderConfigured(sender) || !sender.wabaId || !sender.accessTokenEncrypted) {
@@ -139,6 +148,7 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
     throw new ApiError("graph_error", `${message}${code ? ` (code ${code})` : ""}`, { extensions: { graph: { code, subcode, details, kind } } });
   }
   const now = new Date();
+  const account = templateAccount(sender);
   return db.transaction(async (tx) => {
     for (const t of remote) {
       await tx
@@ -147,6 +157,7 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
           id: newId("tpl"),
           workspaceId,
           externalId: t.externalId,
+          account,
           name: t.name,
           language: t.language,
           category: t.category,
@@ -156,7 +167,7 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
           syncedAt: now,
         })
         .onConflictDoUpdate({
-          target: [templates.workspaceId, templates.name, templates.language],
+          target: [templates.workspaceId, templates.account, templates.name, templates.language],
           set: {
             externalId: t.externalId,
             category: t.category,
@@ -172,7 +183,7 @@ export async function syncTemplates(db: Executor, workspaceId: string): Promise<
     const stored = await tx
       .select({ id: templates.id, name: templates.name, language: templates.language, externalId: templates.externalId })
       .from(templates)
-      .where(and(eq(templates.workspaceId, workspaceId), providerFilter("whatsapp")));
+      .where(and(eq(templates.workspaceId, workspaceId), eq(templates.account, account), senderTemplatesFilter(sender)));
     const gone = stored.filter((row) => !keep.has(`${row.name}\u0000${row.language}`)).map((row) => row.id);
     if (gone.length > 0) {
       await tx.update(templates).set({ status: "DELETED", updatedAt: now }).where(and(eq(templates.workspaceId, workspaceId), inArray(templates.id, gone)));

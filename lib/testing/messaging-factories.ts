@@ -36,6 +36,7 @@ export interface TestMessageInput {
   attempts?: number;
   sentAt?: Date | null;
   createdAt?: Date;
+  senderId?: string | null;
 }
 
 /** Inserts one message (queued and due now unless overridden); returns its id. */
@@ -59,6 +60,7 @@ export async function createTestMessage(input: TestMessageInput): Promise<string
     inFlightAt: input.inFlightAt ?? null,
     attempts: input.attempts ?? 0,
     sentAt: input.sentAt ?? null,
+    ...(input.senderId !== undefined ? { senderId: input.senderId } : {}),
     ...(input.createdAt ? { createdAt: input.createdAt } : {}),
   });
   return id;

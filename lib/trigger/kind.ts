@@ -11,8 +11,8 @@ import type { CampaignStatus } from "@/lib/campaigns/schemas";
 import { loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
 import { expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { conflict, validationFailed, type FieldError } from "@/lib/http/errors";
-import { getSenderRow, isSenderConfigured } from "@/lib/senders/service";
-import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { campaignSenderRow, isSenderConfigured } from "@/lib/senders/service";
+import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { deployChecks } from "./checks";
 import { sendTriggerTest } from "./test-send";
 
@@ -20,14 +20,14 @@ import { sendTriggerTest } from "./test-send";
 export async function checkCampaign(
   db: Executor,
   workspaceId: string,
-  config: Pick<CampaignRow, "triggerConfig" | "messageConfig" | "templateId">,
+  config: Pick<CampaignRow, "triggerConfig" | "messageConfig" | "templateId" | "senderId">,
 ): Promise<FieldError[]> {
-  const sender = await getSenderRow(db, workspaceId);
+  const sender = await campaignSenderRow(db, workspaceId, config.senderId);
   const template = config.templateId ? await getTemplateRow(db, workspaceId, config.templateId) : null;
   return deployChecks({
     triggerConfig: config.triggerConfig,
     messageConfig: config.messageConfig,
-    template: template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null,
+    template: template ? { ...template, availableForSender: templateFitsSender(template, sender) } : null,
     sender: { provider: sender.provider, configured: isSenderConfigured(sender) },
   });
 }

@@ -342,7 +342,7 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
     ? sql`(select to_jsonb(s) from (${storedResponseSql(input.campaignId, input.idempotencyKey)}) s)`
     : sql`null::jsonb`;
   return sql`with cmp as (
-        select c.id, c.kind, c.status, c.version, c.trigger_config::text as trigger_config, c.message_config::text as message_config,
+        select c.id, c.kind, c.status, c.version, c.sender_id, c.trigger_config::text as trigger_config, c.message_config::text as message_config,
                c.rate_limit_per_minute, c.respect_opt_out, c.template_id, c.send_policy -> 'frequencyCap' as frequency_cap
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
@@ -363,7 +363,11 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
         (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status,
                   'parameterFormat', t.parameter_format, 'components', t.components)
            from templates t join cmp on t.id = cmp.template_id where t.workspace_id = ${input.workspaceId}) as template,
-        (select jsonb_build_object('id', s.id) from senders s where s.workspace_id = ${input.workspaceId}) as sender,
+        -- The campaign's sender (the workspace's default for a campaign stored before campaigns named one).
+        (select jsonb_build_object('id', s.id) from senders s
+           where s.workspace_id = ${input.workspaceId}
+             and (s.id = (select cmp.sender_id from cmp) or (select cmp.sender_id from cmp) is null)
+           order by s.is_default desc, s.created_at limit 1) as sender,
         (select coalesce(jsonb_agg(jsonb_build_object('phone', ct.phone_number, 'name', ct.name, 'attributes', ct.attributes,
                   'opted_out_at', ct.opted_out_at, 'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)), '[]'::jsonb)
            from known ct) as contacts,

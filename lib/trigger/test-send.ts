@@ -13,8 +13,8 @@ import { ApiError, validationFailed, type FieldError } from "@/lib/http/errors";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
 import { composeFor, type CampaignSending } from "@/lib/outbox/compose";
 import { queueTestMessages, type TestMessage } from "@/lib/outbox/test-sends";
-import { getSenderRow } from "@/lib/senders/service";
-import { getTemplateRow, templateMatchesProvider } from "@/lib/templates/service";
+import { campaignSenderRow } from "@/lib/senders/service";
+import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { OPTED_OUT_CODE } from "@/lib/contacts/opt-out";
 import { unrenderableErrors } from "./service";
 import { validateTriggerItems } from "./validation";
@@ -29,9 +29,9 @@ export async function sendTriggerTest(
   const campaign = await getCampaign(db, workspaceId, campaignId);
   if (campaign.status === "archived") throw new ApiError("invalid_status_transition", "An archived campaign cannot send tests; unarchive it first.");
   const config = editedConfig(campaign);
-  const sender = await getSenderRow(db, workspaceId);
+  const sender = await campaignSenderRow(db, workspaceId, campaign.senderId);
   const template = config.templateId ? await getTemplateRow(db, workspaceId, config.templateId) : null;
-  const templateErrors = templateChecks(template ? { ...template, availableForSender: templateMatchesProvider(template, sender.provider) } : null);
+  const templateErrors = templateChecks(template ? { ...template, availableForSender: templateFitsSender(template, sender) } : null);
   if (templateErrors.length > 0 || !template) throw new ApiError("launch_checks_failed", "The campaign's template cannot be sent.", { errors: templateErrors });
 
   const request = input.request ?? {};

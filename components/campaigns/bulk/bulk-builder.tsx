@@ -16,6 +16,7 @@ import type { TemplateView } from "@/lib/templates/service";
 import { Banner, CampaignNameField, useUnsavedChangesWarning, type BuilderForm } from "../builder-parts";
 import { MessageNode } from "../message-node";
 import { CampaignHeader } from "../campaign-header";
+import { CampaignSenderSelect, useSenderSwitch, type SenderOption } from "../campaign-sender-select";
 import { AudiencePicker } from "./audience-picker";
 import { bulkUpdateBody, initialSettings, settingsChanged, type BulkCampaign, type BulkSettings } from "./bulk-draft";
 import { LaunchDialog, type LaunchPlan } from "./launch-dialog";
@@ -39,9 +40,11 @@ export interface BulkBuilderProps {
   lists: AudienceOption[];
   segments: AudienceOption[];
   sender: { provider: ChannelName; name: string; throughputPerSecond: number };
+  /** The workspace's senders, for the sender select. */
+  senders: SenderOption[];
 }
 
-export function BulkBuilder({ initialCampaign, templates: initialTemplates, knownAttributes, lists, segments, sender }: BulkBuilderProps) {
+export function BulkBuilder({ initialCampaign, templates: initialTemplates, knownAttributes, lists, segments, sender, senders }: BulkBuilderProps) {
   const router = useRouter();
   const [campaign, setCampaign] = useState(initialCampaign);
   const [templates, setTemplates] = useState(initialTemplates);
@@ -132,7 +135,10 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
   async function syncTemplates() {
     setBusy("sync");
     try {
-      const result = await requestJson<{ data: TemplateView[]; total: number }>("/api/templates/sync", { method: "POST", body: {} });
+      const result = await requestJson<{ data: TemplateView[]; total: number }>(`/api/templates/sync?senderId=${encodeURIComponent(campaign.senderId ?? "")}`, {
+        method: "POST",
+        body: {},
+      });
       if (!result.ok) return void toast.error(result.problem.detail);
       setTemplates(result.data.data);
       toast.success(`Templates synced: ${result.data.total} found`);
@@ -140,6 +146,9 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
       setBusy(null);
     }
   }
+
+  // No version check: the save just before may have moved the version past this render's.
+  const sendersSwitch = useSenderSwitch<BulkCampaign>({ campaignId: campaign.id, save, version: () => undefined, onSaved: setCampaign, onTemplates: setTemplates });
 
   const later = settings.schedule.mode === "later";
   return (
@@ -163,6 +172,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
         )}
       </CampaignHeader>
 
+      <CampaignSenderSelect senders={senders} value={campaign.senderId} disabled={!editable || busy !== null} busy={sendersSwitch.switching} onChange={(id) => void sendersSwitch.switchTo(id)} />
       {sender.provider === "sandbox" && (
         <Banner tone="info" icon={<Info aria-hidden />}>
           <strong className="font-medium">Sandbox mode.</strong> Messages are simulated — nothing reaches a real phone.

@@ -13,6 +13,7 @@ function bulkCampaign(bulk: Partial<NonNullable<CampaignView["bulk"]>>): Campaig
     messageConfig: { variables: [] },
     templateId: null,
     template: null,
+    senderId: "snd_1",
     rateLimitPerMinute: 600,
     respectOptOut: true,
     sendPolicy: { quietHours: null, frequencyCap: null },

@@ -19,6 +19,8 @@ interface PhoneNumberResponse {
   verified_name?: string;
   quality_rating?: string;
   throughput?: { level?: string };
+  /** True for a number also used in the WhatsApp Business app (coexistence). */
+  is_on_biz_app?: boolean;
   whatsapp_business_manager_messaging_limit?: string;
   messaging_limit_tier?: string;
 }
@@ -26,15 +28,18 @@ interface PhoneNumberResponse {
 export const DEFAULT_THROUGHPUT_PER_SECOND = 80;
 /** A number Meta upgraded (throughput level HIGH). */
 export const HIGH_THROUGHPUT_PER_SECOND = 1000;
+/** A number also used in the WhatsApp Business app (coexistence) sends at most this many messages a second. */
+export const COEXISTENCE_THROUGHPUT_PER_SECOND = 20;
 
-export function throughputForLevel(level: string | null | undefined): number {
+export function throughputForLevel(level: string | null | undefined, coexistence = false): number {
+  if (coexistence) return COEXISTENCE_THROUGHPUT_PER_SECOND;
   return String(level ?? "").toUpperCase() === "HIGH" ? HIGH_THROUGHPUT_PER_SECOND : DEFAULT_THROUGHPUT_PER_SECOND;
 }
 
 export async function getPhoneNumberInfo(config: GraphConfig, phoneNumberId: string): Promise<PhoneNumberInfo> {
   const body = await graphRequest<PhoneNumberResponse>(config, "GET", encodeURIComponent(phoneNumberId), {
     query: {
-      fields: "id,display_phone_number,verified_name,quality_rating,throughput,whatsapp_business_manager_messaging_limit,messaging_limit_tier",
+      fields: "id,display_phone_number,verified_name,quality_rating,throughput,whatsapp_business_manager_messaging_limit,messaging_limit_tier,is_on_biz_app",
     },
   });
   const level = body.throughput?.level ?? null;
@@ -44,7 +49,7 @@ export async function getPhoneNumberInfo(config: GraphConfig, phoneNumberId: str
     verifiedName: body.verified_name ?? null,
     qualityRating: body.quality_rating ?? null,
     throughputLevel: level,
-    throughputPerSecond: throughputForLevel(level),
+    throughputPerSecond: throughputForLevel(level, body.is_on_biz_app === true),
     messagingLimit: body.whatsapp_business_manager_messaging_limit ?? body.messaging_limit_tier ?? null,
   };
 }

@@ -33,6 +33,7 @@ const bulkCampaignExample = {
   messageConfig: MESSAGE_CONFIG_EXAMPLE,
   templateId: EXAMPLE_IDS.template,
   template: { id: EXAMPLE_IDS.template, name: "newsletter", language: "en_US", status: "APPROVED" },
+  senderId: EXAMPLE_IDS.sender,
   rateLimitPerMinute: 600,
   respectOptOut: true,
   sendPolicy: { quietHours: null, frequencyCap: null },

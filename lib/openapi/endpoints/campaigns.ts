@@ -2,6 +2,7 @@
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
 import type { ErrorCode } from "@/lib/http/error-catalog";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
+import { templatesQuerySchema } from "@/lib/templates/schemas";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import {
   campaignPageSchema,
@@ -43,6 +44,7 @@ const draftCampaignExample = {
   messageConfig: { variables: [] },
   templateId: null,
   template: null,
+  senderId: EXAMPLE_IDS.sender,
   rateLimitPerMinute: 600,
   respectOptOut: true,
   sendPolicy: { quietHours: null, frequencyCap: null },
@@ -302,9 +304,10 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     path: "/api/v1/campaigns",
     tag: "Campaigns",
     summary: "Create a campaign",
-    description: "Creates a `draft` trigger campaign with an empty mapping. Configure it with `PATCH`, then deploy it.",
+    description:
+      "Creates a `draft` trigger campaign with an empty mapping. Configure it with `PATCH`, then deploy it. `senderId` picks the sender it sends through (404 for a sender the workspace does not have); left out, the workspace's default sender.",
     auth: "apiKey",
-    body: { schema: createCampaignSchema, strict: true, required: true, example: { name: "Order confirmation" } },
+    body: { schema: createCampaignSchema, strict: true, required: true, example: { name: "Order confirmation", senderId: EXAMPLE_IDS.sender } },
     responses: [
       {
         status: 201,
@@ -314,7 +317,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         headers: { Location: { description: "`/api/v1/campaigns/{id}` of the new campaign.", schema: { type: "string" }, required: true } },
       },
     ],
-    errors: JSON_BODY_ERRORS,
+    errors: ["not_found", ...JSON_BODY_ERRORS],
   },
   {
     operationId: "getCampaign",
@@ -466,8 +469,9 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Templates",
     summary: "List templates",
     description:
-      "The templates the workspace's current sender can use (the sandbox's demo templates, or those synced from WhatsApp Manager), approved first, each with the variables a campaign must map.",
+      "The templates a sender can use (the sandbox's demo templates, or those of its WhatsApp Business Account synced from WhatsApp Manager), approved first, each with the variables a campaign must map. Without `senderId`, the default sender's.",
     auth: "apiKey",
+    query: templatesQuerySchema,
     responses: [
       {
         status: 200,
@@ -499,6 +503,6 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         },
       },
     ],
-    errors: [],
+    errors: ["not_found", "validation_failed"],
   },
 ];

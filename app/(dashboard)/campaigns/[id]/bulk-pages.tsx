@@ -4,6 +4,7 @@ import { listLists } from "@/lib/audiences/lists";
 import { listSegments } from "@/lib/audiences/segments";
 import { getBulkProgress } from "@/lib/bulk/progress";
 import { listKnownAttributes } from "@/lib/campaigns/service";
+import { campaignSenderOptions } from "@/lib/senders/options";
 import { getSender } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
 import { getWorkspace } from "@/lib/workspaces";
@@ -12,16 +13,19 @@ import { BulkCampaignView } from "@/components/campaigns/bulk/bulk-campaign-view
 import type { BulkCampaign } from "@/components/campaigns/bulk/bulk-draft";
 
 export async function BulkBuilderPage({ db, workspaceId, campaign }: { db: Executor; workspaceId: string; campaign: BulkCampaign }) {
-  const [templates, knownAttributes, lists, segments, sender, workspace] = await Promise.all([
-    listTemplates(db, workspaceId),
+  const senderId = campaign.senderId ?? undefined;
+  const [templates, knownAttributes, lists, segments, sender, workspace, senders] = await Promise.all([
+    listTemplates(db, workspaceId, { senderId }),
     listKnownAttributes(db, workspaceId),
     listLists(db, workspaceId, { limit: 100 }),
     listSegments(db, workspaceId, { limit: 100 }),
-    getSender(db, workspaceId),
+    getSender(db, workspaceId, senderId),
     getWorkspace(db, workspaceId),
+    campaignSenderOptions(db, workspaceId),
   ]);
   return (
     <BulkBuilder
+      senders={senders}
       key={campaign.id}
       initialCampaign={campaign}
       templates={templates}
