@@ -24,7 +24,7 @@ export function templateChecks(template: CheckedTemplate): FieldError[] {
       {
         path: "message.template",
         code: "template_unavailable",
-        message: `The template "${template.name}" does not belong to the current sender. Sync templates and pick one again.`,
+        message: `The template "${template.name}" does not belong to the campaign's sender (its WhatsApp Business Account, or the sandbox). Pick one of its templates, or sync them.`,
       },
     ];
   }

@@ -32,6 +32,11 @@ describe("the senders collection", () => {
     expect(first.data).toEqual([expect.objectContaining({ object: "sender", provider: "sandbox", name: "Sandbox", isDefault: true, status: "connected" })]);
 
     const added = await createSender(db, workspaceId, brandFr);
+    // One number is one sender.
+    await expect(createSender(db, workspaceId, { ...brandFr, name: "Again" }).catch(toApiError)).resolves.toMatchObject({
+      status: 422,
+      errors: [expect.objectContaining({ path: "phoneNumberId", code: "duplicate" })],
+    });
     expect(added).toMatchObject({ name: "Brand FR", provider: "whatsapp", isDefault: false, status: "untested", configured: true, credentials: { accessToken: true, appSecret: true, verifyToken: false } });
     expect(JSON.stringify(added)).not.toMatch(/secret-token|abcd|9876/);
     await createSender(db, workspaceId, { provider: "sandbox", name: "Test number" });

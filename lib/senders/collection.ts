@@ -104,6 +104,16 @@ export async function createSender(db: Executor, workspaceId: string, body: Crea
   }
   return db.transaction(async (tx) => {
     await getSenderRow(tx, workspaceId);
+    if (input.provider === "whatsapp") {
+      const [same] = await tx
+        .select({ name: senders.name })
+        .from(senders)
+        .where(and(eq(senders.workspaceId, workspaceId), eq(senders.provider, "whatsapp"), eq(senders.phoneNumberId, input.phoneNumberId)))
+        .limit(1);
+      if (same) {
+        throw validationFailed([{ path: "phoneNumberId", code: "duplicate", message: `This number is already the sender “${same.name}”: change that one instead.` }]);
+      }
+    }
     // A new number of a business account the workspace already sends from shares its known limit.
     const [sibling] =
       input.provider === "whatsapp" && input.messagingTier === undefined

@@ -3,9 +3,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { campaigns, messages, senders } from "@/db/schema";
+import { campaigns, messages, senders, templates } from "@/db/schema";
 import { getLaunchCheck, launchBulkCampaign } from "@/lib/bulk/launch";
 import { createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone } from "@/lib/bulk/test-fixtures";
+import { deployCampaign } from "@/lib/campaigns/lifecycle";
 import { createCampaign } from "@/lib/campaigns/service";
 import { ApiError } from "@/lib/http/errors";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
@@ -93,5 +94,18 @@ describe("a workspace with several senders", () => {
     const launched = results[0]!.status === "fulfilled" ? { campaignId: fx.campaignId, senderId: first.id } : { campaignId: onSecond.id, senderId: second.id };
     const queued = await db.select({ senderId: messages.senderId, source: messages.source }).from(messages).where(eq(messages.campaignId, launched.campaignId));
     expect(queued.filter((m) => m.source === "bulk").map((m) => m.senderId)).toEqual(Array(8).fill(launched.senderId));
+  });
+
+  it("deploys a campaign only with a template of its sender's business account", async () => {
+    const db = await getDb();
+    const fx = await createTriggerFixture({ status: "draft" });
+    const fr = await createSender(db, fx.workspaceId, { provider: "whatsapp", name: "FR", phoneNumberId: "106540352242922", wabaId: "102290129340398", accessToken: "EAAG-fr" });
+    const de = await createSender(db, fx.workspaceId, { provider: "whatsapp", name: "DE", phoneNumberId: "106540352249999", wabaId: "102290129349999", accessToken: "EAAG-de" });
+    await db.update(templates).set({ account: "waba:102290129340398" }).where(eq(templates.id, fx.templateId));
+    await db.update(campaigns).set({ senderId: de.id }).where(eq(campaigns.id, fx.campaignId));
+    const refused = await deployCampaign(db, fx.workspaceId, fx.campaignId).catch((error: unknown) => error as ApiError);
+    expect((refused as ApiError).errors?.map((e) => e.code)).toContain("template_unavailable");
+    await db.update(campaigns).set({ senderId: fr.id }).where(eq(campaigns.id, fx.campaignId));
+    expect((await deployCampaign(db, fx.workspaceId, fx.campaignId)).status).toBe("active");
   });
 });
