@@ -102,12 +102,12 @@ async function main() {
     const perSenderTimelines = phoneIds.map((id) => timeline(sendTimes.get(id) ?? []));
     // Exactly once: as many Graph requests as messages, and every row sent with a distinct wamid.
     const rows = await db
-      .select({ status: messages.status, n: sql<number>`count(*)::int`, wamids: sql<number>`count(distinct ${messages.providerMessageId})::int` })
+      .select({ status: messages.status, n: sql<number>`count(*)::int`, providerMessageIds: sql<number>`count(distinct ${messages.providerMessageId})::int` })
       .from(messages)
       .where(inArray(messages.id, ids))
       .groupBy(messages.status);
     const sentRows = rows.find((r) => r.status === "sent");
-    const exactlyOnce = all.count === ids.length && sentRows?.n === ids.length && sentRows.wamids === ids.length;
+    const exactlyOnce = all.count === ids.length && sentRows?.n === ids.length && sentRows.providerMessageIds === ids.length;
     const spanSeconds = (all.last - all.first) / 1000;
     return {
       name,

@@ -105,7 +105,7 @@ async function main() {
     select 'msg_early_' || g, ${fx.workspaceId}, ${fx.campaignId}, '+4479112' || lpad(g::text, 5, '0'), 'order_shipped', 'en_US', 'Hi', 'sent', 'wamid.EARLY' || g, now()
     from generate_series(0, ${PER_REQUEST - 1}) g`);
   const inboxStarted = performance.now();
-  const fromInbox = await applyInboxedStatuses(db, { wamids: early });
+  const fromInbox = await applyInboxedStatuses(db, { providerMessageIds: early });
   const inboxSeconds = (performance.now() - inboxStarted) / 1000;
   console.log(`held statuses applied once the wamids were written: ${fromInbox} in ${inboxSeconds.toFixed(2)} s`);
 

@@ -1,7 +1,9 @@
 // The channel boundary: nothing outside lib/channels knows a provider's wire format. Code outside
 // imports only the registry (`@/lib/channels`) and the contract (`@/lib/channels/types`); tests may
 // also use a channel's testing helpers (`@/lib/channels/<name>/testing`). Production code outside
-// never names the Graph API host, its error class or Meta's error codes.
+// never names the Graph API host, its error class or Meta's error codes, and calls WhatsApp's message
+// id (wamid) by the contract's name, `providerMessageId`: the word stays only as the public API's
+// field and the database column (`messages.wamid`), both spelt exactly `wamid`.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -47,8 +49,18 @@ function withoutComments(source: string): string {
   return source.replace(/("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (match, text: string | undefined) => text ?? "");
 }
 
-/** The public API's documentation shows provider codes as example data of its responses. */
+/** The public API's documentation shows provider codes and field names (wamid) as example data of its responses. */
 const API_DOCUMENTATION = path.join(ROOT, "lib/openapi") + path.sep;
+
+/**
+ * An identifier made from the word (`unrecordedWamid`, `wamids`, `SANDBOX_WAMID_PREFIX`) or a variable
+ * named `wamid`. A bare `wamid` otherwise is the API field or the column (`row.wamid`, `m.wamid`,
+ * `{ wamid: … }`) and is allowed.
+ */
+function wamidIdentifier(code: string): string | null {
+  for (const match of code.matchAll(/[\w$]*wamid[\w$]*/gi)) if (match[0] !== "wamid") return match[0];
+  return /\b(?:const|let|var|function)\s+wamid\b/.exec(code)?.[0] ?? null;
+}
 
 export function boundaryViolations(files: { file: string; source: string }[]): string[] {
   // Meta's codes of four digits or more: shorter ones (0, 100, 190 …) are too common to police.
@@ -68,6 +80,8 @@ export function boundaryViolations(files: { file: string; source: string }[]): s
     if (/\bGraphApiError\b/.test(source)) violations.push(`${relative(file)} knows GraphApiError`);
     const code = file.startsWith(API_DOCUMENTATION) ? null : codePattern.exec(withoutComments(source));
     if (code) violations.push(`${relative(file)} names Meta error code ${code[1]}`);
+    const wamid = file.startsWith(API_DOCUMENTATION) ? null : wamidIdentifier(withoutComments(source));
+    if (wamid) violations.push(`${relative(file)} names the provider's message id "${wamid}": call it providerMessageId`);
   }
   return violations;
 }
@@ -102,6 +116,31 @@ describe("the channel boundary", () => {
       "lib/messaging/example.ts names Meta error code 131026",
       "lib/messaging/example.ts names Meta error code 130429",
       "lib/messaging/example.test.ts imports @/lib/channels/whatsapp/errors: import @/lib/channels or @/lib/channels/types instead",
+    ]);
+  });
+
+  it("catches internal names made from wamid, and allows the API field and the column", () => {
+    const file = path.join(ROOT, "lib/messaging/example.ts");
+    const test = path.join(ROOT, "lib/messaging/example.test.ts");
+    const docs = path.join(ROOT, "lib/openapi/example.ts");
+    expect(
+      boundaryViolations([
+        { file, source: "const writtenWamids: string[] = [];" },
+        { file, source: "export function unrecordedWamid(id: string) {}" },
+        { file, source: "const wamid = outcome.providerMessageId;" },
+        { file, source: 'import { SANDBOX_WAMID_PREFIX } from "@/lib/channels";' },
+        { file, source: "return { wamid: row.providerMessageId, id: row.id };" },
+        { file, source: "const row = { id: message.id }; if (message.wamid) send(row.wamid);" },
+        { file, source: "const query = sql`update messages as m set wamid = v.wamid where m.wamid like ${'wamid.SANDBOX.'}`;" },
+        { file, source: "// the wamids and unrecordedWamid of an earlier version\nconst ids = [];" },
+        { file: test, source: 'const wamid = "wamid.TEST1"; const wamids = [wamid];' },
+        { file: docs, source: 'const description = "Statuses name wamids.";' },
+      ]),
+    ).toEqual([
+      'lib/messaging/example.ts names the provider\'s message id "writtenWamids": call it providerMessageId',
+      'lib/messaging/example.ts names the provider\'s message id "unrecordedWamid": call it providerMessageId',
+      'lib/messaging/example.ts names the provider\'s message id "const wamid": call it providerMessageId',
+      'lib/messaging/example.ts names the provider\'s message id "SANDBOX_WAMID_PREFIX": call it providerMessageId',
     ]);
   });
 });

@@ -132,7 +132,7 @@ export interface InboundReply {
   text: string;
   /** What the reply asks for, when the caller matched it already (a stop button); otherwise `text` is matched. */
   match?: KeywordMatch;
-  /** The inbound message's id (`wamid…`): a redelivery of the same message changes nothing. */
+  /** The inbound message's provider id: a redelivery of the same message changes nothing. */
   messageId: string;
   at: Date;
 }

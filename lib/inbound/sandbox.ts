@@ -99,9 +99,9 @@ function contentOf(input: SimulateReplyInput): SandboxInbound {
 }
 
 /** The provider id of the contact's message `id`, which the reply answers. */
-async function answeredWamid(db: Executor, workspaceId: string, contact: { id: string; phone: string }, id: string): Promise<string> {
+async function answeredProviderMessageId(db: Executor, workspaceId: string, contact: { id: string; phone: string }, id: string): Promise<string> {
   const [row] = await db
-    .select({ wamid: messages.providerMessageId, phone: messages.phoneNumber })
+    .select({ providerMessageId: messages.providerMessageId, phone: messages.phoneNumber })
     .from(messages)
     .where(and(eq(messages.workspaceId, workspaceId), eq(messages.id, id)))
     .limit(1);
@@ -109,10 +109,10 @@ async function answeredWamid(db: Executor, workspaceId: string, contact: { id: s
   if (row.phone !== contact.phone) {
     throw validationFailed([{ path: "replyToMessageId", code: "other_contact", message: "This message was sent to another contact." }]);
   }
-  if (!row.wamid) {
+  if (!row.providerMessageId) {
     throw validationFailed([{ path: "replyToMessageId", code: "not_sent", message: "This message has not been sent yet: only a sent message can be answered." }]);
   }
-  return row.wamid;
+  return row.providerMessageId;
 }
 
 /** 409 unless the workspace sends through the sandbox; another workspace's contact or message is 404. */
@@ -127,7 +127,7 @@ export async function simulateInboundReply(db: Executor, workspaceId: string, in
     .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, input.contactId)))
     .limit(1);
   if (!contact) throw notFound("No contact with this id exists in your workspace.");
-  const answers = input.replyToMessageId ? await answeredWamid(db, workspaceId, contact, input.replyToMessageId) : null;
+  const answers = input.replyToMessageId ? await answeredProviderMessageId(db, workspaceId, contact, input.replyToMessageId) : null;
 
   const message = sandboxInboundMessage(contentOf(input), { from: contact.phone, profileName: contact.name, answers });
   const {

@@ -257,7 +257,7 @@ describe("POST batches and held statuses", () => {
     // The send's result is written after the webhook: the held statuses apply then.
     const db = await getDb();
     await db.update(messages).set({ status: "sent", providerMessageId: early, sentAt: new Date() }).where(eq(messages.id, pendingId));
-    expect(await applyInboxedStatuses(db, { wamids: [early] })).toBe(1);
+    expect(await applyInboxedStatuses(db, { providerMessageIds: [early] })).toBe(1);
     expect(await getTestMessage(pendingId)).toMatchObject({ status: "delivered", deliveredAt: new Date(deliveredAt * 1000) });
   });
 

@@ -114,7 +114,7 @@ export async function handleWebhookDelivery(
     if (workspaceIds.size === 0) ignored += change.statuses.length;
     for (const { providerMessageId, status, at, errorCode, errorReason } of change.statuses) {
       const report = status === "failed" ? { status, at, errorCode: errorCode ?? null, errorReason: errorReason ?? null } : { status, at };
-      for (const workspaceId of workspaceIds) reports.push({ wamid: providerMessageId, workspaceId, report });
+      for (const workspaceId of workspaceIds) reports.push({ providerMessageId, workspaceId, report });
     }
   }
   const outcome = await recordStatusReports(db, reports);

@@ -1,8 +1,8 @@
 // Claim-and-route for a dispatch pass: claims due messages (claims.ts: trigger and test messages
 // first, then each sending bulk campaign's share, rendered by the injected renderer), resolves the
-// sender each was queued for, and routes each claimed row: recorded when an earlier attempt's wamid
-// is known, failed as outcome unknown when an earlier request may have reached Meta, failed when its
-// sender is gone, otherwise into its sender's lane (lane-runner.ts).
+// sender each was queued for, and routes each claimed row: recorded when an earlier attempt's
+// provider message id is known, failed as outcome unknown when an earlier request may have reached
+// Meta, failed when its sender is gone, otherwise into its sender's lane (lane-runner.ts).
 import type { Executor } from "@/db";
 import { SENDER_CHANGED_CODE } from "@/lib/senders/service";
 import { claimBulkMessages, claimPriorityMessages, loadCurrentSenders, loadSendersById, type ClaimedMessage, type ClaimRenderer } from "./claims";
@@ -10,7 +10,7 @@ import type { Clock } from "./dispatch-contract";
 import { INTERRUPTED_SEND_REASON, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
 import type { BulkPacing, LaneRunner, OutcomeWrites, SentWriter } from "./lane-runner";
 import type { ChannelSender } from "@/lib/channels";
-import { unrecordedWamid } from "./results";
+import { unrecordedProviderMessageId } from "./results";
 
 export { SENDER_CHANGED_CODE };
 export const SENDER_CHANGED_REASON =
@@ -82,10 +82,10 @@ export function createClaimRouter(deps: ClaimRouterDeps) {
     /** Sends a claimed message on its way (its sender resolved). */
     route(message: ClaimedMessage) {
       const sender = message.senderId === null ? currentSender.get(message.workspaceId) : senderById.get(message.senderId);
-      const wamid = message.wamid ?? unrecordedWamid(message.id);
-      if (wamid) {
+      const providerMessageId = message.providerMessageId ?? unrecordedProviderMessageId(message.id);
+      if (providerMessageId) {
         // Sent by an earlier attempt whose result was not recorded: record it, never send again.
-        track(sentWriter.record({ message, wamid, sentAt: new Date(clock.now()), senderId: sender?.id ?? message.senderId ?? "" }));
+        track(sentWriter.record({ message, providerMessageId, sentAt: new Date(clock.now()), senderId: sender?.id ?? message.senderId ?? "" }));
       } else if (message.inFlightAt !== null || message.errorCode === OUTCOME_UNKNOWN_CODE) {
         // An earlier attempt's request may have reached Meta: the grace after an unknown outcome is
         // over, or the process sending it died (or its lease ran out) with the request open. Never

@@ -34,7 +34,7 @@ export interface ClaimedMessage {
   /** Set on a reclaimed row whose request may have left (its process died or its lease ran out mid-send): never sent again. */
   inFlightAt: Date | null;
   /** Set on a reclaimed row whose send succeeded but whose result was not recorded. */
-  wamid: string | null;
+  providerMessageId: string | null;
   /** The lease this pass holds; fences every write. */
   lease: Date;
   /** The campaign's stored send policy (`{}` for none), read by the claim itself (send-policies.ts). */
@@ -88,7 +88,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
       attempts: messages.attempts,
       errorCode: messages.errorCode,
       inFlightAt: messages.inFlightAt,
-      wamid: messages.providerMessageId,
+      providerMessageId: messages.providerMessageId,
       // In the claim's own statement: send policies cost no round trip of their own.
       sendPolicy: sql<unknown>`(select c.send_policy from campaigns c where c.id = messages.campaign_id)`,
     });

@@ -84,5 +84,5 @@ export interface DispatchSummary {
 export const DEFAULT_LEASE_MS = 60_000;
 /** A pass that is told to stop gives requests in flight this long, then returns. */
 export const ABORT_GRACE_MS = 5_000;
-/** A send whose outcome is unknown fails after this long (no status can name it: it has no wamid). */
+/** A send whose outcome is unknown fails after this long (no status can name it: it has no provider message id). */
 export const OUTCOME_GRACE_MS = 2 * 60_000;

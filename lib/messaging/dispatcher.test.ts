@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { messages } from "@/db/schema";
 import { advanceSandboxDeliveries } from "@/lib/outbox/sandbox-deliveries";
-import { getChannel, SANDBOX_TEST_NUMBERS, SANDBOX_WAMID_PREFIX, type Channel, type ChannelSender } from "@/lib/channels";
+import { getChannel, SANDBOX_TEST_NUMBERS, SANDBOX_MESSAGE_ID_PREFIX, type Channel, type ChannelSender } from "@/lib/channels";
 import { fakeChannels } from "@/lib/testing/fake-channels";
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTestMessage, createTestMessages, getTestMessage, setSenderThroughput } from "@/lib/testing/messaging-factories";
@@ -16,7 +16,7 @@ function shiftedClock(offsetMs: number): Clock {
   return { now: () => Date.now() + offsetMs, sleep: systemClock.sleep };
 }
 
-/** A provider that records each send and answers with a fresh wamid (or what `answer` decides). */
+/** A provider that records each send and answers with a fresh provider message id (or what `answer` decides). */
 function recordingProvider(answer?: (phone: string, attempts: number) => void) {
   const sends: { id: string; at: number }[] = [];
   let n = 0;
@@ -43,14 +43,14 @@ const dispatch = (workspaceId: string, deps: Partial<DispatchDeps> = {}, options
   getDb().then((db) => runDispatch({ db, clock: shiftedClock(FUTURE), ...deps }, { ...options, workspaceIds: [workspaceId] }));
 
 describe("dispatcher with the sandbox provider", () => {
-  it("sends a queued message: status sent, sandbox wamid, sender recorded, one attempt", async () => {
+  it("sends a queued message: status sent, sandbox message id, sender recorded, one attempt", async () => {
     const account = await createTestAccount();
     const id = await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: due() });
     const summary = await dispatch(account.workspaceId);
     expect(summary.sent).toBeGreaterThanOrEqual(1);
     const row = await getTestMessage(id);
     expect(row.status).toBe("sent");
-    expect(row.providerMessageId?.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
+    expect(row.providerMessageId?.startsWith(SANDBOX_MESSAGE_ID_PREFIX)).toBe(true);
     expect(row.senderId).toMatch(/^snd_/);
     expect(row.attempts).toBe(1);
     expect(row.sentAt).toBeInstanceOf(Date);
@@ -255,9 +255,9 @@ describe("sandbox delivery simulation", () => {
     const account = await createTestAccount();
     // Simulated "now" ahead of the real clock, so passes of other test files leave these rows alone.
     const now = Date.now() + FUTURE;
-    const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
-    const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
-    const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_WAMID_PREFIX}c${now}`, sentAt: new Date(now - 100) });
+    const recent = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_MESSAGE_ID_PREFIX}a${now}`, sentAt: new Date(now - 1_500) });
+    const older = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_MESSAGE_ID_PREFIX}b${now}`, sentAt: new Date(now - 5_000) });
+    const fresh = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `${SANDBOX_MESSAGE_ID_PREFIX}c${now}`, sentAt: new Date(now - 100) });
     const real = await createTestMessage({ workspaceId: account.workspaceId, status: "sent", providerMessageId: `wamid.REAL${now}`, sentAt: new Date(now - 5_000) });
     const db = await getDb();
     await advanceSandboxDeliveries(db, new Date(now));
@@ -277,7 +277,7 @@ describe("sandbox delivery simulation", () => {
       { id: "msg_x", to: "+14155550126", payload: {}, attempts: 1 },
       sender,
     );
-    expect(result.providerMessageId.startsWith(SANDBOX_WAMID_PREFIX)).toBe(true);
+    expect(result.providerMessageId.startsWith(SANDBOX_MESSAGE_ID_PREFIX)).toBe(true);
     const timedOut = await sandbox.send({ id: "msg_y", to: SANDBOX_TEST_NUMBERS.timeout, payload: {}, attempts: 1 }, sender).catch((error: unknown) => error);
     expect(sandbox.classifyError(timedOut)).toMatchObject({ class: "retryable", code: "timeout" });
   });

@@ -9,7 +9,7 @@
 // Per sender, trigger and test messages go first; bulk messages are held at most about a second
 // ahead, only while their campaign is `sending`, and paced at the campaign's send rate.
 import { isEmbedded } from "@/db";
-import { defaultChannels, SANDBOX_WAMID_PREFIX } from "@/lib/channels";
+import { defaultChannels, SANDBOX_MESSAGE_ID_PREFIX } from "@/lib/channels";
 import { describeError } from "@/lib/logging";
 import { CAMPAIGN_REFRESH_MS, createBulkPacing } from "./bulk-pacing";
 import { createClaimRouter } from "./claim-and-route";
@@ -61,16 +61,16 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const shutdown = watchShutdown(options.signal, () => lanes?.wakeAll());
   const { stopping } = shutdown;
 
-  // Statuses that arrived before their wamid was stored are applied right after each recorded batch.
+  // Statuses that arrived before their message's provider id was stored are applied right after each recorded batch.
   // The embedded database (one connection) stalls when that transaction overlaps the pass's other
   // statements, so there they are applied once the pass has finished.
   const deferStatuses = isEmbedded();
-  const writtenWamids: string[] = [];
+  const writtenProviderMessageIds: string[] = [];
   const applyStatusesFor = (records: SentRecord[]) => {
-    const wamids = records.map((r) => r.wamid).filter((w) => !w.startsWith(SANDBOX_WAMID_PREFIX));
-    if (wamids.length === 0) return;
-    if (deferStatuses) writtenWamids.push(...wamids);
-    else void guarded("applying held statuses", () => applyInboxedStatuses(db, { wamids, now: new Date(clock.now()) }));
+    const providerMessageIds = records.map((r) => r.providerMessageId).filter((id) => !id.startsWith(SANDBOX_MESSAGE_ID_PREFIX));
+    if (providerMessageIds.length === 0) return;
+    if (deferStatuses) writtenProviderMessageIds.push(...providerMessageIds);
+    else void guarded("applying held statuses", () => applyInboxedStatuses(db, { providerMessageIds, now: new Date(clock.now()) }));
   };
   const sentWriter = createSentWriter(db, {
     onWritten: (records) => {
@@ -194,7 +194,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   if (stopping()) {
     await settleStoppedPass({ shutdown, wakeAll: runner.wakeAll, tasks, sending: runner.sending, clock, markOutcomeUnknown: outcomes.markOutcomeUnknown });
   }
-  if (writtenWamids.length > 0) await guarded("applying held statuses", () => applyInboxedStatuses(db, { wamids: writtenWamids, now: new Date(clock.now()) }));
+  if (writtenProviderMessageIds.length > 0) await guarded("applying held statuses", () => applyInboxedStatuses(db, { providerMessageIds: writtenProviderMessageIds, now: new Date(clock.now()) }));
   shutdown.detach();
   summary.durationMs = clock.now() - started;
   return summary;

@@ -86,7 +86,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
     }
     const now = clock.now();
     if ("providerMessageId" in outcome) {
-      await sentWriter.record({ message, wamid: outcome.providerMessageId, sentAt: new Date(startedAt), senderId: sender.id });
+      await sentWriter.record({ message, providerMessageId: outcome.providerMessageId, sentAt: new Date(startedAt), senderId: sender.id });
       return;
     }
     const { failure } = outcome;

@@ -14,7 +14,7 @@ import type { ClaimedMessage } from "./claims";
 
 export interface SentRecord {
   message: ClaimedMessage;
-  wamid: string;
+  providerMessageId: string;
   sentAt: Date;
   senderId: string;
 }
@@ -40,7 +40,7 @@ function valuesOf(records: SentRecord[]) {
   // ISO strings with casts: postgres.js does not serialise a Date inside sql``.
   return sql.join(
     records.map(
-      (r) => sql`(${r.message.id}, ${r.wamid}, ${r.sentAt.toISOString()}::timestamptz, ${r.senderId}, ${r.message.lease.toISOString()}::timestamptz)`,
+      (r) => sql`(${r.message.id}, ${r.providerMessageId}, ${r.sentAt.toISOString()}::timestamptz, ${r.senderId}, ${r.message.lease.toISOString()}::timestamptz)`,
     ),
     sql`, `,
   );
@@ -118,7 +118,7 @@ export function createSentWriter(db: Executor, options: SentWriterOptions) {
       } catch (error) {
         // Sent but not recorded: never sent again by this process; written by a later pass.
         unrecorded().set(record.message.id, record);
-        console.error(`[dispatcher] the send of ${record.message.id} (${record.wamid}) could not be recorded; kept to write later: ${describeError(error)}`);
+        console.error(`[dispatcher] the send of ${record.message.id} (${record.providerMessageId}) could not be recorded; kept to write later: ${describeError(error)}`);
       }
     }
   };
@@ -147,7 +147,7 @@ export function createSentWriter(db: Executor, options: SentWriterOptions) {
   };
 }
 
-/** The wamid of a send of this message that this process made but could not record yet. */
-export function unrecordedWamid(messageId: string): string | null {
-  return unrecorded().get(messageId)?.wamid ?? null;
+/** The provider's id of a send of this message that this process made but could not record yet. */
+export function unrecordedProviderMessageId(messageId: string): string | null {
+  return unrecorded().get(messageId)?.providerMessageId ?? null;
 }

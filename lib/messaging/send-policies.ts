@@ -13,7 +13,7 @@ import type { ClaimedMessage } from "./claims";
 const list = (values: string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
 /** Whether a policy may hold this message back: a first send, not a test. */
-const subjectToPolicy = (message: ClaimedMessage) => message.source !== "test" && message.errorCode !== "outcome_unknown" && !message.inFlightAt && !message.wamid;
+const subjectToPolicy = (message: ClaimedMessage) => message.source !== "test" && message.errorCode !== "outcome_unknown" && !message.inFlightAt && !message.providerMessageId;
 
 /** The claimed messages that may be sent now; the others are deferred or skipped here. */
 export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[], now: Date): Promise<ClaimedMessage[]> {

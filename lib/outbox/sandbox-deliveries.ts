@@ -3,7 +3,7 @@
 // pass is handed it by the composition root (lib/engine), so messaging never imports the sandbox.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { SANDBOX_DELIVERED_AFTER_MS, SANDBOX_READ_AFTER_MS, SANDBOX_SIMULATION_WINDOW_MS, SANDBOX_WAMID_PREFIX } from "@/lib/channels";
+import { SANDBOX_DELIVERED_AFTER_MS, SANDBOX_READ_AFTER_MS, SANDBOX_SIMULATION_WINDOW_MS, SANDBOX_MESSAGE_ID_PREFIX } from "@/lib/channels";
 import { applyDerivedStatuses } from "./statuses";
 
 /**
@@ -22,7 +22,7 @@ export async function advanceSandboxDeliveries(db: Executor, now: Date): Promise
       // The workspace/created_at index bounds the scan to recent messages of sandbox workspaces.
       where: sql`m.workspace_id in (select s.workspace_id from senders s where s.provider = 'sandbox')
         and m.created_at > ${new Date(now.getTime() - SANDBOX_SIMULATION_WINDOW_MS).toISOString()}::timestamptz
-        and m.wamid like ${`${SANDBOX_WAMID_PREFIX}%`}
+        and m.wamid like ${`${SANDBOX_MESSAGE_ID_PREFIX}%`}
         and ((m.status = 'sent' and m.sent_at <= ${deliveredBefore.toISOString()}::timestamptz)
           or (m.status = 'delivered' and ${reachedRead}))`,
       status: sql`case when ${reachedRead} then 'read' else 'delivered' end`,

@@ -8,24 +8,24 @@ import { createTestMessage, getTestMessage } from "@/lib/testing/messaging-facto
 import { applyInboxedStatuses, pruneStatusInbox } from "./status-inbox";
 import { recordStatusReports, type AddressedStatusReport, type ReportedStatus } from "./statuses";
 
-const newWamid = () => `wamid.INBOX${randomBase62(16)}`;
+const newProviderMessageId = () => `wamid.INBOX${randomBase62(16)}`;
 // One clock reading per file, so times computed at different moments of a test agree.
 const BASE_SECONDS = Math.floor(Date.now() / 1000);
 const secondsAgo = (s: number) => new Date((BASE_SECONDS - s) * 1000);
 
-function report(wamid: string, workspaceId: string, status: ReportedStatus, at: Date, error?: { code: string; reason: string }): AddressedStatusReport {
-  return { wamid, workspaceId, report: { status, at, ...(error ? { errorCode: error.code, errorReason: error.reason } : {}) } };
+function report(providerMessageId: string, workspaceId: string, status: ReportedStatus, at: Date, error?: { code: string; reason: string }): AddressedStatusReport {
+  return { providerMessageId, workspaceId, report: { status, at, ...(error ? { errorCode: error.code, errorReason: error.reason } : {}) } };
 }
 
-async function held(wamids: string[]) {
+async function held(providerMessageIds: string[]) {
   const db = await getDb();
-  return db.select().from(messageStatusInbox).where(inArray(messageStatusInbox.providerMessageId, wamids));
+  return db.select().from(messageStatusInbox).where(inArray(messageStatusInbox.providerMessageId, providerMessageIds));
 }
 
 /** What the dispatcher does when a send's result is recorded. */
-async function storeWamid(id: string, wamid: string, sentAt: Date) {
+async function storeProviderMessageId(id: string, providerMessageId: string, sentAt: Date) {
   const db = await getDb();
-  await db.update(messages).set({ status: "sent", providerMessageId: wamid, sentAt }).where(eq(messages.id, id));
+  await db.update(messages).set({ status: "sent", providerMessageId, sentAt }).where(eq(messages.id, id));
 }
 
 afterEach(() => {
@@ -35,15 +35,15 @@ afterEach(() => {
 describe("recordStatusReports", () => {
   it("applies out-of-order and duplicate statuses of one batch as if they came in order", async () => {
     const { workspaceId } = await createTestAccount();
-    const wamid = newWamid();
+    const providerMessageId = newProviderMessageId();
     const sentAt = secondsAgo(100);
-    const id = await createTestMessage({ workspaceId, status: "sent", providerMessageId: wamid, sentAt });
+    const id = await createTestMessage({ workspaceId, status: "sent", providerMessageId, sentAt });
     const outcome = await recordStatusReports(await getDb(), [
-      report(wamid, workspaceId, "read", secondsAgo(10)),
-      report(wamid, workspaceId, "delivered", secondsAgo(50)),
-      report(wamid, workspaceId, "delivered", secondsAgo(40)),
-      report(wamid, workspaceId, "sent", secondsAgo(90)),
-      report(wamid, workspaceId, "failed", secondsAgo(30), { code: "131000", reason: "Something went wrong" }),
+      report(providerMessageId, workspaceId, "read", secondsAgo(10)),
+      report(providerMessageId, workspaceId, "delivered", secondsAgo(50)),
+      report(providerMessageId, workspaceId, "delivered", secondsAgo(40)),
+      report(providerMessageId, workspaceId, "sent", secondsAgo(90)),
+      report(providerMessageId, workspaceId, "failed", secondsAgo(30), { code: "131000", reason: "Something went wrong" }),
     ]);
     // delivered, failed and read raise the rank of a sent message; the duplicate and the late sent do not.
     expect(outcome).toEqual({ applied: 3, ignored: 2, pending: 0 });
@@ -60,9 +60,9 @@ describe("recordStatusReports", () => {
 
   it("keeps failed with its error when nothing proves delivery, and never moves a message backwards", async () => {
     const { workspaceId } = await createTestAccount();
-    const failing = newWamid();
+    const failing = newProviderMessageId();
     const failingId = await createTestMessage({ workspaceId, status: "sending", providerMessageId: failing, lockedUntil: new Date(Date.now() + 60_000) });
-    const reading = newWamid();
+    const reading = newProviderMessageId();
     const readId = await createTestMessage({ workspaceId, status: "sent", providerMessageId: reading, sentAt: secondsAgo(100) });
     const db = await getDb();
     await recordStatusReports(db, [report(reading, workspaceId, "read", secondsAgo(20))]);
@@ -85,11 +85,11 @@ describe("recordStatusReports", () => {
     expect(await getTestMessage(readId)).toMatchObject({ status: "read", readAt: secondsAgo(20), deliveredAt: secondsAgo(20), failedAt: null, errorCode: null });
   });
 
-  it("applies a mixed batch of known and unknown wamids and holds the unknown ones", async () => {
+  it("applies a mixed batch of known and unknown provider message ids and holds the unknown ones", async () => {
     const { workspaceId } = await createTestAccount();
-    const known = [newWamid(), newWamid()];
-    const unknown = [newWamid(), newWamid()];
-    const ids = await Promise.all(known.map((wamid) => createTestMessage({ workspaceId, status: "sent", providerMessageId: wamid, sentAt: secondsAgo(60) })));
+    const known = [newProviderMessageId(), newProviderMessageId()];
+    const unknown = [newProviderMessageId(), newProviderMessageId()];
+    const ids = await Promise.all(known.map((providerMessageId) => createTestMessage({ workspaceId, status: "sent", providerMessageId, sentAt: secondsAgo(60) })));
     const outcome = await recordStatusReports(await getDb(), [
       report(known[0]!, workspaceId, "delivered", secondsAgo(30)),
       report(unknown[0]!, workspaceId, "sent", secondsAgo(40)),
@@ -107,52 +107,52 @@ describe("recordStatusReports", () => {
     expect(rows.find((row) => row.status === "failed")).toMatchObject({ errorCode: "131026", errorReason: "Message undeliverable", workspaceId });
   });
 
-  it("does not apply a status to another workspace's message with that wamid; it is held for its own workspace", async () => {
+  it("does not apply a status to another workspace's message with that provider message id; it is held for its own workspace", async () => {
     const owner = await createTestAccount();
     const other = await createTestAccount();
-    const wamid = newWamid();
-    const id = await createTestMessage({ workspaceId: owner.workspaceId, status: "sent", providerMessageId: wamid, sentAt: secondsAgo(60) });
-    const outcome = await recordStatusReports(await getDb(), [report(wamid, other.workspaceId, "read", secondsAgo(5))]);
+    const providerMessageId = newProviderMessageId();
+    const id = await createTestMessage({ workspaceId: owner.workspaceId, status: "sent", providerMessageId, sentAt: secondsAgo(60) });
+    const outcome = await recordStatusReports(await getDb(), [report(providerMessageId, other.workspaceId, "read", secondsAgo(5))]);
     expect(outcome).toEqual({ applied: 0, ignored: 0, pending: 1 });
     expect((await getTestMessage(id)).status).toBe("sent");
-    expect(await applyInboxedStatuses(await getDb(), { wamids: [wamid] })).toBe(0);
+    expect(await applyInboxedStatuses(await getDb(), { providerMessageIds: [providerMessageId] })).toBe(0);
     expect((await getTestMessage(id)).status).toBe("sent");
-    expect(await held([wamid])).toHaveLength(1);
+    expect(await held([providerMessageId])).toHaveLength(1);
   });
 });
 
 describe("applyInboxedStatuses", () => {
-  it("applies statuses that arrived before the wamid was stored, once it is, and deletes them", async () => {
+  it("applies statuses that arrived before the provider message id was stored, once it is, and deletes them", async () => {
     const { workspaceId } = await createTestAccount();
-    const wamid = newWamid();
+    const providerMessageId = newProviderMessageId();
     const id = await createTestMessage({ workspaceId, status: "sending", lockedUntil: new Date(Date.now() + 60_000) });
     const db = await getDb();
-    const early = await recordStatusReports(db, [report(wamid, workspaceId, "delivered", secondsAgo(5)), report(wamid, workspaceId, "sent", secondsAgo(8))]);
+    const early = await recordStatusReports(db, [report(providerMessageId, workspaceId, "delivered", secondsAgo(5)), report(providerMessageId, workspaceId, "sent", secondsAgo(8))]);
     expect(early).toEqual({ applied: 0, ignored: 0, pending: 2 });
-    expect(await held([wamid])).toHaveLength(2);
-    // Nothing to apply while the message has no wamid.
-    expect(await applyInboxedStatuses(db, { wamids: [wamid] })).toBe(0);
+    expect(await held([providerMessageId])).toHaveLength(2);
+    // Nothing to apply while the message has no provider message id.
+    expect(await applyInboxedStatuses(db, { providerMessageIds: [providerMessageId] })).toBe(0);
 
-    await storeWamid(id, wamid, secondsAgo(7));
-    expect(await applyInboxedStatuses(db, { wamids: [wamid] })).toBe(1);
+    await storeProviderMessageId(id, providerMessageId, secondsAgo(7));
+    expect(await applyInboxedStatuses(db, { providerMessageIds: [providerMessageId] })).toBe(1);
     expect(await getTestMessage(id)).toMatchObject({ status: "delivered", sentAt: secondsAgo(7), deliveredAt: secondsAgo(5) });
-    expect(await held([wamid])).toHaveLength(0);
+    expect(await held([providerMessageId])).toHaveLength(0);
     // A second call (another process, the next pass) finds nothing left.
-    expect(await applyInboxedStatuses(db, { wamids: [wamid] })).toBe(0);
+    expect(await applyInboxedStatuses(db, { providerMessageIds: [providerMessageId] })).toBe(0);
   });
 
-  it("the per-pass call without wamids applies what a crashed process left held", async () => {
+  it("the per-pass call without provider message ids applies what a crashed process left held", async () => {
     const { workspaceId } = await createTestAccount();
-    const recent = newWamid();
-    const old = newWamid();
+    const recent = newProviderMessageId();
+    const old = newProviderMessageId();
     const recentId = await createTestMessage({ workspaceId, status: "sending" });
     const oldId = await createTestMessage({ workspaceId, status: "sending" });
     const db = await getDb();
     await recordStatusReports(db, [report(recent, workspaceId, "read", secondsAgo(3)), report(old, workspaceId, "delivered", secondsAgo(3))]);
     // Received an hour ago: outside the per-pass window, found by the full sweep.
     await db.update(messageStatusInbox).set({ receivedAt: secondsAgo(3600) }).where(eq(messageStatusInbox.providerMessageId, old));
-    await storeWamid(recentId, recent, secondsAgo(4));
-    await storeWamid(oldId, old, secondsAgo(4));
+    await storeProviderMessageId(recentId, recent, secondsAgo(4));
+    await storeProviderMessageId(oldId, old, secondsAgo(4));
 
     await applyInboxedStatuses(db, { full: false });
     expect(await getTestMessage(recentId)).toMatchObject({ status: "read", deliveredAt: secondsAgo(3), readAt: secondsAgo(3) });
@@ -167,8 +167,8 @@ describe("applyInboxedStatuses", () => {
 describe("pruneStatusInbox", () => {
   it("deletes held statuses after 7 days and logs each one once", async () => {
     const { workspaceId } = await createTestAccount();
-    const expired = newWamid();
-    const fresh = newWamid();
+    const expired = newProviderMessageId();
+    const fresh = newProviderMessageId();
     const db = await getDb();
     await recordStatusReports(db, [report(expired, workspaceId, "sent", secondsAgo(10)), report(fresh, workspaceId, "sent", secondsAgo(10))]);
     await db

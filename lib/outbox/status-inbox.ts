@@ -1,12 +1,12 @@
 // Delivery statuses are never lost: a webhook's statuses are applied in one set-based statement
-// (statuses.ts, `recordStatusReports`), and those whose wamid is not stored yet (Meta's `sent` can
-// arrive before the send's result is written) are kept in `message_status_inbox` until the message
-// has that wamid; then they are applied by the same statement.
+// (statuses.ts, `recordStatusReports`), and those whose provider message id is not stored yet
+// (Meta's `sent` can arrive before the send's result is written) are kept in `message_status_inbox`
+// until the message has that id (column `wamid`); then they are applied by the same statement.
 //
-// The dispatcher calls `applyInboxedStatuses(db, { wamids })` after recording each batch of send
-// results, and `applyInboxedStatuses(db)` once per pass: if a process dies between writing a wamid
-// and applying its held statuses, the next pass of any process applies them. Held statuses older
-// than 7 days are deleted, each logged once.
+// The dispatcher calls `applyInboxedStatuses(db, { providerMessageIds })` after recording each
+// batch of send results, and `applyInboxedStatuses(db)` once per pass: if a process dies between
+// writing a provider message id and applying its held statuses, the next pass of any process
+// applies them. Held statuses older than 7 days are deleted, each logged once.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
@@ -18,6 +18,7 @@ const RECENT_WINDOW_MS = 15 * 60_000;
 const FULL_SWEEP_EVERY_MS = 10 * 60_000;
 const SWEEP_BATCH = 5000;
 
+/** A held status as its columns (`wamid` is the provider message id). */
 interface InboxRow {
   wamid: string;
   workspace_id: string;
@@ -28,7 +29,7 @@ interface InboxRow {
 }
 
 const toReport = (row: InboxRow): AddressedStatusReport => ({
-  wamid: row.wamid,
+  providerMessageId: row.wamid,
   workspaceId: row.workspace_id,
   report: { status: row.status, at: new Date(row.occurred_at), errorCode: row.error_code, errorReason: row.error_reason },
 });
@@ -59,18 +60,18 @@ async function applyMatchedBatch(db: Executor, filter: SQL): Promise<{ taken: nu
 const sweepState = ((globalThis as { __sendstreamStatusInbox?: { lastFullSweepAt: number } }).__sendstreamStatusInbox ??= { lastFullSweepAt: 0 });
 
 /**
- * Applies held statuses whose message now has their wamid, deletes them, and returns how many
- * moved a message. With `wamids` (just written by the dispatcher) only those are looked at.
+ * Applies held statuses whose message now has their provider message id, deletes them, and returns how many
+ * moved a message. With `providerMessageIds` (just written by the dispatcher) only those are looked at.
  * Without, statuses received in the last 15 minutes are; every 10 minutes per process by `now`
  * (and on the first call after a start) all of them are, and those past 7 days are pruned.
  */
-export async function applyInboxedStatuses(db: Executor, options: { wamids?: string[]; now?: Date; full?: boolean } = {}): Promise<number> {
+export async function applyInboxedStatuses(db: Executor, options: { providerMessageIds?: string[]; now?: Date; full?: boolean } = {}): Promise<number> {
   const now = options.now ?? new Date();
   let filter: SQL;
   let full = false;
-  if (options.wamids) {
-    if (options.wamids.length === 0) return 0;
-    filter = sql`h.wamid in (select jsonb_array_elements_text(${JSON.stringify(options.wamids)}::jsonb))`;
+  if (options.providerMessageIds) {
+    if (options.providerMessageIds.length === 0) return 0;
+    filter = sql`h.wamid in (select jsonb_array_elements_text(${JSON.stringify(options.providerMessageIds)}::jsonb))`;
   } else {
     full = options.full ?? now.getTime() - sweepState.lastFullSweepAt >= FULL_SWEEP_EVERY_MS;
     // received_at is the database's clock, so the window is too (a caller's clock may be simulated).
@@ -109,7 +110,7 @@ export async function pruneStatusInbox(db: Executor): Promise<number> {
       rows
         .map(
           (row) =>
-            `[status inbox] dropped a "${row.status}" status for ${row.wamid} (workspace ${row.workspace_id}, received ${new Date(row.received_at).toISOString()}): no message of the workspace had this wamid after ${STATUS_INBOX_RETENTION_DAYS} days`,
+            `[status inbox] dropped a "${row.status}" status for ${row.wamid} (workspace ${row.workspace_id}, received ${new Date(row.received_at).toISOString()}): no message of the workspace had this id after ${STATUS_INBOX_RETENTION_DAYS} days`,
         )
         .join("\n"),
     );

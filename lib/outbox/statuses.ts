@@ -9,7 +9,8 @@
 //   queued < sending < sent < failed < delivered < read < skipped
 //
 // `skipped` (a send deliberately not made: the contact opted out, …) is final: it ranks above
-// everything, so no report moves a skipped message (it has no wamid anyway). It is never reported.
+// everything, so no report moves a skipped message (it has no provider message id anyway). It is
+// never reported.
 //
 // `failed` ranks above `sent`: a message Meta accepted (sent) can still fail, and a late `sent`
 // must not hide that failure. `failed` ranks below `delivered` and `read`: those are proof that the
@@ -61,9 +62,9 @@ export interface StatusReport {
   errorReason?: string | null;
 }
 
-/** A report for the message with `wamid` in `workspaceId` (the workspace whose webhook secret verified it). */
+/** A report for the message with `providerMessageId` in `workspaceId` (the workspace whose webhook secret verified it). */
 export interface AddressedStatusReport {
-  wamid: string;
+  providerMessageId: string;
   workspaceId: string;
   report: StatusReport;
 }
@@ -75,7 +76,7 @@ export interface AddressedStatusReport {
  * rule above, whatever order they came in, so a batch never depends on Meta's ordering.
  */
 export interface FoldedStatusReports {
-  wamid: string;
+  providerMessageId: string;
   workspaceId: string;
   top: ReportedStatus;
   reports: number;
@@ -89,11 +90,11 @@ export interface FoldedStatusReports {
 
 export function foldStatusReports(reports: Iterable<AddressedStatusReport>): FoldedStatusReports[] {
   const folds = new Map<string, FoldedStatusReports>();
-  for (const { wamid, workspaceId, report } of reports) {
-    const key = `${workspaceId}\u0000${wamid}`;
+  for (const { providerMessageId, workspaceId, report } of reports) {
+    const key = `${workspaceId}\u0000${providerMessageId}`;
     let fold = folds.get(key);
     if (!fold) {
-      fold = { wamid, workspaceId, top: report.status, reports: 0, sent: null, failed: null, errorCode: null, errorReason: null, delivered: null, read: null };
+      fold = { providerMessageId, workspaceId, top: report.status, reports: 0, sent: null, failed: null, errorCode: null, errorReason: null, delivered: null, read: null };
       folds.set(key, fold);
     }
     fold.reports++;
@@ -125,7 +126,7 @@ export interface StatusBatchOutcome {
   applied: number;
   /** Reports for stored messages that changed nothing: late, out of order, duplicated, or the message is final. */
   ignored: number;
-  /** Reports held in the inbox because no message of the workspace has their wamid yet. */
+  /** Reports held in the inbox because no message of the workspace has their provider message id yet. */
   pending: number;
 }
 
@@ -163,7 +164,7 @@ function moveSql(updatedAt: SQL): SQL {
 function foldsJson(folds: FoldedStatusReports[]): string {
   return JSON.stringify(
     folds.map((fold) => ({
-      wamid: fold.wamid,
+      wamid: fold.providerMessageId, // the record's columns are named as the table's
       workspace_id: fold.workspaceId,
       top: fold.top,
       reports: fold.reports,
@@ -180,8 +181,8 @@ function foldsJson(folds: FoldedStatusReports[]): string {
 /**
  * Applies `reports` (webhook statuses, or held ones taken from the inbox) in one statement: all
  * reports for one message are folded (`foldStatusReports`), each stored message is locked and
- * moved at most once, and (with `holdUnmatched`, the default) reports whose wamid no message of
- * their workspace has are inserted into the status inbox in the same statement.
+ * moved at most once, and (with `holdUnmatched`, the default) reports whose provider message id no
+ * message of their workspace has are inserted into the status inbox in the same statement.
  */
 export async function recordStatusReports(db: Executor, reports: AddressedStatusReport[], options: { holdUnmatched?: boolean } = {}): Promise<StatusBatchOutcome> {
   if (reports.length === 0) return { applied: 0, ignored: 0, pending: 0 };

@@ -19,7 +19,7 @@ export const SANDBOX_TEST_NUMBERS = {
 } as const;
 
 /** Sandbox message ids start with this, so simulated delivery never touches real WhatsApp messages. */
-export const SANDBOX_WAMID_PREFIX = "wamid.SANDBOX.";
+export const SANDBOX_MESSAGE_ID_PREFIX = "wamid.SANDBOX.";
 /** Simulated delivery: `delivered` this long after `sent`, `read` this long after `sent`. */
 export const SANDBOX_DELIVERED_AFTER_MS = 1_000;
 export const SANDBOX_READ_AFTER_MS = 3_000;
@@ -41,7 +41,7 @@ export const sandboxChannel: Channel = {
       case SANDBOX_TEST_NUMBERS.timeout:
         throw new GraphApiError({ kind: "timeout", message: "Sandbox test number: the request timed out." });
     }
-    return { providerMessageId: `${SANDBOX_WAMID_PREFIX}${randomBase62(24)}` };
+    return { providerMessageId: `${SANDBOX_MESSAGE_ID_PREFIX}${randomBase62(24)}` };
   },
   classifyError: classifyWhatsAppError,
   senderTrouble: whatsappSenderTrouble,
