@@ -78,7 +78,7 @@ export function AddSenderDialog() {
         </Button>
       </DialogTrigger>
       <DialogContent>
-        <form onSubmit={submit} noValidate className="grid gap-5">
+        <form method="post" onSubmit={submit} noValidate className="grid gap-5">
           <DialogHeader>
             <DialogTitle>Add sender</DialogTitle>
             <DialogDescription>

@@ -128,7 +128,7 @@ export interface HeaderSource {
 
 /**
  * How a channel's provider calls us back: the subscription handshake, the signature over the raw
- * body, and the body parsed into neutral changes. Routes and lib/messaging/webhook.ts use only this.
+ * body, and the body parsed into neutral changes. Routes and lib/inbound/webhook.ts use only this.
  */
 export interface ChannelWebhook {
   /** Where the signature travels, for error messages ("X-Hub-Signature-256"). */

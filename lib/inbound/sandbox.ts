@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { contacts, messages } from "@/db/schema";
-import { SANDBOX_MEDIA_TYPES, sandboxInboundMessage, type SandboxInbound } from "@/lib/channels/sandbox/inbound";
+import { SANDBOX_MEDIA_TYPES, sandboxInboundMessage, type SandboxInbound } from "@/lib/channels";
 import type { InboundKind } from "@/lib/channels/types";
 import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";

@@ -63,7 +63,7 @@ export function templatePayload(template: Pick<ComposeTemplate, "name" | "langua
 
 /**
  * What a campaign sends with: its template and its sender. The caller passes the campaign's sender
- * (the workspace's sender until campaigns name their own).
+ * (`campaigns.sender_id`, or the workspace's default for a campaign stored before campaigns named one).
  */
 export interface CampaignSending {
   workspaceId: string;
