@@ -10,7 +10,7 @@ import { SANDBOX_MEDIA_TYPES, sandboxInboundMessage, type SandboxInbound } from 
 import type { InboundKind } from "@/lib/channels/types";
 import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
-import { getSenderRow } from "@/lib/senders/service";
+import { findSandboxSender } from "@/lib/senders/service";
 import { recordInboundMessages } from "./record";
 
 const words = (empty: string, max: number, tooLong: string) =>
@@ -117,9 +117,10 @@ async function answeredProviderMessageId(db: Executor, workspaceId: string, cont
 
 /** 409 unless the workspace sends through the sandbox; another workspace's contact or message is 404. */
 export async function simulateInboundReply(db: Executor, workspaceId: string, input: SimulateReplyInput): Promise<SimulatedReply> {
-  const sender = await getSenderRow(db, workspaceId);
-  if (sender.provider !== "sandbox") {
-    throw new ApiError("sandbox_only", "The workspace sends through WhatsApp: real replies arrive on the webhook, so there is nothing to simulate.");
+  // Replies arrive on a number: the simulated ones on the workspace's sandbox sender.
+  const sender = await findSandboxSender(db, workspaceId);
+  if (!sender) {
+    throw new ApiError("sandbox_only", "Every sender of the workspace is a WhatsApp number: real replies arrive on the webhook, so there is nothing to simulate.");
   }
   const [contact] = await db
     .select({ id: contacts.id, phone: contacts.phoneNumber, name: contacts.name })

@@ -87,6 +87,11 @@ export async function listSenderRows(db: Executor, workspaceId: string): Promise
   return db.select().from(senders).where(eq(senders.workspaceId, workspaceId)).orderBy(desc(senders.isDefault), asc(senders.createdAt), asc(senders.id));
 }
 
+/** The workspace's sandbox sender (the default one when it is the sandbox), or null when every sender is a WhatsApp number. */
+export async function findSandboxSender(db: Executor, workspaceId: string): Promise<SenderRow | null> {
+  return (await listSenderRows(db, workspaceId)).find((row) => row.provider === "sandbox") ?? null;
+}
+
 /** A WhatsApp sender is usable once it has its ids and an access token; the sandbox always is. */
 export function isSenderConfigured(row: Pick<SenderRow, "provider" | "phoneNumberId" | "wabaId" | "accessTokenEncrypted">): boolean {
   return row.provider === "sandbox" || Boolean(row.phoneNumberId && row.wabaId && row.accessTokenEncrypted);

@@ -3,7 +3,7 @@ import { connection } from "next/server";
 import { ContactDetail } from "@/components/contacts/contact-detail";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
-import { getSender } from "@/lib/senders/service";
+import { findSandboxSender } from "@/lib/senders/service";
 import { pageParams } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Contact" };
@@ -13,6 +13,6 @@ export default async function ContactPage({ params }: { params: Promise<{ id: st
   const user = await requireUser();
   const { id } = await pageParams(params);
   const db = await getDb();
-  const sender = await getSender(db, user.workspaceId);
-  return <ContactDetail contactId={id} sandbox={sender.provider === "sandbox"} />;
+  const sandbox = await findSandboxSender(db, user.workspaceId);
+  return <ContactDetail contactId={id} sandbox={sandbox !== null} />;
 }

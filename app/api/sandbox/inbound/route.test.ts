@@ -4,6 +4,7 @@ import { getDb } from "@/db";
 import { contacts, inboundMessages, messages, workspaces } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { problemType } from "@/lib/http/problem";
+import { createSender } from "@/lib/senders/collection";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factories";
 import { connectTestWhatsAppSender, createTestMessage } from "@/lib/testing/messaging-factories";
 import { GET, POST } from "./route";
@@ -142,6 +143,18 @@ describe("sandbox: simulate a reply", () => {
     const response = await reply(owner.cookie, { contactId: id, text: "STOP" });
     expect(response).toMatchObject({ status: 409, body: { type: problemType("sandbox_only") } });
     expect((await consent(id)).optedOutAt).toBeNull();
+  });
+
+  it("lands on the workspace's sandbox sender when its default sender is a WhatsApp number", async () => {
+    const owner = await account();
+    const id = await contact(owner.workspaceId);
+    await connectTestWhatsAppSender(owner.workspaceId);
+    const db = await getDb();
+    const sandbox = await createSender(db, owner.workspaceId, { provider: "sandbox", name: "Test number" });
+    const response = await reply(owner.cookie, { contactId: id, text: "STOP!" });
+    expect(response).toMatchObject({ status: 200, body: { action: "opted_out", changed: true, optedOut: true } });
+    const stored = await db.select({ senderId: inboundMessages.senderId }).from(inboundMessages).where(eq(inboundMessages.workspaceId, owner.workspaceId));
+    expect(stored).toEqual([{ senderId: sandbox.id }]);
   });
 
   it("validates the body, refuses keys and cross-site posts, and allows only POST", async () => {
