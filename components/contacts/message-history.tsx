@@ -1,8 +1,7 @@
 "use client";
 
-import { ArrowDownLeft, ArrowUpRight } from "lucide-react";
 import Link from "next/link";
-import { Badge } from "@/components/ui/badge";
+import { DirectionLabel, InboundKindBadge } from "@/components/logs/message-parts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { PublicInboundMessage } from "@/lib/inbound/public";
@@ -24,16 +23,6 @@ interface OutboundHistoryMessage {
 
 type InboundHistoryMessage = PublicInboundMessage & { campaignName: string | null };
 type HistoryMessage = OutboundHistoryMessage | InboundHistoryMessage;
-
-const KIND_LABELS: Record<PublicInboundMessage["kind"], string> = {
-  text: "Text",
-  button: "Button",
-  interactive: "Reply",
-  media: "Media",
-  location: "Location",
-  reaction: "Reaction",
-  unsupported: "Other",
-};
 
 function CampaignLink({ id, name }: { id: string; name: string | null | undefined }) {
   return (
@@ -74,14 +63,11 @@ export function MessageHistory({ contactId, version }: { contactId: string; vers
                 message.direction === "inbound" ? (
                   <TableRow key={message.id} data-message-id={message.id} data-direction="inbound" className="bg-muted/30">
                     <TableCell className="pl-5">
-                      <span className="inline-flex items-center gap-1 text-sm">
-                        <ArrowDownLeft className="size-4 text-sky-700" aria-hidden />
-                        Received
-                      </span>
+                      <DirectionLabel direction="inbound" />
                     </TableCell>
                     <TableCell className="min-w-56 whitespace-normal">
                       <span className="flex flex-wrap items-center gap-2">
-                        <Badge variant="outline">{KIND_LABELS[message.kind]}</Badge>
+                        <InboundKindBadge kind={message.kind} />
                         <span>{inboundSummary(message)}</span>
                       </span>
                     </TableCell>
@@ -92,10 +78,7 @@ export function MessageHistory({ contactId, version }: { contactId: string; vers
                 ) : (
                   <TableRow key={message.id} data-message-id={message.id} data-direction="outbound">
                     <TableCell className="pl-5">
-                      <span className="inline-flex items-center gap-1 text-sm">
-                        <ArrowUpRight className="size-4 text-muted-foreground" aria-hidden />
-                        Sent
-                      </span>
+                      <DirectionLabel direction="outbound" />
                     </TableCell>
                     <TableCell className="min-w-56 whitespace-normal">
                       <span className="line-clamp-2">{message.text}</span>

@@ -1,14 +1,13 @@
 "use client";
 
-import { ArrowUpRight, ChevronDown, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import * as React from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { formatShortTime, LocalTime, useViewerClock } from "@/components/ui/local-time";
 import { TableCell, TableRow } from "@/components/ui/table";
 import type { PublicMessage } from "@/lib/messaging/public-message";
 import { cn } from "@/lib/utils";
+import { MessageDetailsRow, MessageRowLead } from "./message-parts";
 import { LogStatusBadge, RetryingBadge } from "./status-badge";
 
 /** A queued message that already failed once and waits for its next attempt. */
@@ -69,28 +68,14 @@ export function MessageRow({
   return (
     <>
       <TableRow data-message-id={row.id} className={cn("align-top", fresh && "bg-primary/5", open && "border-b-0")}>
-        <TableCell className="pr-0">
-          <Button
-            variant="ghost"
-            size="icon"
-            className="size-7"
-            aria-expanded={open}
-            aria-controls={detailsId}
-            aria-label={`${open ? "Hide" : "Show"} full message to ${row.phone}`}
-            onClick={() => setOpen((value) => !value)}
-          >
-            {open ? <ChevronDown aria-hidden /> : <ChevronRight aria-hidden />}
-          </Button>
-        </TableCell>
-        <TableCell className="text-muted-foreground tabular-nums">
-          <LocalTime iso={row.createdAt} />
-        </TableCell>
-        <TableCell>
-          <span className="inline-flex items-center gap-1 text-sm">
-            <ArrowUpRight className="size-4 text-muted-foreground" aria-hidden />
-            Sent
-          </span>
-        </TableCell>
+        <MessageRowLead
+          open={open}
+          onToggle={() => setOpen((value) => !value)}
+          detailsId={detailsId}
+          toggleLabel={`full message to ${row.phone}`}
+          createdAt={row.createdAt}
+          direction="outbound"
+        />
         {showCampaign && (
           <TableCell className="max-w-32 truncate">
             <Link href={`/campaigns/${row.campaignId}/logs`} title={campaignName} className="hover:underline">
@@ -134,12 +119,9 @@ export function MessageRow({
         </TableCell>
       </TableRow>
       {open && (
-        <TableRow id={detailsId} className="bg-muted/30 hover:bg-muted/30">
-          <TableCell />
-          <TableCell colSpan={columns - 1} className="whitespace-normal">
-            <MessageDetails row={row} retrying={retrying} maxAttempts={maxAttempts} local={local} />
-          </TableCell>
-        </TableRow>
+        <MessageDetailsRow id={detailsId} columns={columns}>
+          <MessageDetails row={row} retrying={retrying} maxAttempts={maxAttempts} local={local} />
+        </MessageDetailsRow>
       )}
     </>
   );
