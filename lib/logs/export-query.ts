@@ -99,6 +99,13 @@ export interface RawExportRow {
 
 export const EXPORT_BATCH_SIZE = 10_000;
 
+/** The chosen contact attributes as one JSON array column (empty without any). */
+function attributesColumn(attributeKeys: readonly string[]) {
+  return attributeKeys.length
+    ? sql<(string | null)[]>`json_build_array(${sql.join(attributeKeys.map(attributeValue), sql`, `)})`
+    : sql<(string | null)[]>`'[]'::json`;
+}
+
 /** One keyset batch of the export, newest first (a query builder: awaitable, and explainable in tests). */
 export function exportBatchQuery(
   db: Executor,
@@ -109,9 +116,7 @@ export function exportBatchQuery(
   size: number,
 ) {
   const where = after ? and(logWhere(scope, filters), keysetCondition(messages, { ...after, direction: "older" })) : logWhere(scope, filters);
-  const attributes = attributeKeys.length
-    ? sql<(string | null)[]>`json_build_array(${sql.join(attributeKeys.map(attributeValue), sql`, `)})`
-    : sql<(string | null)[]>`'[]'::json`;
+  const attributes = attributesColumn(attributeKeys);
   const query = db
     .select({
       createdAt: isoUtc(messages.createdAt),
@@ -146,9 +151,7 @@ export function inboundExportBatchQuery(
 ) {
   const base = inboundLogWhere(scope, filters);
   const where = after ? and(base, keysetCondition(inboundMessages, { ...after, direction: "older" })) : base;
-  const attributes = attributeKeys.length
-    ? sql<(string | null)[]>`json_build_array(${sql.join(attributeKeys.map(attributeValue), sql`, `)})`
-    : sql<(string | null)[]>`'[]'::json`;
+  const attributes = attributesColumn(attributeKeys);
   const query = db
     .select({
       createdAt: isoUtc(inboundMessages.createdAt),
