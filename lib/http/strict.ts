@@ -29,6 +29,26 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The schema a wrapper (optional, default, pipe, lazy…) checks its value with; none for other kinds. */
+function wrappedSchema(def: Def): z.ZodType | undefined {
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "readonly":
+    case "nonoptional":
+    case "catch":
+      return def.innerType!;
+    case "pipe":
+      return def.in!;
+    case "lazy":
+      return def.getter!();
+    default:
+      return undefined;
+  }
+}
+
 /** Keys an object schema accepts (through intersections, which combine two objects). */
 function knownKeys(schema: z.ZodType): Map<string, z.ZodType> | null {
   const def = defOf(schema);
@@ -40,20 +60,10 @@ function knownKeys(schema: z.ZodType): Map<string, z.ZodType> | null {
       const right = knownKeys(def.right!);
       return left && right ? new Map([...left, ...right]) : null;
     }
-    case "optional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "readonly":
-    case "nonoptional":
-    case "catch":
-      return knownKeys(def.innerType!);
-    case "pipe":
-      return knownKeys(def.in!);
-    case "lazy":
-      return knownKeys(def.getter!());
-    default:
-      return null;
+    default: {
+      const inner = wrappedSchema(def);
+      return inner ? knownKeys(inner) : null;
+    }
   }
 }
 
@@ -71,18 +81,6 @@ function discriminatedOption(def: Def, value: unknown): z.ZodType | undefined {
 export function unknownMemberErrors(schema: z.ZodType, value: unknown, path: Path = []): FieldError[] {
   const def = defOf(schema);
   switch (def.type) {
-    case "optional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "readonly":
-    case "nonoptional":
-    case "catch":
-      return unknownMemberErrors(def.innerType!, value, path);
-    case "pipe":
-      return unknownMemberErrors(def.in!, value, path);
-    case "lazy":
-      return unknownMemberErrors(def.getter!(), value, path);
     case "array":
       return Array.isArray(value) ? value.flatMap((item, index) => unknownMemberErrors(def.element!, item, [...path, index])) : [];
     case "record":
@@ -106,7 +104,9 @@ export function unknownMemberErrors(schema: z.ZodType, value: unknown, path: Pat
         return unknownMemberErrors(member, item, [...path, key]);
       });
     }
-    default:
-      return [];
+    default: {
+      const inner = wrappedSchema(def);
+      return inner ? unknownMemberErrors(inner, value, path) : [];
+    }
   }
 }
