@@ -29,8 +29,8 @@ export function isMessagingTier(value: unknown): value is MessagingTier {
 }
 
 /** The WhatsApp form as Save and Test connection both validate it. */
-export const whatsappSenderSettingsSchema = z.object({
-  provider: z.literal("whatsapp"),
+/** A WhatsApp number's connection fields, as the settings form and a new sender both take them. */
+const whatsappConnectionFields = {
   phoneNumberId: phoneNumberIdSchema,
   wabaId: wabaIdSchema,
   accessToken: optionalSecret,
@@ -38,7 +38,9 @@ export const whatsappSenderSettingsSchema = z.object({
   verifyToken: optionalSecret,
   /** Left out: the stored limit stays as it is. */
   messagingTier: messagingTierSchema.optional(),
-});
+};
+
+export const whatsappSenderSettingsSchema = z.object({ provider: z.literal("whatsapp"), ...whatsappConnectionFields });
 
 export const senderSettingsSchema = z.discriminatedUnion("provider", [z.object({ provider: z.literal("sandbox") }), whatsappSenderSettingsSchema]);
 export type SenderSettingsInput = z.input<typeof senderSettingsSchema>;
@@ -65,12 +67,7 @@ export const createSenderSchema = z.discriminatedUnion("provider", [
     provider: z.literal("whatsapp"),
     name: senderName.optional(),
     isDefault: z.boolean().optional(),
-    phoneNumberId: phoneNumberIdSchema,
-    wabaId: wabaIdSchema,
-    accessToken: optionalSecret,
-    appSecret: optionalSecret,
-    verifyToken: optionalSecret,
-    messagingTier: messagingTierSchema.optional(),
+    ...whatsappConnectionFields,
   }),
 ]);
 export type CreateSenderInput = z.input<typeof createSenderSchema>;
