@@ -1,4 +1,5 @@
 // WhatsApp Business Management calls: the phone number's profile and limits, and template listing.
+import type { ChannelTemplate } from "../types";
 import { graphRequest, type GraphConfig } from "./graph";
 
 export interface PhoneNumberInfo {
@@ -55,15 +56,8 @@ export async function getPhoneNumberInfo(config: GraphConfig, phoneNumberId: str
 }
 
 
-export interface RemoteTemplate {
-  id: string | null;
-  name: string;
-  language: string;
-  category: string;
-  status: string;
-  parameterFormat: "POSITIONAL" | "NAMED";
-  components: unknown[];
-}
+/** A template as the Graph API lists it: the channel's template, with WhatsApp's id as `id`. */
+export type RemoteTemplate = Omit<ChannelTemplate, "externalId"> & { id: string | null };
 
 interface TemplatePage {
   data?: {
