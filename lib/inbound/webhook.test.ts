@@ -22,7 +22,8 @@ interface StatusInput {
   errors?: unknown[];
 }
 
-function payload(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, statuses: StatusInput[]) {
+/** A WhatsApp webhook body with one `messages` change for the sender's number, carrying `value`'s members. */
+function envelope<V extends object>(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, value: V) {
   return {
     object: "whatsapp_business_account",
     entry: [
@@ -34,13 +35,19 @@ function payload(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, s
             value: {
               messaging_product: "whatsapp",
               metadata: { display_phone_number: "15550783881", phone_number_id: sender.phoneNumberId },
-              statuses: statuses.map((s) => ({ recipient_id: "14155550126", timestamp: String(s.timestamp ?? Math.floor(Date.now() / 1000)), ...s })),
+              ...value,
             },
           },
         ],
       },
     ],
   };
+}
+
+function payload(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, statuses: StatusInput[]) {
+  return envelope(sender, {
+    statuses: statuses.map((s) => ({ recipient_id: "14155550126", timestamp: String(s.timestamp ?? Math.floor(Date.now() / 1000)), ...s })),
+  });
 }
 
 type InboundInput = { from: string; id?: string } & (
@@ -56,25 +63,7 @@ function inboundPayload(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "waba
     if (reply.type === "button") return { ...base, button: { text: reply.text, payload: reply.text } };
     return { ...base, interactive: { type: "button_reply", button_reply: { id: "b1", title: reply.title } } };
   });
-  return {
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: sender.wabaId,
-        changes: [
-          {
-            field: "messages",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: { display_phone_number: "15550783881", phone_number_id: sender.phoneNumberId },
-              contacts: replies.map((reply) => ({ profile: { name: "Someone" }, wa_id: reply.from })),
-              messages,
-            },
-          },
-        ],
-      },
-    ],
-  };
+  return envelope(sender, { contacts: replies.map((reply) => ({ profile: { name: "Someone" }, wa_id: reply.from })), messages });
 }
 
 async function deliver(body: unknown, secret: string | null, raw = JSON.stringify(body)) {
@@ -371,25 +360,10 @@ describe("POST inbound messages stored", () => {
 
   function change(sender: Pick<TestWhatsAppSender, "phoneNumberId" | "wabaId">, from: string, messages: Record<string, unknown>[]) {
     const timestamp = String(Math.floor(Date.now() / 1000));
-    return {
-      object: "whatsapp_business_account",
-      entry: [
-        {
-          id: sender.wabaId,
-          changes: [
-            {
-              field: "messages",
-              value: {
-                messaging_product: "whatsapp",
-                metadata: { display_phone_number: "15550783881", phone_number_id: sender.phoneNumberId },
-                contacts: [{ profile: { name: "Kai" }, wa_id: from }],
-                messages: messages.map((message) => ({ from, id: `wamid.IN${randomBase62(16)}`, timestamp, ...message })),
-              },
-            },
-          ],
-        },
-      ],
-    };
+    return envelope(sender, {
+      contacts: [{ profile: { name: "Kai" }, wa_id: from }],
+      messages: messages.map((message) => ({ from, id: `wamid.IN${randomBase62(16)}`, timestamp, ...message })),
+    });
   }
 
   it("stores every kind on the number it arrived on, linked to the campaign message it answers; a redelivery stores nothing", async () => {
