@@ -112,7 +112,7 @@ test("a failing sender is confirmed before saving, warned about on every page, a
 
   // Switching back asks and says what happens to the queued messages; they fail, never "read" by the sandbox.
   await banner.getByRole("link", { name: "Fix in Settings → WhatsApp" }).click();
-  await page.getByText("Sandbox", { exact: true }).click();
+  await page.getByRole("group").getByText("Sandbox", { exact: true }).click();
   await page.getByRole("button", { name: "Save settings" }).click();
   const switchBack = page.getByRole("alertdialog", { name: "Switch to the sandbox?" });
   await expect(switchBack).toContainText(/2 messages of the current sender are still queued/);

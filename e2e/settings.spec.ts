@@ -196,7 +196,7 @@ test("several WhatsApp numbers: add one, make it the default, choose it in a cam
   await page.goto("/settings/whatsapp");
   await page.getByRole("button", { name: "Add sender" }).click();
   const add = page.getByRole("dialog", { name: "Add sender" });
-  await add.getByLabel("Name").fill("Brand FR");
+  await add.getByLabel("Name", { exact: true }).fill("Brand FR");
   await add.getByLabel("Phone number ID").fill("106540352242922");
   await add.getByLabel("WhatsApp Business Account ID").fill("102290129340398");
   await add.getByLabel("Access token").fill("EAAG-secret-token-9876");

@@ -65,6 +65,31 @@ describe("slot blocks", () => {
     expect(await block.take(20, () => 10_000, 1)).toBe(10_000);
   });
 
+  it("asks for slots from when the answer is due back, so a reservation slower than its block's span still yields usable slots", async () => {
+    // 10,000/s and 20 slots wanted: a block spans about 2 ms, a reservation takes 50 ms on this clock.
+    let clock = 0;
+    const inner = createThroughputLimiter();
+    const starts: number[] = [];
+    const limiter: ThroughputLimiter = {
+      reserve: async (key, rate, count, now) => {
+        starts.push(now);
+        if (starts.length > 10) throw new Error("reserving without end: every block came back late");
+        const first = await inner.reserve(key, rate, count, now);
+        clock += 50;
+        return first;
+      },
+      holdUntil: (key, until) => inner.holdUntil(key, until),
+    };
+    const block = new SlotBlock(limiter, "sender:slow");
+    const slot = await block.take(10_000, () => clock, 20);
+    // The first block came back entirely late and was dropped; the next one was asked for from when its answer was due.
+    expect(starts).toEqual([0, 100]);
+    expect(clock - slot).toBeLessThanOrEqual(25);
+    // Once the round trip is known, later blocks arrive usable (up to the catch-up allowance that lies behind the tolerance).
+    for (let i = 0; i < 19; i++) expect(clock - (await block.take(10_000, () => clock, 20))).toBeLessThanOrEqual(25);
+    expect(starts.length).toBeLessThanOrEqual(3);
+  });
+
   it("with several processes on one shared lane, no second holds more slots than the rate (+ catch-up)", async () => {
     const db = await getDb();
     const key = `sender:${newId("snd")}`;

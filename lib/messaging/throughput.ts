@@ -99,6 +99,9 @@ export function createThroughputLimiter(): ThroughputLimiter {
   };
 }
 
+/** A reservation's round trip is trusted up to this long when asking for the next block's start. */
+const MAX_ROUND_TRIP_ESTIMATE_MS = 1_000;
+
 /**
  * A process's reserved slots on one lane: takes them one at a time, reserving a new block when
  * the current one is used up. Slots further back than the catch-up allowance are dropped.
@@ -107,6 +110,8 @@ export class SlotBlock {
   private next = 0;
   private left = 0;
   private step = 0;
+  /** How long a reservation takes to come back (smoothed), ms. */
+  private roundTripMs = 0;
 
   constructor(
     private readonly limiter: ThroughputLimiter,
@@ -128,10 +133,16 @@ export class SlotBlock {
       if (this.left > 0) break;
       // Small blocks (at most a quarter of a second) keep unused slots few when a lane runs dry.
       const count = Math.max(1, Math.min(Math.ceil(want), Math.ceil(perSecond / 4)));
-      this.next = await this.limiter.reserve(this.key, perSecond, count, now());
+      // Slots are asked for from when the answer is expected back: a block that spans less than a
+      // reservation's round trip (a high rate, a loaded machine) would otherwise be late on arrival
+      // every time, dropped, and asked for again without end.
+      const askedAt = now();
+      this.next = await this.limiter.reserve(this.key, perSecond, count, askedAt + this.roundTripMs);
       this.left = count;
       this.step = step;
-      // A slow reservation can return slots that are already late: the loop drops those.
+      const took = Math.min(Math.max(0, now() - askedAt), MAX_ROUND_TRIP_ESTIMATE_MS);
+      this.roundTripMs = this.roundTripMs === 0 ? took : this.roundTripMs * 0.7 + took * 0.3;
+      // A slower reservation than expected can still return slots that are already late: the loop drops those.
     }
     const slot = this.next;
     this.next += this.step;
