@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { eq, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb, isEmbedded, type DB } from "@/db";
 import { queryRows } from "@/db/rows";
 import { messages, senders } from "@/db/schema";
@@ -128,6 +128,51 @@ describe("a failed write of send results", () => {
     await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 61_000) });
     expect(sends.filter((s) => s.id === id)).toHaveLength(1);
     expect(await getTestMessage(id!)).toMatchObject({ status: "sent", providerMessageId: `wamid.TEST.${id}.0` });
+  });
+});
+
+describe("a pass cut off from the database mid-send (a restart)", () => {
+  it("hands back, before its next claim, a message whose in-flight mark and hand-back both lost their answers: it is sent, not failed as an unknown outcome", async () => {
+    const account = await createTestAccount();
+    const [id] = await queue(account.workspaceId, 1);
+    const base = await getDb();
+    let cut = true;
+    // The mark is stored but its answer is lost, so the pass never sends; handing the row back fails too.
+    const db = new Proxy(base, {
+      get(target, property, receiver) {
+        if (property === "execute") {
+          return async (query: SQL) => {
+            const result = await target.execute(query);
+            if (cut && /set in_flight_at = /.test(textOf(query))) throw new Error("connection reset by peer (injected)");
+            return result;
+          };
+        }
+        if (property === "update") {
+          return (table: typeof messages) => ({
+            set: (values: Record<string, unknown>) => ({
+              where: (condition: SQL) =>
+                cut && values.status === "queued" && values.inFlightAt === null
+                  ? Promise.reject(new Error("connection reset by peer (injected)"))
+                  : target.update(table).set(values).where(condition),
+            }),
+          });
+        }
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }) as DB;
+    const { sends, channels } = recordingProvider();
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    await runDispatch({ db, clock: shiftedClock(FUTURE), channels }, { workspaceIds: [account.workspaceId] });
+    log.mockRestore();
+    expect(sends).toHaveLength(0);
+    expect(await getTestMessage(id!)).toMatchObject({ status: "sending" });
+    expect((await getTestMessage(id!)).inFlightAt).not.toBeNull();
+    // The database is back; the lease has run out. The next pass of this process hands it back first, then sends it.
+    cut = false;
+    await dispatch(account.workspaceId, { channels, clock: shiftedClock(FUTURE + 61_000) });
+    expect(sends.map((s) => s.id)).toEqual([id]);
+    expect(await getTestMessage(id!)).toMatchObject({ status: "sent", errorCode: null });
   });
 });
 

@@ -19,7 +19,7 @@ import { createInFlightMarks } from "./in-flight";
 import { applyInboxedStatuses } from "@/lib/outbox/status-inbox";
 import { createLaneRunner, type LaneRunner } from "./lane-runner";
 import { semaphore } from "./lanes";
-import { createOutcomeWrites, guarded } from "./outcomes";
+import { createOutcomeWrites, guarded, writeKeptHandBacks } from "./outcomes";
 import { claimOwnerFor } from "./owner";
 import { createSentWriter, writeUnrecordedSends, type SentRecord } from "./results";
 import { settleStoppedPass, watchShutdown } from "./shutdown";
@@ -84,6 +84,8 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   // Sends an earlier pass could not record are recorded before anything is claimed (their leases
   // must not run out and send them twice).
   await guarded("recording earlier unrecorded sends", () => writeUnrecordedSends(db));
+  // Likewise messages an earlier pass could not hand back: their in-flight marks must go before a claim reads them.
+  await guarded("handing back messages kept from failed writes", () => writeKeptHandBacks(db, clock.now()));
   const owner = deps.owner ?? claimOwnerFor(db);
   let ownerId: number;
   try {

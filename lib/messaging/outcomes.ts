@@ -18,6 +18,45 @@ export interface OutcomeCounts {
   unknown: number;
 }
 
+interface HandBack {
+  id: string;
+  lease: Date;
+  notBefore: number;
+}
+
+/** Hand-backs whose write failed, per process (Next.js may load this module more than once). */
+function keptHandBacks(): Map<string, HandBack> {
+  const global = globalThis as { __sendstreamKeptHandBacks?: Map<string, HandBack> };
+  global.__sendstreamKeptHandBacks ??= new Map();
+  return global.__sendstreamKeptHandBacks;
+}
+
+/** Queues rows again unsent (attempt not counted, in-flight mark cleared), fenced on the lease they were claimed under. */
+async function writeHandBacks(db: Executor, items: HandBack[], at: number): Promise<void> {
+  const byLease = new Map<string, HandBack[]>();
+  for (const item of items) byLease.set(`${item.lease.getTime()}:${item.notBefore}`, [...(byLease.get(`${item.lease.getTime()}:${item.notBefore}`) ?? []), item]);
+  for (const group of byLease.values()) {
+    const { lease, notBefore } = group[0]!;
+    await db
+      .update(messages)
+      .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, inFlightAt: null, updatedAt: new Date(at) })
+      .where(and(inArray(messages.id, group.map((item) => item.id)), eq(messages.status, "sending"), eq(messages.lockedUntil, lease)));
+  }
+}
+
+/**
+ * Writes hand-backs kept from failed writes (a database restart mid-pass). Called before the
+ * process claims again; a row another process took over since has another lease and is left alone.
+ */
+export async function writeKeptHandBacks(db: Executor, now: number = Date.now()): Promise<number> {
+  const kept = keptHandBacks();
+  if (kept.size === 0) return 0;
+  const items = [...kept.values()];
+  await writeHandBacks(db, items, now);
+  for (const item of items) kept.delete(item.id);
+  return items.length;
+}
+
 /** Runs `work`; a failure is logged and swallowed (the lease expires and another pass picks the message up). */
 export async function guarded(what: string, work: () => Promise<unknown>): Promise<void> {
   try {
@@ -70,20 +109,18 @@ export function createOutcomeWrites(db: Executor, options: { now: () => number; 
     });
 
   /** Hands claimed messages back unsent (an in-flight mark whose request never left is cleared): the attempt is not counted. */
-  const handBack = (items: ClaimedMessage[], notBefore: number) =>
-    items.length === 0
-      ? Promise.resolve()
-      : guarded("handing messages back", async () => {
-          const byLease = new Map<number, string[]>();
-          for (const item of items) byLease.set(item.lease.getTime(), [...(byLease.get(item.lease.getTime()) ?? []), item.id]);
-          for (const [lease, ids] of byLease) {
-            await db
-              .update(messages)
-              .set({ status: "queued", attempts: sql`${messages.attempts} - 1`, nextAttemptAt: new Date(notBefore), lockedUntil: null, inFlightAt: null, updatedAt: new Date(now()) })
-              .where(and(inArray(messages.id, ids), eq(messages.status, "sending"), eq(messages.lockedUntil, new Date(lease))));
-          }
-          counts.deferred += items.length;
-        });
+  const handBack = async (items: ClaimedMessage[], notBefore: number) => {
+    if (items.length === 0) return;
+    try {
+      await writeHandBacks(db, items.map((item) => ({ id: item.id, lease: item.lease, notBefore })), now());
+      counts.deferred += items.length;
+    } catch (error) {
+      // Their requests never left, but the rows may carry an in-flight mark: kept, and handed back
+      // before the process's next claim, or they would be taken for sends of unknown outcome.
+      for (const item of items) keptHandBacks().set(item.id, { id: item.id, lease: item.lease, notBefore });
+      console.error(`[dispatcher] handing messages back failed; kept to hand back before the next claim: ${describeError(error)}`);
+    }
+  };
 
   /** Held messages of a campaign that stopped sending: paused → back to the queue; cancelled → skipped. */
   const settleStopped = async (items: ClaimedMessage[], status: string | undefined) => {
