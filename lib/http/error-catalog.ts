@@ -37,6 +37,13 @@ export const ERROR_CATALOG = [
       "The API key is missing, malformed, unknown or deleted (one identical answer for all four, with `WWW-Authenticate: Bearer realm=\"sendstream\"`). Create a key under Settings → API Keys.",
   },
   {
+    code: "invalid_signature",
+    status: 401,
+    title: "Invalid signature",
+    description:
+      "The campaign takes signed deliveries from a shop (Shopify, WooCommerce, Stripe or Standard Webhooks) and this one's signature is missing, does not match the raw body under the source's secret, or was made more than 5 minutes from now. Nothing was sent; the call is in the campaign's request log.",
+  },
+  {
     code: "unauthenticated",
     status: 401,
     title: "Unauthenticated",
@@ -114,6 +121,12 @@ export const ERROR_CATALOG = [
     status: 409,
     title: "Not a bulk campaign",
     description: "Audiences, test sends, launch, schedule, cancel, progress and retargeting are for bulk campaigns; a trigger campaign sends when its webhook is called.",
+  },
+  {
+    code: "source_not_signed",
+    status: 409,
+    title: "Source not signed",
+    description: "The campaign is called with API keys, which need no signing secret. Choose a signed source (PUT /api/v1/campaigns/{id}/source) first.",
   },
   { code: "not_a_trigger_campaign", status: 409, title: "Not a trigger campaign", description: "Bulk campaigns do not accept trigger requests. Nothing was sent." },
   {
