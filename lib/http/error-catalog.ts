@@ -37,13 +37,6 @@ export const ERROR_CATALOG = [
       "The API key is missing, malformed, unknown or deleted (one identical answer for all four, with `WWW-Authenticate: Bearer realm=\"sendstream\"`). Create a key under Settings → API Keys.",
   },
   {
-    code: "invalid_signature",
-    status: 401,
-    title: "Invalid signature",
-    description:
-      "The campaign takes signed deliveries from a shop (Shopify, WooCommerce, Stripe or Standard Webhooks) and this one's signature is missing, does not match the raw body under the source's secret, or was made more than 5 minutes from now. Nothing was sent; the call is in the campaign's request log.",
-  },
-  {
     code: "unauthenticated",
     status: 401,
     title: "Unauthenticated",
@@ -244,8 +237,8 @@ export const ERROR_CATALOG = [
     code: "invalid_signature",
     status: 401,
     title: "Invalid signature",
-    description: "A WhatsApp webhook delivery without a valid `X-Hub-Signature-256` for the app secret of a connected sender. Nothing was applied.",
-    audience: "platform",
+    description:
+      "A delivery to a trigger campaign with a signed source (Shopify, WooCommerce, Stripe or Standard Webhooks) whose signature is missing, does not match the raw body under the source's secret, or was made more than 5 minutes from now: nothing was sent, and the call is in the campaign's request log. (WhatsApp webhook deliveries without a valid `X-Hub-Signature-256` get it too: nothing was applied.)",
   },
   {
     code: "verification_failed",
