@@ -1,6 +1,8 @@
 // `npm run bench:trigger`: autocannon against `next start` on Postgres, one run, one build:
 //   (a) closed loop, 50 connections: a no-op route, then the trigger on a web-only server
-//       (DISPATCHER=off) and on a server that also dispatches in-process (the default);
+//       (DISPATCHER=off), with an API key and as Shopify deliveries to a signed source (no key,
+//       HMAC of the raw body, a new delivery id each), and on a server that also dispatches
+//       in-process (the default);
 //   (b) open loop: the trigger at a fixed arrival rate of half the no-op route's capacity (p50/p99/p99.9);
 //   (c) status-webhook ingestion: signed Meta-shaped statuses POSTed to /api/webhooks/whatsapp.
 // With BENCH_PROFILE=1 a further web-only server runs the trigger load under `node --cpu-prof` and
@@ -9,6 +11,7 @@
 // Env: BENCH_DURATION (seconds per measurement, default 20), BENCH_CONNECTIONS (default 50),
 // BENCH_DATABASE_URL / DATABASE_URL (server to create `sendstream_bench_trigger` on),
 // BENCH_BUILD=1 (rebuild even if a build exists), NEXT_DIST_DIR (default .next-trigger).
+import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -98,6 +101,16 @@ async function main() {
   const { messages } = await import("@/db/schema");
   const { createTriggerFixture } = await import("@/lib/testing/trigger-factories");
   const fixture = await createTriggerFixture({ rateLimitPerMinute: 1_000_000_000 });
+  const signedFixture = await createTriggerFixture({ rateLimitPerMinute: 1_000_000_000 });
+  const { putCampaignSource, setSourceSecret } = await import("@/lib/sources/service");
+  const { SYSTEM_ACTOR } = await import("@/lib/audit/service");
+  const shopifySecret = "shpss_bench_0123456789abcdef";
+  {
+    const seedDb = await getDb();
+    const scope = { workspaceId: signedFixture.workspaceId, campaignId: signedFixture.campaignId, actor: SYSTEM_ACTOR };
+    await putCampaignSource(seedDb, { ...scope, source: { kind: "shopify", topics: ["orders/create"] } });
+    await setSourceSecret(seedDb, { ...scope, request: { secret: shopifySecret, overlapHours: 0 } });
+  }
   const ingestion = await prepareIngestion(20_000);
   const batchedIngestion = await prepareIngestion(60_000, "batch");
   // The seeding's writes are flushed and its tables vacuumed now, so that the checkpointer and
@@ -118,6 +131,29 @@ async function main() {
         setupRequest: (request) => {
           const phone = phones[next++ % phones.length]!;
           return { ...request, body: JSON.stringify({ phone, order: `ORD-${next}`, first_name: "Bench", amount: 42 }) };
+        },
+      },
+    ],
+  };
+  let delivery = 0;
+  const signedOptions: autocannon.Options = {
+    url: `${BASE_URL}/api/campaigns/${signedFixture.campaignId}/trigger`,
+    method: "POST",
+    requests: [
+      {
+        setupRequest: (request) => {
+          const phone = phones[next++ % phones.length]!;
+          const body = JSON.stringify({ phone, order: `ORD-${next}`, first_name: "Bench", amount: 42 });
+          return {
+            ...request,
+            body,
+            headers: {
+              "content-type": "application/json",
+              "x-shopify-topic": "orders/create",
+              "x-shopify-webhook-id": `bench-${process.pid}-${delivery++}`,
+              "x-shopify-hmac-sha256": createHmac("sha256", shopifySecret).update(body).digest("base64"),
+            },
+          };
         },
       },
     ],
@@ -150,6 +186,10 @@ async function main() {
     const before = await stored();
     const { result: webOnly, cpu: webOnlyCpu } = await measureCpu(server.child.pid!, () => measure("trigger, web only (DISPATCHER=off)", triggerOptions, DURATION));
     const storedWebOnly = (await stored()) - before;
+    await measure("warm-up signed", signedOptions, WARMUP);
+    const { result: signed, cpu: signedCpu } = await measureCpu(server.child.pid!, () =>
+      measure("trigger, web only, Shopify-signed source (no key)", signedOptions, DURATION),
+    );
 
     const rate = Math.max(1, Math.round(noop.perSecond / 2));
     console.log(`Open loop: ${rate} requests/s …`);
@@ -209,11 +249,13 @@ Run ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.mo
 ${row(noop)}
 ${row(noopWithBody)}
 ${row(webOnly)}
+${row(signed)}
 ${row(withDispatch)}
 ${row(open)}
 
 - (a) Closed loop, ${CONNECTIONS} connections: web-only trigger / no-op **${ratioWeb.toFixed(2)}×** (target ≥ 0.7×) — ${pass(ratioWeb >= 0.7)};
   web + in-process dispatch / no-op **${ratioDispatch.toFixed(2)}×** (target ≥ 0.5×) — ${pass(ratioDispatch >= 0.5)}.
+  Shopify-signed deliveries (source lookup, HMAC of the raw body, the delivery id as idempotency key) / API-key trigger, web only: **${(signed.perSecond / Math.max(1e-9, webOnly.perSecond)).toFixed(2)}×** (no target).
 - (b) Open loop at ${Math.round(noop.perSecond / 2)} requests/s (half the no-op route's measured capacity), web only: p50 ${open.p50} ms, **p99 ${open.p99} ms** (target < 50 ms) — ${pass(open.p99 < 50)}, p99.9 ${open.p999} ms; ${open.ok} accepted of ${open.requests}.
   (autocannon spreads the rate over ${Math.max(CONNECTIONS * 2, 100)} connections; a request waits for a free connection only if all are busy.)
 - (c) Status webhooks: ${webhooks.ok} signed POSTs (one status each: sent, delivered, read in turn for 20,000 messages that exist), **${webhooks.statusesPerSecond.toFixed(0)} statuses/s** taken in (${webhooks.appliedPerSecond.toFixed(0)}/s changed a message; the \`sent\` ones are no-ops for messages already sent), p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms, ${webhooks.non2xx} non-2xx; ${webhooks.readInDatabase} messages stored as \`read\` afterwards.
@@ -226,6 +268,7 @@ ${row(open)}
 ${cpuRow("no-op route", noopCpu, noop.requests)}
 ${cpuRow("no-op with the trigger's body", noopWithBodyCpu, noopWithBody.requests)}
 ${cpuRow("trigger, web only", webOnlyCpu, webOnly.ok)}
+${cpuRow("trigger, web only, Shopify-signed", signedCpu, signed.ok)}
 ${cpuRow("status webhook (one status a request)", webhooksCpu, webhooks.ok)}
 ${cpuRow(`status webhook (${BATCHED_STATUSES} statuses a request)`, batchedWebhooksCpu, batchedWebhooks.ok)}
   At the web-only trigger's cost (server and Postgres), the ${os.cpus().length} cores doing nothing else (no load generator) would accept at most **${cpuCeiling(webOnlyCpu, webOnly.ok).toFixed(0)} requests/s**, against the ${(0.7 * noop.perSecond).toFixed(0)}/s the 0.7× target asks for; Postgres alone takes ${((webOnlyCpu.postgres / webOnly.ok) * 1000).toFixed(2)} ms a request.
@@ -241,7 +284,7 @@ ${profileLines.map((line) => `| ${line.selfPercent.toFixed(1)} | \`${line.name}\
 `
     : ""
 }
-Database round trips of an accepted request (asserted by \`app/api/campaigns/[id]/trigger/route.test.ts\`): the API-key lookup; one
+Database round trips of an accepted request (asserted by \`app/api/campaigns/[id]/trigger/route.test.ts\` and, for signed sources, \`signed.test.ts\`): the API-key lookup (or the signed source's); one
 statement with the rate-limit increments, campaign, template, sender and stored contacts; one statement with the contact upserts and
 message inserts. The campaign's stored configuration is parsed and its request schema compiled once per campaign version.
 `;

@@ -15,6 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { CHANNEL_NAMES } from "../lib/channels/types";
+import { SOURCE_KINDS } from "../lib/sources/kinds";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -625,13 +626,41 @@ export const triggerRequests = pgTable(
     body: text("body").notNull(),
     bodyBytes: integer("body_bytes").notNull(),
     bodyTruncated: boolean("body_truncated").notNull().default(false),
+    /** A signed source's kind (null: an API key call); its topic and delivery id as the sender named them. */
+    sourceKind: text("source_kind"),
+    topic: text("topic"),
+    deliveryId: text("delivery_id"),
+    /** Why a verified delivery was answered 202 and not sent (a topic the campaign does not take). */
+    ignoredReason: text("ignored_reason"),
     createdAt: createdAt(),
   },
   (t) => [
     index("trigger_requests_campaign_created_idx").on(t.campaignId, t.createdAt.desc(), t.id.desc()),
     index("trigger_requests_created_idx").on(t.createdAt),
+    // Only signed deliveries carry a topic: API key calls add nothing to this index.
+    index("trigger_requests_campaign_topic_idx")
+      .on(t.campaignId, t.topic, t.createdAt.desc(), t.id.desc())
+      .where(sql`topic is not null`),
   ],
 );
+
+/**
+ * How a trigger campaign's callers authenticate when they send no API key (lib/sources): a signed
+ * source and its secret, encrypted. During a roll the previous secret stays valid until it expires.
+ */
+export const campaignSources = pgTable("campaign_sources", {
+  campaignId: text("campaign_id").primaryKey().references(() => campaigns.id, { onDelete: "cascade" }),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+  kind: text("kind", { enum: SOURCE_KINDS }).notNull(),
+  /** Empty: every topic. */
+  topics: text("topics").array().notNull().default(sql`'{}'::text[]`),
+  secretEncrypted: text("secret_encrypted"),
+  secretCreatedAt: at("secret_created_at"),
+  previousSecretEncrypted: text("previous_secret_encrypted"),
+  previousSecretExpiresAt: at("previous_secret_expires_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
 
 /** What an event webhook endpoint can subscribe to. `webhook.test` is only ever sent on request, to one endpoint. */
 export const webhookEventTypes = [

@@ -17,8 +17,13 @@ export interface SignedDelivery {
   body: string;
 }
 
+/** The HMAC key of a `whsec_…` secret: the bytes its base64 part encodes. */
+export function signingKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, "base64");
+}
+
 export function signature(secret: string, delivery: SignedDelivery): string {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, "base64");
+  const key = signingKey(secret);
   const mac = createHmac("sha256", key).update(`${delivery.id}.${delivery.timestamp}.${delivery.body}`).digest("base64");
   return `v1,${mac}`;
 }

@@ -115,6 +115,12 @@ export const ERROR_CATALOG = [
     title: "Not a bulk campaign",
     description: "Audiences, test sends, launch, schedule, cancel, progress and retargeting are for bulk campaigns; a trigger campaign sends when its webhook is called.",
   },
+  {
+    code: "source_not_signed",
+    status: 409,
+    title: "Source not signed",
+    description: "The campaign is called with API keys, which need no signing secret. Choose a signed source (PUT /api/v1/campaigns/{id}/source) first.",
+  },
   { code: "not_a_trigger_campaign", status: 409, title: "Not a trigger campaign", description: "Bulk campaigns do not accept trigger requests. Nothing was sent." },
   {
     code: "campaign_not_sendable",
@@ -231,8 +237,8 @@ export const ERROR_CATALOG = [
     code: "invalid_signature",
     status: 401,
     title: "Invalid signature",
-    description: "A WhatsApp webhook delivery without a valid `X-Hub-Signature-256` for the app secret of a connected sender. Nothing was applied.",
-    audience: "platform",
+    description:
+      "A delivery to a trigger campaign with a signed source (Shopify, WooCommerce, Stripe or Standard Webhooks) whose signature is missing, does not match the raw body under the source's secret, or was made more than 5 minutes from now: nothing was sent, and the call is in the campaign's request log. (WhatsApp webhook deliveries without a valid `X-Hub-Signature-256` get it too: nothing was applied.)",
   },
   {
     code: "verification_failed",

@@ -71,16 +71,31 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("declares the security schemes and applies them to every endpoint but itself", () => {
+  it("declares the security schemes and applies them to every endpoint but itself; the trigger endpoints also take signed sources", () => {
     expect(document.components.securitySchemes).toMatchObject({
       apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
       bearerAuth: { type: "http", scheme: "bearer" },
+      ShopifyHmac: { type: "apiKey", in: "header", name: "X-Shopify-Hmac-Sha256" },
+      WooCommerceSignature: { type: "apiKey", in: "header", name: "X-WC-Webhook-Signature" },
+      StripeSignature: { type: "apiKey", in: "header", name: "Stripe-Signature" },
+      StandardWebhooks: { type: "apiKey", in: "header", name: "webhook-signature" },
     });
     expect(document.security).toEqual([{ apiKeyHeader: [] }, { bearerAuth: [] }]);
+    const triggerPaths = new Set(["/api/campaigns/{id}/trigger", "/outbound/{id}"]);
     for (const [apiPath, operations] of Object.entries(document.paths)) {
       for (const op of Object.values(operations)) {
         if (apiPath === "/api/v1/openapi.json") expect(op.security).toEqual([]);
-        else {
+        else if (triggerPaths.has(apiPath)) {
+          expect(op.security).toEqual([
+            { apiKeyHeader: [] },
+            { bearerAuth: [] },
+            { ShopifyHmac: [] },
+            { WooCommerceSignature: [] },
+            { StripeSignature: [] },
+            { StandardWebhooks: [] },
+          ]);
+          expect(Object.keys(op.responses as object)).toEqual(expect.arrayContaining(["401", "405", "500", "503"]));
+        } else {
           expect(op.security).toBeUndefined();
           expect(Object.keys(op.responses as object)).toEqual(expect.arrayContaining(["401", "405", "500", "503"]));
         }

@@ -22,6 +22,7 @@ import {
   triggerBodySchema,
   triggerDryRunSchema,
 } from "./schemas";
+import { campaignSourceSchema, putSourceSchema, setSecretSchema, sourceSecretSchema, triggerIgnoredSchema } from "./endpoints/sources";
 
 export type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & {
@@ -51,7 +52,15 @@ const NAMED_SCHEMAS: [string, z.ZodType, "request" | "response"][] = [
   ["CampaignActionRequest", lifecycleActionSchema, "request"],
   ["UpsertContactRequest", upsertContactSchema, "request"],
   ["TriggerRequest", triggerBodySchema, "request"],
+  ["TriggerIgnored", triggerIgnoredSchema, "response"],
+  ["CampaignSource", campaignSourceSchema, "response"],
+  ["SourceSecret", sourceSecretSchema, "response"],
+  ["PutCampaignSourceRequest", putSourceSchema, "request"],
+  ["SetSourceSecretRequest", setSecretSchema, "request"],
 ];
+
+/** The trigger endpoint's credentials: an API key, or a delivery signed by the campaign's source. */
+const SIGNED_SOURCE_SECURITY = [{ apiKeyHeader: [] }, { bearerAuth: [] }, { ShopifyHmac: [] }, { WooCommerceSignature: [] }, { StripeSignature: [] }, { StandardWebhooks: [] }];
 
 /**
  * A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), in its input form (what a client
@@ -201,7 +210,7 @@ function operation(endpoint: Endpoint): JsonSchema {
     tags: [endpoint.tag],
     summary: endpoint.summary,
     description: endpoint.description,
-    ...(endpoint.auth === "none" ? { security: [] } : {}),
+    ...(endpoint.auth === "none" ? { security: [] } : endpoint.signedSources ? { security: SIGNED_SOURCE_SECURITY } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: body } : {}),
     responses,
@@ -248,6 +257,34 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
       securitySchemes: {
         apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "The API key (`ss_…`) in the `x-api-key` header." },
         bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "ss_ API key", description: "The API key as a bearer token: `Authorization: Bearer ss_…`." },
+        ShopifyHmac: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Shopify-Hmac-Sha256",
+          description:
+            "Trigger endpoint, campaign source `shopify`, no API key: the base64 HMAC-SHA256 of the raw body under the source's secret (the store's webhook signing secret). `X-Shopify-Webhook-Id` is the idempotency key (72 hours); `X-Shopify-Topic` is the topic the source filters on.",
+        },
+        WooCommerceSignature: {
+          type: "apiKey",
+          in: "header",
+          name: "X-WC-Webhook-Signature",
+          description:
+            "Trigger endpoint, campaign source `woocommerce`, no API key: the base64 HMAC-SHA256 of the raw body under the webhook's secret. `X-WC-Webhook-Delivery-ID` is the idempotency key; `X-WC-Webhook-Topic` the topic. The unsigned creation ping (`webhook_id=<id>`, form-encoded) is answered 200 and sends nothing.",
+        },
+        StripeSignature: {
+          type: "apiKey",
+          in: "header",
+          name: "Stripe-Signature",
+          description:
+            "Trigger endpoint, campaign source `stripe`, no API key: `t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" under the whsec_ secret>` (several v1 while a secret rolls). Refused more than 5 minutes from now. The event's `id` is the idempotency key, its `type` the topic.",
+        },
+        StandardWebhooks: {
+          type: "apiKey",
+          in: "header",
+          name: "webhook-signature",
+          description:
+            "Trigger endpoint, campaign source `standard_webhooks`, no API key: `v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<raw body>\">` under the key a `whsec_` secret encodes; `webhook-timestamp` within 5 minutes of now. `webhook-id` is the idempotency key, the body's `type` the topic.",
+        },
       },
       schemas: Object.fromEntries(NAMED_SCHEMAS.map(([name, schema]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })])),
     },

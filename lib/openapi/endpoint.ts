@@ -51,6 +51,8 @@ export interface Endpoint {
   description: string;
   /** `apiKey` (x-api-key or Bearer) unless the endpoint is public. */
   auth: "apiKey" | "none";
+  /** Also takes deliveries signed by the campaign's source (Shopify, WooCommerce, Stripe, Standard Webhooks) without a key. */
+  signedSources?: boolean;
   pathParams?: Parameter[];
   /** Query parameters, from a zod object (each member documented) or listed by hand. */
   query?: z.ZodObject | Parameter[];

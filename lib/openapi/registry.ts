@@ -9,6 +9,7 @@ import { CONTACTS_ENDPOINTS } from "./endpoints/contacts";
 import { IMPORTS_ENDPOINTS } from "./endpoints/imports";
 import { REQUESTS_ENDPOINTS } from "./endpoints/requests";
 import { SENDERS_ENDPOINTS } from "./endpoints/senders";
+import { SOURCES_ENDPOINTS } from "./endpoints/sources";
 import { EXAMPLE_IDS, meSchema } from "./schemas";
 
 export { TAGS, type Endpoint, type HttpMethod, type Parameter, type SuccessResponse, type Tag } from "./endpoint";
@@ -33,6 +34,7 @@ export const ENDPOINTS: Endpoint[] = [
     errors: [],
   },
   ...CAMPAIGNS_ENDPOINTS,
+  ...SOURCES_ENDPOINTS,
   ...BULK_ENDPOINTS,
   {
     operationId: "getOpenApiDocument",

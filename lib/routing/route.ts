@@ -96,6 +96,9 @@ export function withPublic<P extends Params = Params>(
  * ride along on a cross-site form post). Neither → one 401 with `WWW-Authenticate`, identical to
  * the one for a bad key. The key is looked up on every request: once a delete has returned, the
  * next request with that key gets 401, whatever cookie comes with it.
+ *
+ * `withoutKey` (key-only routes): a request with no key is first offered to it (the trigger
+ * endpoint's signed sources authenticate the body itself); null → the usual 401, unchanged.
  */
 export function withWorkspace<P extends Params = Params>(
   handler: (context: WorkspaceContext<P>) => Promise<Response>,
@@ -105,7 +108,15 @@ export function withWorkspace<P extends Params = Params>(
     triggerKeys = false,
     roles,
     refuseKeys = false,
-  }: { accept?: AcceptedCredentials; csvBody?: boolean; triggerKeys?: boolean; roles?: readonly MemberRole[]; refuseKeys?: boolean } = {},
+    withoutKey,
+  }: {
+    accept?: AcceptedCredentials;
+    csvBody?: boolean;
+    triggerKeys?: boolean;
+    roles?: readonly MemberRole[];
+    refuseKeys?: boolean;
+    withoutKey?: (context: BaseContext<P>) => Promise<Response | null>;
+  } = {},
 ): NextRouteHandler {
   return (request, context) =>
     runRoute(request, async (requestId) => {
@@ -114,6 +125,10 @@ export function withWorkspace<P extends Params = Params>(
       const run = async (workspaceId: string, actor: Actor, scope: ApiKeyScope, role: MemberRole | null) =>
         noStoreByDefault(await handler({ request, params, requestId, workspaceId, actor, scope, role }));
       const keyPresented = accept !== "session" && readPresentedApiKey(request.headers) !== null;
+      if (!keyPresented && withoutKey) {
+        const answered = await withoutKey({ request, params, requestId });
+        if (answered) return noStoreByDefault(answered);
+      }
       if (keyPresented || accept === "key") {
         const db = await getDb();
         const key = await authenticateApiKeyRequest(db, request, requestId);

@@ -24,8 +24,19 @@ export function firstSignificantByte(bytes: Uint8Array): number {
 /** `onChunk`: sees every chunk read (the request log's copy of the body). */
 export async function readTriggerBody(request: Request, onChunk?: (chunk: Uint8Array) => void): Promise<TriggerBody> {
   assertJsonContentType(request);
-  // Read up to the array cap, then hold anything that is not an array to the object cap.
-  const raw = await readBodyBytes(request, MAX_ARRAY_BODY_BYTES, onChunk);
+  return triggerBodyFromBytes(await readRawTriggerBody(request, onChunk));
+}
+
+/**
+ * The body's bytes up to the array cap, whatever its type: a signed source verifies them before
+ * anything else looks at the body.
+ */
+export function readRawTriggerBody(request: Request, onChunk?: (chunk: Uint8Array) => void): Promise<Uint8Array> {
+  return readBodyBytes(request, MAX_ARRAY_BODY_BYTES, onChunk);
+}
+
+/** Bytes already read → the trigger body: anything that is not an array is held to the object cap. */
+export function triggerBodyFromBytes(raw: Uint8Array): TriggerBody {
   if (raw.byteLength > MAX_OBJECT_BODY_BYTES && firstSignificantByte(raw) !== 0x5b /* [ */) {
     throw payloadTooLarge(MAX_OBJECT_BODY_BYTES);
   }

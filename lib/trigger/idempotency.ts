@@ -1,5 +1,6 @@
 // `Idempotency-Key` for trigger requests: the first accepted response is stored per campaign and
-// key for 24 hours; a retry with the same body gets it back, a different body gets a 422.
+// key for 24 hours; a retry with the same body gets it back, a different body gets a 422. A signed
+// source's delivery id is a key too (`source:<id>`), kept 72 hours: shops retry for longer.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
@@ -8,6 +9,20 @@ import { ApiError, badRequest } from "@/lib/http/errors";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
+/** Keys of signed deliveries: `source:` + the sender's delivery id. */
+export const SOURCE_KEY_PREFIX = "source:";
+export const SOURCE_DELIVERY_WINDOW_HOURS = 72;
+
+/** A key and how long its first response answers. */
+export interface IdempotencyKey {
+  key: string;
+  windowHours: number;
+}
+
+export const headerKey = (key: string): IdempotencyKey => ({ key, windowHours: IDEMPOTENCY_WINDOW_HOURS });
+export const deliveryKey = (deliveryId: string): IdempotencyKey => ({ key: SOURCE_KEY_PREFIX + deliveryId, windowHours: SOURCE_DELIVERY_WINDOW_HOURS });
+
+const hours = (n: number) => sql.raw(`interval '${Math.trunc(n)} hours'`);
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 export interface StoredResponse {
@@ -35,16 +50,16 @@ export function requestFingerprint(raw: Uint8Array): string {
 }
 
 /**
- * Selects the live (under 24 h old) stored response for a campaign and key as
+ * Selects the live (inside its window) stored response for a campaign and key as
  * `request_hash, response_status, response_body`; usable as a subquery.
  */
-export function storedResponseSql(campaignId: string, key: string): SQL {
+export function storedResponseSql(campaignId: string, key: IdempotencyKey): SQL {
   return sql`select request_hash, response_status, response_body from idempotency_keys
-    where campaign_id = ${campaignId} and key = ${key}
-      and created_at > now() - interval '${sql.raw(String(IDEMPOTENCY_WINDOW_HOURS))} hours'`;
+    where campaign_id = ${campaignId} and key = ${key.key}
+      and created_at > now() - ${hours(key.windowHours)}`;
 }
 
-export async function findStoredResponse(db: Executor, campaignId: string, key: string): Promise<StoredResponse | null> {
+export async function findStoredResponse(db: Executor, campaignId: string, key: IdempotencyKey): Promise<StoredResponse | null> {
   const [row] = await queryRows<{ request_hash: string; response_status: number; response_body: unknown }>(db, storedResponseSql(campaignId, key));
   return row ? { requestHash: row.request_hash, status: Number(row.response_status), body: row.response_body } : null;
 }
@@ -54,15 +69,15 @@ export async function findStoredResponse(db: Executor, campaignId: string, key: 
  * yields a row only when this request is the first (or the previous claim expired), so the
  * messages insert can depend on it and a concurrent duplicate inserts nothing.
  */
-export function claimKeySql(input: { campaignId: string; key: string; requestHash: string; status: number; body: unknown }): SQL {
+export function claimKeySql(input: { campaignId: string; key: IdempotencyKey; requestHash: string; status: number; body: unknown }): SQL {
   return sql`insert into idempotency_keys as i (campaign_id, key, request_hash, response_status, response_body)
-    values (${input.campaignId}, ${input.key}, ${input.requestHash}, ${input.status}, ${JSON.stringify(input.body)}::jsonb)
+    values (${input.campaignId}, ${input.key.key}, ${input.requestHash}, ${input.status}, ${JSON.stringify(input.body)}::jsonb)
     on conflict (campaign_id, key) do update set
       request_hash = excluded.request_hash,
       response_status = excluded.response_status,
       response_body = excluded.response_body,
       created_at = now()
-    where i.created_at <= now() - interval '${sql.raw(String(IDEMPOTENCY_WINDOW_HOURS))} hours'
+    where i.created_at <= now() - ${hours(input.key.windowHours)}
     returning 1 as claimed`;
 }
 
@@ -77,7 +92,9 @@ export function replayStoredResponse(stored: StoredResponse, requestHash: string
   return { status: stored.status, body: stored.body, headers: { "Idempotent-Replay": "true" } };
 }
 
-/** Deletes stored responses past the window. */
+/** Deletes stored responses past their window. */
 export async function pruneIdempotencyKeys(db: Executor): Promise<void> {
-  await db.execute(sql`delete from idempotency_keys where created_at <= now() - interval '${sql.raw(String(IDEMPOTENCY_WINDOW_HOURS))} hours'`);
+  await db.execute(sql`delete from idempotency_keys
+    where created_at <= now() - ${hours(IDEMPOTENCY_WINDOW_HOURS)}
+      and (created_at <= now() - ${hours(SOURCE_DELIVERY_WINDOW_HOURS)} or left(key, ${SOURCE_KEY_PREFIX.length}) <> ${SOURCE_KEY_PREFIX})`);
 }

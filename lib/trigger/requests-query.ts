@@ -1,14 +1,14 @@
 // Reading a campaign's request log: newest first, keyset pages, filtered by outcome. The Requests
 // tab and `GET /api/v1/campaigns/{id}/requests` both read through here.
-import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { triggerRequests } from "@/db/schema";
 import { searchParamsRecord } from "@/lib/http/request";
-import type { TriggerRequestProblem } from "./requests";
+import type { TriggerCallSource, TriggerRequestProblem } from "./requests";
 
-export const REQUEST_OUTCOMES = ["all", "accepted", "rejected"] as const;
+export const REQUEST_OUTCOMES = ["all", "accepted", "rejected", "ignored"] as const;
 export type RequestOutcomeFilter = (typeof REQUEST_OUTCOMES)[number];
 export const DEFAULT_REQUESTS_PAGE_SIZE = 25;
 export const MAX_REQUESTS_PAGE_SIZE = 100;
@@ -18,8 +18,10 @@ const emptyToUndefined = (value: unknown) => (typeof value === "string" && value
 export const requestListParamsSchema = z.object({
   outcome: z.preprocess(
     emptyToUndefined,
-    z.enum(REQUEST_OUTCOMES, { error: "Use outcome=accepted, rejected or all." }).default("all"),
+    z.enum(REQUEST_OUTCOMES, { error: "Use outcome=accepted, rejected, ignored or all." }).default("all"),
   ),
+  /** A signed source's topic, exactly as the sender named it. */
+  topic: z.preprocess(emptyToUndefined, z.string().max(100, { error: "A topic has at most 100 characters." }).optional()),
   cursor: z.preprocess(
     emptyToUndefined,
     z
@@ -51,8 +53,13 @@ export interface TriggerRequestRecord {
   id: string;
   receivedAt: string;
   status: number;
-  outcome: "accepted" | "rejected";
+  /** `ignored`: a verified delivery answered 2xx without sending (a topic not taken, a ping). */
+  outcome: "accepted" | "rejected" | "ignored";
+  /** Why it was ignored; null otherwise. */
+  ignoredReason: string | null;
   dryRun: boolean;
+  /** A signed source's delivery: kind, topic and delivery id; null for an API key call. */
+  source: TriggerCallSource | null;
   /** The API key that made the call (its name as it was then), or null. */
   key: { id: string | null; name: string | null } | null;
   requestId: string | null;
@@ -75,8 +82,9 @@ export interface TriggerRequestPage {
 const position = cursorTimestamp(triggerRequests.createdAt);
 
 export function outcomeCondition(outcome: RequestOutcomeFilter): SQL | undefined {
-  if (outcome === "accepted") return lt(triggerRequests.status, 400);
+  if (outcome === "accepted") return and(lt(triggerRequests.status, 400), isNull(triggerRequests.ignoredReason));
   if (outcome === "rejected") return gte(triggerRequests.status, 400);
+  if (outcome === "ignored") return isNotNull(triggerRequests.ignoredReason);
   return undefined;
 }
 
@@ -89,6 +97,7 @@ export async function listTriggerRequests(
     eq(triggerRequests.workspaceId, scope.workspaceId),
     eq(triggerRequests.campaignId, scope.campaignId),
     outcomeCondition(params.outcome),
+    params.topic !== undefined ? eq(triggerRequests.topic, params.topic) : undefined,
     params.cursor ? keysetCondition(triggerRequests, { ...params.cursor, direction: "older" }) : undefined,
   );
   const rows = await db
@@ -105,6 +114,10 @@ export async function listTriggerRequests(
       body: triggerRequests.body,
       bodyBytes: triggerRequests.bodyBytes,
       bodyTruncated: triggerRequests.bodyTruncated,
+      sourceKind: triggerRequests.sourceKind,
+      topic: triggerRequests.topic,
+      deliveryId: triggerRequests.deliveryId,
+      ignoredReason: triggerRequests.ignoredReason,
       createdAt: triggerRequests.createdAt,
       position,
     })
@@ -119,8 +132,10 @@ export async function listTriggerRequests(
       id: row.id,
       receivedAt: row.createdAt.toISOString(),
       status: row.status,
-      outcome: row.status < 400 ? "accepted" : "rejected",
+      outcome: row.status >= 400 ? "rejected" : row.ignoredReason !== null ? "ignored" : "accepted",
+      ignoredReason: row.ignoredReason,
       dryRun: row.dryRun,
+      source: row.sourceKind ? { kind: row.sourceKind, topic: row.topic, deliveryId: row.deliveryId } : null,
       key: row.apiKeyId || row.keyName ? { id: row.apiKeyId, name: row.keyName } : null,
       requestId: row.requestId,
       error: row.errorCode ? { code: row.errorCode, ...((row.problem as TriggerRequestProblem | null) ?? { title: "", detail: "" }) } : null,

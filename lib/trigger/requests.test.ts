@@ -210,6 +210,8 @@ describe("the trigger request log", () => {
       problem: null,
       messageCount: 1,
       body: { text: "{}", bytes: 2, truncated: false },
+      source: null,
+      ignoredReason: null,
       ...overrides,
     });
     const written = Promise.all([

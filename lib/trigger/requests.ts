@@ -41,6 +41,16 @@ export interface TriggerRequestEntry {
   problem: TriggerRequestProblem | null;
   messageCount: number;
   body: RecordedBody;
+  /** A signed source's delivery: its kind, topic and delivery id; null for an API key call. */
+  source: TriggerCallSource | null;
+  /** Why a verified delivery was answered without sending (a topic not taken, a ping). */
+  ignoredReason: string | null;
+}
+
+export interface TriggerCallSource {
+  kind: string;
+  topic: string | null;
+  deliveryId: string | null;
 }
 
 export interface RecordedBody {
@@ -118,6 +128,9 @@ export interface TriggerCall {
   /** What the handler read of the body (`RecordedBodyTap.readRest` has read the rest). */
   body: RecordedBody;
   result: { status: number; body: unknown } | { error: unknown };
+  source?: TriggerCallSource | null;
+  /** Set when the call was answered 2xx and deliberately sent nothing. */
+  ignoredReason?: string | null;
 }
 
 /** Buffers the call; settles when its batch is written. */
@@ -136,6 +149,8 @@ export function triggerRequestEntry(call: TriggerCall, body: RecordedBody): Trig
     requestId: call.requestId,
     dryRun: call.dryRun,
     body,
+    source: call.source ?? null,
+    ignoredReason: null,
   };
   if ("error" in call.result) {
     const error = toApiError(call.result.error);
@@ -150,8 +165,9 @@ export function triggerRequestEntry(call: TriggerCall, body: RecordedBody): Trig
   }
   const { status, body: responseBody } = call.result;
   const data = (responseBody as { data?: unknown[] } | null)?.data;
-  const messageCount = call.dryRun || status >= 300 ? 0 : Array.isArray(data) ? data.length : 1;
-  return { ...base, status, errorCode: null, problem: null, messageCount };
+  const ignoredReason = call.ignoredReason ?? null;
+  const messageCount = call.dryRun || ignoredReason !== null || status >= 300 ? 0 : Array.isArray(data) ? data.length : 1;
+  return { ...base, status, errorCode: null, problem: null, messageCount, ignoredReason };
 }
 
 /** Bytes → kept text: cut at the cap without splitting a UTF-8 character. */
@@ -277,15 +293,20 @@ async function insertRows(db: Executor, entries: (TriggerRequestEntry & { id: st
     body: e.body.text,
     body_bytes: e.body.bytes,
     body_truncated: e.body.truncated,
+    source_kind: e.source?.kind ?? null,
+    topic: e.source?.topic ?? null,
+    delivery_id: e.source?.deliveryId ?? null,
+    ignored_reason: e.ignoredReason,
   }));
   await db.execute(sql`insert into trigger_requests
       (id, workspace_id, campaign_id, api_key_id, key_name, request_id, status, dry_run, error_code, problem,
-       message_count, body, body_bytes, body_truncated)
+       message_count, body, body_bytes, body_truncated, source_kind, topic, delivery_id, ignored_reason)
     select r.id, r.workspace_id, r.campaign_id, r.api_key_id, r.key_name, r.request_id, r.status, r.dry_run, r.error_code,
-           r.problem, r.message_count, r.body, r.body_bytes, r.body_truncated
+           r.problem, r.message_count, r.body, r.body_bytes, r.body_truncated, r.source_kind, r.topic, r.delivery_id, r.ignored_reason
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
       id text, workspace_id text, campaign_id text, api_key_id text, key_name text, request_id text, status int,
-      dry_run boolean, error_code text, problem jsonb, message_count int, body text, body_bytes int, body_truncated boolean)
+      dry_run boolean, error_code text, problem jsonb, message_count int, body text, body_bytes int, body_truncated boolean,
+      source_kind text, topic text, delivery_id text, ignored_reason text)
     join campaigns c on c.id = r.campaign_id and c.workspace_id = r.workspace_id
     on conflict (id) do nothing`);
 }

@@ -1,6 +1,7 @@
 // The trigger endpoint's work: one request → validated, rendered, stored `queued` messages.
 //
-// Database round trips for an accepted request (after the API-key lookup, which is the first):
+// Database round trips for an accepted request (after the API-key lookup, or the signed source's
+// lookup for a delivery without a key, which is the first):
 //   2. one statement: rate-limit increments + campaign + template + sender + stored contacts with
 //      their opt-out (+ the stored idempotent response when a key is sent);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
@@ -22,9 +23,20 @@ import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/li
 import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import type { OptOutMethod } from "@/db/schema";
 import type { ParameterFormat } from "@/lib/templates";
-import { readTriggerBody, type TriggerBody } from "./body";
+import { assertJsonContentType } from "@/lib/http/body";
+import { readTriggerBody, triggerBodyFromBytes, type TriggerBody } from "./body";
 import { compiledCampaignConfig } from "./campaign-config";
-import { claimKeySql, findStoredResponse, parseIdempotencyKey, replayStoredResponse, requestFingerprint, storedResponseSql, type StoredResponse } from "./idempotency";
+import {
+  claimKeySql,
+  findStoredResponse,
+  headerKey,
+  parseIdempotencyKey,
+  replayStoredResponse,
+  requestFingerprint,
+  storedResponseSql,
+  type IdempotencyKey,
+  type StoredResponse,
+} from "./idempotency";
 import {
   assertWithinRateLimits,
   campaignBucket,
@@ -40,13 +52,19 @@ import { checkBodyShape, phoneCandidates, validateTriggerItems } from "./validat
 
 export interface TriggerRequest {
   workspaceId: string;
-  apiKeyId: string;
+  /** The calling key; null for a signed source's delivery (only the campaign's rate limit applies). */
+  apiKeyId: string | null;
   campaignId: string;
   request: Request;
   /** `?dryRun=true`: validate and render, store and send nothing. */
   dryRun: boolean;
   /** Sees every chunk of the body as it is read (the request log). */
   onBodyChunk?: (chunk: Uint8Array) => void;
+  /**
+   * A signed delivery: its bytes, already read and verified, and the key its delivery id gives
+   * (null: the sender names none). The Idempotency-Key header is not read.
+   */
+  preRead?: { raw: Uint8Array; idempotency: IdempotencyKey | null };
 }
 
 /** What the accepted response lists for each message. */
@@ -123,7 +141,7 @@ export const messageLocation = (messageId: string) => `/api/v1/messages/${messag
  */
 export async function triggerCampaign(db: Executor, input: TriggerRequest): Promise<TriggerOutcome> {
   // Nothing here touches the database; failures wait until the rate limit has been counted.
-  const parsed = await parseRequest(input.request, input.onBodyChunk);
+  const parsed = await parseRequest(input.request, input.onBodyChunk, input.preRead);
   const idempotencyKey = parsed.ok && !input.dryRun ? parsed.idempotencyKey : null;
 
   const context = await loadTriggerContext(db, {
@@ -133,7 +151,7 @@ export async function triggerCampaign(db: Executor, input: TriggerRequest): Prom
     phones: parsed.ok ? phoneCandidates(parsed.items) : [],
     idempotencyKey,
   });
-  const buckets: RateLimitBucket[] = [{ policy: "key", bucket: keyBucket(input.apiKeyId), limit: keyRateLimitPerMinute() }];
+  const buckets: RateLimitBucket[] = input.apiKeyId ? [{ policy: "key", bucket: keyBucket(input.apiKeyId), limit: keyRateLimitPerMinute() }] : [];
   if (context.campaign) {
     buckets.push({ policy: "campaign", bucket: campaignBucket(context.campaign.id), limit: Number(context.campaign.rate_limit_per_minute) });
   }
@@ -151,13 +169,22 @@ export async function triggerCampaign(db: Executor, input: TriggerRequest): Prom
 }
 
 type ParsedRequest =
-  | { ok: true; body: TriggerBody; items: Record<string, unknown>[]; isBatch: boolean; idempotencyKey: string | null }
+  | { ok: true; body: TriggerBody; items: Record<string, unknown>[]; isBatch: boolean; idempotencyKey: IdempotencyKey | null }
   | { ok: false; error: unknown };
 
-async function parseRequest(request: Request, onBodyChunk?: (chunk: Uint8Array) => void): Promise<ParsedRequest> {
+async function parseRequest(request: Request, onBodyChunk?: (chunk: Uint8Array) => void, preRead?: TriggerRequest["preRead"]): Promise<ParsedRequest> {
   try {
-    const idempotencyKey = parseIdempotencyKey(request.headers);
-    const body = await readTriggerBody(request, onBodyChunk);
+    let idempotencyKey: IdempotencyKey | null;
+    let body: TriggerBody;
+    if (preRead) {
+      idempotencyKey = preRead.idempotency;
+      assertJsonContentType(request);
+      body = triggerBodyFromBytes(preRead.raw);
+    } else {
+      const header = parseIdempotencyKey(request.headers);
+      idempotencyKey = header === null ? null : headerKey(header);
+      body = await readTriggerBody(request, onBodyChunk);
+    }
     const shape = checkBodyShape(body.value);
     if ("errors" in shape) throw validationFailed(shape.errors, "The body must be a JSON object or an array of 1 to 100 objects.");
     return { ok: true, body, items: shape.items, isBatch: shape.isBatch, idempotencyKey };
@@ -171,7 +198,7 @@ async function processTrigger(
   input: TriggerRequest,
   parsed: Extract<ParsedRequest, { ok: true }>,
   context: TriggerContextRow,
-  idempotencyKey: string | null,
+  idempotencyKey: IdempotencyKey | null,
 ): Promise<TriggerOutcome> {
   const campaign = context.campaign;
   if (!campaign) throw notFound("No campaign with this id exists in the API key's workspace.");
@@ -322,10 +349,10 @@ function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {
 
 export interface TriggerContextInput {
   workspaceId: string;
-  apiKeyId: string;
+  apiKeyId: string | null;
   campaignId: string;
   phones: string[];
-  idempotencyKey: string | null;
+  idempotencyKey: IdempotencyKey | null;
 }
 
 /** Round trip 2: rate-limit increments and everything the request needs, in one statement. */
@@ -336,8 +363,10 @@ export async function loadTriggerContext(db: Executor, input: TriggerContextInpu
 
 /** The statement behind `loadTriggerContext` (its plan is checked by the tests). */
 export function triggerContextSql(input: TriggerContextInput): SQL {
-  const buckets = sql`select ${keyBucket(input.apiKeyId)}::text as bucket
-    union all select ${campaignBucket("")}::text || cmp.id from cmp`;
+  const buckets = input.apiKeyId
+    ? sql`select ${keyBucket(input.apiKeyId)}::text as bucket
+    union all select ${campaignBucket("")}::text || cmp.id from cmp`
+    : sql`select ${campaignBucket("")}::text || cmp.id as bucket from cmp`;
   const stored = input.idempotencyKey
     ? sql`(select to_jsonb(s) from (${storedResponseSql(input.campaignId, input.idempotencyKey)}) s)`
     : sql`null::jsonb`;

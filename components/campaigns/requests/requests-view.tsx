@@ -12,6 +12,7 @@ const FILTERS: { value: RequestOutcomeFilter; label: string }[] = [
   { value: "all", label: "All" },
   { value: "accepted", label: "Accepted" },
   { value: "rejected", label: "Rejected" },
+  { value: "ignored", label: "Ignored" },
 ];
 
 /** A campaign's Requests tab: every call to its webhook in the last 7 days, newest first. */
@@ -65,7 +66,7 @@ export function RequestsView({
       {page.data.length === 0 ? (
         <EmptyState
           icon={<Inbox />}
-          title={outcome === "rejected" ? "No rejected requests" : outcome === "accepted" ? "No accepted requests" : "No requests yet"}
+          title={outcome === "all" ? "No requests yet" : `No ${outcome} requests`}
           description={
             paged
               ? "Nothing older matches."
@@ -99,6 +100,7 @@ export function RequestsView({
 
 function summary(record: TriggerRequestRecord): string {
   if (record.error) return record.error.errors?.[0] ? `${record.error.errors[0].path || "body"}: ${record.error.errors[0].message}` : record.error.detail;
+  if (record.ignoredReason) return record.ignoredReason;
   if (record.dryRun) return "Dry run: validated and rendered, nothing sent";
   return `${record.messageCount} ${record.messageCount === 1 ? "message" : "messages"} queued`;
 }
@@ -113,17 +115,18 @@ function prettyBody(body: string, truncated: boolean): string {
 }
 
 function RequestItem({ record }: { record: TriggerRequestRecord }) {
-  const accepted = record.outcome === "accepted";
+  const accepted = record.outcome !== "rejected";
+  const caller = record.key?.name ?? (record.source ? [record.source.kind, record.source.topic].filter(Boolean).join(" · ") : "No key");
   return (
     <li className="min-w-0 rounded-lg border bg-card">
       <details className="group">
         <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2.5 text-sm [&::-webkit-details-marker]:hidden">
           <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-open:rotate-90" aria-hidden />
-          <Badge variant={accepted ? "success" : "destructive"} className="font-mono">
+          <Badge variant={record.outcome === "ignored" ? "secondary" : accepted ? "success" : "destructive"} className="font-mono">
             {record.status}
           </Badge>
           <LocalTime iso={record.receivedAt} className="shrink-0 text-muted-foreground tabular-nums" />
-          <span className="shrink-0 text-muted-foreground">{record.key?.name ?? "No key"}</span>
+          <span className="shrink-0 text-muted-foreground">{caller}</span>
           <span className={cn("min-w-0 basis-full truncate sm:basis-0 sm:flex-1", accepted ? "text-foreground" : "text-destructive")} title={summary(record)}>
             {summary(record)}
           </span>

@@ -12,12 +12,19 @@ export const triggerRequestSchema = z.object({
   id: z.string().meta({ description: "Opaque identifier (starts with `req_`).", example: REQUEST_ID }),
   receivedAt: z.iso.datetime().meta({ description: "When the call was answered (ISO 8601, UTC).", example: EXAMPLE_TIME }),
   status: z.number().int().meta({ description: "The HTTP status the caller got.", example: 422 }),
-  outcome: z.enum(["accepted", "rejected"]).meta({ description: "`accepted` for 2xx, `rejected` for every 4xx or 5xx." }),
+  outcome: z.enum(["accepted", "rejected", "ignored"]).meta({
+    description: "`accepted` for 2xx, `rejected` for every 4xx or 5xx, `ignored` for a signed delivery answered 2xx that sent nothing (a topic the source does not take, WooCommerce's ping).",
+  }),
+  ignoredReason: z.string().nullable().meta({ description: "Why an ignored delivery sent nothing; null otherwise." }),
   dryRun: z.boolean().meta({ description: "The call was a dry run (`?dryRun=true`)." }),
   key: z
     .object({ id: z.string().nullable(), name: z.string().nullable() })
     .nullable()
     .meta({ description: "The API key that made the call, with its name at the time." }),
+  source: z
+    .object({ kind: z.string(), topic: z.string().nullable(), deliveryId: z.string().nullable() })
+    .nullable()
+    .meta({ description: "A delivery signed by the campaign's source: its kind, the topic and the delivery id the sender named. Null for a call with an API key." }),
   requestId: z.string().nullable().meta({ description: "The `X-Request-Id` of the response." }),
   error: z
     .object({ code: z.string(), title: z.string(), detail: z.string(), errors: z.array(fieldErrorSchema).optional() })
@@ -48,10 +55,11 @@ export const REQUESTS_ENDPOINTS: Endpoint[] = [
     query: [
       {
         name: "outcome",
-        description: "`accepted` (2xx), `rejected` (4xx and 5xx) or `all` (the default).",
+        description: "`accepted` (2xx that sent), `rejected` (4xx and 5xx), `ignored` (signed deliveries answered without sending) or `all` (the default).",
         schema: { type: "string", enum: [...REQUEST_OUTCOMES], default: "all" },
         example: "rejected",
       },
+      { name: "topic", description: "Only signed deliveries of this topic, e.g. `orders/create`.", schema: { type: "string", maxLength: 100 }, example: "orders/create" },
       { name: "cursor", description: "`nextCursor` from a previous page.", schema: { type: "string", maxLength: 512 } },
       {
         name: "limit",
@@ -72,8 +80,10 @@ export const REQUESTS_ENDPOINTS: Endpoint[] = [
               receivedAt: EXAMPLE_TIME,
               status: 422,
               outcome: "rejected",
+              ignoredReason: null,
               dryRun: false,
               key: { id: EXAMPLE_IDS.apiKey, name: "Shopify" },
+              source: null,
               requestId: "3f6c1a52-8d0e-4c1b-9a57-0c2d4e6f8a10",
               error: {
                 code: "validation_failed",
