@@ -23,12 +23,14 @@ function run(command: string, shell = "bash"): Posted {
   let body = "";
   let url = "";
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "-H") {
-      const [name, ...rest] = args[++i].split(": ");
+    const arg = args[i]!;
+    const next = () => args[++i] ?? "";
+    if (arg === "-H") {
+      const [name = "", ...rest] = next().split(": ");
       headers[name.toLowerCase()] = rest.join(": ");
-    } else if (args[i] === "--data-binary") body = args[++i];
-    else if (args[i] === "-X") i++;
-    else if (args[i].startsWith("http")) url = args[i];
+    } else if (arg === "--data-binary") body = next();
+    else if (arg === "-X") next();
+    else if (arg.startsWith("http")) url = arg;
   }
   return { url, headers, body };
 }
@@ -72,9 +74,9 @@ describe("signedTestCommand", () => {
     const secret = "whsec_stripe0123456789";
     const before = Math.floor(Date.now() / 1000);
     const posted = run(signedTestCommand({ kind: "stripe", url: URL, body, secretPlaceholder: secret }));
-    const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(posted.headers["stripe-signature"]);
+    const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(posted.headers["stripe-signature"] ?? "");
     expect(match).not.toBeNull();
-    const [, t, v1] = match!;
+    const [, t = "", v1] = match!;
     expect(Number(t)).toBeGreaterThanOrEqual(before);
     expect(Number(t)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
     expect(v1).toBe(hmac(secret, `${t}.${posted.body}`).digest("hex"));
