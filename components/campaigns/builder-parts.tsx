@@ -146,7 +146,7 @@ export function LiveDialog({
           <DialogTitle>Your campaign is live</DialogTitle>
           <DialogDescription>
             Each POST to the webhook sends one WhatsApp message to the phone number in the body. Authenticate with an API key in the{" "}
-            <code className="font-mono">x-api-key</code> header.
+            <code className="font-mono">x-api-key</code> header, or let the shop set as the campaign&apos;s source sign its calls.
           </DialogDescription>
         </DialogHeader>
         {deployment && (

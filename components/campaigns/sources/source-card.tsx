@@ -1,11 +1,14 @@
 "use client";
 
 import { ChevronDown, ShieldCheck, Sparkles } from "lucide-react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { toast } from "@/components/ui/toaster";
+import { usableTrigger } from "@/lib/campaigns/editor";
+import { samplePayload } from "@/lib/campaigns/sample";
 import { requestJson } from "@/lib/http/client";
 import { SOURCE_KINDS, type SourceKind } from "@/lib/sources/kinds";
 import { findPreset, KIND_STEPS, SOURCE_KIND_LABELS, SOURCE_PRESETS, type SourcePreset } from "@/lib/sources/presets";
@@ -40,6 +43,8 @@ export function SourceCard({ form, campaignId, editable }: { form: BuilderForm; 
   const [presetId, setPresetId] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const preset = presetId ? findPreset(presetId) : undefined;
+  const trigger = useWatch({ control: form.control, name: "triggerConfig" });
+  const example = useMemo(() => samplePayload(usableTrigger(trigger)), [trigger]);
   const busy = !editable || saving || !source;
 
   async function save(next: { kind: SourceKind; topics: string[] }): Promise<boolean> {
@@ -151,7 +156,7 @@ export function SourceCard({ form, campaignId, editable }: { form: BuilderForm; 
           <details className="group rounded-lg border">
             <summary className="cursor-pointer px-3 py-2 text-sm font-medium select-none">Test it from a terminal</summary>
             <div className="border-t p-3">
-              <SignedCommand kind={kind} url={source.url} topics={source.topics} example={{}} />
+              <SignedCommand kind={kind} url={source.url} topics={source.topics} example={example} />
             </div>
           </details>
         )}
