@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { findPreset } from "./presets";
-import { signedTestCommand } from "./test-command";
+import { signedTestCommand, testBody } from "./test-command";
 
 const URL = "https://app.example.com/api/campaigns/cmp_test123/trigger";
 
@@ -112,5 +112,16 @@ describe("signedTestCommand", () => {
 
   it("leaves a placeholder for the secret when none is given", () => {
     expect(signedTestCommand({ kind: "shopify", url: URL, body: "{}" })).toContain("SECRET='<SIGNING_SECRET>'");
+  });
+
+  it("tests with the sample of the preset for the source's topic, or the campaign's example", () => {
+    const fulfilled = testBody("shopify", ["orders/fulfilled"], {});
+    expect(fulfilled.topic).toBe("orders/fulfilled");
+    expect(JSON.parse(fulfilled.body)).toEqual(findPreset("shopify-orders-fulfilled")!.sample);
+    expect(testBody("shopify", [], {}).topic).toBe("orders/create");
+    expect(JSON.parse(testBody("stripe", [], {}).body).type).toBe("checkout.session.completed");
+    const standard = testBody("standard_webhooks", ["invoice.paid"], { phone: "+14155552671" });
+    expect(JSON.parse(standard.body)).toMatchObject({ type: "invoice.paid", phone: "+14155552671" });
+    expect(JSON.parse(testBody("api_key", [], { phone: "+14155552671" }).body)).toEqual({ phone: "+14155552671" });
   });
 });

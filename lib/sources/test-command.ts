@@ -1,6 +1,7 @@
 // A copyable POSIX shell command that signs a body the way a shop does and posts it with curl, so
 // a source can be tried before the shop is connected. Needs only sh, openssl, base64 and curl.
 import type { SourceKind } from "./kinds";
+import { SOURCE_PRESETS } from "./presets";
 
 export const SECRET_PLACEHOLDER = "<SIGNING_SECRET>";
 const FRESH_ID_TOKEN = "SENDSTREAM_FRESH_ID";
@@ -86,4 +87,20 @@ export function signedTestCommand(input: { kind: SourceKind; url: string; body: 
         post([`"webhook-id: $MSG_ID"`, `"webhook-timestamp: $TIMESTAMP"`, `"webhook-signature: v1,$SIGNATURE"`]),
       ].join("\n");
   }
+}
+
+/**
+ * The body a test of a source sends: the sample of the preset for that shop and topic, or for
+ * Standard Webhooks and API keys the campaign's own example (with a `type` for Standard Webhooks).
+ */
+export function testBody(kind: SourceKind, topics: string[], example: unknown): { body: string; topic?: string } {
+  const presets = SOURCE_PRESETS.filter((preset) => preset.kind === kind);
+  const preset = presets.find((p) => p.topics.some((topic) => topics.includes(topic))) ?? presets[0];
+  if (preset) return { body: JSON.stringify(preset.sample), topic: topics[0] ?? preset.topicHeaderValue };
+  if (kind === "standard_webhooks") {
+    const type = topics[0] ?? "order.created";
+    const data = example && typeof example === "object" && !Array.isArray(example) ? example : {};
+    return { body: JSON.stringify({ type, timestamp: "2026-11-20T10:42:07Z", ...data }), topic: type };
+  }
+  return { body: JSON.stringify(example) };
 }

@@ -2,23 +2,11 @@
 
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { SourceKind } from "@/lib/sources/kinds";
-import { SOURCE_KIND_LABELS, SOURCE_PRESETS } from "@/lib/sources/presets";
-import { signedTestCommand } from "@/lib/sources/test-command";
+import { SOURCE_KIND_LABELS } from "@/lib/sources/presets";
+import { signedTestCommand, testBody } from "@/lib/sources/test-command";
 import { CopyButton } from "../copy-button";
 import { CurlExample } from "../deployment-details";
 import { useCampaignSource } from "./use-campaign-source";
-
-/** The body a test of this source sends: the matching preset's sample, or the campaign's own example. */
-export function testBody(kind: SourceKind, topics: string[], example: unknown): { body: string; topic?: string } {
-  const presets = SOURCE_PRESETS.filter((preset) => preset.kind === kind);
-  const preset = presets.find((p) => p.topics.some((topic) => topics.includes(topic))) ?? presets[0];
-  if (preset) return { body: JSON.stringify(preset.sample), topic: topics[0] ?? preset.topicHeaderValue };
-  if (kind === "standard_webhooks") {
-    const type = topics[0] ?? "order.created";
-    return { body: JSON.stringify({ type, timestamp: "2026-11-20T10:42:07Z", ...(example as object) }), topic: type };
-  }
-  return { body: JSON.stringify(example) };
-}
 
 /** The exact URL and a copyable command that signs a sample body the way the source does. */
 export function SignedCommand({ kind, url, topics, example }: { kind: SourceKind; url: string; topics: string[]; example: unknown }) {

@@ -49,5 +49,5 @@ export function useCampaignSource(campaignId: string) {
     }
   }, [campaignId]);
   const update = useCallback((source: CampaignSourceView) => put(campaignId, { source, error: null, loading: false }), [campaignId]);
-  return { ...entry, update, reload: () => load(campaignId) };
+  return { ...entry, update };
 }
