@@ -81,6 +81,7 @@ export function SourceSecret({
         </Button>
       </div>
       <SecretDialog
+        key={mode ?? "closed"}
         campaignId={campaignId}
         mode={mode}
         rolling={secret.set}
