@@ -125,12 +125,15 @@ export function LiveDialog({
   open,
   onOpenChange,
   deployment,
+  command,
   testSend,
   policy = [],
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   deployment: DeploymentDetails | null;
+  /** The test command for the campaign's source (the API key curl example when absent). */
+  command?: React.ReactNode;
   /** A button that sends a real test message without curl. */
   testSend?: React.ReactNode;
   /** The campaign's send policy in words (quiet hours, frequency cap); empty when none. */
@@ -143,7 +146,7 @@ export function LiveDialog({
           <DialogTitle>Your campaign is live</DialogTitle>
           <DialogDescription>
             Each POST to the webhook sends one WhatsApp message to the phone number in the body. Authenticate with an API key in the{" "}
-            <code className="font-mono">x-api-key</code> header.
+            <code className="font-mono">x-api-key</code> header, or let the shop set as the campaign&apos;s source sign its calls.
           </DialogDescription>
         </DialogHeader>
         {deployment && (
@@ -151,7 +154,7 @@ export function LiveDialog({
             <SendingLimits limits={deployment.limits} />
             <SendPolicySummary lines={policy} />
             <WebhookUrls urls={deployment.webhookUrls} />
-            <CurlExample curl={deployment.curl} />
+            {command ?? <CurlExample curl={deployment.curl} />}
           </div>
         )}
         <DialogFooter>

@@ -30,7 +30,7 @@ import type { FieldError } from "@/lib/http/errors";
 import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
 import { ArchiveButton, Banner, CampaignNameField, Connector, LiveDialog, useUnsavedChangesWarning, type BuilderForm } from "./builder-parts";
-import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";
+import { SendingLimits, WebhookUrls } from "./deployment-details";
 import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-edit";
 import { CampaignSenderSelect, useSenderSwitch, type SenderOption } from "./campaign-sender-select";
 import { MessageNode } from "./message-node";
@@ -39,6 +39,8 @@ import { CampaignHeader } from "./campaign-header";
 import { BuilderSendPolicy } from "./send-policy-fields";
 import { TestSendDialog } from "./test-send-dialog";
 import { TriggerNode } from "./trigger-node";
+import { SourceCard } from "./sources/source-card";
+import { SourceTestCommand } from "./sources/source-test-command";
 
 export interface CampaignBuilderProps {
   initialCampaign: CampaignView;
@@ -263,7 +265,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           </CardHeader>
           <CardContent className="grid gap-5">
             <WebhookUrls urls={deployment.webhookUrls} />
-            <CurlExample curl={deployment.curl} />
+            <SourceTestCommand campaignId={campaign.id} deployment={deployment} />
             <SendingLimits limits={deployment.limits} />
           </CardContent>
         </Card>
@@ -275,6 +277,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           {editable && (
             <CampaignNameField className="mb-4" registration={form.register("name")} error={form.formState.errors.name?.message} />
           )}
+          <SourceCard form={form} campaignId={campaign.id} editable={editable} />
           <TriggerNode form={form} checks={checks.filter((c) => c.path.startsWith("trigger"))} knownAttributes={knownAttributes} />
           <Connector />
           <MessageNode
@@ -299,6 +302,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
         open={liveDialog}
         onOpenChange={setLiveDialog}
         deployment={deployment}
+        command={deployment && <SourceTestCommand campaignId={campaign.id} deployment={deployment} />}
         testSend={<TestSendDialog campaignId={campaign.id} beforeSend={save} trigger={exampleRequest} triggerLabel="Send a test message" />}
         policy={describeSendPolicy(campaign.sendPolicy)}
       />

@@ -5,32 +5,44 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
+import { Input } from "@/components/ui/input";
+import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
 import type { RequestOutcomeFilter, TriggerRequestPage, TriggerRequestRecord } from "@/lib/trigger/requests-query";
 import { cn } from "@/lib/utils";
 
 const FILTERS: { value: RequestOutcomeFilter; label: string }[] = [
   { value: "all", label: "All" },
   { value: "accepted", label: "Accepted" },
-  { value: "rejected", label: "Rejected" },
   { value: "ignored", label: "Ignored" },
+  { value: "rejected", label: "Rejected" },
 ];
+
+const EMPTY_TITLES: Record<RequestOutcomeFilter, string> = {
+  all: "No requests yet",
+  accepted: "No accepted requests",
+  ignored: "No ignored requests",
+  rejected: "No rejected requests",
+};
 
 /** A campaign's Requests tab: every call to its webhook in the last 7 days, newest first. */
 export function RequestsView({
   campaign,
   page,
   outcome,
+  topic = "",
   paged,
 }: {
   campaign: { id: string; name: string };
   page: TriggerRequestPage;
   outcome: RequestOutcomeFilter;
+  /** Only calls with this source topic (`?topic=`); empty for every call. */
+  topic?: string;
   /** This is not the newest page. */
   paged: boolean;
 }) {
   const base = `/campaigns/${campaign.id}/requests`;
-  const withOutcome = (value: RequestOutcomeFilter, extra: Record<string, string> = {}) => {
-    const params = new URLSearchParams({ ...(value === "all" ? {} : { outcome: value }), ...extra });
+  const withOutcome = (value: RequestOutcomeFilter, extra: Record<string, string> = {}, withTopic = topic) => {
+    const params = new URLSearchParams({ ...(value === "all" ? {} : { outcome: value }), ...(withTopic ? { topic: withTopic } : {}), ...extra });
     const query = params.toString();
     return query ? `${base}?${query}` : base;
   };
@@ -63,10 +75,27 @@ export function RequestsView({
           </Link>
         ))}
       </nav>
+      <form method="get" action={base} role="search" aria-label="Filter requests by topic" className="mb-4 flex flex-wrap items-end gap-2">
+        {outcome !== "all" && <input type="hidden" name="outcome" value={outcome} />}
+        <div className="grid gap-1">
+          <label htmlFor="requests-topic" className="text-xs font-medium text-muted-foreground">
+            Topic
+          </label>
+          <Input id="requests-topic" name="topic" defaultValue={topic} placeholder="orders/create" className="w-64 font-mono" />
+        </div>
+        <Button type="submit" variant="outline">
+          Filter
+        </Button>
+        {topic && (
+          <Button asChild variant="ghost">
+            <Link href={withOutcome(outcome, {}, "")}>Clear topic</Link>
+          </Button>
+        )}
+      </form>
       {page.data.length === 0 ? (
         <EmptyState
           icon={<Inbox />}
-          title={outcome === "all" ? "No requests yet" : `No ${outcome} requests`}
+          title={topic ? `${EMPTY_TITLES[outcome]} with topic ${topic}` : EMPTY_TITLES[outcome]}
           description={
             paged
               ? "Nothing older matches."
@@ -99,8 +128,8 @@ export function RequestsView({
 }
 
 function summary(record: TriggerRequestRecord): string {
+  if (record.outcome === "ignored") return `Ignored: ${record.ignoredReason ?? "this campaign does not take the topic"}; nothing sent`;
   if (record.error) return record.error.errors?.[0] ? `${record.error.errors[0].path || "body"}: ${record.error.errors[0].message}` : record.error.detail;
-  if (record.ignoredReason) return record.ignoredReason;
   if (record.dryRun) return "Dry run: validated and rendered, nothing sent";
   return `${record.messageCount} ${record.messageCount === 1 ? "message" : "messages"} queued`;
 }
@@ -115,19 +144,25 @@ function prettyBody(body: string, truncated: boolean): string {
 }
 
 function RequestItem({ record }: { record: TriggerRequestRecord }) {
-  const accepted = record.outcome !== "rejected";
-  const caller = record.key?.name ?? (record.source ? [record.source.kind, record.source.topic].filter(Boolean).join(" · ") : "No key");
+  const accepted = record.outcome === "accepted";
+  const ignored = record.outcome === "ignored";
+  const source = record.source && record.source.kind !== "api_key" ? record.source : null;
   return (
     <li className="min-w-0 rounded-lg border bg-card">
       <details className="group">
         <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2.5 text-sm [&::-webkit-details-marker]:hidden">
           <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-open:rotate-90" aria-hidden />
-          <Badge variant={record.outcome === "ignored" ? "secondary" : accepted ? "success" : "destructive"} className="font-mono">
+          <Badge variant={accepted ? "success" : ignored ? "secondary" : "destructive"} className="font-mono">
             {record.status}
           </Badge>
           <LocalTime iso={record.receivedAt} className="shrink-0 text-muted-foreground tabular-nums" />
-          <span className="shrink-0 text-muted-foreground">{caller}</span>
-          <span className={cn("min-w-0 basis-full truncate sm:basis-0 sm:flex-1", accepted ? "text-foreground" : "text-destructive")} title={summary(record)}>
+          <span className="shrink-0 text-muted-foreground">{source ? SOURCE_KIND_LABELS[source.kind] : (record.key?.name ?? "No key")}</span>
+          {source?.topic && (
+            <Badge variant="outline" className="font-mono" data-testid="request-topic">
+              {source.topic}
+            </Badge>
+          )}
+          <span className={cn("min-w-0 basis-full truncate sm:basis-0 sm:flex-1", accepted || ignored ? "text-foreground" : "text-destructive")} title={summary(record)}>
             {summary(record)}
           </span>
         </summary>
@@ -158,6 +193,12 @@ function RequestItem({ record }: { record: TriggerRequestRecord }) {
               {record.body ? prettyBody(record.body, record.bodyTruncated) : "(empty)"}
             </pre>
           </div>
+          {source?.deliveryId && (
+            <p className="text-xs text-muted-foreground">
+              Delivery id <code className="font-mono" data-testid="request-delivery-id">{source.deliveryId}</code>
+              {" "}· the same id again gets this answer again and sends nothing
+            </p>
+          )}
           {record.requestId && (
             <p className="text-xs text-muted-foreground">
               Request id <code className="font-mono">{record.requestId}</code>

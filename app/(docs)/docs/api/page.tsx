@@ -3,6 +3,7 @@ import { CodeBlock } from "@/components/docs/code-block";
 import { EndpointDoc } from "@/components/docs/endpoint";
 import { InlineText } from "@/components/docs/inline-text";
 import { MethodBadge } from "@/components/docs/method-badge";
+import { SourcesSection } from "@/components/docs/sources-section";
 import { appUrl } from "@/lib/env";
 import { endpointCurl } from "@/lib/openapi/curl";
 import { buildOpenApiDocument, problemExample, queryParameters } from "@/lib/openapi/document";
@@ -48,6 +49,7 @@ export default async function ApiDocsPage() {
               ["#introduction", "Introduction"],
               ["#authentication", "Authentication"],
               ["#quick-start", "Quick start"],
+              ["#sources", "Sources"],
               ["#errors", "Errors"],
             ].map(([href, label]) => (
               <li key={href}>
@@ -172,6 +174,8 @@ export default async function ApiDocsPage() {
             ))}
           </ol>
         </section>
+
+        <SourcesSection baseUrl={baseUrl} />
 
         {groups.map((group) => (
           <section key={group.name} id={tagAnchor(group.name)} aria-labelledby={`${tagAnchor(group.name)}-title`} className="scroll-mt-20 border-t pt-12">

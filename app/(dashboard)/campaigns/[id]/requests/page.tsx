@@ -30,5 +30,6 @@ export default async function CampaignRequestsPage({
   const parsed = requestListParamsSchema.safeParse(searchParamsRecord(raw));
   const listParams = parsed.success ? parsed.data : requestListParamsSchema.parse({});
   const page = await listTriggerRequests(db, { workspaceId: user.workspaceId, campaignId: campaign.id }, listParams);
-  return <RequestsView campaign={campaign} page={page} outcome={listParams.outcome} paged={listParams.cursor !== undefined} />;
+  const topic = typeof raw.topic === "string" ? raw.topic.trim() : "";
+  return <RequestsView campaign={campaign} page={page} outcome={listParams.outcome} topic={topic} paged={listParams.cursor !== undefined} />;
 }
