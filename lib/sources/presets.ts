@@ -2,7 +2,6 @@
 // usual attributes sit in that shop's body, and where in the shop's admin the URL goes.
 import type { FieldType } from "@/lib/campaigns/schemas";
 import type { SourceKind } from "./kinds";
-export { SOURCE_KIND_LABELS } from "./kinds";
 import shopifyCheckoutsCreate from "./samples/shopify-checkouts-create.json";
 import shopifyOrdersCreate from "./samples/shopify-orders-create.json";
 import shopifyOrdersFulfilled from "./samples/shopify-orders-fulfilled.json";

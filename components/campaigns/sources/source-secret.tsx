@@ -11,7 +11,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { RevealOnceDialog } from "@/components/ui/reveal-once-dialog";
 import { toast } from "@/components/ui/toaster";
 import { requestJson } from "@/lib/http/client";
-import { SOURCE_KIND_LABELS } from "@/lib/sources/presets";
+import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
 import { NativeSelect } from "../native-select";
 import type { CampaignSourceView } from "./use-campaign-source";
 

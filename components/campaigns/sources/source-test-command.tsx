@@ -2,7 +2,7 @@
 
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { SourceKind } from "@/lib/sources/kinds";
-import { SOURCE_KIND_LABELS } from "@/lib/sources/presets";
+import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
 import { signedTestCommand, testBody } from "@/lib/sources/test-command";
 import { CopyButton } from "../copy-button";
 import { CurlExample } from "../deployment-details";
