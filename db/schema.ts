@@ -627,7 +627,7 @@ export const triggerRequests = pgTable(
     bodyBytes: integer("body_bytes").notNull(),
     bodyTruncated: boolean("body_truncated").notNull().default(false),
     /** A signed source's kind (null: an API key call); its topic and delivery id as the sender named them. */
-    sourceKind: text("source_kind"),
+    sourceKind: text("source_kind", { enum: SOURCE_KINDS }),
     topic: text("topic"),
     deliveryId: text("delivery_id"),
     /** Why a verified delivery was answered 202 and not sent (a topic the campaign does not take). */

@@ -10,6 +10,7 @@ import { rowsOf } from "@/db/rows";
 import { newId } from "@/lib/crypto/random";
 import { toApiError } from "@/lib/http/problem";
 import { storableJson } from "@/lib/http/storable-text";
+import type { SourceKind } from "@/lib/sources/kinds";
 import { describeError } from "@/lib/logging";
 
 /** Bytes of a body kept; the rest is dropped and the record marked truncated. */
@@ -48,7 +49,7 @@ export interface TriggerRequestEntry {
 }
 
 export interface TriggerCallSource {
-  kind: string;
+  kind: SourceKind;
   topic: string | null;
   deliveryId: string | null;
 }
