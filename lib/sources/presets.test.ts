@@ -60,7 +60,7 @@ describe("source presets", () => {
     };
     const created = findPreset("shopify-orders-create")!;
     // The order's customer has no phone: the shipping address's number is the one used.
-    expect(firstPresent(created.sample, [created.trigger.phoneField, ...created.trigger.phoneFallbacks])).toBe("555-625-1199");
+    expect(firstPresent(created.sample, [created.trigger.phoneField, ...created.trigger.phoneFallbacks])).toBe("212-555-0147");
     expect(values("shopify-orders-create")).toEqual({ first_name: "Jon", order_number: "#1001", order_total: "403.00", currency: "USD" });
     expect(values("shopify-checkouts-create").checkout_url).toMatch(/^https:\/\/.+recover/);
     expect(values("shopify-orders-fulfilled").tracking_url).toMatch(/^https:\/\/tools\.usps\.com/);
