@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { TriggerConfig } from "@/lib/campaigns/schemas";
+import type { FieldType, TriggerConfig } from "@/lib/campaigns/schemas";
 import { normalizePhoneNumber, numberAsText, phoneCandidates, validateTriggerItems } from "./validation";
+
+const row = (field: string, attribute: string, type: FieldType, required: boolean) => ({ field, fallbacks: [], attribute, type, required });
 
 const config: TriggerConfig = {
   phoneField: "phone",
+  phoneFallbacks: [],
+  countryField: null,
+  example: null,
   fields: [
-    { field: "phone", attribute: "phoneNumber", type: "string", required: true },
-    { field: "order_number", attribute: "orderNumber", type: "string", required: true },
-    { field: "note", attribute: "note", type: "string", required: false },
-    { field: "total", attribute: "total", type: "number", required: false },
+    row("phone", "phoneNumber", "string", true),
+    row("order_number", "orderNumber", "string", true),
+    row("note", "note", "string", false),
+    row("total", "total", "number", false),
   ],
 };
 
