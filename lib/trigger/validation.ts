@@ -7,7 +7,7 @@ import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } f
 import type { FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
-import { parseFieldPath, readSteps, type PathStep } from "./field-path";
+import { MAX_FIELD_PATH_DEPTH, parseFieldPath, readSteps, type PathStep } from "./field-path";
 
 export const MAX_BATCH_SIZE = 100;
 
@@ -254,7 +254,8 @@ export function validateTriggerItems(
 
 // Bounds of the search for phone numbers in one item: the body is at most a request's size, but
 // its shape is the caller's choice.
-const CANDIDATE_MAX_DEPTH = 8;
+// Every value a field path can reach (10 steps) is looked at.
+const CANDIDATE_MAX_DEPTH = MAX_FIELD_PATH_DEPTH - 1;
 const CANDIDATE_MAX_NODES = 2_000;
 const CANDIDATE_MAX_PER_ITEM = 16;
 const CANDIDATE_MAX_COUNTRIES = 4;
