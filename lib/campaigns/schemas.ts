@@ -11,7 +11,7 @@ import {
   PHONE_ATTRIBUTE,
   RESERVED_IDENTIFIERS,
 } from "@/lib/contacts/identifiers";
-import { canonicalFieldPath, fieldPathSchema, isFieldPath } from "./field-path";
+import { canonicalFieldPath, FIELD_PATH_HELP, fieldPathSchema, isFieldPath } from "./field-path";
 import { sendPolicySchema } from "./send-policy";
 
 export { BUILT_IN_ATTRIBUTES, identifierRecord, identifierSchema, IDENTIFIER_PATTERN, isIdentifier, NAME_ATTRIBUTE, PHONE_ATTRIBUTE, RESERVED_IDENTIFIERS };
@@ -33,6 +33,7 @@ export const MAX_FALLBACK_LENGTH = 1024;
 export const fieldTypeSchema = z.enum(FIELD_TYPES);
 
 export const MAX_FIELD_FALLBACKS = 5;
+const FIELD_PATH_DESCRIPTION = `A path is made of ${FIELD_PATH_HELP}.`;
 export const MAX_TRIGGER_EXAMPLE_BYTES = 8 * 1024;
 
 const fallbacksSchema = z
@@ -65,7 +66,10 @@ const exampleSchema = z
 
 export const triggerConfigSchema = z
   .object({
-    phoneField: fieldPathSchema,
+    phoneField: fieldPathSchema.meta({
+      description: `Path of the phone number in the body: E.164, or a national number read in the country at \`countryField\`. ${FIELD_PATH_DESCRIPTION}`,
+      example: "customer.phone",
+    }),
     phoneFallbacks: fallbacksSchema.meta({
       description: "Paths read in order when `phoneField` is missing, null or an empty string (e.g. `shipping_address.phone`).",
     }),
