@@ -7,7 +7,6 @@ import { z } from "zod";
 
 export const MAX_FIELD_PATH_LENGTH = 200;
 export const MAX_FIELD_PATH_DEPTH = 10;
-const MAX_INDEX = 9999;
 
 export type PathStep = { kind: "key"; key: string } | { kind: "index"; index: number } | { kind: "match"; key: string; value: string };
 
