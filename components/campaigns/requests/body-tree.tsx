@@ -49,7 +49,7 @@ function Children({ value, prefix, depth, ...props }: { value: unknown; prefix: 
         <li key={path} className="min-w-0">
           {typeof child === "object" && child !== null ? (
             <details open={depth < 2} className="min-w-0">
-              <summary className="cursor-pointer rounded px-1 py-0.5 font-mono text-sm select-none hover:bg-muted/60">
+              <summary className="cursor-pointer rounded px-1 py-0.5 font-mono text-sm break-all select-none hover:bg-muted/60">
                 {label} <span className="text-xs text-muted-foreground">{Array.isArray(child) ? `[${child.length}]` : "{…}"}</span>
               </summary>
               {depth + 1 < MAX_DEPTH ? (
@@ -81,7 +81,7 @@ function Leaf({ path, label, value, phonePath, onPhonePath, choices, onChoice, m
           {label}
         </code>
         <span className="ml-2 font-mono text-xs break-all text-muted-foreground">{shown.slice(0, 80)}</span>
-        <p className="font-mono text-[11px] break-all text-muted-foreground/80">{path}</p>
+        {path !== label && <p className="font-mono text-[11px] break-all text-muted-foreground/80">{path}</p>}
       </div>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <label className="flex items-center gap-1.5 text-xs">
