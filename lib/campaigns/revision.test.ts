@@ -287,6 +287,25 @@ describe("revisionChanges and describeRevisionChanges", () => {
     expect(revisionChanges(live, { ...live, respectOptOut: false, templateId: "tpl_b", name: "New" })).toEqual(["name", "templateId", "respectOptOut"]);
   });
 
+  it("describes fallbacks, the country code field and the example body", () => {
+    const next: CampaignConfig = {
+      ...live,
+      triggerConfig: {
+        ...TRIGGER_CONFIG,
+        phoneFallbacks: ["shipping_address.phone"],
+        countryField: "shipping_address.country_code",
+        fields: [TRIGGER_CONFIG.fields[0]!, { ...TRIGGER_CONFIG.fields[1]!, fallbacks: ["order_number"] }],
+        example: { phone: "+14155552671" },
+      },
+    };
+    expect(describeRevisionChanges(live, next)[0]!.details).toEqual([
+      "Phone fallbacks: none → shipping_address.phone",
+      "Country code field: none → shipping_address.country_code",
+      "Example body replaced",
+      "Changed order (order_id, string, required → order_id, string, required, else order_number)",
+    ]);
+  });
+
   it("describes added, removed and changed rows in words", () => {
     const next: CampaignConfig = {
       ...live,
