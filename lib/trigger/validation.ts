@@ -39,7 +39,7 @@ function checkPhone(value: unknown, country: CountryCode | null, countryField: s
     if (country && text !== null) {
       const parsed = parsePhone(text, { defaultCountry: country });
       if (parsed.ok) return { ok: true, phone: parsed.phone };
-      return { ok: false, code: "invalid_phone", message: `Not a valid phone number for ${country} (${parsed.reason}).` };
+      return { ok: false, code: "invalid_phone", message: `Not a valid phone number in ${country}: ${parsed.reason}.` };
     }
     const hint = countryField && !country ? ` The country field ${countryField} holds no 2-letter ISO country code here.` : "";
     return { ok: false, code: "invalid_phone", message: NO_COUNTRY_CODE_MESSAGE + hint };
