@@ -2,7 +2,7 @@ import { AlertCircle, Archive, ArrowDown, Trash2 } from "lucide-react";
 import Link from "next/link";
 import type * as React from "react";
 import { useEffect, useRef } from "react";
-import type { UseFormRegisterReturn, UseFormReturn } from "react-hook-form";
+import { useWatch, type UseFormRegisterReturn, type UseFormReturn } from "react-hook-form";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -25,6 +25,7 @@ import type { FieldError } from "@/lib/http/errors";
 import { cn } from "@/lib/utils";
 import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";
 import { followedAttribute } from "./field-autofill";
+import { FieldFallbacks } from "./field-fallbacks";
 import { NativeSelect } from "./native-select";
 
 /** The builder's form, shared by the shell and its nodes. */
@@ -227,13 +228,14 @@ export function FieldRow({ form, index, onRemove }: { form: BuilderForm; index: 
   const fieldRegister = form.register(fieldPath);
   const attributeRegister = form.register(attributePath);
   const errorId = `field-row-${index}-problem`;
+  const fieldValue = useWatch({ control: form.control, name: fieldPath });
 
   return (
     <div className="grid gap-0.5">
       <div className={cn("grid grid-cols-2 items-center gap-2", FIELD_ROW_COLUMNS)}>
         <Input
           aria-label={`Request field ${n}`}
-          placeholder="order_number"
+          placeholder="customer.first_name"
           className="font-mono"
           autoComplete="off"
           aria-invalid={problem && rowErrors?.field ? true : undefined}
@@ -289,9 +291,10 @@ export function FieldRow({ form, index, onRemove }: { form: BuilderForm; index: 
           <Trash2 aria-hidden />
         </Button>
       </div>
-      <p id={errorId} role="alert" className="min-h-4 text-xs leading-4 font-medium text-destructive">
+      <p id={errorId} role="alert" className="min-h-4 text-xs leading-4 font-medium break-words text-destructive">
         {problem}
       </p>
+      <FieldFallbacks form={form} name={`triggerConfig.fields.${index}.fallbacks`} primary={fieldValue ?? ""} />
     </div>
   );
 }

@@ -173,7 +173,10 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
   /** The example body the trigger node shows, for a test send from the builder or the live dialog. */
   const exampleRequest = () => {
     const trigger = usableTrigger(form.getValues("triggerConfig"));
-    return { example: samplePayload(trigger), phoneField: trigger.phoneField };
+    const example = samplePayload(trigger);
+    // A captured batch: a test sends one item.
+    const item = Array.isArray(example) ? example.find((entry) => typeof entry === "object" && entry !== null && !Array.isArray(entry)) ?? {} : example;
+    return { example: item as Record<string, unknown>, phoneField: trigger.phoneField };
   };
 
   return (

@@ -28,4 +28,17 @@ describe("the attribute following the field name", () => {
     expect(followedAttribute({ ...base, previousField: "name", nextField: " name ", attribute: "name" })).toBeNull();
     expect(followedAttribute({ ...base, previousField: "", nextField: "  email", attribute: "" })).toBe("email");
   });
+
+  it("follows the last key of a path", () => {
+    let attribute = "";
+    let field = "";
+    for (const char of "customer.first-name") {
+      const next = field + char;
+      attribute = followedAttribute({ ...base, previousField: field, nextField: next, attribute }) ?? attribute;
+      field = next;
+    }
+    expect(attribute).toBe("first_name");
+    expect(followedAttribute({ ...base, previousField: "line_items[0", nextField: "line_items[0]", attribute: "line_items" })).toBeNull();
+    expect(followedAttribute({ ...base, previousField: "line_items[0]", nextField: "line_items[0].title", attribute: "line_items" })).toBe("title");
+  });
 });

@@ -1,5 +1,14 @@
-// The contact attribute a trigger field saves to starts as the field's own name and follows it while
-// the user types the field, until the user writes an attribute of their own.
+// The contact attribute a trigger field saves to starts as the field's own name (for a path, its
+// last key: `customer.first_name` → `first_name`) and follows it while the user types the field,
+// until the user writes an attribute of their own.
+
+/** The attribute a field path suggests: its last key, `-` written as `_`, array steps left out. */
+export function attributeFromField(field: string): string {
+  const text = field.trim();
+  if (!/[.[]/.test(text) && !text.includes("-")) return text;
+  const last = text.split(".").pop() ?? "";
+  return last.replace(/\[.*$/, "").replace(/-/g, "_");
+}
 
 /**
  * The attribute after the field name changed from `previousField` to `nextField`, or null to leave
@@ -20,7 +29,7 @@ export function followedAttribute({
   attributeFocused: boolean;
 }): string | null {
   if (editedByHand || attributeFocused) return null;
-  if (attribute !== "" && attribute !== previousField.trim()) return null;
-  const next = nextField.trim();
+  if (attribute !== "" && attribute !== attributeFromField(previousField)) return null;
+  const next = attributeFromField(nextField);
   return next === attribute ? null : next;
 }

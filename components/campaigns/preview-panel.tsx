@@ -1,6 +1,7 @@
 import { useWatch } from "react-hook-form";
 import { previewValues, usableTrigger, type EditorFormValues } from "@/lib/campaigns/editor";
 import { payloadAttributes, samplePayload } from "@/lib/campaigns/sample";
+import { PHONE_ATTRIBUTE } from "@/lib/campaigns/schemas";
 import { previewTemplate } from "@/lib/templates/render";
 import type { TemplateView } from "@/lib/templates/service";
 import type { BuilderForm } from "./builder-parts";
@@ -18,7 +19,7 @@ export function PreviewPanel({ form, templates, businessName }: { form: BuilderF
     <div className="grid gap-2">
       <div className="flex items-baseline justify-between">
         <h2 className="text-sm font-semibold">Live preview</h2>
-        <span className="text-xs text-muted-foreground">to {String(payload[trigger.phoneField])}</span>
+        <span className="text-xs text-muted-foreground">to {String(attributes[PHONE_ATTRIBUTE] ?? "")}</span>
       </div>
       <WhatsAppPreview preview={preview} businessName={businessName} />
       <p className="text-xs text-muted-foreground">

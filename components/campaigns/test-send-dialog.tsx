@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField, fieldAria } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
+import { writeFieldPath } from "@/lib/campaigns/field-path";
 import type { MessageStatus } from "@/lib/statuses/messages";
 import { requestJson } from "@/lib/http/client";
 
@@ -28,8 +29,7 @@ export function splitPhones(text: string): string[] {
 
 /** The example request without its phone field (the dialog asks for the phone on its own). */
 function exampleText(example: Record<string, unknown>, phoneField: string): string {
-  const rest = Object.fromEntries(Object.entries(example).filter(([field]) => field !== phoneField));
-  return JSON.stringify(rest, null, 2);
+  return JSON.stringify(writeFieldPath(structuredClone(example), phoneField, undefined), null, 2);
 }
 
 /**

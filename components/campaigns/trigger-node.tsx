@@ -4,12 +4,13 @@ import { useFieldArray, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { usableTrigger } from "@/lib/campaigns/editor";
+import { nullIfEmpty, usableTrigger } from "@/lib/campaigns/editor";
 import { samplePayload } from "@/lib/campaigns/sample";
 import { PHONE_ATTRIBUTE } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { cn } from "@/lib/utils";
-import { ListenForRequest } from "./requests/listen-dialog";
+import { applyCapturedMapping, ListenForRequest } from "./requests/listen-dialog";
+import { FieldFallbacks } from "./field-fallbacks";
 import { CheckList, FIELD_ROW_COLUMNS, FieldRow, NodeBadge, type BuilderForm } from "./builder-parts";
 
 /** Step 1: which request fields the webhook reads and the contact attribute each one saves to. */
@@ -19,7 +20,10 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
   const errors = form.formState.errors.triggerConfig;
   const phoneTouched = form.formState.touchedFields.triggerConfig?.phoneField || form.formState.submitCount > 0;
   const phoneProblem = errors?.phoneField && (phoneTouched || errors.phoneField.type === "server") ? errors.phoneField.message : undefined;
+  const countryTouched = form.formState.touchedFields.triggerConfig?.countryField || form.formState.submitCount > 0;
+  const countryProblem = errors?.countryField && (countryTouched || errors.countryField.type === "server") ? errors.countryField.message : undefined;
   const example = useMemo(() => samplePayload(usableTrigger(trigger)), [trigger]);
+  const captured = trigger?.example != null;
 
   return (
     <Card className="gap-4 border-l-4 border-l-primary" aria-labelledby="trigger-node-title" role="group">
@@ -44,6 +48,7 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
               <Input
                 id="phone-field"
                 className="font-mono"
+                placeholder="customer.phone"
                 aria-invalid={phoneProblem ? true : undefined}
                 aria-describedby="phone-field-hint"
                 {...form.register("triggerConfig.phoneField")}
@@ -58,11 +63,34 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
             <span className="pb-2 text-xs text-muted-foreground">Always required</span>
           </div>
           <p id="phone-field-hint" className="text-xs text-muted-foreground">
-            The recipient&apos;s WhatsApp number in international format, e.g. <code className="font-mono">+14155552671</code>. This mapping cannot be removed.
+            The recipient&apos;s WhatsApp number in international format, e.g. <code className="font-mono">+14155552671</code>. A path reaches into nested
+            objects: <code className="font-mono">customer.phone</code>, <code className="font-mono">line_items[0].title</code>. This mapping cannot be removed.
           </p>
-          <p role="alert" className="min-h-4 text-xs leading-4 font-medium text-destructive">
+          <p role="alert" className="min-h-4 text-xs leading-4 font-medium break-words text-destructive">
             {phoneProblem}
           </p>
+          <FieldFallbacks form={form} name="triggerConfig.phoneFallbacks" primary={trigger?.phoneField ?? ""} />
+          <div className="grid gap-1.5 sm:max-w-[calc(50%-0.375rem)]">
+            <label htmlFor="country-field" className="text-xs font-medium">
+              Country code field <span className="font-normal text-muted-foreground">(optional)</span>
+            </label>
+            <Input
+              id="country-field"
+              className="font-mono"
+              placeholder="shipping_address.country_code"
+              autoComplete="off"
+              aria-invalid={countryProblem ? true : undefined}
+              aria-describedby="country-field-hint country-field-problem"
+              {...form.register("triggerConfig.countryField", { setValueAs: nullIfEmpty })}
+            />
+            <p id="country-field-hint" className="text-xs text-muted-foreground">
+              Where the body holds a 2-letter country code such as <code className="font-mono">US</code>: a phone number without + is read as a number of
+              that country. Empty: such numbers are refused.
+            </p>
+            <p id="country-field-problem" role="alert" className="min-h-4 text-xs leading-4 font-medium break-words text-destructive">
+              {countryProblem}
+            </p>
+          </div>
         </div>
 
         <div className="grid gap-2">
@@ -90,18 +118,14 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
               type="button"
               variant="outline"
               size="sm"
-              onClick={() => append({ field: "", attribute: "", type: "string", required: true }, { shouldFocus: true })}
+              onClick={() => append({ field: "", fallbacks: [], attribute: "", type: "string", required: true }, { shouldFocus: true })}
             >
               <Plus aria-hidden /> Add field
             </Button>
             <ListenForRequest
               mappedFields={(trigger?.fields ?? []).map((f) => f.field)}
               phoneField={trigger?.phoneField ?? ""}
-              onConfirm={(mapping) => {
-                if (mapping.phoneField) form.setValue("triggerConfig.phoneField", mapping.phoneField, { shouldDirty: true, shouldValidate: true });
-                // Fields found in a test request are optional: a later request without one is still accepted.
-                for (const f of mapping.fields) append({ field: f.field, attribute: f.field, type: f.type, required: false }, { shouldFocus: false });
-              }}
+              onConfirm={(mapping) => applyCapturedMapping(form, mapping, append)}
             />
             <span className="text-xs text-muted-foreground">e.g. the customer&apos;s name or the order number. Other fields in the request are ignored.</span>
           </div>
@@ -129,7 +153,22 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
         </div>
 
         <details className="group rounded-lg border">
-          <summary className="cursor-pointer px-3 py-2 text-sm font-medium select-none">Example request body</summary>
+          <summary className="cursor-pointer px-3 py-2 text-sm font-medium select-none">
+            Example request body{captured ? " (captured from a test request)" : ""}
+          </summary>
+          {captured && (
+            <div className="border-t px-3 py-2">
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                className="h-7 px-2 text-xs"
+                onClick={() => form.setValue("triggerConfig.example", null, { shouldDirty: true, shouldValidate: true })}
+              >
+                Use an example built from the fields instead
+              </Button>
+            </div>
+          )}
           <pre className="overflow-x-auto border-t bg-muted/40 px-3 py-2 font-mono text-xs" data-testid="sample-payload">
             {JSON.stringify(example, null, 2)}
           </pre>

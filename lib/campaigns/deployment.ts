@@ -2,13 +2,13 @@
 import type { Executor } from "@/db";
 import { apiUrl, appUrl } from "@/lib/env";
 import { campaignSenderRow, messagingTierLabel } from "@/lib/senders/service";
-import { curlExample, samplePayload } from "./sample";
+import { curlExample, samplePayload, type TriggerPayload } from "./sample";
 import type { CampaignView } from "./service";
 
 export interface DeploymentDetails {
   webhookUrls: { trigger: string; outbound: string };
   limits: { senderThroughputPerSecond: number; messagingTier: string; triggerRequestsPerMinute: number };
-  samplePayload: Record<string, string | number | boolean>;
+  samplePayload: TriggerPayload;
   curl: string;
 }
 

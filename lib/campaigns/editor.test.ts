@@ -22,7 +22,7 @@ import {
 import { campaignEditorSchema, updateCampaignSchema, type FieldType, type TriggerField } from "./schemas";
 import type { DeploymentDetails } from "./deployment";
 
-const row = (field: string, attribute: string, required = true, type: FieldType = "string"): TriggerField => ({ field, attribute, type, required });
+const row = (field: string, attribute: string, required = true, type: FieldType = "string"): TriggerField => ({ field, fallbacks: [], attribute, type, required });
 const bodyVar = (name: string, example?: string): TemplateVariable => ({ key: `body.${name}`, component: "body", name, ...(example ? { example } : {}) });
 const check = (path: string, message = `problem at ${path}`): FieldError => ({ path, code: "custom", message });
 
@@ -101,7 +101,7 @@ describe("alignVariables", () => {
 describe("toFormValues", () => {
   const campaign: EditableCampaign = {
     name: "Order confirmation",
-    triggerConfig: { phoneField: "mobile", fields: [row("name", "name"), row("order", "order_number", false, "string")] },
+    triggerConfig: { phoneField: "mobile", phoneFallbacks: [], countryField: null, fields: [row("name", "name"), row("order", "order_number", false, "string")], example: null },
     templateId: "tpl_1",
     messageConfig: { variables: [{ key: "body.1", attribute: "name", fallback: "there" }, { key: "body.old", attribute: "city", fallback: null }] },
   };
@@ -111,7 +111,7 @@ describe("toFormValues", () => {
     const values = toFormValues(campaign, templates, ["name", "order_number"]);
     expect(values).toEqual({
       name: "Order confirmation",
-      triggerConfig: { phoneField: "mobile", fields: [row("name", "name"), row("order", "order_number", false)] },
+      triggerConfig: { phoneField: "mobile", phoneFallbacks: [], countryField: null, fields: [row("name", "name"), row("order", "order_number", false)], example: null },
       templateId: "tpl_1",
       messageConfig: {
         variables: [
@@ -149,16 +149,32 @@ describe("formPath", () => {
 });
 
 describe("usableTrigger", () => {
-  it("falls back to `phone` without a trigger or with a phone field that is not an identifier", () => {
-    expect(usableTrigger(undefined)).toEqual({ phoneField: "phone", fields: [] });
+  it("falls back to `phone` without a trigger or with a phone field that is not a path", () => {
+    expect(usableTrigger(undefined)).toEqual({ phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null });
+    expect(usableTrigger({ phoneField: "customer.phone", fields: [] }).phoneField).toBe("customer.phone");
+    expect(usableTrigger({ phoneField: "customer..phone", fields: [] }).phoneField).toBe("phone");
     expect(usableTrigger({ phoneField: "", fields: [] }).phoneField).toBe("phone");
     expect(usableTrigger({ phoneField: "my phone", fields: [] }).phoneField).toBe("phone");
     expect(usableTrigger({ phoneField: "mobile", fields: [] }).phoneField).toBe("mobile");
   });
 
   it("leaves out empty, invalid and phone-field rows and keeps the rest unchanged", () => {
-    const fields = [row("", ""), row("1st", "first"), row("order number", "order"), row("mobile", "m"), row("name", "name"), row("total", "total", false, "number")];
+    const fields = [row("", ""), row("1st!", "first"), row("order number", "order"), row("mobile", "m"), row("name", "name"), row("total", "total", false, "number")];
     expect(usableTrigger({ phoneField: "mobile", fields }).fields).toEqual([row("name", "name"), row("total", "total", false, "number")]);
+  });
+
+  it("keeps valid fallbacks and a valid country field, dropping half-typed ones", () => {
+    const trigger = usableTrigger({
+      phoneField: "customer.phone",
+      phoneFallbacks: ["shipping_address.phone", "", "bad path"],
+      countryField: "shipping_address.country_code",
+      fields: [{ ...row("line_items[0].title", "title"), fallbacks: ["", "line_items[1].title"] }, row("customer.phone", "x")],
+    });
+    expect(trigger).toMatchObject({
+      phoneFallbacks: ["shipping_address.phone"],
+      countryField: "shipping_address.country_code",
+      fields: [{ field: "line_items[0].title", fallbacks: ["line_items[1].title"] }],
+    });
   });
 
   it("compares rows with the phone field actually used", () => {
@@ -267,7 +283,7 @@ describe("campaignUpdateBody", () => {
   it("sends the edited configuration with the expected version", () => {
     expect(campaignUpdateBody(values, 4)).toEqual({
       name: "Order confirmation",
-      triggerConfig: { phoneField: "phone", fields: [row("name", "name")] },
+      triggerConfig: { phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [row("name", "name")], example: null },
       templateId: "tpl_1",
       messageConfig: { variables: [{ key: "body.1", attribute: "name", fallback: null }] },
       version: 4,
@@ -296,7 +312,7 @@ describe("campaignUpdateBody", () => {
 
   it("sends a cleared template as null", () => {
     const cleared = campaignEditorSchema.parse({ name: "Draft", triggerConfig: { phoneField: "phone", fields: [] }, templateId: null, messageConfig: { variables: [] } });
-    expect(campaignUpdateBody(cleared, 1)).toEqual({ name: "Draft", triggerConfig: { phoneField: "phone", fields: [] }, templateId: null, messageConfig: { variables: [] }, version: 1 });
+    expect(campaignUpdateBody(cleared, 1)).toEqual({ name: "Draft", triggerConfig: { phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null }, templateId: null, messageConfig: { variables: [] }, version: 1 });
   });
 });
 
@@ -306,7 +322,7 @@ describe("splitCampaignResponse", () => {
     name: "Order confirmation",
     kind: "trigger" as const,
     status: "active" as const,
-    triggerConfig: { phoneField: "phone", fields: [] },
+    triggerConfig: { phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null },
     messageConfig: { variables: [] },
     templateId: null,
     template: null,

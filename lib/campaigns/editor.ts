@@ -14,6 +14,7 @@ import {
 } from "./schemas";
 import type { DeploymentDetails } from "./deployment";
 import type { CampaignView } from "./service";
+import { canonicalFieldPath, isFieldPath } from "./field-path";
 import { NO_SEND_POLICY, type SendPolicy } from "./send-policy";
 
 /** The builder form's values (schema input: what the fields hold while editing). */
@@ -82,7 +83,13 @@ export function toFormValues(campaign: EditableCampaign, templates: TemplateWith
   const template = templates.find((t) => t.id === campaign.templateId);
   return {
     name: campaign.name,
-    triggerConfig: { phoneField: campaign.triggerConfig.phoneField, fields: campaign.triggerConfig.fields.map((f) => ({ ...f })) },
+    triggerConfig: {
+      phoneField: campaign.triggerConfig.phoneField,
+      phoneFallbacks: [...campaign.triggerConfig.phoneFallbacks],
+      countryField: campaign.triggerConfig.countryField,
+      fields: campaign.triggerConfig.fields.map((f) => ({ ...f, fallbacks: [...f.fallbacks] })),
+      example: campaign.triggerConfig.example,
+    },
     templateId: campaign.templateId,
     messageConfig: { variables: template ? alignVariables(template, campaign.messageConfig.variables, attributes) : [] },
     respectOptOut: campaign.respectOptOut ?? true,
@@ -97,10 +104,17 @@ export function formPath(path: string): string {
 
 /** The trigger mapping with half-typed rows left out (for the example body and the preview). */
 export function usableTrigger(trigger: EditorTrigger | undefined): TriggerConfig {
-  const phoneField = trigger?.phoneField && isIdentifier(trigger.phoneField) ? trigger.phoneField : "phone";
+  const phoneField = trigger?.phoneField && isFieldPath(trigger.phoneField) ? trigger.phoneField : "phone";
+  const phone = canonicalFieldPath(phoneField);
+  const paths = (list: string[] | undefined) => (list ?? []).filter((path) => path && isFieldPath(path));
   return {
     phoneField,
-    fields: (trigger?.fields ?? []).filter((f) => f.field && isIdentifier(f.field) && f.field !== phoneField),
+    phoneFallbacks: paths(trigger?.phoneFallbacks),
+    countryField: trigger?.countryField && isFieldPath(trigger.countryField) ? trigger.countryField : null,
+    fields: (trigger?.fields ?? [])
+      .filter((f) => f.field && isFieldPath(f.field) && canonicalFieldPath(f.field) !== phone)
+      .map((f) => ({ ...f, fallbacks: paths(f.fallbacks) })),
+    example: trigger?.example ?? null,
   };
 }
 
@@ -158,7 +172,10 @@ export function campaignUpdateBody(values: CampaignEditorValues, version: number
     name: values.name,
     triggerConfig: {
       phoneField: values.triggerConfig.phoneField,
-      fields: values.triggerConfig.fields.map(({ field, attribute, type, required }) => ({ field, attribute, type, required })),
+      phoneFallbacks: values.triggerConfig.phoneFallbacks,
+      countryField: values.triggerConfig.countryField,
+      fields: values.triggerConfig.fields.map(({ field, fallbacks, attribute, type, required }) => ({ field, fallbacks, attribute, type, required })),
+      example: values.triggerConfig.example,
     },
     templateId: values.templateId,
     messageConfig: { variables: values.messageConfig.variables.map(({ key, attribute, fallback }) => ({ key, attribute, fallback })) },

@@ -31,10 +31,13 @@ let pendingTemplateId: string;
 
 const TRIGGER_CONFIG = {
   phoneField: "phone",
+  phoneFallbacks: [],
+  countryField: null,
   fields: [
-    { field: "first_name", attribute: "name", type: "string" as const, required: false },
-    { field: "order", attribute: "order_id", type: "string" as const, required: true },
+    { field: "first_name", fallbacks: [], attribute: "name", type: "string" as const, required: false },
+    { field: "order", fallbacks: [], attribute: "order_id", type: "string" as const, required: true },
   ],
+  example: null,
 };
 const MESSAGE_CONFIG = {
   variables: [
@@ -279,16 +282,35 @@ describe("revisionChanges and describeRevisionChanges", () => {
   };
 
   it("ignores key order and reports each changed member in builder order", () => {
-    const reordered = { ...live, triggerConfig: { fields: TRIGGER_CONFIG.fields.map((f) => ({ required: f.required, type: f.type, attribute: f.attribute, field: f.field })), phoneField: "phone" } };
+    const reordered = { ...live, triggerConfig: { example: null, fields: TRIGGER_CONFIG.fields.map((f) => ({ required: f.required, type: f.type, attribute: f.attribute, fallbacks: [], field: f.field })), countryField: null, phoneFallbacks: [], phoneField: "phone" } };
     expect(revisionChanges(live, reordered)).toEqual([]);
     expect(revisionChanges(live, { ...live, respectOptOut: false, templateId: "tpl_b", name: "New" })).toEqual(["name", "templateId", "respectOptOut"]);
+  });
+
+  it("describes fallbacks, the country code field and the example body", () => {
+    const next: CampaignConfig = {
+      ...live,
+      triggerConfig: {
+        ...TRIGGER_CONFIG,
+        phoneFallbacks: ["shipping_address.phone"],
+        countryField: "shipping_address.country_code",
+        fields: [TRIGGER_CONFIG.fields[0]!, { ...TRIGGER_CONFIG.fields[1]!, fallbacks: ["order_number"] }],
+        example: { phone: "+14155552671" },
+      },
+    };
+    expect(describeRevisionChanges(live, next)[0]!.details).toEqual([
+      "Phone fallbacks: none → shipping_address.phone",
+      "Country code field: none → shipping_address.country_code",
+      "Example body replaced",
+      "Changed order (order_id, string, required → order_id, string, required, else order_number)",
+    ]);
   });
 
   it("describes added, removed and changed rows in words", () => {
     const next: CampaignConfig = {
       ...live,
       templateId: "tpl_b",
-      triggerConfig: { phoneField: "mobile", fields: [{ ...TRIGGER_CONFIG.fields[1]!, required: false }, { field: "coupon", attribute: "coupon", type: "string", required: false }] },
+      triggerConfig: { ...TRIGGER_CONFIG, phoneField: "mobile", fields: [{ ...TRIGGER_CONFIG.fields[1]!, required: false }, { field: "coupon", fallbacks: [], attribute: "coupon", type: "string", required: false }] },
       messageConfig: { variables: [{ key: "body.1", attribute: null, fallback: "friend" }] },
     };
     const names: Record<string, string> = { tpl_a: "order_confirmation", tpl_b: "shipping_update" };

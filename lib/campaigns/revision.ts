@@ -140,6 +140,10 @@ export function describeRevisionChanges(
 function triggerDetails(live: TriggerConfig, next: TriggerConfig): string[] {
   const lines: string[] = [];
   if (live.phoneField !== next.phoneField) lines.push(`Phone field: ${live.phoneField} → ${next.phoneField}`);
+  const phoneFallbacks = (config: TriggerConfig) => (config.phoneFallbacks.length > 0 ? config.phoneFallbacks.join(", ") : "none");
+  if (phoneFallbacks(live) !== phoneFallbacks(next)) lines.push(`Phone fallbacks: ${phoneFallbacks(live)} → ${phoneFallbacks(next)}`);
+  if (live.countryField !== next.countryField) lines.push(`Country code field: ${live.countryField ?? "none"} → ${next.countryField ?? "none"}`);
+  if (canonical(live.example) !== canonical(next.example)) lines.push(next.example === null ? "Example body removed" : "Example body replaced");
   const before = new Map(live.fields.map((f) => [f.field, f]));
   const after = new Map(next.fields.map((f) => [f.field, f]));
   for (const [field, row] of after) {
@@ -152,7 +156,7 @@ function triggerDetails(live: TriggerConfig, next: TriggerConfig): string[] {
 }
 
 function describeField(row: TriggerConfig["fields"][number]): string {
-  return `${row.attribute}, ${row.type}${row.required ? ", required" : ""}`;
+  return `${row.attribute}, ${row.type}${row.required ? ", required" : ""}${row.fallbacks.length > 0 ? `, else ${row.fallbacks.join(", ")}` : ""}`;
 }
 
 function variableDetails(live: MessageConfig, next: MessageConfig): string[] {

@@ -1,6 +1,7 @@
 // Example trigger payloads generated from a trigger mapping: for the builder preview, the deploy
 // result's curl example and the API docs.
-import { PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } from "./schemas";
+import { lastKey, readFieldPath, writeFieldPath } from "./field-path";
+import { PHONE_ATTRIBUTE, type FieldType, type TriggerConfigInput } from "./schemas";
 
 export const SAMPLE_PHONE = "+14155552671";
 
@@ -32,18 +33,43 @@ export function sampleValue(field: string, type: FieldType): string | number | b
   }
 }
 
-/** The request body the trigger endpoint expects for this mapping, filled with example values. */
-export function samplePayload(config: TriggerConfig): Record<string, string | number | boolean> {
-  const payload: Record<string, string | number | boolean> = { [config.phoneField]: SAMPLE_PHONE };
-  for (const row of config.fields) payload[row.field] = sampleValue(row.field, row.type);
+/** An example trigger body: one JSON object, or (a captured batch) an array of them. */
+export type TriggerPayload = Record<string, unknown> | unknown[];
+
+type SampleConfig = Pick<TriggerConfigInput, "phoneField" | "phoneFallbacks" | "fields" | "example">;
+
+/**
+ * The request body the trigger endpoint expects for this mapping: the captured example when the
+ * trigger node has one, else built from the paths (`customer.phone` → `{customer: {phone: …}}`)
+ * and filled with example values.
+ */
+export function samplePayload(config: SampleConfig): TriggerPayload {
+  if (config.example != null) return config.example;
+  const payload: Record<string, unknown> = {};
+  writeFieldPath(payload, config.phoneField, SAMPLE_PHONE);
+  for (const row of config.fields) {
+    if (readFieldPath(payload, row.field) === undefined) writeFieldPath(payload, row.field, sampleValue(lastKey(row.field) ?? row.field, row.type));
+  }
   return payload;
 }
 
-/** The contact attributes a payload would produce (phone → phoneNumber, each field → its attribute). */
-export function payloadAttributes(config: TriggerConfig, payload: Record<string, unknown>): Record<string, unknown> {
-  const attributes: Record<string, unknown> = { [PHONE_ATTRIBUTE]: payload[config.phoneField] };
+/** The contact attributes a payload would produce (phone → phoneNumber, each field → its attribute), fallbacks read as the endpoint reads them. */
+export function payloadAttributes(config: SampleConfig, payload: TriggerPayload): Record<string, unknown> {
+  const item = Array.isArray(payload) ? payload[0] : payload;
+  const first = (paths: string[]) => {
+    let empty: unknown;
+    for (const path of paths) {
+      const value = readFieldPath(item, path);
+      if (value === undefined || value === null) continue;
+      if (value !== "") return value;
+      empty ??= value;
+    }
+    return empty;
+  };
+  const attributes: Record<string, unknown> = { [PHONE_ATTRIBUTE]: first([config.phoneField, ...(config.phoneFallbacks ?? [])]) };
   for (const row of config.fields) {
-    if (payload[row.field] !== undefined) attributes[row.attribute] = payload[row.field];
+    const value = first([row.field, ...(row.fallbacks ?? [])]);
+    if (value !== undefined) attributes[row.attribute] = value;
   }
   return attributes;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { campaignStatuses } from "@/db/schema";
 import { formatPath } from "@/lib/http/problem";
-import { CAMPAIGN_STATUSES, campaignEditorSchema, triggerConfigSchema } from "./schemas";
-import { curlExample, samplePayload } from "./sample";
+import { CAMPAIGN_STATUSES, campaignEditorSchema, parseStoredTriggerConfig, triggerConfigSchema } from "./schemas";
+import { curlExample, payloadAttributes, samplePayload } from "./sample";
 
 function issues(value: unknown) {
   const result = triggerConfigSchema.safeParse(value);
@@ -25,8 +25,53 @@ describe("trigger configuration", () => {
     ).toEqual([]);
   });
 
-  it("rejects names that are not JSON-safe identifiers", () => {
-    expect(issues({ phoneField: "my phone", fields: [row("1st", "ok"), row("ok", "a-b"), row("x".repeat(65), "y")] })).toHaveLength(4);
+  it("rejects attributes that are not JSON-safe identifiers and request fields that are not paths", () => {
+    expect(issues({ phoneField: "my phone", fields: [row("1st", "ok"), row("ok", "a-b"), row("x".repeat(201), "y"), row("a..b", "z")] })).toHaveLength(4);
+    expect(issues({ phoneField: "phone", fields: [row("ok", "1st")] })[0]).toMatch(/letters, digits and underscores only/);
+    expect(issues({ phoneField: "customer phone", fields: [] })[0]).toMatch(/^phoneField: Not a field path .*customer\.phone/);
+  });
+
+  it("accepts nested paths with fallbacks, a country field and an example body; old configs get the defaults", () => {
+    const config = triggerConfigSchema.parse({
+      phoneField: "customer.phone",
+      phoneFallbacks: ["shipping_address.phone", "billing_address.phone"],
+      countryField: "shipping_address.country_code",
+      fields: [{ ...row("line_items[0].title", "title"), fallbacks: ["note_attributes[name=gift_message].value"] }],
+      example: { customer: { phone: "+14155552671" } },
+    });
+    expect(config.fields[0]!.fallbacks).toEqual(["note_attributes[name=gift_message].value"]);
+    expect(triggerConfigSchema.parse({ phoneField: "phone", fields: [row("a", "a")] })).toEqual({
+      phoneField: "phone",
+      phoneFallbacks: [],
+      countryField: null,
+      fields: [{ ...row("a", "a"), fallbacks: [] }],
+      example: null,
+    });
+  });
+
+  it("limits fallbacks and the example, and refuses a fallback that repeats an earlier path", () => {
+    const six = ["a", "b", "c", "d", "e", "f"];
+    expect(issues({ phoneField: "phone", phoneFallbacks: six, fields: [] })).toEqual(["phoneFallbacks: At most 5 fallbacks."]);
+    expect(issues({ phoneField: "phone", fields: [{ ...row("x", "x"), fallbacks: six }] })).toEqual(["fields[0].fallbacks: At most 5 fallbacks."]);
+    expect(issues({ phoneField: "customer.phone", phoneFallbacks: ["a.phone", "customer.phone", "a.phone"], fields: [{ ...row("b", "b"), fallbacks: ["b"] }] })).toEqual([
+      'phoneFallbacks[1]: "customer.phone" is already read before this fallback.',
+      'phoneFallbacks[2]: "a.phone" is already read before this fallback.',
+      'fields[0].fallbacks[0]: "b" is already read before this fallback.',
+    ]);
+    expect(issues({ phoneField: "phone", fields: [], example: { note: "x".repeat(9000) } })).toEqual(["example: The example body is larger than 8 KiB; trim it."]);
+    expect(issues({ phoneField: "phone", fields: [], example: "text" })).toHaveLength(1);
+    expect(issues({ phoneField: "phone", fields: [], example: [{ phone: "+14155552671" }] })).toEqual([]);
+  });
+
+  it("reads stored configurations leniently", () => {
+    expect(parseStoredTriggerConfig({ phoneField: "phone", fields: [row("a", "a")] })).toMatchObject({ phoneFallbacks: [], countryField: null, example: null });
+    expect(parseStoredTriggerConfig({ phoneField: "a b", phoneFallbacks: ["x.y", "bad path"], countryField: 7, fields: [row("ok", "ok"), row("a b", "c")], example: "no" })).toEqual({
+      phoneField: "phone",
+      phoneFallbacks: ["x.y"],
+      countryField: null,
+      fields: [{ ...row("ok", "ok"), fallbacks: [] }],
+      example: null,
+    });
   });
 
   it("rejects duplicate field names, a field reusing the phone field and a second writer of one attribute", () => {
@@ -67,6 +112,37 @@ describe("sample payload and curl", () => {
       ],
     });
     expect(body).toEqual({ mobile: "+14155552671", first_name: "Maria", order_number: "A-10482", total: 49.9 });
+  });
+
+  it("builds nested objects and arrays from paths", () => {
+    const body = samplePayload({
+      phoneField: "customer.phone",
+      fields: [
+        { field: "customer.first_name", attribute: "name", type: "string", required: true },
+        { field: "line_items[0].title", attribute: "title", type: "string", required: false },
+        { field: "note_attributes[name=gift_message].value", attribute: "gift", type: "string", required: false },
+        { field: "total_price", attribute: "total", type: "number", required: false },
+      ],
+    });
+    expect(body).toEqual({
+      customer: { phone: "+14155552671", first_name: "Maria" },
+      line_items: [{ title: "example title" }],
+      note_attributes: [{ name: "gift_message", value: "example value" }],
+      total_price: 49.9,
+    });
+    expect(payloadAttributes({ phoneField: "customer.phone", fields: [{ field: "customer.first_name", attribute: "name", type: "string", required: true }] }, body)).toEqual({
+      phoneNumber: "+14155552671",
+      name: "Maria",
+    });
+  });
+
+  it("is the captured example when the trigger node has one", () => {
+    const example = { customer: { phone: "+447911123456" }, id: 5 };
+    expect(samplePayload({ phoneField: "customer.phone", fields: [], example })).toBe(example);
+    expect(payloadAttributes({ phoneField: "phone", phoneFallbacks: ["customer.phone"], fields: [{ field: "id", attribute: "id", type: "number", required: false }] }, example)).toEqual({
+      phoneNumber: "+447911123456",
+      id: 5,
+    });
   });
 
   it("quotes the body for a POSIX shell", () => {

@@ -11,6 +11,7 @@ import {
   PHONE_ATTRIBUTE,
   RESERVED_IDENTIFIERS,
 } from "@/lib/contacts/identifiers";
+import { canonicalFieldPath, FIELD_PATH_HELP, fieldPathSchema, isFieldPath } from "./field-path";
 import { sendPolicySchema } from "./send-policy";
 
 export { BUILT_IN_ATTRIBUTES, identifierRecord, identifierSchema, IDENTIFIER_PATTERN, isIdentifier, NAME_ATTRIBUTE, PHONE_ATTRIBUTE, RESERVED_IDENTIFIERS };
@@ -31,32 +32,75 @@ export const MAX_FALLBACK_LENGTH = 1024;
 
 export const fieldTypeSchema = z.enum(FIELD_TYPES);
 
+export const MAX_FIELD_FALLBACKS = 5;
+const FIELD_PATH_DESCRIPTION = `A path is made of ${FIELD_PATH_HELP}.`;
+export const MAX_TRIGGER_EXAMPLE_BYTES = 8 * 1024;
+
+const fallbacksSchema = z
+  .array(fieldPathSchema)
+  .max(MAX_FIELD_FALLBACKS, `At most ${MAX_FIELD_FALLBACKS} fallbacks.`)
+  .default([]);
+
 export const triggerFieldSchema = z.object({
-  field: identifierSchema,
+  field: fieldPathSchema,
+  fallbacks: fallbacksSchema.meta({
+    description: "Paths read in order when `field` is missing, null or an empty string; the first with a value wins (e.g. `shipping_address.phone`, then `billing_address.phone`).",
+  }),
   attribute: identifierSchema,
   type: fieldTypeSchema,
   required: z.boolean(),
 });
 
+const exampleSchema = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+  .nullable()
+  .default(null)
+  .superRefine((value, ctx) => {
+    if (value !== null && new TextEncoder().encode(JSON.stringify(value)).length > MAX_TRIGGER_EXAMPLE_BYTES) {
+      ctx.addIssue({ code: "custom", message: `The example body is larger than ${MAX_TRIGGER_EXAMPLE_BYTES / 1024} KiB; trim it.`, params: { code: "too_big" } });
+    }
+  })
+  .meta({
+    description: `A request body shown as the example (e.g. one captured from a test request), a JSON object or array of at most ${MAX_TRIGGER_EXAMPLE_BYTES / 1024} KiB; null: an example is built from the fields.`,
+  });
+
 export const triggerConfigSchema = z
   .object({
-    phoneField: identifierSchema,
+    phoneField: fieldPathSchema.meta({
+      description: `Path of the phone number in the body: E.164, or a national number read in the country at \`countryField\`. ${FIELD_PATH_DESCRIPTION}`,
+      example: "customer.phone",
+    }),
+    phoneFallbacks: fallbacksSchema.meta({
+      description: "Paths read in order when `phoneField` is missing, null or an empty string (e.g. `shipping_address.phone`).",
+    }),
+    countryField: fieldPathSchema
+      .nullable()
+      .default(null)
+      .meta({
+        description:
+          "Path of an ISO 3166 alpha-2 country code in the body (e.g. `shipping_address.country_code`): a phone number without + is read as a national number of that country. Null: such numbers are refused.",
+      }),
     fields: z.array(triggerFieldSchema).max(MAX_TRIGGER_FIELDS, `At most ${MAX_TRIGGER_FIELDS} fields.`),
+    example: exampleSchema,
   })
   .superRefine((config, ctx) => {
+    const phone = canonicalFieldPath(config.phoneField);
+    fallbackIssues(config.phoneField, config.phoneFallbacks, ["phoneFallbacks"], ctx);
     const seenFields = new Map<string, number>();
     const seenAttributes = new Map<string, number>();
     config.fields.forEach((row, index) => {
-      if (row.field === config.phoneField) {
+      const field = canonicalFieldPath(row.field);
+      if (field === phone) {
         ctx.addIssue({
           code: "custom",
           path: ["fields", index, "field"],
           message: `"${row.field}" is already the phone field.`,
         });
-      } else if (seenFields.has(row.field)) {
+      } else if (seenFields.has(field)) {
         ctx.addIssue({ code: "custom", path: ["fields", index, "field"], message: `The field "${row.field}" is listed twice.` });
       }
-      seenFields.set(row.field, index);
+      seenFields.set(field, index);
+      fallbackIssues(row.field, row.fallbacks, ["fields", index, "fallbacks"], ctx);
       if (row.attribute === PHONE_ATTRIBUTE) {
         ctx.addIssue({
           code: "custom",
@@ -73,7 +117,19 @@ export const triggerConfigSchema = z
       seenAttributes.set(row.attribute, index);
     });
   });
+
+/** A fallback that repeats the field itself or an earlier fallback would never be read. */
+function fallbackIssues(primary: string, fallbacks: string[], at: (string | number)[], ctx: z.RefinementCtx) {
+  const seen = new Set([canonicalFieldPath(primary)]);
+  fallbacks.forEach((fallback, index) => {
+    const path = canonicalFieldPath(fallback);
+    if (seen.has(path)) ctx.addIssue({ code: "custom", path: [...at, index], message: `"${fallback}" is already read before this fallback.` });
+    seen.add(path);
+  });
+}
 export type TriggerConfig = z.output<typeof triggerConfigSchema>;
+/** What callers may send (fallbacks, country field and example may be left out). */
+export type TriggerConfigInput = z.input<typeof triggerConfigSchema>;
 export type TriggerField = TriggerConfig["fields"][number];
 
 const fallbackSchema = z
@@ -204,7 +260,7 @@ export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
 export const lifecycleActionSchema = z.object({ version: z.number().int().min(1).optional() }).default({});
 
 export function defaultTriggerConfig(): TriggerConfig {
-  return { phoneField: DEFAULT_PHONE_FIELD, fields: [] };
+  return { phoneField: DEFAULT_PHONE_FIELD, phoneFallbacks: [], countryField: null, fields: [], example: null };
 }
 
 export function defaultMessageConfig(): MessageConfig {
@@ -218,10 +274,20 @@ export function defaultMessageConfig(): MessageConfig {
 export function parseStoredTriggerConfig(value: unknown): TriggerConfig {
   const parsed = triggerConfigSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const raw = (value ?? {}) as Partial<TriggerConfig>;
+  const raw = (value ?? {}) as Record<string, unknown>;
+  const path = (candidate: unknown): candidate is string => typeof candidate === "string" && isFieldPath(candidate);
+  const example = exampleSchema.safeParse(raw.example);
   return {
-    phoneField: typeof raw.phoneField === "string" && IDENTIFIER_PATTERN.test(raw.phoneField) ? raw.phoneField : DEFAULT_PHONE_FIELD,
-    fields: Array.isArray(raw.fields) ? raw.fields.filter((row) => triggerFieldSchema.safeParse(row).success) : [],
+    phoneField: path(raw.phoneField) ? raw.phoneField : DEFAULT_PHONE_FIELD,
+    phoneFallbacks: Array.isArray(raw.phoneFallbacks) ? raw.phoneFallbacks.filter(path).slice(0, MAX_FIELD_FALLBACKS) : [],
+    countryField: path(raw.countryField) ? raw.countryField : null,
+    fields: Array.isArray(raw.fields)
+      ? raw.fields.flatMap((row) => {
+          const one = triggerFieldSchema.safeParse(row);
+          return one.success ? [one.data] : [];
+        })
+      : [],
+    example: example.success ? example.data : null,
   };
 }
 

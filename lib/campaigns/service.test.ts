@@ -62,7 +62,7 @@ describe("campaign service", () => {
     const db = await getDb();
     const campaign = await createCampaign(db, workspaceId, { name: "  Welcome  " });
     expect(campaign).toMatchObject({ name: "Welcome", kind: "trigger", status: "draft", version: 1, templateId: null });
-    expect(campaign.triggerConfig).toEqual({ phoneField: "phone", fields: [] });
+    expect(campaign.triggerConfig).toEqual({ phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null });
     const page = await listCampaigns(db, workspaceId);
     expect(page.data.find((c) => c.id === campaign.id)?.stats).toEqual({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 });
   });

@@ -188,9 +188,12 @@ describe("mapped attributes", () => {
       mappedExportAttributes({
         triggerConfig: {
           phoneField: "phone",
+          phoneFallbacks: [],
+          countryField: null,
+          example: null,
           fields: [
-            { field: "first", attribute: "name", type: "string", required: false },
-            { field: "town", attribute: "city", type: "string", required: true },
+            { field: "first", fallbacks: [], attribute: "name", type: "string", required: false },
+            { field: "town", fallbacks: [], attribute: "city", type: "string", required: true },
           ],
         },
         messageConfig: {

@@ -72,7 +72,9 @@ export const deploymentSchema = z
       messagingTier: z.string(),
       triggerRequestsPerMinute: z.number().int(),
     }),
-    samplePayload: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    samplePayload: z
+      .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+      .meta({ description: "An example trigger body: the trigger node's captured example, else one built from its field paths." }),
     curl: z.string().meta({ description: "A ready trigger request for this campaign." }),
   })
   .meta({ description: "Webhook URLs, sending limits and a sample trigger request; present once the campaign has been deployed." });

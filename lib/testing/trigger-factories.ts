@@ -1,7 +1,7 @@
 // Test data for the trigger endpoint: an account with an approved template, a campaign and a key row.
 import { getDb } from "@/db";
 import { apiKeys, campaigns, templates } from "@/db/schema";
-import type { MessageConfig, TriggerConfig } from "@/lib/campaigns/schemas";
+import { triggerConfigSchema, type MessageConfig, type TriggerConfig, type TriggerConfigInput } from "@/lib/campaigns/schemas";
 import { displayApiKey, generateApiKey, hashApiKey } from "@/lib/api-keys/format";
 import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "./factories";
@@ -13,7 +13,7 @@ export const ORDER_TEMPLATE_COMPONENTS = [
   { type: "BUTTONS", buttons: [{ type: "URL", text: "Track", url: "https://shop.test/t/{{1}}" }] },
 ];
 
-export const ORDER_TRIGGER_CONFIG: TriggerConfig = {
+export const ORDER_TRIGGER_CONFIG: TriggerConfig = triggerConfigSchema.parse({
   phoneField: "phone",
   fields: [
     { field: "first_name", attribute: "name", type: "string", required: false },
@@ -23,7 +23,7 @@ export const ORDER_TRIGGER_CONFIG: TriggerConfig = {
     { field: "email", attribute: "email", type: "email", required: false },
     { field: "due", attribute: "due_date", type: "date", required: false },
   ],
-};
+});
 
 export const ORDER_MESSAGE_CONFIG: MessageConfig = {
   variables: [
@@ -49,7 +49,7 @@ export async function createTriggerFixture(
   options: {
     status?: "draft" | "active" | "paused" | "archived";
     kind?: "trigger" | "bulk";
-    triggerConfig?: TriggerConfig;
+    triggerConfig?: TriggerConfigInput;
     messageConfig?: MessageConfig;
     rateLimitPerMinute?: number;
     templateStatus?: string;
@@ -88,7 +88,7 @@ export async function createTriggerCampaign(
   options: {
     status?: "draft" | "active" | "paused" | "archived";
     kind?: "trigger" | "bulk";
-    triggerConfig?: TriggerConfig;
+    triggerConfig?: TriggerConfigInput;
     messageConfig?: MessageConfig;
     rateLimitPerMinute?: number;
   } = {},
@@ -101,7 +101,7 @@ export async function createTriggerCampaign(
     name: "Order shipped",
     kind: options.kind ?? "trigger",
     status: options.status ?? "active",
-    triggerConfig: { ...(options.triggerConfig ?? ORDER_TRIGGER_CONFIG) },
+    triggerConfig: triggerConfigSchema.parse(options.triggerConfig ?? ORDER_TRIGGER_CONFIG),
     messageConfig: { ...(options.messageConfig ?? ORDER_MESSAGE_CONFIG) },
     templateId,
     rateLimitPerMinute: options.rateLimitPerMinute ?? 600,

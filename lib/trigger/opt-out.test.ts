@@ -10,15 +10,16 @@ import { runDispatch, systemClock } from "@/lib/messaging/dispatcher";
 import type { Channel } from "@/lib/channels";
 import { fakeChannels } from "@/lib/testing/fake-channels";
 import { countingDb } from "@/lib/testing/counting-db";
-import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import { createTriggerFixture, ORDER_TRIGGER_CONFIG, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import type { TriggerConfigInput } from "@/lib/campaigns/schemas";
 import { getPublicMessage } from "./messages";
 import { triggerCampaign, type AcceptedMessage } from "./service";
 
 const OPTED_OUT = "+14155552671";
 const OPTED_IN = "+447911123456";
 
-async function fixture(options: { respectOptOut?: boolean } = {}) {
-  const fx = await createTriggerFixture();
+async function fixture(options: { respectOptOut?: boolean; triggerConfig?: TriggerConfigInput } = {}) {
+  const fx = await createTriggerFixture({ triggerConfig: options.triggerConfig });
   const db = await getDb();
   if (options.respectOptOut === false) await db.update(campaigns).set({ respectOptOut: false }).where(eq(campaigns.id, fx.campaignId));
   await db.insert(contacts).values([
@@ -124,6 +125,29 @@ describe("trigger sends to opted-out contacts", () => {
     expect(lines[1]).toContain(',skipped,"opted_out","Contact opted out (replied STOP on 2026-11-20)",,,');
     const none = await readAll(await logsCsvStream(db, scope, parseLogFilters({ status: "queued" })));
     expect(none.trim().split("\r\n")).toHaveLength(1);
+  });
+
+  it("skips an opted-out contact reached through a nested national phone read in the body's country, in the same two statements", async () => {
+    const fx = await fixture({
+      triggerConfig: { ...ORDER_TRIGGER_CONFIG, phoneField: "customer.phone", phoneFallbacks: ["shipping_address.phone"], countryField: "shipping_address.country_code" },
+    });
+    const { db: counting, statements } = await countingDb();
+    // (415) 555-2671 in the US is OPTED_OUT; 07911 123456 in GB is OPTED_IN.
+    const outcome = await trigger(
+      fx,
+      [
+        { customer: { phone: null }, shipping_address: { phone: "(415) 555-2671", country_code: "US" }, order: "N-1" },
+        { customer: { phone: "07911 123456" }, shipping_address: { country_code: "GB" }, order: "N-2" },
+      ],
+      counting,
+    );
+    expect(statements).toHaveLength(2);
+    expect(outcome.status).toBe(202);
+    const data = (outcome.body as { data: AcceptedMessage[] }).data;
+    expect(data.map((m) => [m.phone, m.status, m.error?.code])).toEqual([
+      [OPTED_OUT, "skipped", "opted_out"],
+      [OPTED_IN, "queued", undefined],
+    ]);
   });
 
   it("sends to opted-out contacts as before when the campaign does not respect opt-outs", async () => {

@@ -104,6 +104,26 @@ describe("test sends of a trigger campaign", () => {
     expect((await send(fixture, { phones: ["+14155552671"], request: { order: "B-9" } })).status).toBe(409);
   });
 
+  it("writes the test phone at a nested phone path and points errors at the nested request path that was read", async () => {
+    const fixture = await sandboxFixture({
+      status: "draft",
+      triggerConfig: {
+        phoneField: "customer.phone",
+        phoneFallbacks: ["shipping_address.phone"],
+        fields: [
+          { field: "customer.first_name", attribute: "name", type: "string", required: false },
+          { field: "line_items[0].sku", fallbacks: ["order_number"], attribute: "order_id", type: "string", required: true },
+        ],
+      },
+    });
+    const ok = await send(fixture, { phones: ["+14155552671"], request: { customer: { first_name: "Maria" }, shipping_address: { phone: "+447911123456" }, order_number: 10482 } });
+    expect(ok.status).toBe(202);
+    expect(ok.body.data[0]).toMatchObject({ phone: "+14155552671", text: expect.stringContaining("Hi Maria, your order 10482 has shipped.") });
+    const bad = await send(fixture, { phones: ["+14155552671"], request: { customer: { first_name: 5 }, line_items: [{ sku: true }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors?.map((e) => e.path)).toEqual(["request.line_items[0].sku"]);
+  });
+
   it("keeps the example request for trigger campaigns: a bulk campaign's test refuses it", async () => {
     const fixture = await sandboxFixture({ kind: "bulk", status: "draft" });
     const result = await send(fixture, { phones: ["+14155552671"], request: { order: "A-1" } });

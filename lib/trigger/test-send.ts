@@ -17,6 +17,7 @@ import { campaignSenderRow } from "@/lib/senders/service";
 import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { OPTED_OUT_CODE } from "@/lib/contacts/opt-out";
 import { unrenderableErrors } from "./service";
+import { writeFieldPath } from "./field-path";
 import { validateTriggerItems } from "./validation";
 
 /** Queues one test message per phone, rendered from `request` with its phone field set to that phone. */
@@ -36,14 +37,15 @@ export async function sendTriggerTest(
 
   const request = input.request ?? {};
   const phoneField = config.triggerConfig.phoneField;
-  const items = input.phones.map((phone) => ({ ...request, [phoneField]: phone }));
+  const items = input.phones.map((phone) => writeFieldPath(structuredClone(request), phoneField, phone));
   const validated = validateTriggerItems(config.triggerConfig, items, true);
   if (!validated.ok) {
     // `[i].field`: the phone's own problems point at phones[i], the body's at request.field.
     throw validationFailed(
       validated.errors.map((error) => {
         const [, index, field] = /^\[(\d+)\]\.?(.*)$/.exec(error.path) ?? [];
-        return { ...error, path: field === phoneField || !field ? `phones[${index ?? 0}]` : `request.${field}` };
+        const phonePath = field === phoneField || config.triggerConfig.phoneFallbacks.includes(field ?? "");
+        return { ...error, path: phonePath || !field ? `phones[${index ?? 0}]` : `request.${field}` };
       }),
     );
   }

@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { TriggerConfig } from "@/lib/campaigns/schemas";
+import type { FieldType, TriggerConfig } from "@/lib/campaigns/schemas";
 import { normalizePhoneNumber, numberAsText, phoneCandidates, validateTriggerItems } from "./validation";
+
+const row = (field: string, attribute: string, type: FieldType, required: boolean) => ({ field, fallbacks: [], attribute, type, required });
 
 const config: TriggerConfig = {
   phoneField: "phone",
+  phoneFallbacks: [],
+  countryField: null,
+  example: null,
   fields: [
-    { field: "phone", attribute: "phoneNumber", type: "string", required: true },
-    { field: "order_number", attribute: "orderNumber", type: "string", required: true },
-    { field: "note", attribute: "note", type: "string", required: false },
-    { field: "total", attribute: "total", type: "number", required: false },
+    row("phone", "phoneNumber", "string", true),
+    row("order_number", "orderNumber", "string", true),
+    row("note", "note", "string", false),
+    row("total", "total", "number", false),
   ],
 };
 
@@ -95,5 +100,116 @@ describe("the phone field", () => {
 
   it("offers the normalised number as a stored-contact candidate", () => {
     expect(phoneCandidates([{ phone: "+1 (415) 555-2671", other: "hello", n: 5 }])).toEqual(["+14155552671"]);
+  });
+});
+
+describe("nested paths and fallbacks", () => {
+  const shop: TriggerConfig = {
+    phoneField: "customer.phone",
+    phoneFallbacks: ["shipping_address.phone", "billing_address.phone"],
+    countryField: "shipping_address.country_code",
+    example: null,
+    fields: [
+      { ...row("customer.first_name", "name", "string", false), fallbacks: ["shipping_address.first_name"] },
+      row("order_number", "orderNumber", "string", true),
+      row("line_items[0].title", "product", "string", false),
+      row("note_attributes[name=gift_message].value", "gift", "string", false),
+      { ...row("total_price", "total", "number", true), fallbacks: ["current_total_price"] },
+    ],
+  };
+  const order = (overrides: Record<string, unknown> = {}) => ({
+    order_number: 1001,
+    customer: { phone: "+1 (415) 555-2671", first_name: "Ada" },
+    shipping_address: { phone: null, first_name: "Ann", country_code: "US" },
+    line_items: [{ title: "Mug" }],
+    note_attributes: [{ name: "gift_message", value: "Enjoy" }],
+    total_price: 19.5,
+    ...overrides,
+  });
+
+  it("reads every field by its path", () => {
+    expect(validateTriggerItems(shop, [order()], false)).toEqual({
+      ok: true,
+      items: [{ phone: "+14155552671", attributes: { name: "Ada", orderNumber: "1001", product: "Mug", gift: "Enjoy", total: 19.5 } }],
+    });
+  });
+
+  it("takes the first fallback with a value: missing, null and empty strings are skipped", () => {
+    const result = validateTriggerItems(
+      shop,
+      [order({ customer: { phone: "", first_name: null }, shipping_address: { first_name: "Ann" }, billing_address: { phone: "+447911123456" }, total_price: undefined, current_total_price: 7 })],
+      false,
+    );
+    expect(result).toEqual({ ok: true, items: [{ phone: "+447911123456", attributes: { name: "Ann", orderNumber: "1001", product: "Mug", gift: "Enjoy", total: 7 } }] });
+  });
+
+  it("names the path that was read, with the item's index in a batch", () => {
+    const result = validateTriggerItems(shop, [order(), order({ shipping_address: { phone: "+1 CALL" }, customer: {}, total_price: "12" })], true);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual([
+      { path: "[1].shipping_address.phone", code: "invalid_phone", message: expect.any(String) },
+      { path: "[1].total_price", code: "invalid_type", message: "Expected a number." },
+    ]);
+  });
+
+  it("names the primary path and the fallbacks when none has a value", () => {
+    const result = validateTriggerItems(shop, [order({ customer: null, total_price: null, line_items: [] })], false);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual([
+      {
+        path: "customer.phone",
+        code: "required",
+        message: "Required: the phone number in E.164 format, such as +14155552671. Also looked for shipping_address.phone, billing_address.phone; none had a value.",
+      },
+      { path: "total_price", code: "required", message: "Required (number). Also looked for current_total_price; none had a value." },
+    ]);
+  });
+
+  it("reads a national number in the country the body names", () => {
+    const gb = order({ customer: { phone: "07911 123456" }, shipping_address: { country_code: "gb" } });
+    expect(validateTriggerItems(shop, [gb], false)).toMatchObject({ ok: true, items: [{ phone: "+447911123456" }] });
+    const asNumber = order({ customer: { phone: 4155552671 } });
+    expect(validateTriggerItems(shop, [asNumber], false)).toMatchObject({ ok: true, items: [{ phone: "+14155552671" }] });
+  });
+
+  it("refuses a national number without a usable country, or one that is not valid there", () => {
+    for (const country of [undefined, "USA", "ZZ", 1]) {
+      const result = validateTriggerItems(shop, [order({ customer: { phone: "4155552671" }, shipping_address: { country_code: country } })], false);
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.errors[0]).toMatchObject({ path: "customer.phone", code: "invalid_phone" });
+        expect(result.errors[0]!.message).toMatch(/country would be a guess.*shipping_address\.country_code holds no 2-letter ISO country code/);
+      }
+    }
+    const wrong = validateTriggerItems(shop, [order({ customer: { phone: "12" } })], false);
+    expect(wrong).toMatchObject({ ok: false, errors: [{ path: "customer.phone", code: "invalid_phone", message: expect.stringMatching(/^Not a valid phone number in US: too short/) }] });
+  });
+
+  it("keeps the refusal for national numbers when no country field is set", () => {
+    const result = validateTriggerItems({ ...shop, countryField: null }, [order({ customer: { phone: "4155552671" } })], false);
+    expect(result).toMatchObject({ ok: false, errors: [{ path: "customer.phone", message: expect.stringMatching(/country would be a guess/) }] });
+  });
+});
+
+describe("stored-contact candidates", () => {
+  it("finds phone numbers at any depth, and national ones read in a country code of the same item", () => {
+    const items = [
+      { customer: { phone: "+1 (415) 555-2671" }, shipping_address: { phone: "07911 123456", country_code: "GB" }, id: 4500 },
+      { billing_address: { phone: "(415) 555-0134" } },
+      { nested: [{ contact: { mobile: 4155550199 } }], country: "US" },
+    ];
+    expect(phoneCandidates(items).sort()).toEqual(["+14155550199", "+14155552671", "+447911123456"]);
+  });
+
+  it("bounds the work for huge or deep bodies", () => {
+    let deep: Record<string, unknown> = { phone: "+14155552671" };
+    for (let i = 0; i < 20; i++) deep = { next: deep };
+    expect(phoneCandidates([deep])).toEqual([]);
+    const wide = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i === 4999 ? "+14155552671" : "x"]));
+    expect(phoneCandidates([wide])).toEqual([]);
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, `+1415555${String(2600 + i)}`]));
+    expect(phoneCandidates([many]).length).toBeLessThanOrEqual(16);
   });
 });

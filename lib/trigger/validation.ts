@@ -1,11 +1,13 @@
 // Validation of trigger request bodies, built from the campaign's trigger node.
 import { z } from "zod";
 import { MAX_STRING_FIELD_LENGTH } from "@/lib/contacts/identifiers";
-import { e164PhoneSchema, E164, isE164PhoneNumber } from "@/lib/contacts/phone";
+import { isSupportedCountry } from "libphonenumber-js/max";
+import { e164PhoneSchema, E164, isE164PhoneNumber, parsePhone, type CountryCode } from "@/lib/contacts/phone";
 import { NAME_ATTRIBUTE, PHONE_ATTRIBUTE, type FieldType, type TriggerConfig } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
+import { MAX_FIELD_PATH_DEPTH, parseFieldPath, readSteps, type PathStep } from "./field-path";
 
 export const MAX_BATCH_SIZE = 100;
 
@@ -27,23 +29,32 @@ export function normalizePhoneNumber(value: string): string {
 const NO_COUNTRY_CODE_MESSAGE =
   "The phone number has no + and country code; the country would be a guess, so it is refused. Send it in E.164 format, such as +14155552671.";
 
-/** The phone field: a string, normalised to E.164 when written with a `+` and separators. */
-const triggerPhoneSchema = z.unknown().transform((value, ctx) => {
-  if (value === undefined || value === null) {
-    ctx.addIssue({ code: "custom", message: "Required: the phone number in E.164 format, such as +14155552671.", params: { code: "required" } });
-    return z.NEVER;
-  }
+/**
+ * The phone field: a string, normalised to E.164 when written with a `+` and separators. Without
+ * a `+`, only with `country` (read from the body's country field) is it read as a national number.
+ */
+function checkPhone(value: unknown, country: CountryCode | null, countryField: string | null): { ok: true; phone: string } | { ok: false; code: string; message: string } {
   if (typeof value === "number" || (typeof value === "string" && NATIONAL_LOOKING.test(value.trim()) && /\d/.test(value))) {
-    ctx.addIssue({ code: "custom", message: NO_COUNTRY_CODE_MESSAGE, params: { code: "invalid_phone" } });
-    return z.NEVER;
+    const text = typeof value === "number" ? numberAsText(value) : value;
+    if (country && text !== null) {
+      const parsed = parsePhone(text, { defaultCountry: country });
+      if (parsed.ok) return { ok: true, phone: parsed.phone };
+      return { ok: false, code: "invalid_phone", message: `Not a valid phone number in ${country}: ${parsed.reason}.` };
+    }
+    const hint = countryField && !country ? ` The country field ${countryField} holds no 2-letter ISO country code here.` : "";
+    return { ok: false, code: "invalid_phone", message: NO_COUNTRY_CODE_MESSAGE + hint };
   }
   const result = e164PhoneSchema.safeParse(typeof value === "string" ? normalizePhoneNumber(value) : value);
-  if (!result.success) {
-    for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, params: { code: "invalid_phone" } });
-    return z.NEVER;
-  }
-  return result.data;
-});
+  if (!result.success) return { ok: false, code: "invalid_phone", message: result.error.issues[0]?.message ?? "Not a valid phone number." };
+  return { ok: true, phone: result.data };
+}
+
+/** An ISO 3166 alpha-2 code the phone library knows (`us` and `US` alike), or null. */
+export function countryCode(value: unknown): CountryCode | null {
+  if (typeof value !== "string" || !/^[A-Za-z]{2}$/.test(value.trim())) return null;
+  const code = value.trim().toUpperCase();
+  return isSupportedCountry(code) ? (code as CountryCode) : null;
+}
 
 const NUMBER_AS_TEXT_MESSAGE =
   "Expected a string. Numbers are accepted as their decimal text, but this one has no exact decimal form here (too large, too small, or written with an exponent); send it as a string.";
@@ -98,41 +109,86 @@ export interface TriggerItem {
   attributes: Record<string, unknown>;
 }
 
+interface CompiledPath {
+  path: string;
+  steps: PathStep[];
+}
+
+function compilePaths(paths: string[]): CompiledPath[] {
+  return paths.flatMap((path) => {
+    const parsed = parseFieldPath(path);
+    return parsed.ok ? [{ path, steps: parsed.steps }] : [];
+  });
+}
+
 /**
- * The zod schema of one request object for a trigger node: the phone field (E.164, always
- * required) plus each mapped field with its type; optional fields may be absent or null.
- * Unmapped fields are ignored.
+ * The first of the paths whose value is present: not missing, not null and not an empty string (a
+ * lone empty string still counts when nothing better is found, as before fallbacks existed).
+ */
+function firstPresent(item: unknown, paths: CompiledPath[]): { path: string; value: unknown } | null {
+  let empty: { path: string; value: unknown } | null = null;
+  for (const candidate of paths) {
+    const value = readSteps(item, candidate.steps);
+    if (value === undefined || value === null) continue;
+    if (value === "") {
+      empty ??= { path: candidate.path, value };
+      continue;
+    }
+    return { path: candidate.path, value };
+  }
+  return empty;
+}
+
+function missingMessage(what: string, paths: CompiledPath[]): string {
+  return paths.length > 1 ? `${what} Also looked for ${paths.slice(1).map((p) => p.path).join(", ")}; none had a value.` : what;
+}
+
+/**
+ * The zod schema of one request object for a trigger node: the phone (E.164, always required) read
+ * from the phone path or its fallbacks, plus each mapped field with its type; optional fields may be
+ * absent or null. Unmapped fields are ignored. Issue paths are the full field path that was read
+ * (`customer.phone`), as one segment.
  */
 export function buildTriggerItemSchema(config: TriggerConfig) {
-  const shape: Record<string, z.ZodType> = {
-    [config.phoneField]: triggerPhoneSchema,
-  };
-  for (const field of config.fields) {
-    if (field.attribute === PHONE_ATTRIBUTE || field.field === config.phoneField) continue;
-    const base = fieldSchemas[field.type];
-    shape[field.field] = field.required
-      ? z.unknown().transform((value, ctx) => {
-          if (value === undefined || value === null) {
-            ctx.addIssue({ code: "custom", message: `Required (${field.type}).`, params: { code: "required" } });
-            return z.NEVER;
-          }
-          const result = base.safeParse(value);
-          if (!result.success) {
-            for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, params: { code: issueCode(issue) } });
-            return z.NEVER;
-          }
-          return result.data;
-        })
-      : base.nullish();
-  }
-  return z.object(shape).transform((input): TriggerItem => {
+  const phonePaths = compilePaths([config.phoneField, ...(config.phoneFallbacks ?? [])]);
+  const countryPath = config.countryField ? compilePaths([config.countryField])[0] ?? null : null;
+  const fields = config.fields
+    .filter((field) => field.attribute !== PHONE_ATTRIBUTE && field.field !== config.phoneField)
+    .map((field) => ({ field, paths: compilePaths([field.field, ...(field.fallbacks ?? [])]), schema: fieldSchemas[field.type] }));
+
+  return z.unknown().transform((item, ctx): TriggerItem => {
     const attributes: Record<string, unknown> = {};
-    for (const field of config.fields) {
-      if (field.attribute === PHONE_ATTRIBUTE || field.field === config.phoneField) continue;
-      const value = input[field.field];
-      if (value !== undefined && value !== null) attributes[field.attribute] = value;
+    let phone = "";
+    const phoneFound = firstPresent(item, phonePaths);
+    if (!phoneFound) {
+      ctx.addIssue({
+        code: "custom",
+        path: [config.phoneField],
+        message: missingMessage("Required: the phone number in E.164 format, such as +14155552671.", phonePaths),
+        params: { code: "required" },
+      });
+    } else {
+      const country = countryPath ? countryCode(readSteps(item, countryPath.steps)) : null;
+      const checked = checkPhone(phoneFound.value, country, config.countryField);
+      if (checked.ok) phone = checked.phone;
+      else ctx.addIssue({ code: "custom", path: [phoneFound.path], message: checked.message, params: { code: checked.code } });
     }
-    return { phone: input[config.phoneField] as string, attributes };
+    for (const { field, paths, schema } of fields) {
+      const found = firstPresent(item, paths);
+      if (!found) {
+        if (field.required) {
+          ctx.addIssue({ code: "custom", path: [field.field], message: missingMessage(`Required (${field.type}).`, paths), params: { code: "required" } });
+        }
+        continue;
+      }
+      const result = schema.safeParse(found.value);
+      if (!result.success) {
+        for (const issue of result.error.issues) ctx.addIssue({ code: "custom", path: [found.path], message: issue.message, params: { code: issueCode(issue) } });
+        continue;
+      }
+      attributes[field.attribute] = result.data;
+    }
+    return { phone, attributes };
   });
 }
 
@@ -159,7 +215,8 @@ const SCHEMA_CACHE_SIZE = 500;
 const schemaCache = new Map<string, ReturnType<typeof buildTriggerItemSchema>>();
 
 export function triggerItemSchema(config: TriggerConfig): ReturnType<typeof buildTriggerItemSchema> {
-  const cacheKey = JSON.stringify(config);
+  // The example body changes nothing in validation and may be kilobytes long.
+  const cacheKey = JSON.stringify({ ...config, example: null });
   let schema = schemaCache.get(cacheKey);
   if (!schema) {
     schema = buildTriggerItemSchema(config);
@@ -169,7 +226,7 @@ export function triggerItemSchema(config: TriggerConfig): ReturnType<typeof buil
   return schema;
 }
 
-/** Validates every item; errors carry paths like `phone` (object body) or `[3].phone` (array body). */
+/** Validates every item; errors carry paths like `customer.phone` (object body) or `[3].customer.phone` (array body). */
 export function validateTriggerItems(
   config: TriggerConfig,
   items: Record<string, unknown>[],
@@ -195,17 +252,70 @@ export function validateTriggerItems(
   return errors.length > 0 ? { ok: false, errors } : { ok: true, items: out };
 }
 
+// Bounds of the search for phone numbers in one item: the body is at most a request's size, but
+// its shape is the caller's choice.
+// Every value a field path can reach (10 steps) is looked at.
+const CANDIDATE_MAX_DEPTH = MAX_FIELD_PATH_DEPTH - 1;
+const CANDIDATE_MAX_NODES = 2_000;
+const CANDIDATE_MAX_PER_ITEM = 16;
+const CANDIDATE_MAX_COUNTRIES = 4;
+const CANDIDATE_MAX_NATIONAL = 8;
+const COUNTRY_KEY = /country/i;
+const PHONE_KEY = /phone|mobile|whatsapp|msisdn|cell|^tel/i;
+
 /**
- * Strings in the body that could be the phone number, found before the campaign (and so its phone
- * field) is known; used to fetch stored contacts in the same query as the campaign.
+ * Numbers in the body that could be the phone, found before the campaign (and so its phone path)
+ * is known; used to fetch stored contacts (and their opt-out) in the same query as the campaign.
+ * Every string in E.164 (with separators) at any depth, shallow ones first; and with a 2-letter
+ * country code somewhere in the same item, national-looking numbers read in that country.
  */
 export function phoneCandidates(items: Record<string, unknown>[]): string[] {
   const found = new Set<string>();
   for (const item of items) {
-    for (const value of Object.values(item)) {
-      if (typeof value !== "string") continue;
-      const normalized = normalizePhoneNumber(value);
-      if (E164.test(normalized)) found.add(normalized);
+    const international: string[] = [];
+    const national: { text: string; named: boolean }[] = [];
+    const countries: { code: CountryCode; named: boolean }[] = [];
+    // Breadth first, so that `phone` and `customer.phone` come before anything deep in line items.
+    let level: unknown[] = [item];
+    let nodes = 0;
+    for (let depth = 0; depth <= CANDIDATE_MAX_DEPTH && level.length > 0 && nodes < CANDIDATE_MAX_NODES; depth++) {
+      const next: unknown[] = [];
+      for (const node of level) {
+        const entries: [string, unknown][] = Array.isArray(node) ? node.map((value) => ["", value]) : Object.entries(node as Record<string, unknown>);
+        for (const [key, value] of entries) {
+          if (++nodes > CANDIDATE_MAX_NODES) break;
+          if (typeof value === "object" && value !== null) next.push(value);
+          else if (typeof value === "string") {
+            const normalized = normalizePhoneNumber(value);
+            if (E164.test(normalized)) international.push(normalized);
+            else if (NATIONAL_LOOKING.test(value.trim()) && /\d{5}/.test(value.replace(/\D/g, ""))) national.push({ text: value, named: PHONE_KEY.test(key) });
+            else {
+              const code = countryCode(value);
+              if (code && !countries.some((c) => c.code === code)) countries.push({ code, named: COUNTRY_KEY.test(key) });
+            }
+          } else if (typeof value === "number" && Number.isSafeInteger(value) && value >= 10_000 && PHONE_KEY.test(key)) {
+            national.push({ text: String(value), named: true });
+          }
+        }
+      }
+      level = next;
+    }
+    let added = 0;
+    const add = (phone: string) => {
+      if (added < CANDIDATE_MAX_PER_ITEM && !found.has(phone)) {
+        found.add(phone);
+        added++;
+      }
+    };
+    international.forEach(add);
+    const usable = [...countries.filter((c) => c.named), ...countries.filter((c) => !c.named)].slice(0, CANDIDATE_MAX_COUNTRIES);
+    if (usable.length === 0) continue;
+    const likely = [...national.filter((n) => n.named), ...national.filter((n) => !n.named)].slice(0, CANDIDATE_MAX_NATIONAL);
+    for (const { text } of likely) {
+      for (const { code } of usable) {
+        const parsed = parsePhone(text, { defaultCountry: code });
+        if (parsed.ok) add(parsed.phone);
+      }
     }
   }
   return [...found];

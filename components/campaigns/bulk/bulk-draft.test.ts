@@ -9,7 +9,7 @@ function bulkCampaign(bulk: Partial<NonNullable<CampaignView["bulk"]>>): Campaig
     name: "Spring",
     kind: "bulk",
     status: "draft",
-    triggerConfig: { phoneField: "phone", fields: [] },
+    triggerConfig: { phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null },
     messageConfig: { variables: [] },
     templateId: null,
     template: null,
@@ -49,7 +49,7 @@ describe("bulk builder settings", () => {
     expect(settingsChanged(saved, saved)).toBe(false);
     expect(settingsChanged(saved, edited)).toBe(true);
     expect(settingsChanged(saved, { ...saved, schedule: { mode: "later", local: "2026-12-01T09:00", timeZone: "UTC" } })).toBe(false);
-    const body = bulkUpdateBody({ name: "Spring", templateId: "tpl_1", triggerConfig: { phoneField: "phone", fields: [] }, messageConfig: { variables: [{ key: "body.1", attribute: "name", fallback: null }] } }, edited, 3);
+    const body = bulkUpdateBody({ name: "Spring", templateId: "tpl_1", triggerConfig: { phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null }, messageConfig: { variables: [{ key: "body.1", attribute: "name", fallback: null }] } }, edited, 3);
     expect(body).toEqual({
       name: "Spring",
       templateId: "tpl_1",
@@ -61,7 +61,7 @@ describe("bulk builder settings", () => {
     });
     const quiet = { ...saved, sendPolicy: { quietHours: { start: "21:00", end: "08:00" }, frequencyCap: null } };
     expect(settingsChanged(saved, quiet)).toBe(true);
-    expect(bulkUpdateBody({ name: "S", templateId: null, triggerConfig: { phoneField: "phone", fields: [] }, messageConfig: { variables: [] } }, { ...edited, rate: "12" }, 4).sendRatePerSecond).toBe(12);
+    expect(bulkUpdateBody({ name: "S", templateId: null, triggerConfig: { phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null }, messageConfig: { variables: [] } }, { ...edited, rate: "12" }, 4).sendRatePerSecond).toBe(12);
   });
 
   it("keeps the rate within the sender's throughput", () => {

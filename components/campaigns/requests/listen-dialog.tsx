@@ -2,25 +2,32 @@
 
 import { Radio } from "lucide-react";
 import { useParams } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { FIELD_TYPES, type FieldType } from "@/lib/campaigns/schemas";
+import { MAX_TRIGGER_EXAMPLE_BYTES, type FieldType } from "@/lib/campaigns/schemas";
 import { requestJson } from "@/lib/http/client";
-import { guessFieldsFromBody, type GuessedField, type GuessedMapping } from "@/lib/trigger/requests-fields";
+import { attributeForPath, guessFieldsFromBody, type GuessedMapping } from "@/lib/trigger/requests-fields";
 import type { TriggerRequestPage, TriggerRequestRecord } from "@/lib/trigger/requests-query";
-import { NativeSelect } from "../native-select";
+import type { BuilderForm } from "../builder-parts";
+import { BodyTree, type LeafChoice } from "./body-tree";
 
 const POLL_MS = 1500;
 
 export interface ConfirmedMapping {
+  /** Null: keep the phone mapping as it is. */
   phoneField: string | null;
+  phoneFallbacks: string[] | null;
+  countryField: string | null;
   fields: { field: string; type: FieldType }[];
+  /** The captured body, stored as the trigger node's example (null when too large). */
+  example: unknown;
 }
 
 /**
  * "Listen for a test request": waits for the next call to the campaign's webhook (recorded even
- * while the campaign is a draft, which answers 409) and offers its fields, with guessed types, to add.
+ * while the campaign is a draft, which answers 409), shows its body as a tree to pick the phone and
+ * fields from (types guessed from the values), and keeps the body as the example.
  */
 export function ListenForRequest({
   mappedFields,
@@ -170,12 +177,20 @@ function Review({
   onConfirm: (mapping: ConfirmedMapping) => void;
   onCancel: () => void;
 }) {
-  const offered = guessed.fields.filter((f) => !mappedFields.includes(f.field) && f.field !== currentPhoneField);
-  const [chosen, setChosen] = useState<Record<string, { add: boolean; type: FieldType }>>(() =>
-    Object.fromEntries(offered.map((f) => [f.field, { add: true, type: f.type }])),
+  const mapped = useMemo(() => new Set([...mappedFields, currentPhoneField]), [mappedFields, currentPhoneField]);
+  const guessedTypes = useMemo(() => new Map(guessed.fields.map((f) => [f.field, f.type])), [guessed]);
+  // A flat body's fields start ticked (there are few); in a nested one the user picks.
+  const flat = guessed.fields.every((f) => !/[.[]/.test(f.field));
+  const [choices, setChoices] = useState<Record<string, LeafChoice>>(() =>
+    Object.fromEntries(guessed.fields.filter((f) => !mapped.has(f.field)).map((f) => [f.field, { add: flat, type: f.type }])),
   );
-  const [usePhone, setUsePhone] = useState(guessed.phoneField !== null && guessed.phoneField !== currentPhoneField);
-  const selected = offered.filter((f) => chosen[f.field]?.add);
+  const [phonePath, setPhonePath] = useState<string | null>(guessed.phoneField ?? null);
+  const [useExtras, setUseExtras] = useState(true);
+  const phoneChanges = phonePath !== null && phonePath !== currentPhoneField;
+  const fallbacks = phonePath === guessed.phoneField ? guessed.phoneFallbacks : guessed.phoneFallbacks.filter((p) => p !== phonePath);
+  const extras = phoneChanges && (fallbacks.length > 0 || guessed.countryField !== null);
+  const selected = Object.entries(choices).filter(([path, choice]) => choice.add && path !== phonePath && !mapped.has(path));
+  const example = JSON.stringify(guessed.body).length <= MAX_TRIGGER_EXAMPLE_BYTES ? guessed.body : null;
 
   return (
     <>
@@ -183,50 +198,40 @@ function Review({
         <DialogTitle>Request received</DialogTitle>
         <DialogDescription>
           Answered {record.status}
-          {record.error ? ` (${record.error.code})` : ""}. Choose the fields to add; types are guessed from the values and can be changed.
+          {record.error ? ` (${record.error.code})` : ""}. Pick the phone number and the fields to add; types are guessed from the values and can be
+          changed. The body becomes the campaign&apos;s example request.
         </DialogDescription>
       </DialogHeader>
-      {guessed.phoneField && guessed.phoneField !== currentPhoneField && (
+      <BodyTree
+        body={guessed.body}
+        phonePath={phonePath}
+        onPhonePath={setPhonePath}
+        choices={choices}
+        onChoice={(path, choice) => setChoices((c) => ({ ...c, [path]: choice }))}
+        mapped={mapped}
+        guessedTypes={guessedTypes}
+      />
+      {phoneChanges && (
+        <p className="text-sm break-words">
+          Phone number: <code className="font-mono break-all">{phonePath}</code>
+        </p>
+      )}
+      {extras && (
         <label className="flex items-start gap-2 rounded-lg border p-3 text-sm">
-          <input type="checkbox" className="mt-0.5 size-4 accent-[var(--primary)]" checked={usePhone} onChange={(e) => setUsePhone(e.target.checked)} />
-          <span>
-            Use <code className="font-mono">{guessed.phoneField}</code> as the phone number field (it holds a phone number)
+          <input type="checkbox" className="mt-0.5 size-4 accent-[var(--primary)]" checked={useExtras} onChange={(e) => setUseExtras(e.target.checked)} />
+          <span className="min-w-0 break-words">
+            {fallbacks.length > 0 && (
+              <>
+                When it is empty, read <code className="font-mono break-all">{fallbacks.join(", ")}</code>.{" "}
+              </>
+            )}
+            {guessed.countryField && (
+              <>
+                Read numbers without + in the country at <code className="font-mono break-all">{guessed.countryField}</code>.
+              </>
+            )}
           </span>
         </label>
-      )}
-      {offered.length === 0 ? (
-        <p className="text-sm text-muted-foreground">Every field of this request is already mapped.</p>
-      ) : (
-        <ul className="grid gap-2" aria-label="Fields in the request">
-          {offered.map((f: GuessedField) => (
-            <li key={f.field} className="grid grid-cols-[auto_minmax(0,1fr)_8rem] items-center gap-3 rounded-lg border px-3 py-2">
-              <input
-                type="checkbox"
-                className="size-4 accent-[var(--primary)]"
-                aria-label={`Add ${f.field}`}
-                checked={chosen[f.field]?.add ?? false}
-                onChange={(e) => setChosen((c) => ({ ...c, [f.field]: { ...c[f.field]!, add: e.target.checked } }))}
-              />
-              <div className="min-w-0">
-                <code className="font-mono text-sm">{f.field}</code>
-                <p className="truncate text-xs text-muted-foreground" title={f.sample}>
-                  {f.sample}
-                </p>
-              </div>
-              <NativeSelect
-                aria-label={`Type of ${f.field}`}
-                value={chosen[f.field]?.type}
-                onChange={(e) => setChosen((c) => ({ ...c, [f.field]: { ...c[f.field]!, type: e.target.value as FieldType } }))}
-              >
-                {FIELD_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {type}
-                  </option>
-                ))}
-              </NativeSelect>
-            </li>
-          ))}
-        </ul>
       )}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel}>
@@ -234,11 +239,13 @@ function Review({
         </Button>
         <Button
           type="button"
-          disabled={selected.length === 0 && !usePhone}
           onClick={() =>
             onConfirm({
-              phoneField: usePhone ? guessed.phoneField : null,
-              fields: selected.map((f) => ({ field: f.field, type: chosen[f.field]!.type })),
+              phoneField: phoneChanges ? phonePath : null,
+              phoneFallbacks: phoneChanges && useExtras ? fallbacks : null,
+              countryField: phoneChanges && useExtras ? guessed.countryField : null,
+              fields: selected.map(([field, choice]) => ({ field, type: choice.type })),
+              example,
             })
           }
         >
@@ -247,4 +254,22 @@ function Review({
       </DialogFooter>
     </>
   );
+}
+
+type AppendField = (row: { field: string; fallbacks: string[]; attribute: string; type: FieldType; required: boolean }, options: { shouldFocus: boolean }) => void;
+
+/** Fills the trigger node from a confirmed capture: the phone (with its fallbacks and country field), new fields, and the body as the example. */
+export function applyCapturedMapping(form: BuilderForm, mapping: ConfirmedMapping, append: AppendField) {
+  const options = { shouldDirty: true, shouldValidate: true };
+  if (mapping.phoneField) form.setValue("triggerConfig.phoneField", mapping.phoneField, options);
+  if (mapping.phoneFallbacks) form.setValue("triggerConfig.phoneFallbacks", mapping.phoneFallbacks, options);
+  if (mapping.countryField) form.setValue("triggerConfig.countryField", mapping.countryField, options);
+  if (mapping.example) form.setValue("triggerConfig.example", mapping.example as Record<string, unknown>, options);
+  const taken = new Set((form.getValues("triggerConfig.fields") ?? []).map((f) => f.attribute));
+  for (const f of mapping.fields) {
+    const attribute = attributeForPath(f.field, taken);
+    taken.add(attribute);
+    // Fields found in a test request are optional: a later request without one is still accepted.
+    append({ field: f.field, fallbacks: [], attribute, type: f.type, required: false }, { shouldFocus: false });
+  }
 }

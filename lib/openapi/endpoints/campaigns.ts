@@ -20,10 +20,13 @@ import {
 
 const TRIGGER_CONFIG_EXAMPLE = {
   phoneField: "phone",
+  phoneFallbacks: ["customer.phone"],
+  countryField: null,
   fields: [
-    { field: "first_name", attribute: "name", type: "string", required: false },
-    { field: "order", attribute: "order_id", type: "string", required: true },
+    { field: "first_name", fallbacks: ["customer.first_name"], attribute: "name", type: "string", required: false },
+    { field: "order", fallbacks: [], attribute: "order_id", type: "string", required: true },
   ],
+  example: null,
 };
 const MESSAGE_CONFIG_EXAMPLE = {
   variables: [
