@@ -10,7 +10,7 @@ const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 // Its customer has no phone, so the shipping address's number (written without +, read with the
 // address's country code) is the one the preset's fallbacks reach.
 const rawBody = readFileSync(fileURLToPath(new URL("../lib/sources/samples/shopify-orders-create.json", import.meta.url)), "utf8").replace(
-  '"phone": "555-625-1199"',
+  '"phone": "212-555-0147"',
   '"phone": "(415) 555-2671"',
 );
 

@@ -1,6 +1,6 @@
 // Ready mappings for the shops people run: which topic to take, where the phone number and the
 // usual attributes sit in that shop's body, and where in the shop's admin the URL goes.
-import type { FieldType } from "@/lib/campaigns/schemas";
+import type { FieldType, TriggerConfig } from "@/lib/campaigns/schemas";
 import type { SourceKind } from "./kinds";
 import shopifyCheckoutsCreate from "./samples/shopify-checkouts-create.json";
 import shopifyOrdersCreate from "./samples/shopify-orders-create.json";
@@ -9,12 +9,7 @@ import stripeCheckoutSessionCompleted from "./samples/stripe-checkout-session-co
 import woocommerceOrderCreated from "./samples/woocommerce-order-created.json";
 
 /** The part of a trigger configuration a preset fills (the shape of `TriggerConfig` with nested paths). */
-export interface PresetTrigger {
-  phoneField: string;
-  phoneFallbacks: string[];
-  countryField: string | null;
-  fields: { field: string; fallbacks: string[]; attribute: string; type: FieldType; required: boolean }[];
-}
+export type PresetTrigger = Pick<TriggerConfig, "phoneField" | "phoneFallbacks" | "countryField" | "fields">;
 
 export interface SourcePreset {
   id: string;

@@ -20,12 +20,10 @@ import { SignedCommand } from "./source-test-command";
 import { TopicFilter } from "./topic-filter";
 import { useCampaignSource, type CampaignSourceView } from "./use-campaign-source";
 
-type SetValue = (name: string, value: unknown, options: { shouldDirty: boolean; shouldValidate: boolean; shouldTouch: boolean }) => void;
 
 /** Fills the trigger mapping from a preset: the same form state the trigger node edits, saved with the campaign. */
 function fillTrigger(form: BuilderForm, preset: SourcePreset) {
-  // The form's value types follow the trigger schema; paths are set by name so this stays one place.
-  const setValue = form.setValue as unknown as SetValue;
+  const { setValue } = form;
   const options = { shouldDirty: true, shouldValidate: true, shouldTouch: true };
   const { trigger } = preset;
   setValue("triggerConfig.phoneField", trigger.phoneField, options);

@@ -9,7 +9,7 @@ import { getDb } from "@/db";
 import { messages, triggerRequests } from "@/db/schema";
 import { GET as listRequests } from "@/app/api/v1/campaigns/[id]/requests/route";
 import { SYSTEM_ACTOR } from "@/lib/audit/service";
-import type { TriggerConfig } from "@/lib/campaigns/schemas";
+import { triggerConfigSchema, type TriggerConfig } from "@/lib/campaigns/schemas";
 import { jobsSettled } from "@/lib/jobs/soon";
 import type { SourceKind } from "@/lib/sources/kinds";
 import { putCampaignSource, setSourceSecret } from "@/lib/sources/service";
@@ -23,14 +23,13 @@ const sample = (name: string) => readFileSync(path.join(process.cwd(), "lib/sour
 const CHECKOUT = sample("shopify-checkouts-create.json");
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A plain top-level field: nested paths are mapped by the trigger config's own work. */
-const CHECKOUT_TRIGGER: TriggerConfig = {
+const CHECKOUT_TRIGGER: TriggerConfig = triggerConfigSchema.parse({
   phoneField: "phone",
   fields: [
     { field: "email", attribute: "email", type: "email", required: false },
     { field: "token", attribute: "order_id", type: "string", required: false },
   ],
-};
+});
 
 async function signedCampaign(kind: SourceKind, topics: string[] = [], secret = "shpss_test_0123456789"): Promise<TriggerFixture & { secret: string }> {
   const fx = await createTriggerFixture({ triggerConfig: CHECKOUT_TRIGGER });
