@@ -3,18 +3,19 @@
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { messages, triggerRequests } from "@/db/schema";
+import { contacts, messages, triggerRequests } from "@/db/schema";
 import { GET as listRequests } from "@/app/api/v1/campaigns/[id]/requests/route";
 import { SYSTEM_ACTOR } from "@/lib/audit/service";
 import { triggerConfigSchema, type TriggerConfig } from "@/lib/campaigns/schemas";
 import { jobsSettled } from "@/lib/jobs/soon";
 import type { SourceKind } from "@/lib/sources/kinds";
+import { SOURCE_PRESETS, type SourcePreset } from "@/lib/sources/presets";
 import { putCampaignSource, setSourceSecret } from "@/lib/sources/service";
 import { withCountingGetDb } from "@/lib/testing/counting-db";
-import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import { createTriggerFixture, ORDER_MESSAGE_CONFIG, type TriggerFixture } from "@/lib/testing/trigger-factories";
 import { flushTriggerRequests } from "@/lib/trigger/requests";
 import type { TriggerRequestPage } from "@/lib/trigger/requests-query";
 import * as trigger from "./route";
@@ -250,5 +251,52 @@ describe("WooCommerce, Stripe and Standard Webhooks sources", () => {
     expect(await sent(fx.campaignId)).toHaveLength(1);
     const [record] = await log(fx);
     expect(record!.source).toEqual({ kind: "standard_webhooks", topic: "order.paid", deliveryId: "msg_1" });
+  });
+});
+
+describe("each preset against its shop's documented sample body", () => {
+  const EXPECTED_PHONE: Record<string, string> = {
+    "shopify-orders-create": "+12125550147",
+    "shopify-checkouts-create": "+13125550186",
+    "shopify-orders-fulfilled": "+16135551199",
+    "woocommerce-order-created": "+15125550148",
+    "stripe-checkout-session-completed": "+15125550123",
+  };
+
+  function signedHeaders(preset: SourcePreset, secret: string, raw: Buffer): Record<string, string> {
+    const base64 = createHmac("sha256", secret).update(raw).digest("base64");
+    switch (preset.kind) {
+      case "shopify":
+        return { "content-type": "application/json", "x-shopify-topic": preset.topics[0]!, "x-shopify-webhook-id": preset.id, "x-shopify-hmac-sha256": base64 };
+      case "woocommerce":
+        return { "content-type": "application/json", "x-wc-webhook-topic": preset.topics[0]!, "x-wc-webhook-delivery-id": preset.id, "x-wc-webhook-signature": base64 };
+      case "stripe": {
+        const t = nowSeconds();
+        return { "content-type": "application/json", "stripe-signature": `t=${t},v1=${createHmac("sha256", secret).update(`${t}.`).update(raw).digest("hex")}` };
+      }
+      default:
+        throw new Error(`no preset signs as ${preset.kind}`);
+    }
+  }
+
+  it.each(SOURCE_PRESETS.map((preset) => [preset.label, preset] as const))("%s: the sample, signed as the shop signs it, queues one message to the number its paths reach", async (_label, preset) => {
+    const secret = preset.kind === "stripe" ? "whsec_preset0123456789" : "preset-secret-0123456789";
+    // The order's number (Stripe: the amount) fills the template with no fallback: only a value read from the body renders.
+    const orderAttribute = preset.trigger.fields.find((row) => !["first_name", "name"].includes(row.attribute))!.attribute;
+    const messageConfig = { variables: ORDER_MESSAGE_CONFIG.variables.map((v) => (v.attribute === "order_id" ? { ...v, attribute: orderAttribute } : v)) };
+    const fx = await createTriggerFixture({ status: "active", triggerConfig: { ...preset.trigger }, messageConfig });
+    const db = await getDb();
+    await putCampaignSource(db, { workspaceId: fx.workspaceId, campaignId: fx.campaignId, source: { kind: preset.kind, topics: preset.topics }, actor: SYSTEM_ACTOR });
+    await setSourceSecret(db, { workspaceId: fx.workspaceId, campaignId: fx.campaignId, request: { secret, overlapHours: 0 }, actor: SYSTEM_ACTOR });
+    const raw = sample(`${preset.id}.json`);
+
+    const response = await post(fx.campaignId, raw, signedHeaders(preset, secret, raw));
+    expect(response.status, await response.clone().text()).toBe(202);
+    expect(await response.json()).toMatchObject({ status: "queued", phone: EXPECTED_PHONE[preset.id] });
+    const [contact] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, fx.workspaceId), eq(contacts.phoneNumber, EXPECTED_PHONE[preset.id]!)));
+    const saved = { name: contact?.name, ...(contact?.attributes as Record<string, unknown>) };
+    expect(saved[orderAttribute], orderAttribute).not.toBeUndefined();
+    for (const row of preset.trigger.fields.filter((f) => f.required)) expect(saved[row.attribute], row.attribute).not.toBeUndefined();
+    expect(await sent(fx.campaignId)).toHaveLength(1);
   });
 });
