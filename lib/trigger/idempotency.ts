@@ -17,10 +17,16 @@ export const SOURCE_DELIVERY_WINDOW_HOURS = 72;
 export interface IdempotencyKey {
   key: string;
   windowHours: number;
+  /**
+   * An Idempotency-Key reused with another body is a client bug (422). A signed delivery id is the
+   * shop's own name for one event: a repeat always gets the first result, whatever its body, so a
+   * shop never retries a 4xx for days.
+   */
+  sameBodyRequired: boolean;
 }
 
-export const headerKey = (key: string): IdempotencyKey => ({ key, windowHours: IDEMPOTENCY_WINDOW_HOURS });
-export const deliveryKey = (deliveryId: string): IdempotencyKey => ({ key: SOURCE_KEY_PREFIX + deliveryId, windowHours: SOURCE_DELIVERY_WINDOW_HOURS });
+export const headerKey = (key: string): IdempotencyKey => ({ key, windowHours: IDEMPOTENCY_WINDOW_HOURS, sameBodyRequired: true });
+export const deliveryKey = (deliveryId: string): IdempotencyKey => ({ key: SOURCE_KEY_PREFIX + deliveryId, windowHours: SOURCE_DELIVERY_WINDOW_HOURS, sameBodyRequired: false });
 
 const hours = (n: number) => sql.raw(`interval '${Math.trunc(n)} hours'`);
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

@@ -206,7 +206,8 @@ async function processTrigger(
   // Only a request with an Idempotency-Key needs the body's fingerprint (to replay, or to refuse another body).
   const requestHash = () => requestFingerprint(parsed.body.raw);
   if (idempotencyKey && context.stored) {
-    return replay({ requestHash: context.stored.request_hash, status: Number(context.stored.response_status), body: context.stored.response_body }, requestHash());
+    const stored = { requestHash: context.stored.request_hash, status: Number(context.stored.response_status), body: context.stored.response_body };
+    return replay(stored, idempotencyKey.sameBodyRequired ? requestHash() : stored.requestHash);
   }
 
   if (campaign.kind !== "trigger") {
@@ -307,7 +308,7 @@ async function processTrigger(
   if (inserted === 0 && idempotencyKey) {
     // A concurrent request with the same key won the claim; answer with what it stored.
     const winner = await findStoredResponse(db, campaign.id, idempotencyKey);
-    if (winner) return replay(winner, requestHash());
+    if (winner) return replay(winner, idempotencyKey.sameBodyRequired ? requestHash() : winner.requestHash);
     throw new ApiError(
       "idempotency_conflict",
       "A request with this Idempotency-Key is being processed. Retry shortly.",

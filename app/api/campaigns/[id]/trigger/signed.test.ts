@@ -108,6 +108,12 @@ describe("a Shopify source", () => {
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
     expect(await sent(fx.campaignId)).toHaveLength(1);
+    // The delivery id names the event: a repeat whose body changed (re-serialised) gets the first result too, never a 4xx.
+    const changed = Buffer.from(JSON.stringify(JSON.parse(CHECKOUT.toString("utf8"))));
+    const repeat = await post(fx.campaignId, changed, shopifyHeaders(fx.secret, changed, "checkouts/create", "delivery-3x"));
+    expect(repeat.status).toBe(202);
+    expect(await repeat.json()).toEqual(answers[0]);
+    expect(await sent(fx.campaignId)).toHaveLength(1);
     // Another delivery of the same body is another message.
     expect((await post(fx.campaignId, CHECKOUT, shopifyHeaders(fx.secret, CHECKOUT, "checkouts/create", "delivery-other"))).status).toBe(202);
     expect(await sent(fx.campaignId)).toHaveLength(2);
@@ -294,7 +300,7 @@ describe("each preset against its shop's documented sample body", () => {
     expect(response.status, await response.clone().text()).toBe(202);
     expect(await response.json()).toMatchObject({ status: "queued", phone: EXPECTED_PHONE[preset.id] });
     const [contact] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, fx.workspaceId), eq(contacts.phoneNumber, EXPECTED_PHONE[preset.id]!)));
-    const saved = { name: contact?.name, ...(contact?.attributes as Record<string, unknown>) };
+    const saved: Record<string, unknown> = { name: contact?.name, ...(contact?.attributes as Record<string, unknown>) };
     expect(saved[orderAttribute], orderAttribute).not.toBeUndefined();
     for (const row of preset.trigger.fields.filter((f) => f.required)) expect(saved[row.attribute], row.attribute).not.toBeUndefined();
     expect(await sent(fx.campaignId)).toHaveLength(1);
