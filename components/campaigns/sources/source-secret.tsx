@@ -160,6 +160,7 @@ function SecretDialog({
     <Dialog open={mode !== null} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-lg">
         <form
+          method="post"
           className="grid gap-4"
           onSubmit={(event) => {
             event.preventDefault();
