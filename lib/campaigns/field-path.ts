@@ -160,7 +160,10 @@ export const fieldPathSchema = z
   .string()
   .superRefine((text, ctx) => {
     const parsed = parseFieldPath(text);
-    if (!parsed.ok) {
+    if (text === "") {
+      // Short: it shows under every row just added and not yet filled in.
+      ctx.addIssue({ code: "custom", message: "Required: a field of the request, such as customer.phone.", params: { code: "required" } });
+    } else if (!parsed.ok) {
       ctx.addIssue({ code: "custom", message: `Not a field path (${parsed.reason}). Use ${FIELD_PATH_HELP}.`, params: { code: "invalid_path" } });
     }
   })
