@@ -50,6 +50,35 @@ test("a Shopify source from the preset: signed deliveries, retries sending once,
   await expect(reveal).toHaveCount(0);
   await expect(sourceCard.getByTestId("source-secret-status")).toContainText(secret.slice(-4));
 
+  await page.screenshot({ path: `${shots}/sources-builder-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${shots}/sources-builder-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Listening while still a draft: the shop's signed body is answered 409, recorded, and offered as a tree.
+  const api = await playwright.request.newContext({ baseURL });
+  const signature = createHmac("sha256", secret).update(rawBody, "utf8").digest("base64");
+  const shopHeaders = (deliveryId: string) => ({
+    "Content-Type": "application/json",
+    "X-Shopify-Hmac-Sha256": signature,
+    "X-Shopify-Topic": "orders/create",
+    "X-Shopify-Webhook-Id": deliveryId,
+    "X-Shopify-Shop-Domain": "sources-shop.myshopify.com",
+  });
+  await page.getByRole("button", { name: "Listen for a test request" }).click();
+  const draftCall = await api.post(`/api/campaigns/${id}/trigger`, { headers: shopHeaders(randomUUID()), data: rawBody });
+  expect(draftCall.status()).toBe(409);
+  const review = page.getByRole("dialog", { name: "Request received" });
+  await expect(review).toBeVisible({ timeout: 15_000 });
+  await expect(review.getByLabel("Use shipping_address.phone as the phone number")).toBeVisible();
+  await expect(review.getByLabel("Type of order_number")).toBeVisible();
+  await page.screenshot({ path: `${shots}/sources-listen-tree-1280.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${shots}/sources-listen-tree-390.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await review.getByRole("button", { name: "Cancel" }).click();
+  await expect(review).toHaveCount(0);
+
   // The message, then deploy: the live dialog shows the URL without a key and a signed test command.
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "order_confirmation · en_US · utility" });
   await page.getByLabel("Attribute for Body {{1}}").selectOption("first_name");
@@ -66,16 +95,8 @@ test("a Shopify source from the preset: signed deliveries, retries sending once,
   await expect(page.getByTestId("campaign-status")).toHaveText("Active");
 
   // The shop: no session, no key, only the signature. One delivery, retried twice with the same id.
-  const api = await playwright.request.newContext({ baseURL });
   const deliveryId = randomUUID();
-  const signature = createHmac("sha256", secret).update(rawBody, "utf8").digest("base64");
-  const headers = {
-    "Content-Type": "application/json",
-    "X-Shopify-Hmac-Sha256": signature,
-    "X-Shopify-Topic": "orders/create",
-    "X-Shopify-Webhook-Id": deliveryId,
-    "X-Shopify-Shop-Domain": "sources-shop.myshopify.com",
-  };
+  const headers = shopHeaders(deliveryId);
   const answers: unknown[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
     const response = await api.post(`/api/campaigns/${id}/trigger`, { headers, data: rawBody });
@@ -118,6 +139,10 @@ test("a Shopify source from the preset: signed deliveries, retries sending once,
   await page.getByRole("link", { name: "Clear topic" }).click();
   await page.getByRole("link", { name: "Rejected", exact: true }).click();
   await expect(page).toHaveURL(/\?outcome=rejected$/);
-  await expect(list.getByRole("listitem")).toHaveCount(1);
+  // The draft's 409 while listening, and the re-encoded body's 401.
+  await expect(list.getByRole("listitem")).toHaveCount(2);
   await expect(list.getByRole("listitem").getByText("401", { exact: true })).toBeVisible();
+  await expect(list.getByRole("listitem").getByText("409", { exact: true })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${shots}/sources-requests-390.png`, fullPage: true });
 });
