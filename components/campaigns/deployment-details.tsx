@@ -1,6 +1,7 @@
 import { Gauge, Send, Timer } from "lucide-react";
 import Link from "next/link";
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
+import { CommandBlock } from "./command-block";
 import { CopyButton } from "./copy-button";
 
 export function SendingLimits({ limits }: { limits: DeploymentDetails["limits"] }) {
@@ -52,24 +53,20 @@ export function WebhookUrls({ urls }: { urls: DeploymentDetails["webhookUrls"] }
 export function CurlExample({ curl }: { curl: string }) {
   return (
     <div className="grid min-w-0 gap-1.5">
-      <div className="flex min-w-0 items-center justify-between gap-2">
-        <p className="text-xs font-medium text-muted-foreground">
-          Try it: replace <code className="rounded bg-muted px-1 font-mono">&lt;API_KEY&gt;</code> with a key from Settings → API Keys.{" "}
-          <Link href="/docs/api#op-triggerCampaign" className="font-medium text-primary underline underline-offset-4">
-            Trigger endpoint reference
-          </Link>
-        </p>
-        <CopyButton value={curl} label="Copy curl command" />
-      </div>
-      <pre
-        tabIndex={0}
-        role="region"
-        aria-label="curl example"
-        className="min-w-0 overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none"
-        data-testid="curl-example"
-      >
-        {curl}
-      </pre>
+      <CommandBlock
+        intro={
+          <>
+            Try it: replace <code className="rounded bg-muted px-1 font-mono">&lt;API_KEY&gt;</code> with a key from Settings → API Keys.{" "}
+            <Link href="/docs/api#op-triggerCampaign" className="font-medium text-primary underline underline-offset-4">
+              Trigger endpoint reference
+            </Link>
+          </>
+        }
+        command={curl}
+        copyLabel="Copy curl command"
+        regionLabel="curl example"
+        testId="curl-example"
+      />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { SourceKind } from "@/lib/sources/kinds";
 import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
 import { signedTestCommand, testBody } from "@/lib/sources/test-command";
+import { CommandBlock } from "../command-block";
 import { CopyButton } from "../copy-button";
 import { CurlExample } from "../deployment-details";
 import { useCampaignSource } from "./use-campaign-source";
@@ -26,21 +27,18 @@ export function SignedCommand({ kind, url, topics, example }: { kind: SourceKind
           <CopyButton value={url} label={`Copy the URL for ${label}`} />
         </div>
       </div>
-      <div className="flex min-w-0 items-center justify-between gap-2">
-        <p className="text-xs font-medium text-muted-foreground">
-          Try it: set <code className="rounded bg-muted px-1 font-mono">SECRET</code> to the signing secret, then run this in a terminal (needs openssl and curl).
-        </p>
-        <CopyButton value={command} label="Copy test command" />
-      </div>
-      <pre
-        tabIndex={0}
-        role="region"
-        aria-label="Signed test command"
-        className="max-h-72 min-w-0 overflow-auto rounded-md bg-zinc-950 p-3 font-mono text-xs leading-relaxed text-zinc-100 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none"
-        data-testid="source-test-command"
-      >
-        {command}
-      </pre>
+      <CommandBlock
+        intro={
+          <>
+            Try it: set <code className="rounded bg-muted px-1 font-mono">SECRET</code> to the signing secret, then run this in a terminal (needs openssl and curl).
+          </>
+        }
+        command={command}
+        copyLabel="Copy test command"
+        regionLabel="Signed test command"
+        testId="source-test-command"
+        className="max-h-72 overflow-auto"
+      />
     </div>
   );
 }
