@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
 import { contacts } from "@/db/schema";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
-import { triggerContextSql } from "./service";
+import { triggerContextSql } from "./context";
 
 describe("query plan", () => {
   // Both plans Postgres may run: the custom plan of the first runs of a prepared statement (values

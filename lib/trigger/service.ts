@@ -2,7 +2,8 @@
 //
 // Database round trips for an accepted request (after the API-key lookup, or the signed source's
 // lookup for a delivery without a key, which is the first):
-//   2. one statement: rate-limit increments + campaign + template + sender + stored contacts with
+//   2. one statement (`loadTriggerContext`, ./context.ts): rate-limit increments + campaign +
+//      template + sender + stored contacts with
 //      their opt-out (+ the stored idempotent response when a key is sent);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
 //      (`enqueueMessages`, lib/outbox: the one door into `messages`).
@@ -10,10 +11,7 @@
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
 // contact at the same instant can both pass it (the count is not locked).
-import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { queryRows } from "@/db/rows";
-import type { CampaignStatus } from "@/lib/campaigns/schemas";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
@@ -21,9 +19,8 @@ import { composeFor, type CampaignSending, type MessageTemplatePayload } from "@
 import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
-import type { OptOutMethod } from "@/db/schema";
-import type { ParameterFormat } from "@/lib/templates";
 import { assertJsonContentType } from "@/lib/http/body";
+import { loadTriggerContext, type TriggerContextRow } from "./context";
 import { readTriggerBody, triggerBodyFromBytes, type TriggerBody } from "./body";
 import { compiledCampaignConfig } from "./campaign-config";
 import {
@@ -33,14 +30,12 @@ import {
   parseIdempotencyKey,
   replayStoredResponse,
   requestFingerprint,
-  storedResponseSql,
   type IdempotencyKey,
   type StoredResponse,
 } from "./idempotency";
 import {
   assertWithinRateLimits,
   campaignBucket,
-  incrementCountersSql,
   keyBucket,
   keyRateLimitPerMinute,
   rateLimitHeaders,
@@ -100,36 +95,6 @@ export interface TriggerOutcome {
   headers: Record<string, string>;
   /** Messages were queued: the caller should start dispatching after the response. */
   queued: boolean;
-}
-
-interface TriggerContextRow {
-  usage: { bucket: string; count: number; reset_seconds: number }[];
-  campaign: {
-    id: string;
-    kind: "trigger" | "bulk";
-    status: CampaignStatus;
-    version: number;
-    /** The stored JSON as text: parsed only when this campaign version is not compiled yet. */
-    trigger_config: string;
-    message_config: string;
-    rate_limit_per_minute: number;
-    respect_opt_out: boolean;
-    /** `send_policy -> 'frequencyCap'`: null when the campaign has none. */
-    frequency_cap: unknown;
-  } | null;
-  template: { name: string; language: string; status: string; parameterFormat: ParameterFormat; components: unknown[] } | null;
-  sender: { id: string } | null;
-  contacts: {
-    phone: string;
-    name: string | null;
-    attributes: Record<string, unknown> | null;
-    opted_out_at: string | null;
-    opt_out_method: OptOutMethod | null;
-    opt_out_detail: string | null;
-  }[];
-  stored: { request_hash: string; response_status: number; response_body: unknown } | null;
-  /** With a frequency cap: messages each requested phone already got inside the cap's period. */
-  recent: Record<string, number>;
 }
 
 export const messageLocation = (messageId: string) => `/api/v1/messages/${messageId}`;
@@ -346,74 +311,6 @@ function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {
   const single = again.body as Partial<AcceptedMessage> | null;
   const location: Record<string, string> = single && typeof single.id === "string" ? { Location: messageLocation(single.id) } : {};
   return { status: again.status, body: again.body, headers: { ...again.headers, ...location }, queued: false };
-}
-
-export interface TriggerContextInput {
-  workspaceId: string;
-  apiKeyId: string | null;
-  campaignId: string;
-  phones: string[];
-  idempotencyKey: IdempotencyKey | null;
-}
-
-/** Round trip 2: rate-limit increments and everything the request needs, in one statement. */
-export async function loadTriggerContext(db: Executor, input: TriggerContextInput): Promise<TriggerContextRow> {
-  const [row] = await queryRows<TriggerContextRow>(db, triggerContextSql(input), { prepared: true });
-  return row!;
-}
-
-/** The statement behind `loadTriggerContext` (its plan is checked by the tests). */
-export function triggerContextSql(input: TriggerContextInput): SQL {
-  const buckets = input.apiKeyId
-    ? sql`select ${keyBucket(input.apiKeyId)}::text as bucket
-    union all select ${campaignBucket("")}::text || cmp.id from cmp`
-    : sql`select ${campaignBucket("")}::text || cmp.id as bucket from cmp`;
-  const stored = input.idempotencyKey
-    ? sql`(select to_jsonb(s) from (${storedResponseSql(input.campaignId, input.idempotencyKey)}) s)`
-    : sql`null::jsonb`;
-  return sql`with cmp as (
-        select c.id, c.kind, c.status, c.version, c.sender_id, c.trigger_config::text as trigger_config, c.message_config::text as message_config,
-               c.rate_limit_per_minute, c.respect_opt_out, c.template_id, c.send_policy -> 'frequencyCap' as frequency_cap
-        from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
-      ),
-      rl as (${incrementCountersSql(buckets)}),
-      -- One probe of the (workspace, phone) index per requested phone: with a plain join or IN the
-      -- planner reads every contact of the workspace and matches the phones afterwards.
-      known as (
-        select ct.* from (select distinct jsonb_array_elements_text(${JSON.stringify(input.phones)}::jsonb) as phone) p
-        cross join lateral (
-          select c.id, c.phone_number, c.name, c.attributes, c.opted_out_at, c.opt_out_method, c.opt_out_detail
-          from contacts c where c.workspace_id = ${input.workspaceId} and c.phone_number = p.phone
-          limit 1
-        ) ct
-      )
-      select
-        (select coalesce(jsonb_agg(jsonb_build_object('bucket', rl.bucket, 'count', rl.count, 'reset_seconds', rl.reset_seconds)), '[]'::jsonb) from rl) as usage,
-        (select to_jsonb(cmp) from cmp) as campaign,
-        (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status,
-                  'parameterFormat', t.parameter_format, 'components', t.components)
-           from templates t join cmp on t.id = cmp.template_id where t.workspace_id = ${input.workspaceId}) as template,
-        -- The campaign's sender (the workspace's default for a campaign stored before campaigns named one).
-        (select jsonb_build_object('id', s.id) from senders s
-           where s.workspace_id = ${input.workspaceId}
-             and (s.id = (select cmp.sender_id from cmp) or (select cmp.sender_id from cmp) is null)
-           order by s.is_default desc, s.created_at limit 1) as sender,
-        (select coalesce(jsonb_agg(jsonb_build_object('phone', ct.phone_number, 'name', ct.name, 'attributes', ct.attributes,
-                  'opted_out_at', ct.opted_out_at, 'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)), '[]'::jsonb)
-           from known ct) as contacts,
-        ${stored} as stored,
-        -- Only a campaign with a frequency cap runs the count (the CASE never evaluates it otherwise).
-        case when (select jsonb_typeof(cmp.frequency_cap) from cmp) = 'object' then
-          (select coalesce(jsonb_object_agg(r.phone, r.n), '{}'::jsonb) from (
-             select ct.phone_number as phone, count(*)::int as n
-             from cmp
-             cross join known ct
-             join messages m on m.contact_id = ct.id
-             where coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
-               and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
-               and m.source <> 'test' and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
-             group by ct.phone_number) r)
-        else '{}'::jsonb end as recent`;
 }
 
 /** Adds the RateLimit headers to a refusal; anything that is not an ApiError is rethrown as is (and logged as a 500). */
