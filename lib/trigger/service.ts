@@ -3,8 +3,8 @@
 // Database round trips for an accepted request (after the API-key lookup, or the signed source's
 // lookup for a delivery without a key, which is the first):
 //   2. one statement (`loadTriggerContext`, ./context.ts): rate-limit increments + campaign +
-//      template + sender + stored contacts with
-//      their opt-out (+ the stored idempotent response when a key is sent);
+//      template + sender + stored contacts with their opt-out (+ the stored idempotent response
+//      when a key is sent);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
 //      (`enqueueMessages`, lib/outbox: the one door into `messages`).
 // A campaign with `respect_opt_out` stores a `skipped` message (error `opted_out`) for a contact
