@@ -19,7 +19,7 @@ import type { ChannelSender } from "@/lib/channels";
 import { campaignLane, intervalUs, SlotBlock, type ThroughputLimiter } from "./throughput";
 
 /** How late a campaign slot may still be used: under 1000 / PACING_SHARE − 1000 ms (41.7), see above. */
-export const CAMPAIGN_SLOT_TOLERANCE_MS = 40;
+const CAMPAIGN_SLOT_TOLERANCE_MS = 40;
 /** Campaign slots reserved at a time, in ms of the campaign's rate (at least one slot). */
 const CAMPAIGN_BLOCK_MS = 50;
 /**
@@ -130,27 +130,25 @@ export function createBulkPacing(deps: BulkPacingDeps) {
     /**
      * The moment a bulk message leaves (stored as its `sent_at`): at most CAMPAIGN_SLOT_TOLERANCE_MS
      * after a slot of its campaign's lane, waited for here (a slot whose wait overran is replaced).
-     * The caller holds its sender's slot, and sends at the returned moment. `leadMs`: how long before
-     * that moment this returns (the caller's in-flight mark is written meanwhile); every time here is
-     * the moment the request leaves. Null when the campaign's next slot is further off than
-     * CAMPAIGN_LEAD_MS (another pass or process holds the ones before it): the caller puts the message
-     * back, and `next` gives it again in time for that slot, so the lane is not blocked meanwhile.
+     * The caller holds its sender's slot, and sends at the returned moment with no await in between.
+     * Null when the campaign's next slot is further off than CAMPAIGN_LEAD_MS (another pass or
+     * process holds the ones before it): the caller puts the message back, and `next` gives it
+     * again in time for that slot, so the lane is not blocked meanwhile.
      */
-    async sendMoment(campaignId: string, perSecond: number, sleep: (ms: number) => Promise<void>, leadMs = 0): Promise<number | null> {
+    async sendMoment(campaignId: string, perSecond: number, sleep: (ms: number) => Promise<void>): Promise<number | null> {
       const interval = intervalUs(perSecond) / 1000;
-      const leaving = () => now() + leadMs;
       for (;;) {
         const slot = heldSlot.get(campaignId) ?? (await takeSlot(campaignId, perSecond));
         heldSlot.delete(campaignId);
-        if (slot - leaving() > CAMPAIGN_LEAD_MS) {
+        if (slot - now() > CAMPAIGN_LEAD_MS) {
           heldSlot.set(campaignId, slot);
-          readyAt.set(campaignId, slot - CAMPAIGN_LEAD_MS - leadMs);
+          readyAt.set(campaignId, slot - CAMPAIGN_LEAD_MS);
           return null;
         }
-        while (leaving() < slot) await sleep(slot - leaving());
-        const at = leaving();
+        while (now() < slot) await sleep(slot - now());
+        const at = now();
         if (at - slot <= CAMPAIGN_SLOT_TOLERANCE_MS) {
-          readyAt.set(campaignId, slot + interval - Math.min(interval, CAMPAIGN_LEAD_MS) - leadMs);
+          readyAt.set(campaignId, slot + interval - Math.min(interval, CAMPAIGN_LEAD_MS));
           return at;
         }
       }

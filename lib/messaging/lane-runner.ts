@@ -6,7 +6,7 @@
 // back (shutdown.ts). Claiming and routing messages into lanes is claim-and-route.ts.
 import type { ChannelSender } from "@/lib/channels";
 import { describeError } from "@/lib/logging";
-import { CAMPAIGN_SLOT_TOLERANCE_MS, type createBulkPacing } from "./bulk-pacing";
+import type { createBulkPacing } from "./bulk-pacing";
 import type { ClaimedMessage } from "./claims";
 import type { Clock, DispatchChannels } from "./dispatch-contract";
 import { retryDelayMs, type SendFailure } from "./errors";
@@ -31,13 +31,6 @@ const SATURATED_BACKLOG_MS = 1_000;
 const MAX_SLOT_WAIT_MS = 20_000;
 /** Claimed messages may still wait for their slot this long after the deadline (then handed back). */
 export const DEADLINE_GRACE_MS = 5_000;
-/**
- * In-flight marks are asked for ahead of the sender's slot by how long they take (recently), at most
- * this long: a process that dies meanwhile leaves marked messages that never left (outcome unknown).
- */
-const MAX_MARK_LEAD_MS = 250;
-/** A marked message waits for its slot in steps of at most this long, so a stopping pass notices. */
-const SLOT_WAIT_STEP_MS = 100;
 
 export interface LaneRunnerDeps {
   clock: Clock;
@@ -69,10 +62,6 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
   /** Messages whose provider request is open. */
   const sending = new Set<ClaimedMessage>();
   const release = (lane: Lane, notBefore: number) => releaseLane(lane, notBefore, { handBack, settleStopped, bulkPacing });
-  /** How long in-flight marks take to come back (the recent slowest, capped), ms: one is asked for this long before its slot. */
-  let markLeadMs = 0;
-  /** When a request whose mark is asked for now would leave: the lane paces that moment. */
-  const leaving = () => clock.now() + markLeadMs;
 
   const wakeAll = () => {
     for (const lane of lanes.values()) lane.wake?.();
@@ -121,48 +110,13 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
   };
 
   /**
-   * Waits for the sender's `slot` (and for a bulk message, its campaign moment `notBefore`) once the
-   * message is marked. A slot the mark's round trip made too late is not used — the request would
-   * crowd the next second — and a fresh one is waited for. False when the message must go back
-   * unsent: the pass is stopping, reserving failed, or the next slot is too far off.
+   * The request leaves only once the row's in-flight mark is committed; a message that could not be
+   * marked (no longer held, owner gone, write failed) or whose pass is stopping goes back unsent. What
+   * changed during the mark's round trip is asked again: a sender told to slow down meanwhile (130429)
+   * gets the message back in its lane, a campaign that stopped settles it.
    */
-  const leaveAtSlot = async (lane: Lane, message: ClaimedMessage, slot: number, notBefore: number): Promise<boolean> => {
-    const perSecond = lane.sender.throughputPerSecond;
-    // A bulk message may also have waited for its campaign's slot, which comes at most
-    // CAMPAIGN_SLOT_TOLERANCE_MS (under 1000 / PACING_SHARE − 1000 ms) after its sender's.
-    const tolerance = message.source === "bulk" ? Math.max(CAMPAIGN_SLOT_TOLERANCE_MS, lateSlotToleranceMs(perSecond)) : lateSlotToleranceMs(perSecond);
-    for (;;) {
-      const at = Math.max(slot, notBefore);
-      while (clock.now() < at && !stopping()) await clock.sleep(Math.min(at - clock.now(), SLOT_WAIT_STEP_MS));
-      if (stopping()) return false;
-      if (clock.now() - slot <= tolerance) return true;
-      const now = clock.now();
-      try {
-        slot = await lane.slots.take(perSecond, clock.now, 1);
-      } catch (error) {
-        console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
-        return false;
-      }
-      if (slot - now > maxSlotWait(message, now)) return false;
-    }
-  };
-
-  /**
-   * The request leaves only once the row's in-flight mark is committed and its sender's `slot` has
-   * come: the lane asks for the mark ahead of the slot, by how long marks take, and the slot's
-   * lateness is judged when the request leaves, not before the mark. A message that could not be
-   * marked (no longer held, owner gone, write failed) or whose pass is stopping goes back unsent.
-   * What changed during the mark's round trip is asked again: a sender told to slow down meanwhile
-   * (130429) gets the message back in its lane, a campaign that stopped settles it.
-   * `startedAt`: a bulk message's campaign moment (its `sent_at`); null: the moment it leaves.
-   */
-  const sendMarked = async (message: ClaimedMessage, lane: Lane, slot: number, startedAt: number | null) => {
-    const askedAt = clock.now();
+  const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
     if (!(await marks.mark(message)) || stopping()) return handBack([message], clock.now());
-    const took = Math.min(Math.max(0, clock.now() - askedAt), MAX_MARK_LEAD_MS);
-    // Up at once, down slowly: a mark that comes back after its slot costs the slot.
-    markLeadMs = Math.max(took, markLeadMs * 0.98);
-    if (!(await leaveAtSlot(lane, message, slot, startedAt ?? slot))) return handBack([message], clock.now());
     if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) return settleStopped([message], bulkPacing.status(message.campaignId));
     if (lane.pausedUntil > clock.now()) {
       putBack(lane, message);
@@ -170,7 +124,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
       else startLane(lane);
       return;
     }
-    return send(message, lane, startedAt ?? clock.now());
+    return send(message, lane, startedAt);
   };
 
   /** Waits up to `ms`, or less when a trigger message arrives for the lane or the pass is told to stop. */
@@ -180,42 +134,36 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
       void clock.sleep(ms).then(resolve);
     }).finally(() => (lane.wake = null));
 
-  /** How long `message` may still wait for a slot of its sender from `now` (its lease, the pass's deadline). */
-  const maxSlotWait = (message: ClaimedMessage, now: number) =>
-    Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
-
   /**
-   * Takes the sender's slot for `message` and waits until its in-flight mark is due (the mark's
-   * expected round trip before the slot; `sendMarked` waits out the rest); slots already too late
-   * when taken (a slow reservation, a busy event loop) are dropped and a fresh one taken. Null when
-   * the lane gave up (the slot is too far off, or reserving failed): the message and the rest of
-   * the lane were handed back.
+   * Waits for the sender's slot for `message`; slots already too late when taken (a slow reservation,
+   * a busy event loop) are dropped and a fresh one taken. False when the lane gave up (the slot is too
+   * far off, or reserving failed): the message and the rest of the lane were handed back.
    */
-  const awaitSenderSlot = async (lane: Lane, message: ClaimedMessage): Promise<number | null> => {
+  const awaitSenderSlot = async (lane: Lane, message: ClaimedMessage): Promise<boolean> => {
     const { sender } = lane;
     while (!stopping()) {
       const now = clock.now();
       let slot: number;
       try {
-        slot = await lane.slots.take(sender.throughputPerSecond, leaving, laneSize(lane) + 1);
+        slot = await lane.slots.take(sender.throughputPerSecond, clock.now, laneSize(lane) + 1);
       } catch (error) {
         console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
         putBack(lane, message);
         await release(lane, now + 1_000);
-        return null;
+        return false;
       }
-      if (slot - now > maxSlotWait(message, now)) {
+      const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
+      if (slot - now > maxWait) {
         putBack(lane, message);
         lane.slots.drop();
         await release(lane, slot);
-        return null;
+        return false;
       }
-      while (leaving() < slot && !stopping()) await nap(lane, slot - leaving());
-      // Woken too late for this slot (a busy event loop): using it would crowd the next second. (A
-      // mark slower than expected is caught when the request would leave.)
-      if (clock.now() - slot <= lateSlotToleranceMs(sender.throughputPerSecond)) return slot;
+      while (clock.now() < slot && !stopping()) await nap(lane, slot - clock.now());
+      // Woken too late for this slot (a busy event loop): using it would crowd the next second.
+      if (clock.now() - slot <= lateSlotToleranceMs(sender.throughputPerSecond)) break;
     }
-    return null;
+    return true;
   };
 
   /** Works the lane until it is empty, the pass stops, or its next send is too far off. */
@@ -249,12 +197,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
           await handBack([message], pausedUntil);
           continue;
         }
-        const slot = await awaitSenderSlot(lane, message);
-        if (slot === null) {
-          if (!stopping()) break;
-          putBack(lane, message);
-          continue;
-        }
+        if (!(await awaitSenderSlot(lane, message))) break;
         if (lane.pausedUntil > clock.now() && !stopping()) {
           // Meta asked this number to slow down while the message waited for its slot.
           putBack(lane, message);
@@ -274,7 +217,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
         // sender's slot: what holds every 1-second window of the campaign's `sent_at` to its rate.
         let startedAt: number | null;
         try {
-          startedAt = campaignRate !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep, markLeadMs) : null;
+          startedAt = campaignRate !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep) : clock.now();
         } catch (error) {
           console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
           inFlight.release();
@@ -282,7 +225,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
           await release(lane, clock.now() + 1_000);
           break;
         }
-        if (startedAt === null && campaignRate !== null) {
+        if (startedAt === null) {
           // The campaign's next slot is further off: the lane takes other work until then.
           inFlight.release();
           putBack(lane, message);
@@ -294,7 +237,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
           continue;
         }
         const current = message;
-        track(sendMarked(current, lane, slot, startedAt).finally(() => inFlight.release()));
+        track(sendMarked(current, lane, startedAt).finally(() => inFlight.release()));
       }
       ended = true;
     } finally {

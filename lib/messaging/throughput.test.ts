@@ -90,24 +90,6 @@ describe("slot blocks", () => {
     expect(starts.length).toBeLessThanOrEqual(3);
   });
 
-  it("hands out each slot once when takes overlap: the second waits for the first's reservation instead of reserving over it", async () => {
-    const reservations: number[] = [];
-    const inner = createThroughputLimiter();
-    const limiter: ThroughputLimiter = {
-      reserve: async (key, rate, count, now) => {
-        reservations.push(count);
-        await new Promise((resolve) => setImmediate(resolve));
-        return inner.reserve(key, rate, count, now);
-      },
-      holdUntil: (key, until) => inner.holdUntil(key, until),
-    };
-    const block = new SlotBlock(limiter, "sender:overlap");
-    const [first, second] = await Promise.all([block.take(20, () => 0, 5), block.take(20, () => 0, 1)]);
-    expect(reservations).toEqual([5]);
-    expect(first).toBe(0);
-    expect(second).toBeCloseTo(gap(20), 3);
-  });
-
   it("with several processes on one shared lane, no second holds more slots than the rate (+ catch-up)", async () => {
     const db = await getDb();
     const key = `sender:${newId("snd")}`;

@@ -25,8 +25,7 @@ export interface ThroughputLimiter {
 /** Share of a second's slots a late lane may still use back to back. */
 export const CATCH_UP_FRACTION = 0.025;
 /**
- * A reserved slot may still be used this late (a busy event loop, catch-up), counted to the moment its
- * request leaves (after the in-flight mark: lane-runner.ts). Any 1-second window then
+ * A reserved slot may still be used this late (a busy event loop, catch-up). Any 1-second window then
  * holds at most the slots of 1.02 s, which leaves room within rate + 5 % for the network's own
  * jitter between us and the provider (at 50 ms, one late slot plus jitter made 22 calls in a second
  * at 20/s).
@@ -105,9 +104,7 @@ const MAX_ROUND_TRIP_ESTIMATE_MS = 1_000;
 
 /**
  * A process's reserved slots on one lane: takes them one at a time, reserving a new block when
- * the current one is used up. Slots further back than the late-slot tolerance are dropped. Takes
- * run one after the other (a lane's loop and a send replacing a slot its mark made late may both
- * take), so each slot is handed out once and no block is reserved over another.
+ * the current one is used up. Slots further back than the catch-up allowance are dropped.
  */
 export class SlotBlock {
   private next = 0;
@@ -115,25 +112,14 @@ export class SlotBlock {
   private step = 0;
   /** How long a reservation takes to come back (smoothed), ms. */
   private roundTripMs = 0;
-  /** The take in progress, if any: the next one starts after it. */
-  private taking: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly limiter: ThroughputLimiter,
     readonly key: string,
   ) {}
 
-  /**
-   * The time (ms) of the next slot for a lane at `perSecond`, no more than the late-slot tolerance
-   * before `now()` (when the slot's request would leave); `want` sizes a new block.
-   */
-  take(perSecond: number, now: () => number, want: number): Promise<number> {
-    const taken = this.taking.then(() => this.takeNext(perSecond, now, want));
-    this.taking = taken.catch(() => undefined);
-    return taken;
-  }
-
-  private async takeNext(perSecond: number, now: () => number, want: number): Promise<number> {
+  /** The time (ms) of the next slot for a lane at `perSecond`; `want` sizes a new block. */
+  async take(perSecond: number, now: () => number, want: number): Promise<number> {
     const step = intervalUs(perSecond) / 1000;
     if (this.left > 0 && step !== this.step) this.left = 0; // the rate changed: start afresh
     // A slot a few ms late (the event loop was busy) is still used; older ones are dropped.
