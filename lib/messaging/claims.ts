@@ -12,7 +12,7 @@ import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from
 import type { Executor } from "@/db";
 import { campaigns, messages, senders, type MessageSource } from "@/db/schema";
 import type { ChannelSender } from "@/lib/channels";
-import { liveClaimOwners } from "./owner";
+import { claimOwnerGone } from "./owner";
 import { applySendPolicies } from "./send-policies";
 
 export interface ClaimedMessage {
@@ -59,7 +59,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
         where,
         lte(messages.nextAttemptAt, input.now),
         // The owners' locks are read once per statement, and only for rows under a live lease.
-        or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now), sql`${messages.claimOwner} <> all(${liveClaimOwners})`),
+        or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now), claimOwnerGone(messages.claimOwner)),
       ),
     )
     .orderBy(messages.nextAttemptAt)

@@ -17,7 +17,7 @@ import { newId } from "@/lib/crypto/random";
 import { updateSenderSettings } from "@/lib/senders/service";
 import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
 import { INTERRUPTED_SEND_REASON, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
-import { CLAIM_OWNER_LOCK_CLASS, claimOwnerFor, claimOwnerIsLive, type ClaimOwner } from "./owner";
+import { CLAIM_OWNER_LOCK_CLASS, claimOwnerFor, claimOwnerIsLive, retireClaimOwner, type ClaimOwner } from "./owner";
 import type { Channel } from "@/lib/channels";
 import { fakeChannels } from "@/lib/testing/fake-channels";
 
@@ -373,6 +373,19 @@ describe("claims of a dispatching process that is gone", () => {
     expect(sends.map((s) => s.id)).toEqual([claimed]);
     expect(await getTestMessage(inFlight!)).toMatchObject({ status: "failed", errorCode: OUTCOME_UNKNOWN_CODE, errorReason: INTERRUPTED_SEND_REASON, attempts: 1, providerMessageId: null });
     expect(await getTestMessage(claimed!)).toMatchObject({ status: "sent", attempts: 1, providerMessageId: `wamid.TEST.${claimed}.0` });
+  });
+
+  it("are not taken over by the process that lost their lock while alive (a database restart): its passes settle them, the lease frees them here", async () => {
+    const account = await createTestAccount();
+    const lostHere = 1_234_569; // its lock is free, but this process held it: a pass may still be settling these claims
+    expect(await ownerIsLive(lostHere)).toBe(false);
+    retireClaimOwner(lostHere);
+    const [inFlight] = await queue(account.workspaceId, 1, heldBy(lostHere, true));
+    const [claimed] = await queue(account.workspaceId, 1, { ...heldBy(lostHere, false), phoneNumber: "+14155559003" });
+    const { sends, channels } = recordingProvider();
+    await dispatch(account.workspaceId, { channels });
+    expect(sends).toHaveLength(0);
+    for (const id of [inFlight!, claimed!]) expect(await getTestMessage(id)).toMatchObject({ status: "sending", attempts: 1, claimOwner: lostHere });
   });
 
   it("are left alone while their owner holds its lock, and taken over once it lets go", async () => {

@@ -9,7 +9,7 @@
 // A lost lock is never taken again under the same id (others may already have taken the claims
 // over): the process gets a new id, and sends nothing under the old one (`inflight.ts` checks the
 // id's lock in the statement that lets a request leave).
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { beforeCloseDb, type Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 
@@ -27,6 +27,35 @@ export const liveClaimOwners: SQL = sql.raw(
 
 /** True in SQL while the owner `id` holds its lock. */
 export const claimOwnerIsLive = (id: number): SQL => sql`(${id}::int = any(${liveClaimOwners}))`;
+
+/** How long this process remembers an id it lost: far longer than any lease, so only the lease frees those claims. */
+const RETIRED_REMEMBERED_MS = 10 * 60_000;
+
+/** Ids this process held and lost (their connection dropped: a database restart), with when. On globalThis: one set per process. */
+function retiredHere(): Map<number, number> {
+  const global = globalThis as { __sendstreamRetiredClaimOwners?: Map<number, number> };
+  global.__sendstreamRetiredClaimOwners ??= new Map();
+  return global.__sendstreamRetiredClaimOwners;
+}
+
+/**
+ * This process lost `id`'s lock while alive: its passes may still be settling claims made under it
+ * (a request that left, a hand-back or a result kept for the next pass), so this process does not
+ * take those claims over as a dead owner's (that would settle a sent message as outcome unknown);
+ * another process may, and the lease frees them here.
+ */
+export function retireClaimOwner(id: number, now = Date.now()): void {
+  const retired = retiredHere();
+  for (const [old, at] of retired) if (now - at > RETIRED_REMEMBERED_MS) retired.delete(old);
+  retired.set(id, now);
+}
+
+/** True in SQL when a claim's owner is gone: its lock is free, and it is not an id this process lost while alive. */
+export function claimOwnerGone(owner: SQL | AnyColumn): SQL {
+  const retired = [...retiredHere().keys()].filter(Number.isInteger);
+  const notOurs = retired.length > 0 ? sql` and ${owner} <> all(${sql.raw(`array[${retired.join(",")}]::int[]`)})` : sql``;
+  return sql`(${owner} <> all(${liveClaimOwners})${notOurs})`;
+}
 
 export interface ClaimOwner {
   /** The live id claims are made under: acquired on first use, a new one after the lock was lost. */
@@ -111,7 +140,10 @@ function createClaimOwner(db: Executor, client: unknown): ClaimOwner {
           checkedAt = Date.now();
           return current;
         }
-        if (current !== null) console.error(`[dispatcher] the claim owner lock ${current} was lost (its connection dropped); taking a new one`);
+        if (current !== null) {
+          console.error(`[dispatcher] the claim owner lock ${current} was lost (its connection dropped); taking a new one`);
+          retireClaimOwner(current);
+        }
         const fresh = await acquire();
         id = fresh;
         checkedAt = Date.now();
@@ -124,6 +156,7 @@ function createClaimOwner(db: Executor, client: unknown): ClaimOwner {
     lost(lostId) {
       if (id === lostId) {
         console.error(`[dispatcher] the claim owner lock ${lostId} is no longer held: nothing more is sent under it`);
+        retireClaimOwner(lostId);
         id = null;
       }
     },
