@@ -59,7 +59,7 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
         where,
         lte(messages.nextAttemptAt, input.now),
         // The owners' locks are read once per statement, and only for rows under a live lease.
-        or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now), claimOwnerGone(messages.claimOwner)),
+        or(isNull(messages.lockedUntil), lt(messages.lockedUntil, input.now), claimOwnerGone(messages.claimOwner, input.owner)),
       ),
     )
     .orderBy(messages.nextAttemptAt)

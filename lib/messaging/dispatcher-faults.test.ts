@@ -15,6 +15,7 @@ import { createWhatsAppChannel, fakeGraphForFile, whatsappRejection } from "@/li
 import { connectTestWhatsAppSender, createTestCampaign, getTestMessage, TEST_TEMPLATE_PAYLOAD } from "@/lib/testing/messaging-factories";
 import { newId } from "@/lib/crypto/random";
 import { updateSenderSettings } from "@/lib/senders/service";
+import { claimPriorityMessages } from "./claims";
 import { runDispatch, systemClock, type Clock, type DispatchDeps, type DispatchOptions } from "./dispatcher";
 import { INTERRUPTED_SEND_REASON, OUTCOME_UNKNOWN_CODE, OUTCOME_UNKNOWN_REASON } from "./errors";
 import { CLAIM_OWNER_LOCK_CLASS, claimOwnerFor, claimOwnerIsLive, retireClaimOwner, type ClaimOwner } from "./owner";
@@ -386,6 +387,19 @@ describe("claims of a dispatching process that is gone", () => {
     await dispatch(account.workspaceId, { channels });
     expect(sends).toHaveLength(0);
     for (const id of [inFlight!, claimed!]) expect(await getTestMessage(id)).toMatchObject({ status: "sending", attempts: 1, claimOwner: lostHere });
+  });
+
+  it("are never taken over by a claim made under their own owner id, even once its lock went unnoticed", async () => {
+    const account = await createTestAccount();
+    const unnoticed = 1_234_570; // the id a pass still claims under while its lock's connection is already gone
+    expect(await ownerIsLive(unnoticed)).toBe(false);
+    const [inFlight] = await queue(account.workspaceId, 1, heldBy(unnoticed, true));
+    const db = await getDb();
+    const now = new Date(Date.now() + FUTURE);
+    const claim = (owner: number) => claimPriorityMessages(db, { now, lease: new Date(now.getTime() + 60_000), count: 10, owner, onlyWorkspaceIds: [account.workspaceId] });
+    expect(await claim(unnoticed)).toEqual([]);
+    // Any other id takes it over (its owner is gone).
+    expect((await claim(unnoticed + 1)).map((m) => m.id)).toEqual([inFlight]);
   });
 
   it("are left alone while their owner holds its lock, and taken over once it lets go", async () => {

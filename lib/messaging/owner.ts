@@ -50,9 +50,13 @@ export function retireClaimOwner(id: number, now = Date.now()): void {
   retired.set(id, now);
 }
 
-/** True in SQL when a claim's owner is gone: its lock is free, and it is not an id this process lost while alive. */
-export function claimOwnerGone(owner: SQL | AnyColumn): SQL {
-  const retired = [...retiredHere().keys()].filter(Number.isInteger);
+/**
+ * True in SQL when a claim's owner is gone: its lock is free, and it is neither `current` (the id this
+ * process claims under, whose lock may have gone unnoticed for up to a second) nor an id this process
+ * lost while alive.
+ */
+export function claimOwnerGone(owner: SQL | AnyColumn, current?: number): SQL {
+  const retired = [...retiredHere().keys(), ...(current === undefined ? [] : [current])].filter(Number.isInteger);
   const notOurs = retired.length > 0 ? sql` and ${owner} <> all(${sql.raw(`array[${retired.join(",")}]::int[]`)})` : sql``;
   return sql`(${owner} <> all(${liveClaimOwners})${notOurs})`;
 }
