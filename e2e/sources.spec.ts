@@ -137,6 +137,7 @@ test("a Shopify source from the preset: signed deliveries, retries sending once,
   await page.getByRole("link", { name: "Ignored", exact: true }).click();
   await expect(page.getByText("No ignored requests with topic orders/create")).toBeVisible();
   await page.getByRole("link", { name: "Clear topic" }).click();
+  await expect(page).not.toHaveURL(/topic=/);
   await page.getByRole("link", { name: "Rejected", exact: true }).click();
   await expect(page).toHaveURL(/\?outcome=rejected$/);
   // The draft's 409 while listening, and the re-encoded body's 401.
