@@ -259,8 +259,10 @@ describe("one sender, several dispatching processes", () => {
     });
     await dispatch(account.workspaceId, { channels }, { batchSize: 1 });
     const firstAt = sends.find((s) => s.id === first)!.at;
-    const later = sends.filter((s) => rest.includes(s.id) && s.at > firstAt + 5);
-    // Whatever was not already under way waits for the sender's 1 s pause.
+    // A request that left before the 130429 answer was read (on a busy machine, up to a slot or two
+    // after the first; lib/messaging/README.md "Known limit") is under way; whatever leaves later
+    // waits for the sender's 1 s pause.
+    const later = sends.filter((s) => rest.includes(s.id) && s.at > firstAt + 100);
     expect(later.length).toBeGreaterThan(0);
     for (const send of later) expect(send.at - firstAt).toBeGreaterThanOrEqual(950);
   });
