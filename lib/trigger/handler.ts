@@ -32,12 +32,7 @@ export const triggerPost = withWorkspace<{ id: string }>(async ({ request, param
   // log keeps what the handler reads of the body (a clone of the request cost a fifth of the
   // handler's CPU); a call refused before its body was read reads it for the log.
   const tap = new RecordedBodyTap();
-  const record = (result: TriggerCall["result"]) => {
-    const body = tap.recorded();
-    runAfterResponse(requestId, "recording the trigger request", () =>
-      recordTriggerCall({ workspaceId, campaignId: params.id, actor, requestId, dryRun, body, result }),
-    );
-  };
+  const record = recorder(tap, () => ({ workspaceId, campaignId: params.id, actor, requestId, dryRun }));
   let outcome: Awaited<ReturnType<typeof triggerCampaign>>;
   const db = await getDb();
   try {
@@ -51,6 +46,17 @@ export const triggerPost = withWorkspace<{ id: string }>(async ({ request, param
   record({ status: outcome.status, body: outcome.body });
   return answer(db, requestId, outcome);
 }, { accept: "key", triggerKeys: true, withoutKey: signedDelivery });
+
+/**
+ * Records a call in the campaign's request log after the response (no round trip before it), with
+ * what the handler read of the body; `call` is read when the answer is known.
+ */
+function recorder(tap: RecordedBodyTap, call: () => Omit<TriggerCall, "body" | "result" | "ignoredReason">) {
+  return (result: TriggerCall["result"], ignoredReason: string | null = null) => {
+    const entry: TriggerCall = { ...call(), body: tap.recorded(), result, ignoredReason };
+    runAfterResponse(entry.requestId, "recording the trigger request", () => recordTriggerCall(entry));
+  };
+}
 
 function answer(db: Executor, requestId: string, outcome: TriggerOutcome): Response {
   if (outcome.queued) {
@@ -77,22 +83,14 @@ async function signedDelivery({ request, params, requestId }: BaseContext<{ id: 
   const dryRun = isDryRun(request);
   const tap = new RecordedBodyTap();
   let delivery: TriggerCallSource = { kind: source.kind, topic: null, deliveryId: null };
-  const record = (result: TriggerCall["result"], ignoredReason: string | null = null) => {
-    const body = tap.recorded();
-    runAfterResponse(requestId, "recording the trigger request", () =>
-      recordTriggerCall({
-        workspaceId: source.workspaceId,
-        campaignId: source.campaignId,
-        actor: { type: "source", id: source.kind },
-        requestId,
-        dryRun,
-        body,
-        result,
-        source: delivery,
-        ignoredReason,
-      }),
-    );
-  };
+  const record = recorder(tap, () => ({
+    workspaceId: source.workspaceId,
+    campaignId: source.campaignId,
+    actor: { type: "source", id: source.kind },
+    requestId,
+    dryRun,
+    source: delivery,
+  }));
   try {
     const raw = await readRawTriggerBody(request, tap.onChunk);
     const verified = verifyDelivery(source.kind, { raw, headers: request.headers, secrets: source.secrets, now: new Date() });

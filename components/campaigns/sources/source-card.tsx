@@ -10,15 +10,14 @@ import { toast } from "@/components/ui/toaster";
 import { usableTrigger } from "@/lib/campaigns/editor";
 import { samplePayload } from "@/lib/campaigns/sample";
 import { requestJson } from "@/lib/http/client";
-import { SOURCE_KINDS, type SourceKind } from "@/lib/sources/kinds";
-import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
+import { SOURCE_KIND_LABELS, SOURCE_KINDS, type CampaignSource, type SourceKind } from "@/lib/sources/kinds";
 import { findPreset, KIND_STEPS, SOURCE_PRESETS, type SourcePreset } from "@/lib/sources/presets";
 import type { BuilderForm } from "../builder-parts";
 import { NativeSelect } from "../native-select";
 import { SourceSecret } from "./source-secret";
 import { SignedCommand } from "./source-test-command";
 import { TopicFilter } from "./topic-filter";
-import { useCampaignSource, type CampaignSourceView } from "./use-campaign-source";
+import { useCampaignSource } from "./use-campaign-source";
 
 
 /** Fills the trigger mapping from a preset: the same form state the trigger node edits, saved with the campaign. */
@@ -49,7 +48,7 @@ export function SourceCard({ form, campaignId, editable }: { form: BuilderForm; 
   async function save(next: { kind: SourceKind; topics: string[] }): Promise<boolean> {
     setSaving(true);
     try {
-      const result = await requestJson<CampaignSourceView>(`/api/v1/campaigns/${campaignId}/source`, { method: "PUT", body: next });
+      const result = await requestJson<CampaignSource>(`/api/v1/campaigns/${campaignId}/source`, { method: "PUT", body: next });
       if (!result.ok) {
         toast.error(result.problem.errors?.[0]?.message ?? result.problem.detail);
         return false;

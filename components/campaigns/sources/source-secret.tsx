@@ -11,9 +11,8 @@ import { LocalTime } from "@/components/ui/local-time";
 import { RevealOnceDialog } from "@/components/ui/reveal-once-dialog";
 import { toast } from "@/components/ui/toaster";
 import { requestJson } from "@/lib/http/client";
-import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
+import { SOURCE_KIND_LABELS, type CampaignSource } from "@/lib/sources/kinds";
 import { NativeSelect } from "../native-select";
-import type { CampaignSourceView } from "./use-campaign-source";
 
 const OVERLAPS = [
   { hours: 0, label: "Stop the old secret now" },
@@ -32,9 +31,9 @@ export function SourceSecret({
   onChange,
 }: {
   campaignId: string;
-  source: CampaignSourceView;
+  source: CampaignSource;
   disabled?: boolean;
-  onChange: (source: CampaignSourceView) => void;
+  onChange: (source: CampaignSource) => void;
 }) {
   const [mode, setMode] = useState<Mode | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
@@ -125,7 +124,7 @@ function SecretDialog({
   mode: Mode | null;
   rolling: boolean;
   onOpenChange: (open: boolean) => void;
-  onSaved: (result: { secret: string; source: CampaignSourceView }, generated: boolean) => void;
+  onSaved: (result: { secret: string; source: CampaignSource }, generated: boolean) => void;
 }) {
   const [pasted, setPasted] = useState("");
   const [overlap, setOverlap] = useState(24);
@@ -139,7 +138,7 @@ function SecretDialog({
     }
     setBusy(true);
     try {
-      const result = await requestJson<{ secret: string; source: CampaignSourceView }>(`/api/v1/campaigns/${campaignId}/source/secret`, {
+      const result = await requestJson<{ secret: string; source: CampaignSource }>(`/api/v1/campaigns/${campaignId}/source/secret`, {
         method: "POST",
         body: { ...(mode === "paste" ? { secret: pasted.trim() } : {}), ...(rolling ? { overlapHours: overlap } : {}) },
       });

@@ -1,8 +1,7 @@
 "use client";
 
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
-import type { SourceKind } from "@/lib/sources/kinds";
-import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
+import { SOURCE_KIND_LABELS, type SourceKind } from "@/lib/sources/kinds";
 import { signedTestCommand, testBody } from "@/lib/sources/test-command";
 import { CommandBlock } from "../command-block";
 import { CopyButton } from "../copy-button";

@@ -2,17 +2,9 @@
 
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { requestJson } from "@/lib/http/client";
-import type { SourceKind } from "@/lib/sources/kinds";
+import type { CampaignSource } from "@/lib/sources/kinds";
 
-/** A campaign's source as `GET /api/v1/campaigns/{id}/source` answers it. */
-export interface CampaignSourceView {
-  kind: SourceKind;
-  topics: string[];
-  secret: { set: boolean; last4: string | null; createdAt: string | null; previousExpiresAt: string | null };
-  url: string;
-}
-
-type Entry = { source: CampaignSourceView | null; error: string | null; loading: boolean };
+type Entry = { source: CampaignSource | null; error: string | null; loading: boolean };
 
 // The source card changes the source; the connect card and the deploy dialog show it. One store per
 // page keeps them in step without threading state through the builder.
@@ -31,7 +23,7 @@ function subscribe(listener: () => void) {
 }
 
 async function load(campaignId: string) {
-  const result = await requestJson<CampaignSourceView>(`/api/v1/campaigns/${campaignId}/source`);
+  const result = await requestJson<CampaignSource>(`/api/v1/campaigns/${campaignId}/source`);
   if (result.ok) put(campaignId, { source: result.data, error: null, loading: false });
   else put(campaignId, { source: entries.get(campaignId)?.source ?? null, error: result.problem.detail, loading: false });
 }
@@ -48,6 +40,6 @@ export function useCampaignSource(campaignId: string) {
       void load(campaignId);
     }
   }, [campaignId]);
-  const update = useCallback((source: CampaignSourceView) => put(campaignId, { source, error: null, loading: false }), [campaignId]);
+  const update = useCallback((source: CampaignSource) => put(campaignId, { source, error: null, loading: false }), [campaignId]);
   return { ...entry, update };
 }
