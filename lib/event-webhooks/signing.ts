@@ -3,7 +3,7 @@
 // the endpoint's secret (`whsec_` + base64 of 24 random bytes; the HMAC key is those bytes).
 import { createHmac, randomBytes } from "node:crypto";
 
-const SECRET_PREFIX = "whsec_";
+export const SECRET_PREFIX = "whsec_";
 
 export function generateSigningSecret(): string {
   return SECRET_PREFIX + randomBytes(24).toString("base64");

@@ -7,7 +7,7 @@ import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { randomBase62 } from "@/lib/crypto/random";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secrets";
 import { appUrl } from "@/lib/env";
-import { generateSigningSecret } from "@/lib/event-webhooks/signing";
+import { generateSigningSecret, SECRET_PREFIX } from "@/lib/event-webhooks/signing";
 import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { isSignedSourceKind, type CampaignSource, type SignedSourceKind, type SourceKind } from "./kinds";
 import type { PutSourceInput, SetSecretInput } from "./schemas";
@@ -104,17 +104,17 @@ export async function putCampaignSource(
 /** A new secret for the kind: Standard Webhooks' `whsec_` + base64 form, otherwise 32 base62 characters. */
 export function generateSourceSecret(kind: SignedSourceKind): string {
   if (kind === "standard_webhooks") return generateSigningSecret();
-  if (kind === "stripe") return `whsec_${randomBase62(32)}`;
+  if (kind === "stripe") return `${SECRET_PREFIX}${randomBase62(32)}`;
   return randomBase62(32);
 }
 
 /** Kind-specific checks of a pasted secret: field errors at `secret`, or none. */
 export function pastedSecretProblem(kind: SignedSourceKind, secret: string): string | null {
-  if (kind === "stripe" && !secret.startsWith("whsec_")) {
+  if (kind === "stripe" && !secret.startsWith(SECRET_PREFIX)) {
     return "A Stripe signing secret starts with whsec_ (Developers → Webhooks → the endpoint → Signing secret); an API key (sk_…) is not it.";
   }
   if (kind === "standard_webhooks") {
-    const key = secret.startsWith("whsec_") ? secret.slice("whsec_".length) : "";
+    const key = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : "";
     const bytes = Buffer.from(key, "base64").byteLength;
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || bytes < 24 || bytes > 64) {
       return "A Standard Webhooks secret is whsec_ followed by the base64 of 24 to 64 random bytes.";
