@@ -50,7 +50,7 @@ export function SourcesSection({ baseUrl }: { baseUrl: string }) {
                 ))}
               </dl>
             </div>
-            <CodeBlock label={`Test command: ${guide.title}`} title="Test command (set SECRET first)" code={guide.command} />
+            <CodeBlock label={`Test command: ${guide.title}`} title={guide.kind === "api_key" ? "Test command (set the API key first)" : "Test command (set SECRET first)"} code={guide.command} />
           </article>
         ))}
       </div>
