@@ -26,7 +26,7 @@ describe("password hashing", () => {
 
   it("hashes at production cost outside the test runner, and cheaply inside it", async () => {
     const script = `import("./lib/auth/password.ts").then(async (m) => console.log(await m.hashPassword("x")))`;
-    const env = { ...process.env, NODE_ENV: "production" };
+    const env = { ...process.env, NODE_ENV: "production" as const };
     const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { cwd: ROOT, env, encoding: "utf8", timeout: 60_000 });
     expect(run.stdout).toMatch(/^scrypt\$32768\$8\$3\$/);
     expect(await hashPassword("x")).toMatch(/^scrypt\$1024\$8\$1\$/);
