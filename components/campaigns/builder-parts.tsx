@@ -1,8 +1,8 @@
-import { AlertCircle, Archive, ArrowDown, Trash2 } from "lucide-react";
+import { AlertCircle, Archive, ArrowDown } from "lucide-react";
 import Link from "next/link";
 import type * as React from "react";
-import { useEffect, useRef } from "react";
-import { useWatch, type UseFormRegisterReturn, type UseFormReturn } from "react-hook-form";
+import { useEffect } from "react";
+import type { UseFormRegisterReturn, UseFormReturn } from "react-hook-form";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -19,14 +19,11 @@ import { SendPolicySummary } from "./send-policy-fields";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import type { EditorFormValues } from "@/lib/campaigns/editor";
-import { FIELD_TYPES, type CampaignEditorValues, type FieldType } from "@/lib/campaigns/schemas";
+import type { CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { FieldError } from "@/lib/http/errors";
 import { cn } from "@/lib/utils";
 import { CurlExample, SendingLimits, WebhookUrls } from "./deployment-details";
-import { followedAttribute } from "./field-autofill";
-import { FieldFallbacks } from "./field-fallbacks";
-import { NativeSelect } from "./native-select";
 
 /** The builder's form, shared by the shell and its nodes. */
 export type BuilderForm = UseFormReturn<EditorFormValues, unknown, CampaignEditorValues>;
@@ -195,106 +192,4 @@ export function useUnsavedChangesWarning(active: boolean) {
       document.removeEventListener("click", onClick, true);
     };
   }, [active]);
-}
-
-const TYPE_LABELS: Record<FieldType, string> = {
-  string: "Text",
-  number: "Number",
-  boolean: "Yes / no",
-  email: "Email",
-  date: "Date",
-};
-
-/** Columns of the trigger node's field rows (and their header). */
-export const FIELD_ROW_COLUMNS = "sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8rem_5rem_2.25rem]";
-
-/**
- * One request field → contact attribute mapping. The attribute follows the field name as it is
- * typed until the user writes their own. A row's problems show once one of its boxes was left (or
- * the form was submitted), in a line whose space is always kept, so nothing moves under the pointer.
- */
-export function FieldRow({ form, index, onRemove }: { form: BuilderForm; index: number; onRemove: () => void }) {
-  const n = index + 1;
-  const fieldPath = `triggerConfig.fields.${index}.field` as const;
-  const attributePath = `triggerConfig.fields.${index}.attribute` as const;
-  const attributeEdited = useRef(false);
-  const attributeFocused = useRef(false);
-  const { errors, touchedFields, submitCount } = form.formState;
-  const rowErrors = errors.triggerConfig?.fields?.[index];
-  const touched = touchedFields.triggerConfig?.fields?.[index];
-  const shown = (error: { message?: string; type?: string } | undefined, wasLeft: boolean | undefined) =>
-    error && (wasLeft || submitCount > 0 || error.type === "server") ? error.message : undefined;
-  const problem = shown(rowErrors?.field, touched?.field) ?? shown(rowErrors?.attribute, touched?.attribute);
-  const fieldRegister = form.register(fieldPath);
-  const attributeRegister = form.register(attributePath);
-  const errorId = `field-row-${index}-problem`;
-  const fieldValue = useWatch({ control: form.control, name: fieldPath });
-
-  return (
-    <div className="grid gap-0.5">
-      <div className={cn("grid grid-cols-2 items-center gap-2", FIELD_ROW_COLUMNS)}>
-        <Input
-          aria-label={`Request field ${n}`}
-          placeholder="customer.first_name"
-          className="font-mono"
-          autoComplete="off"
-          aria-invalid={problem && rowErrors?.field ? true : undefined}
-          aria-describedby={errorId}
-          {...fieldRegister}
-          onChange={async (event) => {
-            const previousField = form.getValues(fieldPath) ?? "";
-            const attribute = form.getValues(attributePath) ?? "";
-            await fieldRegister.onChange(event);
-            const next = followedAttribute({
-              previousField,
-              nextField: event.target.value,
-              attribute,
-              editedByHand: attributeEdited.current,
-              attributeFocused: attributeFocused.current,
-            });
-            if (next !== null) form.setValue(attributePath, next, { shouldDirty: true, shouldValidate: true });
-          }}
-        />
-        <Input
-          aria-label={`Contact attribute ${n}`}
-          placeholder="same as the field"
-          list="contact-attributes"
-          className="font-mono"
-          autoComplete="off"
-          aria-invalid={problem && !rowErrors?.field && rowErrors?.attribute ? true : undefined}
-          aria-describedby={errorId}
-          {...attributeRegister}
-          onFocus={() => {
-            attributeFocused.current = true;
-          }}
-          onChange={(event) => {
-            attributeEdited.current = true;
-            return attributeRegister.onChange(event);
-          }}
-          onBlur={(event) => {
-            attributeFocused.current = false;
-            return attributeRegister.onBlur(event);
-          }}
-        />
-        <NativeSelect aria-label={`Type ${n}`} {...form.register(`triggerConfig.fields.${index}.type`)}>
-          {FIELD_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {TYPE_LABELS[type]}
-            </option>
-          ))}
-        </NativeSelect>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" className="size-4 accent-[var(--primary)]" aria-label={`Required ${n}`} {...form.register(`triggerConfig.fields.${index}.required`)} />
-          <span className="sm:sr-only">Required</span>
-        </label>
-        <Button type="button" variant="ghost" size="icon" aria-label={`Remove field ${n}`} onClick={onRemove}>
-          <Trash2 aria-hidden />
-        </Button>
-      </div>
-      <p id={errorId} role="alert" className="min-h-4 text-xs leading-4 font-medium break-words text-destructive">
-        {problem}
-      </p>
-      <FieldFallbacks form={form} name={`triggerConfig.fields.${index}.fallbacks`} primary={fieldValue ?? ""} />
-    </div>
-  );
 }

@@ -45,7 +45,11 @@ export function FieldFallbacks({ form, name, primary }: { form: BuilderForm; nam
                 aria-invalid={problem ? true : undefined}
                 aria-describedby={errorId}
                 onChange={(event) => set(list.map((v, i) => (i === index ? event.target.value : v)))}
-                onBlur={() => setLeft((s) => new Set(s).add(index))}
+                title={value || undefined}
+                onBlur={(event) => {
+                  event.currentTarget.scrollLeft = 0;
+                  setLeft((s) => new Set(s).add(index));
+                }}
               />
               <Button
                 type="button"

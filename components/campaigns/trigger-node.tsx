@@ -6,12 +6,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { nullIfEmpty, usableTrigger } from "@/lib/campaigns/editor";
 import { samplePayload } from "@/lib/campaigns/sample";
-import { PHONE_ATTRIBUTE } from "@/lib/campaigns/schemas";
+import { newTriggerField, PHONE_ATTRIBUTE } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { cn } from "@/lib/utils";
 import { applyCapturedMapping, ListenForRequest } from "./requests/listen-dialog";
 import { FieldFallbacks } from "./field-fallbacks";
-import { CheckList, FIELD_ROW_COLUMNS, FieldRow, NodeBadge, type BuilderForm } from "./builder-parts";
+import { CheckList, NodeBadge, type BuilderForm } from "./builder-parts";
+import { FIELD_ROW_COLUMNS, FieldRow } from "./field-row";
 
 /** Step 1: which request fields the webhook reads and the contact attribute each one saves to. */
 export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderForm; checks: FieldError[]; knownAttributes: string[] }) {
@@ -118,7 +119,7 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
               type="button"
               variant="outline"
               size="sm"
-              onClick={() => append({ field: "", fallbacks: [], attribute: "", type: "string", required: true }, { shouldFocus: true })}
+              onClick={() => append(newTriggerField(), { shouldFocus: true })}
             >
               <Plus aria-hidden /> Add field
             </Button>

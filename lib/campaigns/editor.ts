@@ -11,6 +11,7 @@ import {
   type MessageConfig,
   type TriggerConfig,
   type UpdateCampaignInput,
+  updateRuleOf,
 } from "./schemas";
 import type { DeploymentDetails } from "./deployment";
 import type { CampaignView } from "./service";
@@ -87,7 +88,8 @@ export function toFormValues(campaign: EditableCampaign, templates: TemplateWith
       phoneField: campaign.triggerConfig.phoneField,
       phoneFallbacks: [...campaign.triggerConfig.phoneFallbacks],
       countryField: campaign.triggerConfig.countryField,
-      fields: campaign.triggerConfig.fields.map((f) => ({ ...f, fallbacks: [...f.fallbacks] })),
+      // The rule in effect is shown (and saved) even for a field stored before rules existed.
+      fields: campaign.triggerConfig.fields.map((f) => ({ ...f, fallbacks: [...f.fallbacks], update: updateRuleOf(f) })),
       example: campaign.triggerConfig.example,
     },
     templateId: campaign.templateId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { campaignStatuses } from "@/db/schema";
 import { formatPath } from "@/lib/http/problem";
-import { CAMPAIGN_STATUSES, campaignEditorSchema, parseStoredTriggerConfig, triggerConfigSchema } from "./schemas";
+import { CAMPAIGN_STATUSES, campaignEditorSchema, newTriggerField, parseStoredTriggerConfig, triggerConfigSchema } from "./schemas";
 import { curlExample, payloadAttributes, samplePayload } from "./sample";
 
 function issues(value: unknown) {
@@ -155,5 +155,16 @@ describe("sample payload and curl", () => {
         `  -d '{"phone":"+1","name":"O'\\''Brien"}'`,
       ].join("\n"),
     );
+  });
+});
+
+describe("a new trigger field's defaults (one place for hand-added and captured fields)", () => {
+  it("is required unless the captured example had no value, and fills the contact only when empty", () => {
+    expect(newTriggerField()).toEqual({ field: "", fallbacks: [], attribute: "", type: "string", required: true, update: "when_empty" });
+    expect(newTriggerField({ field: "customer.first_name", attribute: "first_name", exampleValue: "Sofía" }).required).toBe(true);
+    expect(newTriggerField({ field: "order.count", type: "number", exampleValue: 0 }).required).toBe(true);
+    expect(newTriggerField({ field: "customer.note", exampleValue: null }).required).toBe(false);
+    expect(newTriggerField({ field: "customer.note", exampleValue: "  " }).required).toBe(false);
+    expect(newTriggerField({ field: "customer.note", exampleValue: undefined }).required).toBe(false);
   });
 });

@@ -41,6 +41,35 @@ const fallbacksSchema = z
   .max(MAX_FIELD_FALLBACKS, `At most ${MAX_FIELD_FALLBACKS} fallbacks.`)
   .default([]);
 
+/**
+ * How a mapped field updates a contact that already exists: `always` (the request's value
+ * replaces the stored one), `when_empty` (only a missing or empty stored value is filled) or
+ * `never` (the value serves this message only and is never stored). The message itself always
+ * renders with the request's value.
+ */
+export const UPDATE_RULES = ["always", "when_empty", "never"] as const;
+export type UpdateRule = (typeof UPDATE_RULES)[number];
+export const updateRuleSchema = z.enum(UPDATE_RULES);
+
+/**
+ * The rule of a stored field that names none (campaigns saved before the rule existed, API callers
+ * that leave it out): `when_empty` for the contact's name (a request's "Sofía" must not replace an
+ * imported "Sofía López"), `always` for any other attribute, as before.
+ */
+export function updateRuleOf(field: { attribute: string; update?: UpdateRule | undefined }): UpdateRule {
+  return field.update ?? (field.attribute === NAME_ATTRIBUTE ? "when_empty" : "always");
+}
+
+/**
+ * A field the builder adds (by hand or from a captured request): the one place its defaults live.
+ * Required, unless the captured example had no value for it (missing, null or empty); fills a
+ * contact's attribute only when it is empty.
+ */
+export function newTriggerField(input: { field?: string; attribute?: string; type?: FieldType; exampleValue?: unknown } = {}): TriggerField {
+  const absent = "exampleValue" in input && (input.exampleValue === undefined || input.exampleValue === null || (typeof input.exampleValue === "string" && input.exampleValue.trim() === ""));
+  return { field: input.field ?? "", fallbacks: [], attribute: input.attribute ?? "", type: input.type ?? "string", required: !absent, update: "when_empty" };
+}
+
 export const triggerFieldSchema = z.object({
   field: fieldPathSchema,
   fallbacks: fallbacksSchema.meta({
@@ -49,6 +78,10 @@ export const triggerFieldSchema = z.object({
   attribute: identifierSchema,
   type: fieldTypeSchema,
   required: z.boolean(),
+  update: updateRuleSchema.optional().meta({
+    description:
+      "How the value updates a contact that already exists: `always` replaces the stored value, `when_empty` fills only a missing or empty one, `never` uses the value for this message only (it is not stored, not even on a new contact). Left out: `when_empty` for `name`, `always` for other attributes. A skipped request (opted out, frequency cap) changes nothing on the contact.",
+  }),
 });
 
 const exampleSchema = z

@@ -10,6 +10,7 @@ import { toLogStatus, type LogStatus } from "@/lib/statuses/messages";
 import type { Actor } from "@/lib/workspaces";
 import { typedAttributeErrors } from "./attributes";
 import { optInContact, optOutContact, type OptOutSource } from "./opt-out";
+import { NAME_ATTRIBUTE } from "./identifiers";
 import { c, lastMessageStatusSql } from "./sql";
 import {
   contactPhoneSchema,
@@ -49,6 +50,28 @@ export const CONTACT_UPSERT_CONFLICT = sql`on conflict (workspace_id, phone_numb
   name = coalesce(excluded.name, c.name),
   attributes = c.attributes || excluded.attributes,
   updated_at = now()`;
+
+/**
+ * The upsert of contacts whose fields follow update rules (the trigger's mapping): the attributes
+ * named in `fillWhenEmpty` (`name` included) only fill a missing or empty stored value, the others
+ * replace it; a row that changes nothing (a skipped request sends no values) keeps its
+ * `updated_at`. Still one clause of the one insert statement: no extra round trip.
+ */
+export function contactUpsertConflictWithRules(fillWhenEmpty: readonly string[]): SQL {
+  const keys = fillWhenEmpty.filter((key) => key !== NAME_ATTRIBUTE);
+  const name = fillWhenEmpty.includes(NAME_ATTRIBUTE) ? sql`(case when coalesce(btrim(c.name), '') = '' then coalesce(excluded.name, c.name) else c.name end)` : sql`coalesce(excluded.name, c.name)`;
+  const attributes =
+    keys.length === 0
+      ? sql`(c.attributes || excluded.attributes)`
+      : sql`(c.attributes || (excluded.attributes - array(select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))) || coalesce((
+          select jsonb_object_agg(e.key, e.value) from jsonb_each(excluded.attributes) e
+          where e.key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)) and coalesce(btrim(c.attributes ->> e.key), '') = ''
+        ), '{}'::jsonb))`;
+  return sql`on conflict (workspace_id, phone_number) do update set
+  name = ${name},
+  attributes = ${attributes},
+  updated_at = case when ${name} is not distinct from c.name and ${attributes} = c.attributes then c.updated_at else now() end`;
+}
 
 export const CONTACT_ID = /^ctc_[A-Za-z0-9]{1,64}$/;
 const missing = () => notFound("No contact with this id or phone number exists in your workspace.");

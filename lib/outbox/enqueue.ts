@@ -4,8 +4,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import { NAME_ATTRIBUTE } from "@/lib/campaigns/schemas";
-import { CONTACT_UPSERT_CONFLICT } from "@/lib/contacts/service";
+import { NAME_ATTRIBUTE, type UpdateRule } from "@/lib/campaigns/schemas";
+import { contactUpsertConflictWithRules } from "@/lib/contacts/service";
 import { newId } from "@/lib/crypto/random";
 import type { OutboundDraft } from "./compose";
 
@@ -38,16 +38,24 @@ export interface EnqueueInput {
    * claim). It runs inside the same statement, so the claim and the writes commit together.
    */
   claim?: SQL | null;
+  /** Attributes (`name` included) that only fill a contact's missing or empty value; the others replace it. */
+  fillWhenEmpty?: readonly string[];
 }
 
 /**
  * Contact rows to upsert for a set of recipients, one per phone (a batch may name a phone twice:
  * later attributes win). `name` goes to its own column, every other attribute to `attributes`.
+ * An attribute whose rule is `never` is left out; a `skipped` recipient (opted out, over its
+ * frequency cap) brings no value at all, so the upsert leaves its contact as it was.
  */
-export function contactUpserts(recipients: { phone: string; attributes: Record<string, unknown> }[]): ContactUpsert[] {
+export function contactUpserts(
+  recipients: { phone: string; attributes: Record<string, unknown>; skipped?: boolean }[],
+  rules: Record<string, UpdateRule> = {},
+): ContactUpsert[] {
   const byPhone = new Map<string, ContactUpsert>();
   for (const recipient of recipients) {
-    const { [NAME_ATTRIBUTE]: name, ...attributes } = recipient.attributes;
+    const kept = recipient.skipped ? {} : Object.fromEntries(Object.entries(recipient.attributes).filter(([key]) => rules[key] !== "never"));
+    const { [NAME_ATTRIBUTE]: name, ...attributes } = kept;
     const existing = byPhone.get(recipient.phone);
     const nameText = typeof name === "string" && name.trim() !== "" ? name : name === undefined || name === null ? null : String(name);
     if (existing) {
@@ -76,7 +84,7 @@ function messageRecord(m: QueuedMessage) {
 }
 
 /**
- * Contact upserts (attributes merged) and `queued` (or `skipped`) message inserts in one atomic statement.
+ * Contact upserts (attributes merged, following `fillWhenEmpty`) and `queued` (or `skipped`) message inserts in one atomic statement.
  * With a `claim`, nothing is written unless it returns a row. Returns the number of messages inserted.
  */
 export async function enqueueMessages(db: Executor, input: EnqueueInput): Promise<number> {
@@ -91,7 +99,7 @@ export async function enqueueMessages(db: Executor, input: EnqueueInput): Promis
         from jsonb_to_recordset(${JSON.stringify(input.contacts)}::jsonb) as x(id text, phone text, name text, attributes jsonb)
         ${claimed}
         order by x.phone
-        ${CONTACT_UPSERT_CONFLICT}
+        ${contactUpsertConflictWithRules(input.fillWhenEmpty ?? [])}
         returning c.id, c.phone_number
       ),
       inserted as (

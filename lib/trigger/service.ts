@@ -7,6 +7,9 @@
 //      when a key is sent);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
 //      (`enqueueMessages`, lib/outbox: the one door into `messages`).
+// Each mapped field updates an existing contact by its rule (`updateRuleOf`: always, only when
+// empty, never), inside statement 3's upsert; a skipped message's request changes nothing on its
+// contact (the message still renders with the request's values).
 // A campaign with `respect_opt_out` stores a `skipped` message (error `opted_out`) for a contact
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
@@ -17,6 +20,7 @@ import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/htt
 import { formatPath } from "@/lib/http/problem";
 import { composeFor, type CampaignSending, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
+import { updateRuleOf } from "@/lib/campaigns/schemas";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import { assertJsonContentType } from "@/lib/http/body";
@@ -265,7 +269,11 @@ async function processTrigger(
     workspaceId: input.workspaceId,
     campaignId: campaign.id,
     apiKeyId: input.apiKeyId,
-    contacts: contactUpserts(validated.items),
+    contacts: contactUpserts(
+      validated.items.map((item, i) => ({ ...item, skipped: skips[i] !== null })),
+      Object.fromEntries(triggerConfig.fields.map((f) => [f.attribute, updateRuleOf(f)])),
+    ),
+    fillWhenEmpty: triggerConfig.fields.filter((f) => updateRuleOf(f) === "when_empty").map((f) => f.attribute),
     messages: messages.map((m, i) => ({ id: accepted[i]!.id, draft: m.draft, skip: skips[i] })),
     createdAt,
     claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash: requestHash(), status: 202, body }) : null,

@@ -5,9 +5,9 @@ import { useParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { MAX_TRIGGER_EXAMPLE_BYTES, type FieldType } from "@/lib/campaigns/schemas";
+import { MAX_TRIGGER_EXAMPLE_BYTES, newTriggerField, type FieldType, type TriggerField } from "@/lib/campaigns/schemas";
 import { requestJson } from "@/lib/http/client";
-import { attributeForPath, guessFieldsFromBody, type GuessedMapping } from "@/lib/trigger/requests-fields";
+import { attributeForPath, bodyLeaves, guessFieldsFromBody, type GuessedMapping } from "@/lib/trigger/requests-fields";
 import type { TriggerRequestPage, TriggerRequestRecord } from "@/lib/trigger/requests-query";
 import type { BuilderForm } from "../builder-parts";
 import { BodyTree, type LeafChoice } from "./body-tree";
@@ -19,7 +19,8 @@ export interface ConfirmedMapping {
   phoneField: string | null;
   phoneFallbacks: string[] | null;
   countryField: string | null;
-  fields: { field: string; type: FieldType }[];
+  /** `exampleValue`: the field's value in the captured body (absent, null or empty: the field is optional). */
+  fields: { field: string; type: FieldType; exampleValue: unknown }[];
   /** The captured body, stored as the trigger node's example (null when too large). */
   example: unknown;
 }
@@ -190,6 +191,7 @@ function Review({
   const fallbacks = phonePath === guessed.phoneField ? guessed.phoneFallbacks : guessed.phoneFallbacks.filter((p) => p !== phonePath);
   const extras = phoneChanges && (fallbacks.length > 0 || guessed.countryField !== null);
   const selected = Object.entries(choices).filter(([path, choice]) => choice.add && path !== phonePath && !mapped.has(path));
+  const leafValues = useMemo(() => new Map(bodyLeaves(Array.isArray(guessed.body) ? guessed.body[0] : guessed.body).map((leaf) => [leaf.path, leaf.value])), [guessed]);
   const example = JSON.stringify(guessed.body).length <= MAX_TRIGGER_EXAMPLE_BYTES ? guessed.body : null;
 
   return (
@@ -239,24 +241,25 @@ function Review({
         </Button>
         <Button
           type="button"
+          disabled={selected.length === 0 && !phoneChanges}
           onClick={() =>
             onConfirm({
               phoneField: phoneChanges ? phonePath : null,
               phoneFallbacks: phoneChanges && useExtras ? fallbacks : null,
               countryField: phoneChanges && useExtras ? guessed.countryField : null,
-              fields: selected.map(([field, choice]) => ({ field, type: choice.type })),
+              fields: selected.map(([field, choice]) => ({ field, type: choice.type, exampleValue: leafValues.get(field) })),
               example,
             })
           }
         >
-          Add {selected.length} {selected.length === 1 ? "field" : "fields"}
+          {selected.length > 0 ? `Add ${selected.length} ${selected.length === 1 ? "field" : "fields"}` : phoneChanges ? "Use this phone number" : "Select fields to add"}
         </Button>
       </DialogFooter>
     </>
   );
 }
 
-type AppendField = (row: { field: string; fallbacks: string[]; attribute: string; type: FieldType; required: boolean }, options: { shouldFocus: boolean }) => void;
+type AppendField = (row: TriggerField, options: { shouldFocus: boolean }) => void;
 
 /** Fills the trigger node from a confirmed capture: the phone (with its fallbacks and country field), new fields, and the body as the example. */
 export function applyCapturedMapping(form: BuilderForm, mapping: ConfirmedMapping, append: AppendField) {
@@ -269,7 +272,7 @@ export function applyCapturedMapping(form: BuilderForm, mapping: ConfirmedMappin
   for (const f of mapping.fields) {
     const attribute = attributeForPath(f.field, taken);
     taken.add(attribute);
-    // Fields found in a test request are optional: a later request without one is still accepted.
-    append({ field: f.field, fallbacks: [], attribute, type: f.type, required: false }, { shouldFocus: false });
+    // The same defaults as a field added by hand: required unless the captured body had no value for it.
+    append(newTriggerField({ field: f.field, attribute, type: f.type, exampleValue: f.exampleValue }), { shouldFocus: false });
   }
 }
