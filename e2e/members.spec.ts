@@ -13,8 +13,23 @@ test("invite a member by email, sign up as them through the link, work as a memb
   await page.getByRole("button", { name: "Invite member" }).click();
   const dialog = page.getByRole("dialog", { name: "Invite member" });
   await dialog.getByLabel("Email").fill(invitee);
-  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await dialog.getByRole("button", { name: "Invite" }).click();
+  // The e2e server writes mail to a file: the dialog says no email reaches people, and offers the link.
+  await expect(dialog.getByRole("heading", { name: "Invitation created" })).toBeVisible();
+  await expect(dialog.getByRole("status")).toContainText("No email is configured (MAIL_TRANSPORT is file");
+  const firstLink = await dialog.getByRole("textbox", { name: `Invite link for ${invitee}` }).inputValue();
+  await expect(dialog.getByRole("button", { name: `Copy the invite link for ${invitee}` })).toBeVisible();
+  await audit(page, "invite link dialog", reports);
+  await dialog.getByRole("button", { name: "Done" }).click();
   await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(invitee);
+
+  // Copying a pending invitation's link renews it: the new link works, the first no longer does.
+  const pending = page.getByRole("list", { name: "Pending invitations" });
+  await pending.getByRole("button", { name: `Copy invite link for ${invitee}` }).click();
+  const copied = pending.getByRole("textbox", { name: `Invite link for ${invitee}` });
+  await expect(copied).toHaveValue(/\/invite\//);
+  const link = await copied.inputValue();
+  expect(link).not.toBe(firstLink);
   await waitForToastsToClose(page);
   await audit(page, "members", reports);
   await screenshotsAtBothWidths(page, "members");
@@ -23,7 +38,15 @@ test("invite a member by email, sign up as them through the link, work as a memb
   await page.setViewportSize({ width: 1280, height: 720 });
 
   const mail = await waitForMail(invitee, /invited you to Acme Shop/);
-  const link = linkIn(mail.text);
+  expect(linkIn(mail.text)).toBe(firstLink);
+  // The renewed link is opened in a browser of its own: the earlier one is refused there.
+  const other = await page.context().browser()!.newContext({ baseURL: new URL(link).origin });
+  const fresh = await other.newPage();
+  await fresh.goto(new URL(firstLink).pathname);
+  await expect(fresh.getByText("This invitation link is not valid")).toBeVisible();
+  await fresh.goto(new URL(link).pathname);
+  await expect(fresh.getByRole("heading", { name: "Join Acme Shop" })).toBeVisible();
+  await other.close();
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();

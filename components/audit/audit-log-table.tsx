@@ -36,6 +36,7 @@ const ACTION_LABELS: Record<string, string> = {
   "member.role_changed": "Member role changed",
   "member.invited": "Member invited",
   "member.invitation_revoked": "Invitation withdrawn",
+  "member.invitation_link_renewed": "Invitation link renewed",
   "contact.opted_out": "Contact opted out",
   "contact.opted_in": "Contact opted in",
   "webhook_endpoint.created": "Webhook endpoint added",

@@ -1,6 +1,6 @@
 "use client";
 
-import { Loader2, UserPlus } from "lucide-react";
+import { Link2, Loader2, UserPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -14,7 +14,8 @@ import { toast } from "@/components/ui/toaster";
 import { NativeSelect } from "@/components/campaigns/native-select";
 import type { MemberRole } from "@/lib/members/roles";
 import { requestJson } from "@/lib/http/client";
-import type { InvitationView, MemberView, TeamView } from "@/lib/members/service";
+import type { CreatedInvitation, InvitationView, MemberView, TeamView } from "@/lib/members/service";
+import { InviteLink } from "./invite-link";
 
 const ROLE_HINT: Record<MemberRole, string> = {
   owner: "Everything, including renaming the workspace",
@@ -155,20 +156,56 @@ function MemberRow({ member, editable, onRole, onRemove }: { member: MemberView;
 }
 
 function InvitationRow({ invitation, manages, onRevoke }: { invitation: InvitationView; manages: boolean; onRevoke: () => void }) {
+  const [link, setLink] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function renew() {
+    setBusy(true);
+    const result = await requestJson<{ link: string }>(`/api/members/invitations/${invitation.id}/link`, { method: "POST" });
+    setBusy(false);
+    if (!result.ok) {
+      toast.error(result.problem.detail);
+      return;
+    }
+    setLink(result.data.link);
+    try {
+      await navigator.clipboard.writeText(result.data.link);
+      toast.success(`A new invite link for ${invitation.email} is copied`);
+    } catch {
+      // No clipboard (a page served over plain http): the link is shown to copy by hand.
+    }
+  }
+
   return (
-    <li className="flex flex-wrap items-center justify-between gap-2 rounded-lg border bg-card px-4 py-2.5 text-sm">
-      <span className="min-w-0">
-        <span className="block truncate font-medium">{invitation.email}</span>
-        <span className="block text-xs text-muted-foreground">
-          {invitation.role === "admin" ? "Admin" : "Member"} · invited by {invitation.invitedBy ?? "a former member"} · expires{" "}
-          {new Date(invitation.expiresAt).toLocaleDateString("en", { month: "short", day: "numeric" })}
+    <li className="grid gap-2 rounded-lg border bg-card px-4 py-2.5 text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="min-w-0">
+          <span className="block truncate font-medium">{invitation.email}</span>
+          <span className="block text-xs text-muted-foreground">
+            {invitation.role === "admin" ? "Admin" : "Member"} · invited by {invitation.invitedBy ?? "a former member"} · expires{" "}
+            {new Date(invitation.expiresAt).toLocaleDateString("en", { month: "short", day: "numeric" })}
+          </span>
         </span>
-      </span>
-      {manages && (
-        <Button variant="ghost" size="sm" aria-label={`Withdraw the invitation to ${invitation.email}`} onClick={onRevoke}>
-          Withdraw
-        </Button>
-      )}
+        {manages && (
+          <span className="flex flex-wrap gap-1">
+            <Button
+              variant="outline"
+              size="sm"
+              aria-label={`Copy invite link for ${invitation.email}`}
+              title="Makes a new link (valid 7 days); the earlier link stops working"
+              disabled={busy}
+              onClick={renew}
+            >
+              {busy ? <Loader2 className="animate-spin" aria-hidden /> : <Link2 aria-hidden />}
+              Copy invite link
+            </Button>
+            <Button variant="ghost" size="sm" aria-label={`Withdraw the invitation to ${invitation.email}`} onClick={onRevoke}>
+              Withdraw
+            </Button>
+          </span>
+        )}
+      </div>
+      {link && <InviteLink link={link} email={invitation.email} note="A new link, valid for 7 days: the earlier link no longer works." />}
     </li>
   );
 }
@@ -179,13 +216,20 @@ function InviteDialog({ open, onOpenChange, onInvited }: { open: boolean; onOpen
   const [error, setError] = useState<string>();
   const [emailError, setEmailError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<CreatedInvitation | null>(null);
+
+  function close(next: boolean) {
+    if (busy) return;
+    onOpenChange(next);
+    if (!next) setCreated(null);
+  }
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
     setEmailError(undefined);
-    const result = await requestJson("/api/members/invitations", { method: "POST", body: { email, role } });
+    const result = await requestJson<CreatedInvitation>("/api/members/invitations", { method: "POST", body: { email, role } });
     setBusy(false);
     if (!result.ok) {
       const field = result.problem.errors?.find((e) => e.path === "email");
@@ -193,20 +237,42 @@ function InviteDialog({ open, onOpenChange, onInvited }: { open: boolean; onOpen
       else setError(result.problem.detail);
       return;
     }
-    toast.success(`Invitation sent to ${email.trim().toLowerCase()}`);
+    setCreated(result.data);
     setEmail("");
     setRole("member");
-    onOpenChange(false);
     await onInvited();
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+    <Dialog open={open} onOpenChange={close}>
       <DialogContent>
+        {created ? (
+          <div className="grid gap-4">
+            <DialogHeader>
+              <DialogTitle>{created.mail.sent ? "Invitation sent" : "Invitation created"}</DialogTitle>
+              <DialogDescription>
+                {created.mail.sent
+                  ? `${created.email} gets the link by email. You can also send it yourself.`
+                  : `The link for ${created.email} works once, for 7 days, with this address.`}
+              </DialogDescription>
+            </DialogHeader>
+            {created.mail.notice && (
+              <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100">
+                {created.mail.notice}
+              </p>
+            )}
+            <InviteLink link={created.link} email={created.email} />
+            <DialogFooter>
+              <Button type="button" onClick={() => close(false)}>
+                Done
+              </Button>
+            </DialogFooter>
+          </div>
+        ) : (
         <form onSubmit={submit} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Invite member</DialogTitle>
-            <DialogDescription>They get a link by email that works once, for 7 days, with this address.</DialogDescription>
+            <DialogDescription>They get a link that works once, for 7 days, with this address. You can copy it once the invitation is made.</DialogDescription>
           </DialogHeader>
           <FormError>{error}</FormError>
           <FormField id="invite-email" label="Email" error={emailError}>
@@ -219,15 +285,16 @@ function InviteDialog({ open, onOpenChange, onInvited }: { open: boolean; onOpen
             </NativeSelect>
           </FormField>
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+            <Button type="button" variant="outline" onClick={() => close(false)} disabled={busy}>
               Cancel
             </Button>
             <Button type="submit" disabled={busy}>
               {busy && <Loader2 className="animate-spin" aria-hidden />}
-              Send invitation
+              Invite
             </Button>
           </DialogFooter>
         </form>
+        )}
       </DialogContent>
     </Dialog>
   );

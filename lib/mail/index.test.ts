@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { mailTransportFromEnv, sendMail } from "./index";
+import { mailDelivery, mailTransportFromEnv, sendMail } from "./index";
 
 const mail = { to: "ada@example.test", subject: "Hello", text: "Body" };
 
@@ -53,5 +53,16 @@ describe("mail transports", () => {
     const lines = fs.readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, string>);
     expect(lines.map((line) => line.subject)).toEqual(["Hello", "Second"]);
     expect(lines[0]).toMatchObject({ ...mail, sentAt: expect.stringMatching(/^\d{4}-/) });
+  });
+});
+
+describe("whether mail reaches people", () => {
+  it("only through a webhook with a URL; otherwise a notice names MAIL_TRANSPORT", () => {
+    expect(mailDelivery({ MAIL_TRANSPORT: "webhook", MAIL_WEBHOOK_URL: "https://relay.test/mail" })).toEqual({ delivers: true, notice: null });
+    for (const env of [{ NODE_ENV: "development" }, { MAIL_TRANSPORT: "file" }, { MAIL_TRANSPORT: "none" }, { NODE_ENV: "production" }, { MAIL_TRANSPORT: "webhook" }]) {
+      const delivery = mailDelivery(env);
+      expect(delivery.delivers, JSON.stringify(env)).toBe(false);
+      expect(delivery.notice).toMatch(/^No email is configured \(MAIL_TRANSPORT .*\)\. Copy the link and send it yourself\.$/);
+    }
   });
 });

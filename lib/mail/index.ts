@@ -37,6 +37,25 @@ export function mailTransportFromEnv(env: Env = process.env): MailTransport {
   };
 }
 
+/**
+ * Whether mail reaches people's inboxes: only the `webhook` transport hands it to a relay. The
+ * others print it, write it to a file or drop it; `notice` then says so in words a person can act
+ * on (copy the link and send it yourself), naming the variable to set.
+ */
+export function mailDelivery(env: Env = process.env): { delivers: boolean; notice: string | null } {
+  const kind = env.MAIL_TRANSPORT || (env.NODE_ENV === "production" ? undefined : "console");
+  if (kind === "webhook" && env.MAIL_WEBHOOK_URL) return { delivers: true, notice: null };
+  const where =
+    kind === "console"
+      ? "MAIL_TRANSPORT is console: mail is only printed in the server's terminal"
+      : kind === "file"
+        ? "MAIL_TRANSPORT is file: mail is only written to a file on the server"
+        : kind === "webhook"
+          ? "MAIL_TRANSPORT is webhook but MAIL_WEBHOOK_URL is not set"
+          : "MAIL_TRANSPORT is not set";
+  return { delivers: false, notice: `No email is configured (${where}). Copy the link and send it yourself.` };
+}
+
 /** Sends one mail with the configured transport. Rejects when the transport fails. */
 export function sendMail(mail: Mail, transport: MailTransport = mailTransportFromEnv()): Promise<void> {
   return transport(mail);

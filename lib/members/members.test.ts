@@ -4,6 +4,7 @@ import { POST as ACCEPT } from "@/app/api/invitations/[token]/accept/route";
 import { GET as TEAM } from "@/app/api/members/route";
 import { POST as INVITE } from "@/app/api/members/invitations/route";
 import { DELETE as REVOKE } from "@/app/api/members/invitations/[id]/route";
+import { POST as RENEW_LINK } from "@/app/api/members/invitations/[id]/link/route";
 import { DELETE as REMOVE, PATCH as CHANGE_ROLE } from "@/app/api/members/[userId]/route";
 import { POST as LEAVE } from "@/app/api/members/leave/route";
 import { POST as SWITCH } from "@/app/api/workspaces/switch/route";
@@ -106,6 +107,54 @@ describe("invitations", () => {
   });
 });
 
+describe("invite links to copy", () => {
+  it("come back with the invitation, with a plain notice when no mail transport delivers", async () => {
+    const { owner, as } = await team();
+    const saved = process.env.MAIL_TRANSPORT;
+    process.env.MAIL_TRANSPORT = "none";
+    try {
+      const created = await callRoute<{ id: string; link: string; mail: { sent: boolean; notice: string | null } }>(INVITE, "POST", "/x", {
+        ...(await as(owner)),
+        body: { email: "copy@example.test" },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.link).toMatch(/^http:\/\/localhost(:\d+)?\/invite\/[A-Za-z0-9_-]{43}$/);
+      expect(created.body.mail.sent).toBe(false);
+      expect(created.body.mail.notice).toMatch(/^No email is configured \(MAIL_TRANSPORT is not set\)\. Copy the link and send it yourself\.$/);
+      // Only the hash is stored: the token is nowhere in the database.
+      const token = created.body.link.split("/invite/")[1]!;
+      const [row] = await (await getDb()).select().from(invitations).where(eq(invitations.id, created.body.id));
+      expect(JSON.stringify(row)).not.toContain(token);
+    } finally {
+      if (saved === undefined) delete process.env.MAIL_TRANSPORT;
+      else process.env.MAIL_TRANSPORT = saved;
+    }
+  });
+
+  it("are renewed when copied again: the new link joins, the earlier one no longer does; another workspace's invitation is 404", async () => {
+    const { owner, admin, as } = await team();
+    const invitee = await createTestAccount();
+    const first = await invite(owner, invitee.email);
+    const [open] = await (await getDb()).select().from(invitations).where(and(eq(invitations.email, invitee.email.toLowerCase()), eq(invitations.workspaceId, owner.workspaceId)));
+    const renewed = await callRoute<{ link: string; expiresAt: string }>(RENEW_LINK, "POST", "/x", { ...(await as(admin)), params: { id: open!.id } });
+    expect(renewed.status).toBe(200);
+    expect(renewed.headers.get("cache-control")).toBe("no-store");
+    const second = renewed.body.link.split("/invite/")[1]!;
+    expect(second).not.toBe(first);
+    expect((await callRoute(ACCEPT, "POST", "/x", { cookie: await cookieOf(invitee), headers: SAME_ORIGIN, params: { token: first } })).status).toBe(404);
+    expect((await callRoute(ACCEPT, "POST", "/x", { cookie: await cookieOf(invitee), headers: SAME_ORIGIN, params: { token: second } })).status).toBe(200);
+    // Accepted: nothing left to renew.
+    expect((await callRoute(RENEW_LINK, "POST", "/x", { ...(await as(owner)), params: { id: open!.id } })).status).toBe(404);
+
+    const stranger = await createTestAccount();
+    await invite(stranger, "elsewhere@example.test");
+    const [theirs] = await (await getDb()).select().from(invitations).where(eq(invitations.workspaceId, stranger.workspaceId));
+    expect((await callRoute(RENEW_LINK, "POST", "/x", { ...(await as(owner)), params: { id: theirs!.id } })).status).toBe(404);
+    const audit = await (await getDb()).select().from(auditEvents).where(and(eq(auditEvents.workspaceId, owner.workspaceId), eq(auditEvents.action, "member.invitation_link_renewed")));
+    expect(audit).toHaveLength(1);
+  });
+});
+
 describe("roles on every mutating route", () => {
   it("let owners and admins manage keys, the sender, webhooks, alerts and members; a member gets 403 on each, and builds campaigns", async () => {
     const t = await team();
@@ -129,6 +178,7 @@ describe("roles on every mutating route", () => {
       ["change alert settings", PUT_ALERTS, "PUT", {}, { failureRatePercent: 20, minMessages: 20, emailOwners: true }],
       ["invite", INVITE, "POST", {}, { email: "someone@example.test" }],
       ["withdraw an invitation", REVOKE, "DELETE", { id: "inv_none" }, undefined],
+      ["copy an invite link", RENEW_LINK, "POST", { id: "inv_none" }, undefined],
       ["change a role", CHANGE_ROLE, "PATCH", { userId: t.admin.id }, { role: "member" }],
       ["remove a member", REMOVE, "DELETE", { userId: "usr_none" }, undefined],
     ];

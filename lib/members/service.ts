@@ -11,7 +11,7 @@ import { recordAudit, recordMemberChange, type AuditActor } from "@/lib/audit/se
 import { newId } from "@/lib/crypto/random";
 import { sha256Hex } from "@/lib/crypto/secrets";
 import { ApiError, notFound } from "@/lib/http/errors";
-import { sendMail, type MailTransport } from "@/lib/mail";
+import { mailDelivery, sendMail, type MailTransport } from "@/lib/mail";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 
@@ -42,6 +42,17 @@ export interface InvitationView {
   createdAt: string;
 }
 
+/**
+ * A new (or renewed) invitation with its link. The link carries the only copy of the token (the
+ * database keeps its hash), so it is shown once, to the owner or admin who made it; copying it
+ * again later renews it (`renewInvitationLink`), which ends the previous link.
+ */
+export interface CreatedInvitation extends InvitationView {
+  link: string;
+  /** `sent`: handed to a mail transport that delivers; otherwise `notice` says why not and what to do. */
+  mail: { sent: boolean; notice: string | null };
+}
+
 export interface TeamView {
   members: MemberView[];
   invitations: InvitationView[];
@@ -70,7 +81,8 @@ export async function listTeam(db: Executor, workspaceId: string): Promise<TeamV
 
 /**
  * Invites an address (a new invitation replaces an open one for the same address) and mails the
- * link. In development the console mail transport prints it in the server's terminal.
+ * link. The link is also returned, for the inviter to copy (in development the console mail
+ * transport only prints it in the server's terminal).
  */
 export async function inviteMember(
   db: Executor,
@@ -78,7 +90,7 @@ export async function inviteMember(
   actor: AuditActor & { userId: string },
   input: unknown,
   options: { baseUrl: string; mail?: MailTransport },
-): Promise<InvitationView> {
+): Promise<CreatedInvitation> {
   const { email, role } = inviteSchema.parse(input);
   const token = randomBytes(32).toString("base64url");
   const id = newId("inv");
@@ -102,17 +114,68 @@ export async function inviteMember(
       .where(eq(workspaces.id, workspaceId));
     return names!;
   });
-  const link = `${options.baseUrl}/invite/${token}`;
-  void sendMail(
-    {
-      to: email,
-      subject: `${inviter} invited you to ${workspaceName} on Sendstream`,
-      text: `${inviter} invited you to join the workspace "${workspaceName}" on Sendstream as ${role === "admin" ? "an admin" : "a member"}.\n\nAccept the invitation (valid for 7 days, once): ${link}\n\nIf you did not expect this, ignore this mail.`,
-    },
-    options.mail,
-  ).catch((error: unknown) => console.error(`Sendstream: the invitation mail to ${email} could not be sent: ${String(error)}`));
+  const link = invitationLink(options.baseUrl, token);
+  const mail = await mailInvitation({ email, role, inviter, workspaceName, link }, options.mail);
   const team = await listTeam(db, workspaceId);
-  return team.invitations.find((i) => i.id === id)!;
+  return { ...team.invitations.find((i) => i.id === id)!, link, mail };
+}
+
+const invitationLink = (baseUrl: string, token: string) => `${baseUrl}/invite/${token}`;
+
+async function mailInvitation(
+  invitation: { email: string; role: "admin" | "member"; inviter: string; workspaceName: string; link: string },
+  transport: MailTransport | undefined,
+): Promise<CreatedInvitation["mail"]> {
+  const { email, role, inviter, workspaceName, link } = invitation;
+  const delivery = transport ? { delivers: true, notice: null } : mailDelivery();
+  try {
+    await sendMail(
+      {
+        to: email,
+        subject: `${inviter} invited you to ${workspaceName} on Sendstream`,
+        text: `${inviter} invited you to join the workspace "${workspaceName}" on Sendstream as ${role === "admin" ? "an admin" : "a member"}.\n\nAccept the invitation (valid for 7 days, once): ${link}\n\nIf you did not expect this, ignore this mail.`,
+      },
+      transport,
+    );
+    return { sent: delivery.delivers, notice: delivery.notice };
+  } catch (error) {
+    console.error(`Sendstream: the invitation mail to ${email} could not be sent: ${String(error)}`);
+    return { sent: false, notice: "The invitation email could not be sent. Copy the link and send it yourself." };
+  }
+}
+
+/**
+ * A fresh link for an open invitation, valid 7 days from now; the previous link stops working (only
+ * the token's hash is stored, so an earlier link cannot be shown again). Mails nothing: the owner or
+ * admin who asked copies it.
+ */
+export async function renewInvitationLink(
+  db: Executor,
+  workspaceId: string,
+  actor: AuditActor,
+  invitationId: string,
+  options: { baseUrl: string },
+): Promise<{ link: string; expiresAt: string }> {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
+  await db.transaction(async (tx) => {
+    const [renewed] = await tx
+      .update(invitations)
+      .set({ tokenHash: sha256Hex(token), expiresAt })
+      .where(
+        and(
+          eq(invitations.id, invitationId),
+          eq(invitations.workspaceId, workspaceId),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+          gt(invitations.expiresAt, sql`now()`),
+        ),
+      )
+      .returning({ email: invitations.email });
+    if (!renewed) throw notFound("No open invitation with this id exists in your workspace.");
+    await recordAudit(tx, { workspaceId, actor, action: "member.invitation_link_renewed", targetType: "invitation", targetId: invitationId, metadata: { email: renewed.email } });
+  });
+  return { link: invitationLink(options.baseUrl, token), expiresAt: expiresAt.toISOString() };
 }
 
 export async function revokeInvitation(db: Executor, workspaceId: string, actor: AuditActor, invitationId: string): Promise<void> {
