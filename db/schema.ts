@@ -744,6 +744,26 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
+/**
+ * What the built-in test endpoint received (an endpoint whose URL is `sendstream:test-endpoint`):
+ * each attempt is recorded here instead of leaving the process, with the headers and body exactly
+ * as they would have been sent. The newest 50 per endpoint are kept.
+ */
+export const webhookTestReceipts = pgTable(
+  "webhook_test_receipts",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull(),
+    body: text("body").notNull(),
+    receivedAt: at("received_at").notNull().defaultNow(),
+  },
+  (t) => [index("webhook_test_receipts_endpoint_idx").on(t.endpointId, t.receivedAt.desc(), t.id.desc())],
+);
+
 /** When the workspace's owners are alerted (lib/alerts); a workspace without a row uses the defaults. */
 export const alertSettings = pgTable("alert_settings", {
   workspaceId: text("workspace_id").primaryKey().references(() => workspaces.id, { onDelete: "cascade" }),

@@ -19,7 +19,8 @@ import { describeError } from "@/lib/logging";
 import { privateUrlsAllowed } from "@/lib/http/public-address";
 import { renderEventBody } from "./events";
 import { DeliveryError, postJson, type PostResult } from "@/lib/http/post-json";
-import { ENDPOINT_NOT_FOUND, type DeliveryPage, type WebhookDeliveryView } from "./schemas";
+import { ENDPOINT_NOT_FOUND, TEST_ENDPOINT_URL, type DeliveryPage, type WebhookDeliveryView } from "./schemas";
+import { recordTestReceipt, TEST_ENDPOINT_ANSWER } from "./test-endpoint";
 import { signedHeaders } from "./signing";
 
 const SECOND = 1_000;
@@ -125,7 +126,14 @@ async function attempt(db: Executor, delivery: ClaimedDelivery, options: { allow
   try {
     const body = await eventBody(db, delivery);
     const headers = signedHeaders(decryptSecret(delivery.secret_encrypted), { id: delivery.event_id, timestamp: Math.floor(Date.now() / 1000), body });
-    result = await postJson(delivery.url, headers, body, options);
+    if (delivery.url === TEST_ENDPOINT_URL) {
+      // The built-in test endpoint: recorded as received, never sent anywhere.
+      const started = Date.now();
+      await recordTestReceipt(db, { endpointId: delivery.endpoint_id, eventId: delivery.event_id, eventType: delivery.type, headers, body });
+      result = { status: 200, body: TEST_ENDPOINT_ANSWER, ms: Date.now() - started };
+    } else {
+      result = await postJson(delivery.url, headers, body, options);
+    }
     ms = result.ms;
   } catch (caught) {
     error = caught instanceof DeliveryError ? caught.message : describeError(caught);
@@ -192,7 +200,7 @@ async function disableEndpoint(db: Executor, endpointId: string, reason: string)
       workspaceId: disabled.workspaceId,
       kind: "webhook_endpoint_disabled" as const,
       subjectId: endpointId,
-      title: `Webhook endpoint switched off: ${new URL(disabled.url).host}`,
+      title: `Webhook endpoint switched off: ${disabled.url === TEST_ENDPOINT_URL ? "built-in test endpoint" : new URL(disabled.url).host}`,
       detail: reason,
       href: `/settings/webhooks/${endpointId}`,
     };
@@ -218,6 +226,7 @@ const RETENTION_DAYS = 30;
 
 export async function pruneWebhookHistory(db: Executor): Promise<void> {
   await db.execute(sql`delete from webhook_events where created_at < now() - make_interval(days => ${RETENTION_DAYS})`);
+  await db.execute(sql`delete from webhook_test_receipts where received_at < now() - make_interval(days => ${RETENTION_DAYS})`);
 }
 
 // ---- The delivery log, resend and test events ----------------------------------------------------

@@ -19,7 +19,9 @@ import { runDispatch } from "@/lib/messaging/dispatcher";
 import { listActiveNotices } from "@/lib/alerts/notices";
 import { isPrivateAddress } from "@/lib/http/public-address";
 import { deliverDueWebhooks, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./deliveries";
-import type { WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecret } from "./schemas";
+import { TEST_ENDPOINT_URL, type TestReceiptView, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEndpointWithSecret } from "./schemas";
+import { GET as receivedRoute } from "@/app/api/webhook-endpoints/[id]/received/route";
+import { TEST_RECEIPTS_KEPT } from "./test-endpoint";
 
 let account: ApiAccount;
 let cookie: string;
@@ -64,6 +66,50 @@ async function makeDue(endpointId: string) {
   const db = await getDb();
   await db.update(webhookDeliveries).set({ nextAttemptAt: sql`now()` }).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
 }
+
+describe("the built-in test endpoint", () => {
+  it("needs no private-URL access, records a message event with its signed headers instead of sending it, and checks the signature", async () => {
+    delete process.env.WEBHOOKS_ALLOW_PRIVATE_URLS;
+    const created = await callRoute<WebhookEndpointWithSecret>(createRoute, "POST", "/api/webhook-endpoints", asUser({ body: { url: TEST_ENDPOINT_URL, events: ["message.sent"] } }));
+    expect(created.status).toBe(201);
+    const { endpoint, secret } = created.body;
+    const messageId = await createTestMessage({ workspaceId: account.workspaceId });
+    await setStatus(messageId, "sent");
+    // No private addresses allowed, and the delivery still succeeds: nothing left the process.
+    expect(await pass({ allowPrivate: false })).toMatchObject({ attempted: 1, succeeded: 1 });
+    expect(receiver.received).toHaveLength(0);
+    const [delivery] = await deliveriesOf(endpoint.id);
+    expect(delivery).toMatchObject({ status: "succeeded", responseStatus: 200 });
+
+    const received = await callRoute<{ data: TestReceiptView[] }>(receivedRoute, "GET", "/x", asUser({ params: { id: endpoint.id } }));
+    expect(received.status).toBe(200);
+    const [receipt] = received.body.data;
+    expect(receipt).toMatchObject({ eventType: "message.sent", signatureValid: true });
+    expect(receipt!.headers).toMatchObject({ "content-type": "application/json", "webhook-id": receipt!.eventId });
+    // An independent Standard Webhooks library agrees.
+    const event = new Webhook(secret).verify(receipt!.body, receipt!.headers) as { type: string; data: { id: string } };
+    expect(event).toMatchObject({ type: "message.sent", data: { id: messageId } });
+
+    // After a roll, old receipts no longer match the current secret, and say so.
+    await callRoute(rollRoute, "POST", "/x", asUser({ params: { id: endpoint.id } }));
+    const rolled = await callRoute<{ data: TestReceiptView[] }>(receivedRoute, "GET", "/x", asUser({ params: { id: endpoint.id } }));
+    expect(rolled.body.data[0]!.signatureValid).toBe(false);
+
+    const other = await createApiAccount();
+    const foreign = await callRoute(receivedRoute, "GET", "/x", { cookie: await sessionCookie(other), headers: SAME_ORIGIN, params: { id: endpoint.id } });
+    expect(foreign.status).toBe(404);
+  });
+
+  it(`keeps the newest ${TEST_RECEIPTS_KEPT} receipts`, async () => {
+    const { endpoint } = await createEndpoint(["message.sent"], TEST_ENDPOINT_URL);
+    for (let i = 0; i < TEST_RECEIPTS_KEPT + 3; i++) await callRoute(testRoute, "POST", "/x", asUser({ params: { id: endpoint.id } }));
+    await dispatchSettled();
+    await pass();
+    const received = await callRoute<{ data: TestReceiptView[] }>(receivedRoute, "GET", "/x", asUser({ params: { id: endpoint.id } }));
+    expect(received.body.data).toHaveLength(TEST_RECEIPTS_KEPT);
+    expect(received.body.data.every((r) => r.eventType === "webhook.test" && r.signatureValid)).toBe(true);
+  });
+});
 
 describe("endpoints", () => {
   it("registers an endpoint, shows its secret once and never again", async () => {
@@ -123,10 +169,14 @@ describe("endpoints", () => {
       expect(result.status, url).toBe(422);
       expect(result.body.errors[0]).toMatchObject({ path: "url", code: "unsafe_url" });
       expect(result.body.errors[0]!.message).toMatch(/private or loopback/);
+      // The refusal names the setting a developer can turn on, in the field's message and the problem's detail.
+      expect(result.body.errors[0]!.message).toContain("WEBHOOKS_ALLOW_PRIVATE_URLS=true");
+      expect((result.body as unknown as { detail: string }).detail).toContain("WEBHOOKS_ALLOW_PRIVATE_URLS=true");
     }
-    const plain = await callRoute<{ errors: { message: string }[] }>(createRoute, "POST", "/api/webhook-endpoints", asUser({ body: { url: "http://example.com/hook", events: ["message.sent"] } }));
+    const plain = await callRoute<{ detail: string; errors: { message: string }[] }>(createRoute, "POST", "/api/webhook-endpoints", asUser({ body: { url: "http://example.com/hook", events: ["message.sent"] } }));
     expect(plain.status).toBe(422);
     expect(plain.body.errors[0]!.message).toMatch(/https/);
+    expect(plain.body.detail).toContain("WEBHOOKS_ALLOW_PRIVATE_URLS=true");
     process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "true";
     expect((await callRoute(createRoute, "POST", "/api/webhook-endpoints", asUser({ body: { url: receiver.url, events: ["message.sent"] } }))).status).toBe(201);
   });

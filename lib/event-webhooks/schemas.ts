@@ -25,12 +25,27 @@ export const SWITCHED_OFF_BY_USER = "Switched off by a user.";
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;
 
+/**
+ * The built-in test endpoint's URL: its deliveries never leave the process. They are signed as usual
+ * and recorded (`webhook_test_receipts`), for the endpoint's page to show with the signature
+ * checked. Works wherever the app runs (Vercel included) and needs no private-URL access.
+ */
+export const TEST_ENDPOINT_URL = "sendstream:test-endpoint";
+
+export const isTestEndpoint = (endpoint: { url: string }) => endpoint.url === TEST_ENDPOINT_URL;
+
+/** How an endpoint is named on screen: its URL, or "Built-in test endpoint". */
+export const endpointLabel = (endpoint: { url: string }) => (isTestEndpoint(endpoint) ? "Built-in test endpoint" : endpoint.url);
+
 export const webhookUrlSchema = z
   .string({ error: "Enter the endpoint's URL." })
   .trim()
   .min(1, "Enter the endpoint's URL.")
   .max(WEBHOOK_URL_MAX_LENGTH, `Use at most ${WEBHOOK_URL_MAX_LENGTH} characters.`)
-  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value), "Enter a full URL, such as https://example.com/webhooks/sendstream.");
+  .refine(
+    (value) => value === TEST_ENDPOINT_URL || /^https?:\/\/[^\s]+$/i.test(value),
+    "Enter a full URL, such as https://example.com/webhooks/sendstream.",
+  );
 
 const descriptionSchema = z
   .string()
@@ -100,4 +115,16 @@ export interface WebhookDeliveryView {
 export interface DeliveryPage {
   data: WebhookDeliveryView[];
   nextCursor: string | null;
+}
+
+/** One request the built-in test endpoint received, with its signature checked against the endpoint's current secret. */
+export interface TestReceiptView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  headers: Record<string, string>;
+  body: string;
+  receivedAt: string;
+  /** The `webhook-signature` matches the body under the current secret (false after the secret was rolled). */
+  signatureValid: boolean;
 }

@@ -52,6 +52,9 @@ export function privateUrlsAllowed(env: Record<string, string | undefined> = pro
 
 export class UnsafeWebhookUrl extends Error {}
 
+/** What a developer trying a URL on their own machine needs to know (named in every refusal it would lift). */
+export const PRIVATE_URLS_HINT = "For local development, set WEBHOOKS_ALLOW_PRIVATE_URLS=true on the server to allow http:// and private or loopback addresses.";
+
 /** The URL's problem in a sentence a user can act on, or null when it is fine to store. */
 export function urlShapeProblem(raw: string, allowPrivate = privateUrlsAllowed()): string | null {
   let url: URL;
@@ -60,6 +63,7 @@ export function urlShapeProblem(raw: string, allowPrivate = privateUrlsAllowed()
   } catch {
     return "Enter a full URL, such as https://example.com/webhooks/sendstream.";
   }
+  if (url.protocol === "http:" && !allowPrivate) return `The URL must start with https://; plain http:// is refused. ${PRIVATE_URLS_HINT}`;
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) return "The URL must start with https://.";
   if (url.username || url.password) return "Put credentials in the URL's path or query, not before the host.";
   if (url.hash) return "A URL with a #fragment cannot be called; remove it.";
@@ -82,11 +86,16 @@ export async function assertPublicHost(hostname: string, allowPrivate = privateU
   if (!allowPrivate) {
     const internal = addresses.find((entry) => isPrivateAddress(entry.address));
     if (internal) {
-      throw new UnsafeWebhookUrl(`The host ${hostname} resolves to ${internal.address}, a private or loopback address; webhooks only go to public addresses.`);
+      throw new UnsafeWebhookUrl(
+        `The host ${hostname} resolves to ${internal.address}, a private or loopback address; webhooks only go to public addresses. ${PRIVATE_URLS_HINT}`,
+      );
     }
   }
   return addresses;
 }
+
+/** The problem's detail names the setting when it would lift the refusal. */
+const detailOf = (message: string) => (message.includes(PRIVATE_URLS_HINT) ? `The URL is refused. ${PRIVATE_URLS_HINT}` : undefined);
 
 /**
  * For a URL about to be stored (a webhook endpoint, an alert's Slack webhook): 422 at `path` when
@@ -95,11 +104,11 @@ export async function assertPublicHost(hostname: string, allowPrivate = privateU
 export async function assertStorableUrl(url: string, path: string): Promise<void> {
   const allowPrivate = privateUrlsAllowed();
   const problem = urlShapeProblem(url, allowPrivate);
-  if (problem) throw validationFailed([{ path, code: "invalid_url", message: problem }]);
+  if (problem) throw validationFailed([{ path, code: "invalid_url", message: problem }], detailOf(problem));
   try {
     await assertPublicHost(new URL(url).hostname, allowPrivate);
   } catch (error) {
-    if (error instanceof UnsafeWebhookUrl) throw validationFailed([{ path, code: "unsafe_url", message: error.message }]);
+    if (error instanceof UnsafeWebhookUrl) throw validationFailed([{ path, code: "unsafe_url", message: error.message }], detailOf(error.message));
     throw error;
   }
 }
