@@ -36,6 +36,15 @@ test("builder fields, listening for a test request, and the Requests tab", async
   await page.getByLabel("Request field 1").pressSequentially("X");
   await expect(page.getByLabel("Request field 1")).toHaveValue("orderNumberX");
   await expect(page.getByLabel("Contact attribute 1")).toHaveValue("order_id");
+  // A long path is shown from its start once the box is left, and whole in its title.
+  const longPath = "customer.shipping_address.first_name_of_the_recipient";
+  await page.getByLabel("Request field 2").fill(longPath);
+  await page.getByLabel("Request field 2").blur();
+  await expect(page.getByLabel("Request field 2")).toHaveAttribute("title", longPath);
+  expect(await page.getByLabel("Request field 2").evaluate((input) => input.scrollLeft)).toBe(0);
+  // A field added by hand is required and fills the contact only when empty.
+  await expect(page.getByLabel("Required 2")).toBeChecked();
+  await expect(page.getByLabel("Update the contact 2")).toHaveValue("when_empty");
   await page.getByRole("button", { name: "Remove field 2" }).click();
   await page.getByRole("button", { name: "Remove field 1" }).click();
 
@@ -67,6 +76,10 @@ test("builder fields, listening for a test request, and the Requests tab", async
   await expect(page.getByLabel("Type 1")).toHaveValue("string");
   await expect(page.getByLabel("Request field 3")).toHaveValue("shipped_on");
   await expect(page.getByLabel("Request field 4")).toHaveCount(0);
+  // Captured fields get the same defaults as hand-added ones (they had values in the request).
+  await expect(page.getByLabel("Required 1")).toBeChecked();
+  await expect(page.getByLabel("Update the contact 1")).toHaveValue("when_empty");
+  await page.getByLabel("Update the contact 1").selectOption("always");
   await page.screenshot({ path: `${shots}/requests-builder-1280.png`, fullPage: true });
 
   // The Requests tab lists the call with its status, key, problem and body.
@@ -89,5 +102,6 @@ test("builder fields, listening for a test request, and the Requests tab", async
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${shots}/requests-tab-390.png`, fullPage: true });
   await page.goto(`/campaigns/${id}`);
+  await expect(page.getByLabel("Update the contact 1")).toHaveValue("always");
   await page.screenshot({ path: `${shots}/requests-builder-390.png`, fullPage: true });
 });

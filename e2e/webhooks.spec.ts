@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type WebhookReceiver } from "../lib/testing/webhook-receiver";
 import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
-import { screenshotsAtBothWidths, signUpNewUser, waitForToastsToClose } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser, waitForToastsToClose } from "./fixtures";
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
@@ -87,5 +87,48 @@ test("add an endpoint, send a test event, see it delivered in the log, resend it
   await expect(page.getByRole("button", { name: "Send test event" })).toBeDisabled();
   await page.getByRole("alert").getByRole("button", { name: "Switch on" }).click();
   await expect(page.getByRole("button", { name: "Send test event" })).toBeEnabled();
+  expectNoViolations(reports);
+});
+
+test("the built-in test endpoint shows a message event it received, with its signature verified", async ({ page }) => {
+  const reports: PageReport[] = [];
+  await signUpNewUser(page);
+  const key = await createApiKeyThroughUi(page);
+  await page.goto("/campaigns");
+  const campaignId = await deployOrderCampaign(page);
+
+  // A local URL is refused with the setting named; the test endpoint needs none.
+  await page.goto("/settings/webhooks");
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const form = page.getByRole("dialog", { name: "Add endpoint" });
+  await form.getByLabel("Endpoint URL").fill("http://127.0.0.1:3000/hook");
+  await form.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(form.getByText(/WEBHOOKS_ALLOW_PRIVATE_URLS=true/).first()).toBeVisible();
+  await form.getByRole("checkbox", { name: /Use a test endpoint/ }).check();
+  await expect(form.getByLabel("Endpoint URL")).toHaveCount(0);
+  await form.getByRole("button", { name: "Add endpoint" }).click();
+  const reveal = page.getByRole("dialog", { name: "Save the signing secret" });
+  await reveal.getByRole("button", { name: "Done" }).click();
+  await expect(reveal).toHaveCount(0);
+  await page.getByRole("table", { name: "Webhook endpoints" }).getByRole("link", { name: "Built-in test endpoint" }).click();
+  await expect(page.getByRole("heading", { name: "Built-in test endpoint", level: 1 })).toBeVisible();
+  await expect(page.getByText("Nothing received yet")).toBeVisible();
+
+  const sent = await page.request.post(`/api/campaigns/${campaignId}/trigger`, {
+    headers: { "x-api-key": key },
+    data: { phone: "+14155552671", name: "Ada", order_number: "A-1" },
+  });
+  expect(sent.status()).toBe(202);
+  const received = page.getByRole("list", { name: "Received events" });
+  const event = received.getByRole("listitem").filter({ hasText: "message.sent" });
+  await expect(event).toContainText("Signature verified", { timeout: 15_000 });
+  await event.locator("summary").click();
+  await expect(event.getByText("webhook-signature")).toBeVisible();
+  await expect(event.getByLabel(/^Body of message\.sent/)).toContainText('"type": "message.sent"');
+  await waitForToastsToClose(page);
+  await audit(page, "webhook-test-endpoint", reports);
+  await screenshotsAtBothWidths(page, "webhook-test-endpoint");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFitsPhone(page, "webhook-test-endpoint");
   expectNoViolations(reports);
 });

@@ -18,12 +18,13 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { toast } from "@/components/ui/toaster";
-import { SWITCHED_OFF_BY_USER, WEBHOOK_EVENT_LABELS, type DeliveryPage, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEndpointWithSecret } from "@/lib/event-webhooks/schemas";
+import { endpointLabel, isTestEndpoint, SWITCHED_OFF_BY_USER, WEBHOOK_EVENT_LABELS, type DeliveryPage, type TestReceiptView, type WebhookDeliveryView, type WebhookEndpointView, type WebhookEndpointWithSecret } from "@/lib/event-webhooks/schemas";
 import { requestJson } from "@/lib/http/client";
 import { DeliveryLog } from "./delivery-log";
 import { EndpointFormDialog } from "./endpoint-form-dialog";
 import { EndpointStatusBadge } from "./endpoints-manager";
 import { RevealSigningSecretDialog } from "./reveal-signing-secret-dialog";
+import { TestReceipts } from "./test-receipts";
 
 const VERIFY_EXAMPLE = `// Node.js: verify before you trust an event (rawBody: the request body as received, unparsed)
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -41,7 +42,15 @@ function verify(secret, headers, rawBody) {
   });
 }`;
 
-export function WebhookEndpointDetail({ initialEndpoint, initialDeliveries }: { initialEndpoint: WebhookEndpointView; initialDeliveries: DeliveryPage }) {
+export function WebhookEndpointDetail({
+  initialEndpoint,
+  initialDeliveries,
+  initialReceipts,
+}: {
+  initialEndpoint: WebhookEndpointView;
+  initialDeliveries: DeliveryPage;
+  initialReceipts: TestReceiptView[];
+}) {
   const router = useRouter();
   const [endpoint, setEndpoint] = useState(initialEndpoint);
   const [editing, setEditing] = useState(false);
@@ -94,7 +103,7 @@ export function WebhookEndpointDetail({ initialEndpoint, initialDeliveries }: { 
       </Link>
       <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <h1 className="font-mono text-lg font-semibold tracking-tight break-all">{endpoint.url}</h1>
+          <h1 className="font-mono text-lg font-semibold tracking-tight break-all">{endpointLabel(endpoint)}</h1>
           <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
             <EndpointStatusBadge endpoint={endpoint} />
             {endpoint.description && <span>{endpoint.description}</span>}
@@ -175,6 +184,8 @@ export function WebhookEndpointDetail({ initialEndpoint, initialDeliveries }: { 
           </CardContent>
         </Card>
       </div>
+
+      {isTestEndpoint(endpoint) && <TestReceipts endpointId={endpoint.id} initialReceipts={initialReceipts} />}
 
       <DeliveryLog endpointId={endpoint.id} initialPage={initialDeliveries} added={latest} />
 

@@ -3,13 +3,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Loader2 } from "lucide-react";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { fieldAria, FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import {
   createWebhookEndpointSchema,
+  TEST_ENDPOINT_URL,
   WEBHOOK_EVENT_LABELS,
   webhookEventTypes,
   type CreateWebhookEndpointInput,
@@ -36,13 +37,14 @@ export function EndpointFormDialog({
   onSaved: (saved: { endpoint: WebhookEndpointView; secret?: string }) => void;
 }) {
   const [formError, setFormError] = useState<string>();
-  const { register, handleSubmit, formState, setError, reset } = useForm<FormValues>({
+  const { register, handleSubmit, formState, setError, reset, setValue, control } = useForm<FormValues>({
     resolver: zodResolver(createWebhookEndpointSchema),
     values: endpoint
       ? { url: endpoint.url, description: endpoint.description, events: endpoint.events }
       : { url: "", description: "", events: ["message.sent", "message.delivered", "message.read", "message.failed"] },
   });
   const { errors, isSubmitting } = formState;
+  const testing = useWatch({ control, name: "url" }) === TEST_ENDPOINT_URL;
 
   function changeOpen(next: boolean) {
     if (isSubmitting) return;
@@ -89,18 +91,41 @@ export function EndpointFormDialog({
             </DialogDescription>
           </DialogHeader>
           <FormError>{formError}</FormError>
-          <FormField id="webhook-url" label="Endpoint URL" error={errors.url?.message} hint="An https:// address on the public internet.">
-            <Input
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              spellCheck={false}
-              autoFocus
-              placeholder="https://example.com/webhooks/sendstream"
-              {...fieldAria("webhook-url", errors.url?.message, true)}
-              {...register("url")}
+          <label className="flex items-start gap-2 rounded-lg border p-3 text-sm">
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={testing}
+              aria-describedby="webhook-test-hint"
+              onChange={(event) => setValue("url", event.target.checked ? TEST_ENDPOINT_URL : "", { shouldValidate: formState.isSubmitted })}
             />
-          </FormField>
+            <span>
+              <span className="font-medium">Use a test endpoint</span>
+              <span id="webhook-test-hint" className="block text-xs text-muted-foreground">
+                Built in: events are signed as usual and shown on the endpoint&apos;s page, with their headers and signature check. Nothing leaves
+                Sendstream, so it works before you have a receiver.
+              </span>
+            </span>
+          </label>
+          {!testing && (
+            <FormField
+              id="webhook-url"
+              label="Endpoint URL"
+              error={errors.url?.message}
+              hint="An https:// address on the public internet. For a receiver on your own machine (http://localhost, 127.0.0.1), the server must set WEBHOOKS_ALLOW_PRIVATE_URLS=true."
+            >
+              <Input
+                type="url"
+                inputMode="url"
+                autoComplete="off"
+                spellCheck={false}
+                autoFocus
+                placeholder="https://example.com/webhooks/sendstream"
+                {...fieldAria("webhook-url", errors.url?.message, true)}
+                {...register("url")}
+              />
+            </FormField>
+          )}
           <FormField id="webhook-description" label="Description (optional)" error={errors.description?.message}>
             <Input autoComplete="off" placeholder="Order system" {...fieldAria("webhook-description", errors.description?.message)} {...register("description")} />
           </FormField>

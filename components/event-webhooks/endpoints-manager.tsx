@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { SWITCHED_OFF_BY_USER, type WebhookEndpointView } from "@/lib/event-webhooks/schemas";
+import { endpointLabel, SWITCHED_OFF_BY_USER, type WebhookEndpointView } from "@/lib/event-webhooks/schemas";
 import { EndpointFormDialog } from "./endpoint-form-dialog";
 import { RevealSigningSecretDialog } from "./reveal-signing-secret-dialog";
 
@@ -44,7 +44,7 @@ export function WebhookEndpointsManager({ initialEndpoints }: { initialEndpoints
         <EmptyState
           icon={<Webhook aria-hidden />}
           title="No webhook endpoints yet"
-          description="Add an HTTPS endpoint and Sendstream will POST a signed event to it each time a message is sent, delivered, read or fails, a bulk campaign completes or a contact opts out."
+          description="Add an HTTPS endpoint and Sendstream will POST a signed event to it each time a message is sent, delivered, read or fails, a bulk campaign completes or a contact opts out. No receiver yet? Add the built-in test endpoint and watch the events arrive here."
         />
       ) : (
         <div className="overflow-x-auto rounded-xl border bg-card">
@@ -66,8 +66,8 @@ export function WebhookEndpointsManager({ initialEndpoints }: { initialEndpoints
               {endpoints.map((endpoint) => (
                 <TableRow key={endpoint.id}>
                   <TableCell className="max-w-80">
-                    <Link href={`/settings/webhooks/${endpoint.id}`} className="block truncate font-mono text-[13px] font-medium hover:underline" title={endpoint.url}>
-                      {endpoint.url}
+                    <Link href={`/settings/webhooks/${endpoint.id}`} className="block truncate font-mono text-[13px] font-medium hover:underline" title={endpointLabel(endpoint)}>
+                      {endpointLabel(endpoint)}
                     </Link>
                     {endpoint.description && <span className="block truncate text-xs text-muted-foreground">{endpoint.description}</span>}
                   </TableCell>

@@ -5,6 +5,8 @@ import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { listWebhookDeliveries } from "@/lib/event-webhooks/deliveries";
 import { getWebhookEndpoint } from "@/lib/event-webhooks/endpoints";
+import { isTestEndpoint } from "@/lib/event-webhooks/schemas";
+import { listTestReceipts } from "@/lib/event-webhooks/test-endpoint";
 import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { AdminsOnly } from "@/components/settings/admins-only";
 
@@ -18,5 +20,6 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   const db = await getDb();
   const endpoint = await orNotFound(getWebhookEndpoint(db, user.workspaceId, id));
   const deliveries = await listWebhookDeliveries(db, user.workspaceId, id);
-  return <WebhookEndpointDetail initialEndpoint={endpoint} initialDeliveries={deliveries} />;
+  const receipts = isTestEndpoint(endpoint) ? await listTestReceipts(db, user.workspaceId, id) : [];
+  return <WebhookEndpointDetail initialEndpoint={endpoint} initialDeliveries={deliveries} initialReceipts={receipts} />;
 }
