@@ -111,7 +111,17 @@ describe("toFormValues", () => {
     const values = toFormValues(campaign, templates, ["name", "order_number"]);
     expect(values).toEqual({
       name: "Order confirmation",
-      triggerConfig: { phoneField: "mobile", phoneFallbacks: [], countryField: null, fields: [row("name", "name"), row("order", "order_number", false)], example: null },
+      // A stored field without an update rule shows the rule in effect: only when empty for the name, always for others.
+      triggerConfig: {
+        phoneField: "mobile",
+        phoneFallbacks: [],
+        countryField: null,
+        fields: [
+          { ...row("name", "name"), update: "when_empty" },
+          { ...row("order", "order_number", false), update: "always" },
+        ],
+        example: null,
+      },
       templateId: "tpl_1",
       messageConfig: {
         variables: [
