@@ -15,12 +15,13 @@ test("invite a member by email, sign up as them through the link, work as a memb
   await dialog.getByLabel("Email").fill(invitee);
   await dialog.getByRole("button", { name: "Invite" }).click();
   // The e2e server writes mail to a file: the dialog says no email reaches people, and offers the link.
-  await expect(dialog.getByRole("heading", { name: "Invitation created" })).toBeVisible();
-  await expect(dialog.getByRole("status")).toContainText("No email is configured (MAIL_TRANSPORT is file");
-  const firstLink = await dialog.getByRole("textbox", { name: `Invite link for ${invitee}` }).inputValue();
-  await expect(dialog.getByRole("button", { name: `Copy the invite link for ${invitee}` })).toBeVisible();
+  const created = page.getByRole("dialog", { name: "Invitation created" });
+  await expect(created.getByRole("status")).toContainText("No email is configured (MAIL_TRANSPORT is file");
+  const firstLink = await created.getByRole("textbox", { name: `Invite link for ${invitee}` }).inputValue();
+  await expect(created.getByRole("button", { name: `Copy the invite link for ${invitee}` })).toBeVisible();
   await audit(page, "invite link dialog", reports);
-  await dialog.getByRole("button", { name: "Done" }).click();
+  await screenshotsAtBothWidths(page, "members-invite-link");
+  await created.getByRole("button", { name: "Done" }).click();
   await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(invitee);
 
   // Copying a pending invitation's link renews it: the new link works, the first no longer does.
