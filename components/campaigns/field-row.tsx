@@ -5,7 +5,6 @@ import { useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FIELD_TYPES, UPDATE_RULES, type FieldType, type UpdateRule } from "@/lib/campaigns/schemas";
-import { cn } from "@/lib/utils";
 import type { BuilderForm } from "./builder-parts";
 import { followedAttribute } from "./field-autofill";
 import { FieldFallbacks } from "./field-fallbacks";
@@ -18,9 +17,6 @@ const TYPE_LABELS: Record<FieldType, string> = {
   email: "Email",
   date: "Date",
 };
-
-/** Columns of the trigger node's field rows (and their header). */
-export const FIELD_ROW_COLUMNS = "sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_7rem_5rem_2.25rem]";
 
 export const UPDATE_RULE_LABELS: Record<UpdateRule, string> = {
   always: "Always",
@@ -56,12 +52,12 @@ export function FieldRow({ form, index, onRemove }: { form: BuilderForm; index: 
   const fieldValue = useWatch({ control: form.control, name: fieldPath });
 
   return (
-    <div className="grid gap-0.5">
-      <div className={cn("grid grid-cols-2 items-center gap-2", FIELD_ROW_COLUMNS)}>
+    <div className="grid gap-1.5 rounded-lg border p-2">
+      <div className="flex min-w-0 items-center gap-2">
         <Input
           aria-label={`Request field ${n}`}
           placeholder="customer.first_name"
-          className="col-span-2 font-mono sm:col-span-1"
+          className="min-w-0 flex-1 font-mono"
           autoComplete="off"
           title={fieldValue || undefined}
           aria-invalid={problem && rowErrors?.field ? true : undefined}
@@ -85,11 +81,19 @@ export function FieldRow({ form, index, onRemove }: { form: BuilderForm; index: 
             if (next !== null) form.setValue(attributePath, next, { shouldDirty: true, shouldValidate: true });
           }}
         />
+        <Button type="button" variant="ghost" size="icon" className="shrink-0" aria-label={`Remove field ${n}`} onClick={onRemove}>
+          <Trash2 aria-hidden />
+        </Button>
+      </div>
+      <div className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-2 sm:grid-cols-[auto_minmax(0,1fr)_auto]">
+        <span className="hidden text-xs text-muted-foreground sm:inline" aria-hidden>
+          saves to
+        </span>
         <Input
           aria-label={`Contact attribute ${n}`}
           placeholder="same as the field"
           list="contact-attributes"
-          className="font-mono"
+          className="min-w-0 font-mono"
           autoComplete="off"
           aria-invalid={problem && !rowErrors?.field && rowErrors?.attribute ? true : undefined}
           aria-describedby={errorId}
@@ -107,34 +111,33 @@ export function FieldRow({ form, index, onRemove }: { form: BuilderForm; index: 
             return attributeRegister.onBlur(event);
           }}
         />
-        <NativeSelect aria-label={`Type ${n}`} {...form.register(`triggerConfig.fields.${index}.type`)}>
+        <NativeSelect aria-label={`Type ${n}`} className="w-28" {...form.register(`triggerConfig.fields.${index}.type`)}>
           {FIELD_TYPES.map((type) => (
             <option key={type} value={type}>
               {TYPE_LABELS[type]}
             </option>
           ))}
         </NativeSelect>
-        <label className="flex items-center gap-2 text-sm">
+      </div>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1.5 text-xs text-muted-foreground">
+        <label className="flex items-center gap-1.5">
           <input type="checkbox" className="size-4 accent-[var(--primary)]" aria-label={`Required ${n}`} {...form.register(`triggerConfig.fields.${index}.required`)} />
-          <span className="sm:sr-only">Required</span>
+          <span aria-hidden>Required</span>
         </label>
-        <Button type="button" variant="ghost" size="icon" aria-label={`Remove field ${n}`} onClick={onRemove}>
-          <Trash2 aria-hidden />
-        </Button>
+        <label className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <span aria-hidden>Update the contact</span>
+          <NativeSelect aria-label={`Update the contact ${n}`} className="w-52 [&_select]:h-8 [&_select]:text-xs" {...form.register(`triggerConfig.fields.${index}.update`)}>
+            {UPDATE_RULES.map((rule) => (
+              <option key={rule} value={rule}>
+                {UPDATE_RULE_LABELS[rule]}
+              </option>
+            ))}
+          </NativeSelect>
+        </label>
       </div>
       <p id={errorId} role="alert" className="min-h-4 text-xs leading-4 font-medium break-words text-destructive">
         {problem}
       </p>
-      <label className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
-        <span aria-hidden>Update the contact</span>
-        <NativeSelect aria-label={`Update the contact ${n}`} className="w-52 [&_select]:h-8 [&_select]:text-xs" {...form.register(`triggerConfig.fields.${index}.update`)}>
-          {UPDATE_RULES.map((rule) => (
-            <option key={rule} value={rule}>
-              {UPDATE_RULE_LABELS[rule]}
-            </option>
-          ))}
-        </NativeSelect>
-      </label>
       <FieldFallbacks form={form} name={`triggerConfig.fields.${index}.fallbacks`} primary={fieldValue ?? ""} />
     </div>
   );

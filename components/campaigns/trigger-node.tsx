@@ -8,11 +8,10 @@ import { nullIfEmpty, usableTrigger } from "@/lib/campaigns/editor";
 import { samplePayload } from "@/lib/campaigns/sample";
 import { newTriggerField, PHONE_ATTRIBUTE } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
-import { cn } from "@/lib/utils";
 import { applyCapturedMapping, ListenForRequest } from "./requests/listen-dialog";
 import { FieldFallbacks } from "./field-fallbacks";
 import { CheckList, NodeBadge, type BuilderForm } from "./builder-parts";
-import { FIELD_ROW_COLUMNS, FieldRow } from "./field-row";
+import { FieldRow } from "./field-row";
 
 /** Step 1: which request fields the webhook reads and the contact attribute each one saves to. */
 export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderForm; checks: FieldError[]; knownAttributes: string[] }) {
@@ -95,15 +94,6 @@ export function TriggerNode({ form, checks, knownAttributes }: { form: BuilderFo
         </div>
 
         <div className="grid gap-2">
-          {fields.length > 0 && (
-            <div className={cn("hidden gap-2 px-0.5 text-xs font-medium text-muted-foreground sm:grid", FIELD_ROW_COLUMNS)}>
-              <span>Request field</span>
-              <span>Saves to contact attribute</span>
-              <span>Type</span>
-              <span>Required</span>
-              <span className="sr-only">Remove</span>
-            </div>
-          )}
           <datalist id="contact-attributes">
             {knownAttributes
               .filter((a) => a !== PHONE_ATTRIBUTE)
