@@ -12,8 +12,10 @@ async function main() {
     console.log(`Migrations applied to the ${target}.`);
   } else if (command === "seed") {
     await migrate(db);
-    const { created } = await seedDemoData(db);
-    console.log(created ? `Demo data created in the ${target}. Sign in as ${DEMO_USER.email} / ${DEMO_USER.password}.` : `Demo data already present in the ${target}.`);
+    const { created, seeded } = await seedDemoData(db);
+    console.log(
+      created || seeded ? `Demo data created in the ${target}. Sign in as ${DEMO_USER.email} / ${DEMO_USER.password}.` : `Demo data already present in the ${target}.`,
+    );
   } else if (command === "reencrypt") {
     // v1 secrets may be under the key derived from the session secret the server generated.
     const { prepareAuthEnvironment } = await import("@/lib/auth/environment");
