@@ -8,6 +8,7 @@ import { queryRows } from "./rows";
 import type { DB, Executor } from "./types";
 import { auditEvents, campaigns, contactAttributes, contactListMembers, contactLists, contacts, segments, senders, templates, triggerRequests } from "./schema";
 import { createApiKey } from "@/lib/api-keys/service";
+import type { AuditAction } from "@/lib/audit/actions";
 import { auditRow, type AuditActor } from "@/lib/audit/service";
 import type { MessageConfig } from "@/lib/campaigns/schemas";
 import { triggerConfigSchema } from "@/lib/campaigns/schemas";
@@ -178,7 +179,8 @@ export async function seedDemoWorkspace(db: DB, input: { workspaceId: string; us
 async function fill(db: Executor, input: { workspaceId: string; userId: string; now?: Date }): Promise<void> {
   const { workspaceId, userId } = input;
   const now = input.now ?? new Date();
-  const actor: AuditActor = { userId, apiKeyId: null, ip: null, userAgent: null };
+  // The demo owner's changes, as if made from a browser at a documentation address (RFC 5737).
+  const actor: AuditActor = { userId, apiKeyId: null, ip: "203.0.113.24", userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Safari/605.1.15" };
   const rng = random(17);
 
   await ensureSandboxTemplates(db, workspaceId);
@@ -384,7 +386,7 @@ async function fill(db: Executor, input: { workspaceId: string; userId: string; 
   await recordInboundMessages(db, { workspaceId, senderId: sender.id }, replies.sort((a, b) => a.at.getTime() - b.at.getTime()));
 
   // What the audit log would show for the above.
-  const audit = (action: string, at: Date, targetType: string, targetId: string, metadata: Record<string, unknown>) => ({
+  const audit = (action: AuditAction, at: Date, targetType: string, targetId: string, metadata: Record<string, unknown>) => ({
     ...auditRow({ workspaceId, actor, action, targetType, targetId, metadata }),
     createdAt: at,
   });

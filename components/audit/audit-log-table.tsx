@@ -2,6 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { auditActionLabel } from "@/lib/audit/actions";
 import type { AuditEventView } from "@/lib/audit/service";
 
 const noSubscription = () => () => {};
@@ -20,34 +21,6 @@ function LocalTime({ value }: { value: string }) {
   );
 }
 
-const ACTION_LABELS: Record<string, string> = {
-  "api_key.created": "API key created",
-  "api_key.deleted": "API key deleted",
-  "sender.settings_changed": "WhatsApp settings changed",
-  "campaign.deployed": "Campaign deployed",
-  "campaign.paused": "Campaign paused",
-  "campaign.resumed": "Campaign resumed",
-  "campaign.archived": "Campaign archived",
-  "campaign.unarchived": "Campaign unarchived",
-  "campaign.published": "Campaign changes published",
-  "campaign.changes_discarded": "Campaign changes discarded",
-  "member.added": "Member added",
-  "member.removed": "Member removed",
-  "member.role_changed": "Member role changed",
-  "member.invited": "Member invited",
-  "member.invitation_revoked": "Invitation withdrawn",
-  "member.invitation_link_renewed": "Invitation link renewed",
-  "contact.opted_out": "Contact opted out",
-  "contact.opted_in": "Contact opted in",
-  "webhook_endpoint.created": "Webhook endpoint added",
-  "webhook_endpoint.updated": "Webhook endpoint changed",
-  "webhook_endpoint.enabled": "Webhook endpoint switched on",
-  "webhook_endpoint.disabled": "Webhook endpoint switched off",
-  "webhook_endpoint.secret_rolled": "Webhook signing secret rolled",
-  "webhook_endpoint.deleted": "Webhook endpoint deleted",
-  "alerts.settings_changed": "Alert settings changed",
-};
-
 function actorLabel(actor: AuditEventView["actor"]) {
   if (!actor) return <span className="text-muted-foreground">System</span>;
   if (actor.type === "api_key") {
@@ -64,12 +37,25 @@ function actorLabel(actor: AuditEventView["actor"]) {
   );
 }
 
+const TARGET_KINDS: Record<string, string> = {
+  campaign: "Campaign",
+  contact: "Contact",
+  api_key: "API key",
+  sender: "WhatsApp number",
+  webhook_endpoint: "Webhook endpoint",
+  user: "User",
+  invitation: "Invitation",
+  workspace: "Workspace",
+};
+
 function targetLabel(event: AuditEventView) {
-  const name = typeof event.metadata.name === "string" ? event.metadata.name : typeof event.metadata.email === "string" ? event.metadata.email : null;
   const changed = Array.isArray(event.metadata.changed) ? ` (${(event.metadata.changed as string[]).join(", ")})` : "";
+  const kind = TARGET_KINDS[event.targetType];
   return (
-    <span>
-      {name ?? <span className="font-mono text-xs">{event.targetId}</span>}
+    <span title={event.targetId}>
+      {kind && <span className="text-muted-foreground">{kind} </span>}
+      {event.targetName ? <span className="font-medium">{event.targetName}</span> : <span className="font-mono text-xs">{event.targetId}</span>}
+      {event.targetDetail && <span className="text-muted-foreground"> {event.targetDetail}</span>}
       {changed && <span className="text-muted-foreground">{changed}</span>}
     </span>
   );
@@ -84,7 +70,7 @@ export function AuditLogTable({ events }: { events: AuditEventView[] }) {
           <TableHead scope="col">Actor</TableHead>
           <TableHead scope="col">Action</TableHead>
           <TableHead scope="col">Target</TableHead>
-          <TableHead scope="col">IP address</TableHead>
+          <TableHead scope="col">Address</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -94,9 +80,11 @@ export function AuditLogTable({ events }: { events: AuditEventView[] }) {
               <LocalTime value={event.createdAt} />
             </TableCell>
             <TableCell className="max-w-72 truncate">{actorLabel(event.actor)}</TableCell>
-            <TableCell>{ACTION_LABELS[event.action] ?? event.action}</TableCell>
+            <TableCell title={event.action}>{auditActionLabel(event.action)}</TableCell>
             <TableCell className="max-w-72 truncate">{targetLabel(event)}</TableCell>
-            <TableCell className="font-mono text-xs">{event.ip ?? <span className="text-muted-foreground">unknown</span>}</TableCell>
+            <TableCell className="max-w-72 min-w-48 text-xs whitespace-normal">
+              {event.ip ? <span className="font-mono">{event.ip}</span> : <span className="text-muted-foreground">{event.ipNote}</span>}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>

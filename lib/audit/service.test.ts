@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { auditEvents } from "@/db/schema";
+import { auditEvents, contacts } from "@/db/schema";
 import { PUT as putSender } from "@/app/api/sender/route";
 import { POST as deploy } from "@/app/api/v1/campaigns/[id]/deploy/route";
 import { POST as pause } from "@/app/api/v1/campaigns/[id]/pause/route";
@@ -11,7 +11,8 @@ import { callRoute, SAME_ORIGIN, sessionCookie } from "@/lib/testing/api-factori
 import { createTestAccount } from "@/lib/testing/factories";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
 import { updateSenderSettings } from "@/lib/senders/service";
-import { listAuditEvents, recordMemberChange, SYSTEM_ACTOR } from "./service";
+import { countingDb } from "@/lib/testing/counting-db";
+import { listAuditEvents, missingAddressNote, recordAudit, recordMemberChange, SYSTEM_ACTOR } from "./service";
 
 const saved = process.env.TRUSTED_PROXY_HOPS;
 afterEach(() => {
@@ -106,5 +107,35 @@ describe("audit trail", () => {
     const others = await listAuditEvents(db, other.workspaceId);
     expect(others.data.map((e) => e.action)).toEqual(["member.removed"]);
     await expect(listAuditEvents(db, fixture.workspaceId, { cursor: "not-a-cursor" })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("names each target (now, or as recorded once it is gone) and says why an address is missing, in one query", async () => {
+    const db = await getDb();
+    const fixture = await createTriggerFixture({ status: "active" });
+    const user = { userId: fixture.userId, apiKeyId: null, ip: null, userAgent: null };
+    await db.insert(contacts).values({ id: "ctc_audit_named", workspaceId: fixture.workspaceId, phoneNumber: "+15125550142", name: "Sofía López" });
+    await db.insert(contacts).values({ id: "ctc_audit_phone", workspaceId: fixture.workspaceId, phoneNumber: "+15125550143" });
+    await recordAudit(db, { workspaceId: fixture.workspaceId, actor: SYSTEM_ACTOR, action: "contact.opted_out", targetType: "contact", targetId: "ctc_audit_named" });
+    await recordAudit(db, { workspaceId: fixture.workspaceId, actor: user, action: "contact.opted_in", targetType: "contact", targetId: "ctc_audit_phone" });
+    await recordAudit(db, { workspaceId: fixture.workspaceId, actor: { ...user, ip: "203.0.113.9" }, action: "campaign.paused", targetType: "campaign", targetId: fixture.campaignId });
+    await recordAudit(db, { workspaceId: fixture.workspaceId, actor: user, action: "api_key.created", targetType: "api_key", targetId: fixture.apiKeyId, metadata: { name: "Old name" } });
+    await recordAudit(db, { workspaceId: fixture.workspaceId, actor: user, action: "api_key.deleted", targetType: "api_key", targetId: "key_gone", metadata: { name: "Deleted key" } });
+    // Another workspace's campaign with the same id is never named.
+    const other = await createTestAccount();
+    await recordAudit(db, { workspaceId: other.workspaceId, actor: SYSTEM_ACTOR, action: "campaign.paused", targetType: "campaign", targetId: fixture.campaignId });
+
+    process.env.TRUSTED_PROXY_HOPS = "0";
+    const counting = await countingDb();
+    const { data } = await listAuditEvents(counting.db, fixture.workspaceId);
+    expect(counting.statements).toHaveLength(1);
+    const byAction = new Map(data.map((e) => [e.action, e]));
+    expect(byAction.get("contact.opted_out")).toMatchObject({ targetName: "Sofía López", targetDetail: "+15125550142", ip: null, ipNote: expect.stringContaining("the app made this change itself") });
+    expect(byAction.get("contact.opted_in")).toMatchObject({ targetName: "+15125550143", targetDetail: null, ipNote: expect.stringContaining("TRUSTED_PROXY_HOPS is 0") });
+    expect(byAction.get("campaign.paused")).toMatchObject({ targetName: "Order shipped", ip: "203.0.113.9", ipNote: null });
+    expect(byAction.get("api_key.created")).toMatchObject({ targetName: "Test key" });
+    expect(byAction.get("api_key.deleted")).toMatchObject({ targetName: "Deleted key" });
+    const [foreign] = (await listAuditEvents(db, other.workspaceId)).data;
+    expect(foreign).toMatchObject({ targetName: null });
+    expect(missingAddressNote({ type: "user", id: "usr_1", name: "A", email: "a@example.com" }, 1)).toContain("did not come through the trusted proxy");
   });
 });

@@ -2,10 +2,12 @@
 // Rows are written in the transaction of the change they describe, and never hold a secret.
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { apiKeys, auditEvents, users } from "@/db/schema";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { apiKeys, auditEvents, campaigns, contacts, invitations, senders, users, webhookEndpoints, workspaces } from "@/db/schema";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
 import { newId } from "@/lib/crypto/random";
-import { clientIp } from "@/lib/http/client-ip";
+import type { AuditAction } from "./actions";
+import { clientIp, trustedProxyHops } from "@/lib/http/client-ip";
 import { badRequest } from "@/lib/http/errors";
 import type { Actor } from "@/lib/workspaces";
 
@@ -34,8 +36,8 @@ export function auditActorFromRequest(request: Request, actor: Actor): AuditActo
 export interface AuditEntry {
   workspaceId: string;
   actor: AuditActor;
-  /** `<target type>.<past tense>`: `sender.credentials_changed`, `campaign.paused`, `member.added`. */
-  action: string;
+  /** `<target type>.<past tense>`: `sender.settings_changed`, `campaign.paused`, `member.added` (lib/audit/actions.ts lists them all). */
+  action: AuditAction;
   targetType: string;
   targetId: string;
   /** What changed, never a secret. */
@@ -91,8 +93,29 @@ export interface AuditEventView {
   action: string;
   targetType: string;
   targetId: string;
+  /** What the target is called now (a campaign's or key's name, a contact's name or number), else as the row recorded it; null when unknown. */
+  targetName: string | null;
+  /** A second line for the target: a named contact's number, a user's email. */
+  targetDetail: string | null;
   metadata: Record<string, unknown>;
   ip: string | null;
+  /** Why `ip` is null. */
+  ipNote: string | null;
+}
+
+/**
+ * Why a row has no client address: changes the app made by itself come from no request; a
+ * request's address is recorded only from the X-Forwarded-For entry of a proxy the server is told
+ * to trust (TRUSTED_PROXY_HOPS, lib/http/client-ip.ts).
+ */
+export function missingAddressNote(actor: AuditEventView["actor"], hops: number = trustedProxyHops()): string {
+  if (!actor) return "No address: the app made this change itself (a reply, a schedule, a script), not a request.";
+  if (hops <= 0) return "Address not recorded: the server trusts no proxy for client addresses (TRUSTED_PROXY_HOPS is 0).";
+  return "Address not recorded: the request did not come through the trusted proxy with a client address.";
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value !== "" ? value : null;
 }
 
 export interface AuditPage {
@@ -111,6 +134,10 @@ export async function listAuditEvents(
   const limit = Math.min(Math.max(options.limit ?? AUDIT_PAGE_SIZE, 1), 200);
   const cursor = options.cursor ? decodeCursor(options.cursor, { id: /^evt_/ }) : null;
   if (options.cursor && (!cursor || cursor.direction !== "older")) throw badRequest("The cursor is not valid; start from the first page.");
+  // The target of each row, named in the same query (one join per kind of target, all by primary key).
+  const targetKey = alias(apiKeys, "target_key");
+  const targetUser = alias(users, "target_user");
+  const target = (type: string, id: AnyPgColumn) => and(eq(auditEvents.targetType, type), eq(id, auditEvents.targetId));
   const rows = await db
     .select({
       id: auditEvents.id,
@@ -127,30 +154,59 @@ export async function listAuditEvents(
       keyId: apiKeys.id,
       keyName: apiKeys.name,
       keyDisplay: apiKeys.displayKey,
+      campaignName: campaigns.name,
+      contactName: contacts.name,
+      contactPhone: contacts.phoneNumber,
+      targetKeyName: targetKey.name,
+      senderName: senders.name,
+      endpointUrl: webhookEndpoints.url,
+      targetUserName: targetUser.name,
+      targetUserEmail: targetUser.email,
+      invitationEmail: invitations.email,
+      workspaceName: workspaces.name,
     })
     .from(auditEvents)
     .leftJoin(users, eq(users.id, auditEvents.actorUserId))
     .leftJoin(apiKeys, and(eq(apiKeys.id, auditEvents.actorApiKeyId), eq(apiKeys.workspaceId, workspaceId)))
+    .leftJoin(campaigns, and(target("campaign", campaigns.id), eq(campaigns.workspaceId, workspaceId)))
+    .leftJoin(contacts, and(target("contact", contacts.id), eq(contacts.workspaceId, workspaceId)))
+    .leftJoin(targetKey, and(target("api_key", targetKey.id), eq(targetKey.workspaceId, workspaceId)))
+    .leftJoin(senders, and(target("sender", senders.id), eq(senders.workspaceId, workspaceId)))
+    .leftJoin(webhookEndpoints, and(target("webhook_endpoint", webhookEndpoints.id), eq(webhookEndpoints.workspaceId, workspaceId)))
+    .leftJoin(targetUser, target("user", targetUser.id))
+    .leftJoin(invitations, and(target("invitation", invitations.id), eq(invitations.workspaceId, workspaceId)))
+    .leftJoin(workspaces, and(target("workspace", workspaces.id), eq(workspaces.id, workspaceId)))
     .where(and(eq(auditEvents.workspaceId, workspaceId), cursor ? keysetCondition(auditEvents, cursor) : sql`true`))
     .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    data: page.map((row) => ({
-      id: row.id,
-      createdAt: row.createdAt.toISOString(),
-      actor: row.keyId
+    data: page.map((row) => {
+      const actor: AuditEventView["actor"] = row.keyId
         ? { type: "api_key", id: row.keyId, name: row.keyName!, displayKey: row.keyDisplay! }
         : row.userId
           ? { type: "user", id: row.userId, name: row.userName!, email: row.userEmail! }
-          : null,
-      action: row.action,
-      targetType: row.targetType,
-      targetId: row.targetId,
-      metadata: row.metadata,
-      ip: row.ip,
-    })),
+          : null;
+      const recorded = text(row.metadata.name) ?? text(row.metadata.email) ?? text(row.metadata.url) ?? text(row.metadata.phone);
+      const contact = row.contactPhone ? { name: row.contactName ?? row.contactPhone, detail: row.contactName ? row.contactPhone : null } : null;
+      const user = row.targetUserName ? { name: row.targetUserName, detail: row.targetUserEmail } : null;
+      const targetName =
+        contact?.name ?? user?.name ?? row.campaignName ?? row.targetKeyName ?? row.senderName ?? row.endpointUrl ?? row.invitationEmail ?? row.workspaceName ?? recorded;
+      return {
+        id: row.id,
+        createdAt: row.createdAt.toISOString(),
+        actor,
+        action: row.action,
+        targetType: row.targetType,
+        targetId: row.targetId,
+        targetName,
+        targetDetail: contact?.detail ?? user?.detail ?? null,
+        metadata: row.metadata,
+        ip: row.ip,
+        ipNote: row.ip ? null : missingAddressNote(actor),
+      };
+    }),
     nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.position, id: last.id, direction: "older" }) : null,
   };
 }

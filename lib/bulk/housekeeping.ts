@@ -6,6 +6,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { campaigns } from "@/db/schema";
 import { recordAudit, SYSTEM_ACTOR } from "@/lib/audit/service";
+import type { AuditAction } from "@/lib/audit/actions";
 import { ApiError } from "@/lib/http/errors";
 import { describeError } from "@/lib/logging";
 import { lockMessagingAccount } from "@/lib/senders/messaging-account";
@@ -29,7 +30,7 @@ export async function runBulkHousekeeping(db: Executor, now: Date): Promise<numb
   return changed;
 }
 
-async function backToDraft(db: Executor, row: typeof campaigns.$inferSelect, action: string, metadata: Record<string, unknown>): Promise<boolean> {
+async function backToDraft(db: Executor, row: typeof campaigns.$inferSelect, action: AuditAction, metadata: Record<string, unknown>): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [updated] = await tx
       .update(campaigns)

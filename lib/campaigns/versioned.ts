@@ -4,6 +4,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { campaigns } from "@/db/schema";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "@/lib/audit/service";
+import type { CampaignAuditAction } from "@/lib/audit/actions";
 import { ApiError } from "@/lib/http/errors";
 
 type CampaignRow = typeof campaigns.$inferSelect;
@@ -40,7 +41,7 @@ export async function updateCampaignRow(tx: Executor, row: CampaignRow, changes:
 export function auditCampaign(
   tx: Executor,
   campaign: CampaignRow,
-  action: string,
+  action: CampaignAuditAction,
   actor: AuditActor | undefined,
   metadata: Record<string, unknown> = {},
 ) {
