@@ -2,8 +2,9 @@ import { CheckCircle2 } from "lucide-react";
 import { Logo } from "@/components/shell/logo";
 
 const points = [
-  "Trigger a WhatsApp template from any shop, CRM or Zapier with one HTTP call",
-  "Map request fields to contact attributes and template variables, no code",
+  "Send a WhatsApp campaign to a list or segment of customers who opted in, and read their replies",
+  "Trigger a message from any shop, CRM or Zapier with one HTTP call",
+  "Map fields and contact attributes to template variables, no code",
   "Follow every message from queued to read, and export the log as CSV",
 ];
 

@@ -17,9 +17,10 @@ import { requestJson } from "@/lib/http/client";
 type FormInput = z.input<typeof createCampaignSchema>;
 type FormOutput = z.output<typeof createCampaignSchema>;
 
-export function NewCampaignDialog({ variant = "default" }: { variant?: "default" | "outline" }) {
+/** `defaultOpen`: opened on arrival (the checklist's "New campaign" link, `/campaigns?new=1`). */
+export function NewCampaignDialog({ variant = "default", defaultOpen = false }: { variant?: "default" | "outline"; defaultOpen?: boolean }) {
   const router = useRouter();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(createCampaignSchema), defaultValues: { name: "", kind: "trigger" } });
   const nameError = form.formState.errors.name?.message;
 

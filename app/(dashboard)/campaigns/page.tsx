@@ -1,8 +1,10 @@
 import { Archive, Megaphone } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { cookies } from "next/headers";
 import { connection } from "next/server";
 import { CampaignRowMenu } from "@/components/campaigns/campaign-row-menu";
+import { FirstRunChecklist } from "@/components/campaigns/first-run-checklist";
 import { NewCampaignDialog } from "@/components/campaigns/new-campaign-dialog";
 import { SenderBanner } from "@/components/campaigns/sender-banner";
 import { CampaignStatusBadge } from "@/components/campaigns/status-badge";
@@ -11,6 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
+import { checklistCookieName, firstRunChecklist } from "@/lib/campaigns/first-run";
 import { listCampaigns } from "@/lib/campaigns/service";
 import { cn } from "@/lib/utils";
 import { senderBanner } from "@/lib/senders/banner";
@@ -21,15 +24,19 @@ const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZ
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** `?status=archived` lists the archived campaigns (each can be unarchived from its row menu); otherwise every other one. */
-export default async function CampaignsPage({ searchParams }: { searchParams: Promise<{ status?: string | string[] }> }) {
+export default async function CampaignsPage({ searchParams }: { searchParams: Promise<{ status?: string | string[]; new?: string | string[] }> }) {
   await connection();
   const user = await requireUser();
-  const archivedView = (await searchParams).status === "archived";
+  const params = await searchParams;
+  const archivedView = params.status === "archived";
+  const openNew = params.new === "1";
   const db = await getDb();
-  const [{ data: campaigns }, { data: anyArchived }, banner] = await Promise.all([
+  const checklistHidden = archivedView || (await cookies()).has(checklistCookieName(user.workspaceId));
+  const [{ data: campaigns }, { data: anyArchived }, banner, checklist] = await Promise.all([
     listCampaigns(db, user.workspaceId, archivedView ? { status: "archived", limit: 100 } : { limit: 100 }),
     archivedView ? Promise.resolve({ data: [true] }) : listCampaigns(db, user.workspaceId, { status: "archived", limit: 1 }),
     senderBanner(db, user.workspaceId),
+    checklistHidden ? Promise.resolve(null) : firstRunChecklist(db, user.workspaceId),
   ]);
   const hasArchived = anyArchived.length > 0;
   return (
@@ -37,9 +44,10 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Pr
       <PageHeader
         title="Campaigns"
         description="Trigger campaigns send one WhatsApp template message each time your systems call their webhook; bulk campaigns send one to everyone in an audience."
-        actions={campaigns.length > 0 || hasArchived ? <NewCampaignDialog /> : undefined}
+        actions={campaigns.length > 0 || hasArchived ? <NewCampaignDialog key={String(openNew)} defaultOpen={openNew} /> : undefined}
       />
       <SenderBanner banner={banner} className="mb-5" />
+      {checklist && !checklist.complete && <FirstRunChecklist checklist={checklist} cookieName={checklistCookieName(user.workspaceId)} />}
       {hasArchived && (
         <nav aria-label="Campaign status" className="mb-4 flex gap-1 border-b">
           <FilterLink href="/campaigns" current={!archivedView}>
@@ -60,8 +68,8 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Pr
         <EmptyState
           icon={<Megaphone aria-hidden />}
           title="No campaigns yet"
-          description="A campaign maps the fields your shop or CRM sends to an approved WhatsApp template. Build your first one — you can try it in the sandbox before connecting WhatsApp."
-          action={<NewCampaignDialog />}
+          description="A bulk campaign sends one WhatsApp template message to everyone in a list or segment; a trigger campaign sends one each time your shop or CRM calls its webhook. Build your first one — you can try it in the sandbox before connecting WhatsApp."
+          action={<NewCampaignDialog key={String(openNew)} defaultOpen={openNew} />}
         />
       ) : (
         <div className="overflow-hidden rounded-xl border">
