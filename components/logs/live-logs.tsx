@@ -9,7 +9,9 @@ import { requestJson } from "@/lib/http/client";
 import type { CampaignMessagesBody } from "@/lib/logs/http";
 import type { LogMessage } from "@/lib/logs/query";
 import type { LogStatus, StatusCounts } from "@/lib/statuses/messages";
+import { FiltersSheet, useBelowMd } from "./filters-sheet";
 import { InboundRow } from "./inbound-row";
+import { InboundCard, MessageCard } from "./message-cards";
 import { MessageRow } from "./message-row";
 import { StatusCountTiles } from "./status-counts";
 
@@ -40,6 +42,7 @@ export function LiveLogs({
   polling,
   campaignNames,
   filters,
+  activeFilters,
   pagination,
   empty,
   maxAttempts,
@@ -52,12 +55,16 @@ export function LiveLogs({
   /** Workspace-wide view: campaign id → name, shown as a column. */
   campaignNames?: Record<string, string>;
   filters: React.ReactNode;
+  /** How many filters are set (shown on the phone's "Filters" button). */
+  activeFilters: number;
   pagination: React.ReactNode;
   empty: React.ReactNode;
   /** Send attempts before a retryable failure becomes final ("attempt 2 of 6"). */
   maxAttempts: number;
 }) {
   const router = useRouter();
+  // Phones get cards and a filters sheet; one layout is rendered at a time.
+  const narrow = useBelowMd();
   const [rows, setRows] = React.useState(initialRows);
   const [counts, setCounts] = React.useState(initialCounts);
   const [fresh, setFresh] = React.useState<Set<string>>(new Set());
@@ -123,7 +130,7 @@ export function LiveLogs({
   return (
     <div className="grid min-w-0 grid-cols-1 gap-5">
       <StatusCountTiles counts={counts} hrefs={statusHrefs} active={activeStatus} />
-      {filters}
+      {narrow ? <FiltersSheet activeCount={activeFilters}>{filters}</FiltersSheet> : filters}
       <p aria-live="polite" className="sr-only">{announcement}</p>
       {overflow && (
         <div role="status" className="flex items-center justify-between gap-3 rounded-lg border border-primary/30 bg-accent px-4 py-2 text-sm">
@@ -135,6 +142,23 @@ export function LiveLogs({
       )}
       {rows.length === 0 ? (
         empty
+      ) : narrow ? (
+        <ol aria-label="Messages" className="min-w-0 divide-y rounded-xl border bg-card shadow-xs">
+          {rows.map((row) =>
+            row.direction === "inbound" ? (
+              <InboundCard key={row.id} row={row} fresh={fresh.has(row.id)} />
+            ) : (
+              <MessageCard
+                key={row.id}
+                row={row}
+                fresh={fresh.has(row.id)}
+                campaignName={campaignNames?.[row.campaignId]}
+                showCampaign={Boolean(campaignNames)}
+                maxAttempts={maxAttempts}
+              />
+            ),
+          )}
+        </ol>
       ) : (
         <div className="min-w-0 rounded-xl border bg-card shadow-xs">
           <Table aria-label="Messages">

@@ -14,6 +14,11 @@ import { LiveLogs } from "./live-logs";
 import { LogsFilters, type LogsFilterValues } from "./logs-filters";
 import { LogsPagination } from "./pagination";
 
+/** The filters set in the URL (status, phone, dates, campaign, direction). */
+function activeFilterCount(values: LogsFilterValues): number {
+  return [values.status, values.phone, values.from, values.to, values.campaign, values.direction].filter(Boolean).length;
+}
+
 export type LogsSearchParams = Record<string, string | string[] | undefined>;
 
 interface LogsBase {
@@ -116,6 +121,7 @@ export function LogsView({
         }
         campaignNames={campaigns && Object.fromEntries(campaigns.map((campaign) => [campaign.id, campaign.name]))}
         filters={filterBar}
+        activeFilters={activeFilterCount(data.values)}
         maxAttempts={MAX_SEND_ATTEMPTS}
         empty={data.noMessages ? noMessages : <NoMatchesEmptyState clearHref={basePath} />}
         pagination={

@@ -127,7 +127,7 @@ export function MessageRow({
   );
 }
 
-function MessageDetails({ row, retrying, maxAttempts, local }: { row: PublicMessage; retrying: boolean; maxAttempts: number; local: boolean }) {
+export function MessageDetails({ row, retrying, maxAttempts, local }: { row: PublicMessage; retrying: boolean; maxAttempts: number; local: boolean }) {
   const skipped = row.status === "skipped";
   const entries: [string, string | null][] = [
     ["Created", row.createdAt],

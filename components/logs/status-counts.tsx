@@ -44,7 +44,7 @@ export function StatusCountTiles({
   const activeStep = funnelStepOf(active);
   return (
     <div className="grid gap-2">
-      <ul aria-label="Messages by status" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      <ul aria-label="Messages by status" className="grid grid-cols-3 gap-2 sm:gap-3 lg:grid-cols-6">
         {LOG_STATUSES.map((status) => {
           const selected = activeStep === status;
           return (
@@ -53,7 +53,7 @@ export function StatusCountTiles({
                 href={hrefs[status]}
                 aria-current={selected ? "true" : undefined}
                 className={cn(
-                  "flex w-full flex-col gap-1 rounded-xl border bg-card px-4 py-3 shadow-xs transition-colors hover:bg-accent/60 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none",
+                  "flex w-full min-w-0 flex-col gap-1 rounded-xl border bg-card px-3 py-2 shadow-xs sm:px-4 sm:py-3 transition-colors hover:bg-accent/60 focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none",
                   selected && "border-primary/50 bg-accent",
                 )}
               >
@@ -61,11 +61,11 @@ export function StatusCountTiles({
                   <span aria-hidden className={cn("size-2 rounded-full", accents[status])} />
                   {STATUS_LABELS[status]}
                 </span>
-                <span className="text-2xl font-semibold tabular-nums" data-testid={`count-${status}`}>
+                <span className="text-xl font-semibold tabular-nums sm:text-2xl" data-testid={`count-${status}`}>
                   {counts[status].toLocaleString("en-US")}
                 </span>
                 {includes[status] && (
-                  <span aria-hidden className="text-xs text-muted-foreground">
+                  <span aria-hidden className="hidden text-xs text-muted-foreground sm:block">
                     {includes[status]}
                   </span>
                 )}
