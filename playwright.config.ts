@@ -64,6 +64,8 @@ export default defineConfig({
       // The webhook spec's receiver listens on 127.0.0.1 over plain http.
       WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
       MAIL_FILE: process.env.E2E_MAIL_FILE,
+      // The demo login and its workspace (e2e/first-run.spec.ts); every other test signs up its own user.
+      SENDSTREAM_SEED: process.env.SENDSTREAM_SEED ?? "true",
     },
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
   },

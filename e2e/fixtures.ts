@@ -102,3 +102,15 @@ export async function openDefaultSender(page: Page, name = "Sandbox") {
   await page.getByRole("link", { name: `Edit ${name}` }).click();
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
 }
+
+/** The demo login the server seeds on start (SENDSTREAM_SEED, set by playwright.config.ts). */
+export const DEMO_LOGIN = { email: "demo@sendstream.local", password: "sendstream-demo" };
+
+/** Signs in as the demo user, whose workspace starts with customers and two campaigns. */
+export async function signInAsDemo(page: Page) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(DEMO_LOGIN.email);
+  await page.getByLabel("Password").fill(DEMO_LOGIN.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible();
+}

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test, type Locator } from "@playwright/test";
 import { ARTIFACTS, expectFitsPhone } from "./checks";
-import { buildOrderCampaign, signUpNewUser } from "./fixtures";
+import { buildOrderCampaign, signInAsDemo, signUpNewUser } from "./fixtures";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -84,4 +84,31 @@ test("every main page and dialog fits a 390 px phone", async ({ page }) => {
   await page.goto("/docs/api");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectFitsPhone(page, "docs-api");
+});
+
+test("logs on a phone: each message a card with its status badge in view, filters in a sheet", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAsDemo(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/logs");
+  const list = page.getByRole("list", { name: "Messages" });
+  await expect(list).toBeVisible();
+  await expect(page.getByRole("table", { name: "Messages" })).toHaveCount(0);
+  // The first message and its status are on the first screen, without scrolling sideways.
+  const first = list.getByRole("listitem").first();
+  await expect(first).toBeInViewport();
+  await expect(first.getByText(/^(Read|Delivered|Sent|Failed|Queued|Skipped)$/)).toBeInViewport({ ratio: 1 });
+  await expectFitsPhone(page, "logs-cards");
+
+  // Filters live in a sheet; the button counts the active ones.
+  await page.getByRole("button", { name: "Filters" }).click();
+  const sheet = page.getByRole("dialog", { name: "Filter messages" });
+  await expect(sheet).toBeVisible();
+  await sheet.getByLabel("Status").selectOption({ label: "Failed" });
+  await reachAndClick(sheet.getByRole("button", { name: "Apply filters" }));
+  await expect(page.getByRole("button", { name: "Filters 1 active" })).toBeVisible();
+  const failed = page.getByRole("list", { name: "Messages" }).getByRole("listitem");
+  await expect(failed.first().getByText("Failed", { exact: true })).toBeInViewport();
+  await expect(failed.first().getByText(/undeliverable|engagement/)).toBeVisible();
+  await expectFitsPhone(page, "logs-cards-failed");
 });
