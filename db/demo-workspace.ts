@@ -240,6 +240,8 @@ async function fill(db: Executor, input: { workspaceId: string; userId: string; 
     const report = (status: "delivered" | "read" | "failed", at: Date, failure?: (typeof FAILURES)[number]) =>
       reports.push({ providerMessageId: wamid, workspaceId, report: { status, at, errorCode: failure?.errorCode ?? null, errorReason: failure?.errorReason ?? null } });
     if (roll < 0.05) return report("failed", new Date(sentAt.getTime() + 2000), FAILURES[roll < 0.035 ? 0 : 1]);
+    // A phone that stayed off: sent, never delivered.
+    if (roll < 0.08) return;
     const delivered = new Date(sentAt.getTime() + rng.between(1, 20) * 1000);
     report("delivered", delivered);
     if (roll < 0.3) return;
@@ -384,6 +386,8 @@ async function fill(db: Executor, input: { workspaceId: string; userId: string; 
     if (sent) reply(sent, 20 * MINUTE, "text", text);
   });
   await recordInboundMessages(db, { workspaceId, senderId: sender.id }, replies.sort((a, b) => a.at.getTime() - b.at.getTime()));
+  // Stored as they arrived, not as they were loaded: the logs order replies beside the messages they answer.
+  await db.execute(sql`update inbound_messages set created_at = received_at where workspace_id = ${workspaceId}`);
 
   // What the audit log would show for the above.
   const audit = (action: AuditAction, at: Date, targetType: string, targetId: string, metadata: Record<string, unknown>) => ({

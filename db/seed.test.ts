@@ -73,6 +73,7 @@ describe("seedDemoData", () => {
       expect(stats.delivered).toBeGreaterThanOrEqual(stats.read);
       expect(stats.read).toBeGreaterThan(0);
       expect(stats.delivered).toBeGreaterThan(stats.read);
+      expect(stats.sent).toBeGreaterThan(stats.delivered);
       const logs = await countLogStatuses(db, { workspaceId, campaignId: campaign.id }, {});
       expect(logs).toMatchObject({ sent: stats.sent, delivered: stats.delivered, read: stats.read, failed: stats.failed, queued: 0, skipped: stats.skipped });
     }
@@ -91,6 +92,7 @@ describe("seedDemoData", () => {
     expect(replies.filter((r) => r.campaignId === trigger.id).length).toBeGreaterThan(0);
     expect(replies.every((r) => r.replyToMessageId !== null && r.contactId !== null)).toBe(true);
     expect(replies.some((r) => r.kind === "button" && r.text === "Confirm")).toBe(true);
+    expect(replies.every((r) => r.createdAt.getTime() === r.receivedAt.getTime() && r.receivedAt.getTime() < Date.now())).toBe(true);
 
     // A day of trigger requests: accepted ones each sent a message, a few refused.
     const requests = await db.select().from(triggerRequests).where(eq(triggerRequests.campaignId, trigger.id));

@@ -14,6 +14,7 @@ async function shots(page: Page, name: string) {
   // The logs switch to cards after hydration at this width.
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/${name}-390-screen.png` });
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -63,6 +64,7 @@ test("the demo workspace: a checklist, customers, a completed bulk campaign with
   // The live trigger campaign: a day of requests and messages.
   await page.goto("/campaigns");
   await page.getByRole("link", { name: "Order confirmation" }).click();
+  await page.waitForURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
   const triggerId = /\/campaigns\/(cmp_[A-Za-z0-9]+)/.exec(page.url())![1];
   await page.goto(`/campaigns/${triggerId}/logs`);
   await expect(page.getByRole("table", { name: "Messages" }).getByText("order_confirmation").first()).toBeAttached();
