@@ -67,8 +67,13 @@ test("the demo workspace: a checklist, customers, a completed bulk campaign with
   await page.waitForURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
   const triggerId = /\/campaigns\/(cmp_[A-Za-z0-9]+)/.exec(page.url())![1];
   await page.goto(`/campaigns/${triggerId}/logs`);
-  await expect(page.getByRole("table", { name: "Messages" }).getByText("order_confirmation").first()).toBeAttached();
+  await expect(page.getByRole("table", { name: "Messages" }).getByText(/thanks for your order! Your order number is A-1\d{4}/).first()).toBeVisible();
   await expect(page.getByTestId("count-sent")).not.toHaveText("0");
+  // Its request log: the shop's calls of the last day, accepted and refused.
+  await page.goto(`/campaigns/${triggerId}/requests`);
+  const requests = page.getByRole("list", { name: "Requests" });
+  await expect(requests.getByRole("listitem").nth(10)).toBeVisible();
+  await expect(requests.getByText("422").first()).toBeVisible();
   await page.goto("/logs");
   await expect(page.getByRole("table", { name: "Messages" }).getByRole("row").nth(5)).toBeVisible();
   await shots(page, "logs");
@@ -83,7 +88,7 @@ test("the demo workspace: a checklist, customers, a completed bulk campaign with
   await expect(audit.getByText("203.0.113.24").first()).toBeVisible();
   // The contact who replied STOP: named, and the change was the app's own.
   const optOut = audit.getByRole("row").filter({ hasText: "Contact opted out" });
-  await expect(optOut.getByText(/the app made this change itself/)).toBeVisible();
+  await expect(optOut.getByText(/made by the app itself/)).toBeVisible();
   await expect(optOut.getByText("ctc_")).toHaveCount(0);
   await expect(audit.getByText("campaign.launched")).toHaveCount(0);
   await shots(page, "audit-log");

@@ -1,6 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import { useBelowMd } from "@/components/ui/use-below-md";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { auditActionLabel } from "@/lib/audit/actions";
 import type { AuditEventView } from "@/lib/audit/service";
@@ -32,7 +33,7 @@ function actorLabel(actor: AuditEventView["actor"]) {
   }
   return (
     <span title={actor.email}>
-      <span className="font-medium">{actor.name}</span> <span className="text-muted-foreground">{actor.email}</span>
+      <span className="font-medium">{actor.name}</span> <span className="block text-xs text-muted-foreground">{actor.email}</span>
     </span>
   );
 }
@@ -55,13 +56,43 @@ function targetLabel(event: AuditEventView) {
     <span title={event.targetId}>
       {kind && <span className="text-muted-foreground">{kind} </span>}
       {event.targetName ? <span className="font-medium">{event.targetName}</span> : <span className="font-mono text-xs">{event.targetId}</span>}
-      {event.targetDetail && <span className="text-muted-foreground"> {event.targetDetail}</span>}
+      {event.targetDetail && <span className="block text-xs text-muted-foreground">{event.targetDetail}</span>}
       {changed && <span className="text-muted-foreground">{changed}</span>}
     </span>
   );
 }
 
+function AddressLabel({ event }: { event: AuditEventView }) {
+  return event.ip ? <span className="font-mono">{event.ip}</span> : <span className="text-muted-foreground">{event.ipNote}</span>;
+}
+
+/** Phones: one entry per item, what happened first. */
+function AuditLogList({ events }: { events: AuditEventView[] }) {
+  return (
+    <ol aria-label="Audit log" className="divide-y">
+      {events.map((event) => (
+        <li key={event.id} className="grid gap-1 px-4 py-3 text-sm">
+          <p className="font-medium" title={event.action}>
+            {auditActionLabel(event.action)}
+          </p>
+          <p className="break-words">{targetLabel(event)}</p>
+          <p className="text-xs text-muted-foreground">
+            <LocalTime value={event.createdAt} />
+          </p>
+          <div className="text-xs">{actorLabel(event.actor)}</div>
+          <p className="text-xs break-words">
+            <span className="text-muted-foreground">Address: </span>
+            <AddressLabel event={event} />
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function AuditLogTable({ events }: { events: AuditEventView[] }) {
+  const narrow = useBelowMd();
+  if (narrow) return <AuditLogList events={events} />;
   return (
     <Table aria-label="Audit log">
       <TableHeader>
@@ -79,11 +110,11 @@ export function AuditLogTable({ events }: { events: AuditEventView[] }) {
             <TableCell className="whitespace-nowrap tabular-nums">
               <LocalTime value={event.createdAt} />
             </TableCell>
-            <TableCell className="max-w-72 truncate">{actorLabel(event.actor)}</TableCell>
+            <TableCell className="max-w-64 truncate">{actorLabel(event.actor)}</TableCell>
             <TableCell title={event.action}>{auditActionLabel(event.action)}</TableCell>
             <TableCell className="max-w-72 truncate">{targetLabel(event)}</TableCell>
-            <TableCell className="max-w-72 min-w-48 text-xs whitespace-normal">
-              {event.ip ? <span className="font-mono">{event.ip}</span> : <span className="text-muted-foreground">{event.ipNote}</span>}
+            <TableCell className="max-w-60 min-w-44 text-xs whitespace-normal">
+              <AddressLabel event={event} />
             </TableCell>
           </TableRow>
         ))}

@@ -5,23 +5,6 @@ import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 
-const BELOW_MD = "(max-width: 767.98px)";
-
-function subscribe(onChange: () => void) {
-  const query = window.matchMedia(BELOW_MD);
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
-
-/**
- * Whether the screen is narrower than Tailwind's `md` (a phone). The server renders the wide
- * layout; a phone switches after hydration. Used where rendering both layouts would repeat
- * controls (ids, names) in the page.
- */
-export function useBelowMd(): boolean {
-  return React.useSyncExternalStore(subscribe, () => window.matchMedia(BELOW_MD).matches, () => false);
-}
-
 /** On phones: the filter form in a sheet, opened by a "Filters" button that counts the active filters. */
 export function FiltersSheet({ activeCount, children }: { activeCount: number; children: React.ReactNode }) {
   return (

@@ -129,7 +129,7 @@ describe("audit trail", () => {
     const { data } = await listAuditEvents(counting.db, fixture.workspaceId);
     expect(counting.statements).toHaveLength(1);
     const byAction = new Map(data.map((e) => [e.action, e]));
-    expect(byAction.get("contact.opted_out")).toMatchObject({ targetName: "Sofía López", targetDetail: "+15125550142", ip: null, ipNote: expect.stringContaining("the app made this change itself") });
+    expect(byAction.get("contact.opted_out")).toMatchObject({ targetName: "Sofía López", targetDetail: "+15125550142", ip: null, ipNote: expect.stringContaining("made by the app itself") });
     expect(byAction.get("contact.opted_in")).toMatchObject({ targetName: "+15125550143", targetDetail: null, ipNote: expect.stringContaining("TRUSTED_PROXY_HOPS is 0") });
     expect(byAction.get("campaign.paused")).toMatchObject({ targetName: "Order shipped", ip: "203.0.113.9", ipNote: null });
     expect(byAction.get("api_key.created")).toMatchObject({ targetName: "Test key" });

@@ -109,9 +109,9 @@ export interface AuditEventView {
  * to trust (TRUSTED_PROXY_HOPS, lib/http/client-ip.ts).
  */
 export function missingAddressNote(actor: AuditEventView["actor"], hops: number = trustedProxyHops()): string {
-  if (!actor) return "No address: the app made this change itself (a reply, a schedule, a script), not a request.";
-  if (hops <= 0) return "Address not recorded: the server trusts no proxy for client addresses (TRUSTED_PROXY_HOPS is 0).";
-  return "Address not recorded: the request did not come through the trusted proxy with a client address.";
+  if (!actor) return "None: made by the app itself (a reply, a schedule), not a request";
+  if (hops <= 0) return "Not recorded: no proxy is trusted for client addresses (TRUSTED_PROXY_HOPS is 0)";
+  return "Not recorded: the request did not come through the trusted proxy with a client address";
 }
 
 function text(value: unknown): string | null {
