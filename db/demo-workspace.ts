@@ -13,6 +13,7 @@ import { auditRow, type AuditActor } from "@/lib/audit/service";
 import type { MessageConfig } from "@/lib/campaigns/schemas";
 import { triggerConfigSchema } from "@/lib/campaigns/schemas";
 import type { InboundMessage } from "@/lib/channels/types";
+import { reasonForCode } from "@/lib/channels/whatsapp/errors";
 import { newId } from "@/lib/crypto/random";
 import { recordInboundMessages } from "@/lib/inbound/record";
 import { composeFor, type CampaignSending } from "@/lib/outbox/compose";
@@ -145,10 +146,8 @@ const TRIGGER_CONFIG = triggerConfigSchema.parse({
   ],
 });
 
-const FAILURES = [
-  { errorCode: "131026", errorReason: "The number is not on WhatsApp or cannot receive messages (undeliverable)." },
-  { errorCode: "131049", errorReason: "WhatsApp did not deliver this marketing message to keep engagement healthy; wait at least 24 hours before sending again." },
-];
+/** Failures as WhatsApp reports them for any template: a number not on WhatsApp, one restricted for spam. */
+const FAILURES = [131026, 131048].map((code) => ({ errorCode: String(code), errorReason: reasonForCode(code) }));
 
 /** Whether the workspace already has contacts or campaigns: the demo is then left as it is. */
 async function hasContent(db: Executor, workspaceId: string): Promise<boolean> {
