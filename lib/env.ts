@@ -51,6 +51,11 @@ export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
 
+/** Forget the validated environment, for tests that change process.env. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
 /** Validated environment. Throws one readable error listing every bad variable. */
 export function getEnv(source: Record<string, string | undefined> = process.env): Env {
   if (cached && source === process.env) return cached;
@@ -77,12 +82,18 @@ export function getEnv(source: Record<string, string | undefined> = process.env)
   return parsed.data;
 }
 
-/** Public base URL of the web app, without a trailing slash. */
-export function appUrl(requestOrigin?: string): string {
-  return (getEnv().APP_URL ?? requestOrigin ?? "http://localhost:3000").replace(/\/+$/, "");
+/**
+ * The one place that decides the web app's public base URL (no trailing slash): APP_URL when set,
+ * else the origin the request came in on (pass it: `originOfRequest(request)` in route handlers,
+ * `await requestOrigin()` in pages), else, for work outside any request, this process's own port on
+ * localhost. Every public URL shown or sent (Meta's callback URL, webhook and trigger URLs, links in
+ * mail and docs) is built on it.
+ */
+export function appUrl(requestOrigin: string | undefined): string {
+  return (getEnv().APP_URL ?? requestOrigin ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, "");
 }
 
 /** Base URL used in webhook URLs (`{api_url}/outbound/{id}`); defaults to the app URL. */
-export function apiUrl(requestOrigin?: string): string {
+export function apiUrl(requestOrigin: string | undefined): string {
   return (getEnv().API_URL ?? appUrl(requestOrigin)).replace(/\/+$/, "");
 }

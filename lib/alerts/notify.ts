@@ -25,7 +25,7 @@ async function ownerEmails(db: Executor, workspaceId: string): Promise<string[]>
 }
 
 export async function notifyOwners(db: Executor, notice: OpenedNotice, settings: AlertSettings, deps: NotifyDeps = {}): Promise<void> {
-  const link = `${appUrl()}${notice.href}`;
+  const link = `${appUrl(undefined)}${notice.href}`; // Sent from a job: no request to take an origin from.
   const problems: string[] = [];
   let emailed = false;
   let posted = false;

@@ -1,5 +1,5 @@
 import { getEnv } from "@/lib/env";
-import { originFromHeaders } from "@/lib/http/origin";
+import { originOfRequest } from "@/lib/http/origin";
 
 /**
  * The base of the links account mails carry (password reset, email verification): APP_URL, so a
@@ -8,7 +8,7 @@ import { originFromHeaders } from "@/lib/http/origin";
  */
 export function accountLinkBase(request: Request): string | null {
   const env = getEnv();
-  const base = env.APP_URL ?? (env.NODE_ENV === "production" ? null : (originFromHeaders(request.headers) ?? new URL(request.url).origin));
+  const base = env.APP_URL ?? (env.NODE_ENV === "production" ? null : originOfRequest(request));
   return base ? base.replace(/\/+$/, "") : null;
 }
 

@@ -1,4 +1,5 @@
 // Request → response for the campaign routes under /api/v1 (the web app and integrators alike).
+import { originOfRequest } from "@/lib/http/origin";
 import { getDb, type Executor } from "@/db";
 import { auditActorFromRequest, type AuditActor } from "@/lib/audit/service";
 import { KIB, readJsonBody } from "@/lib/http/body";
@@ -51,7 +52,7 @@ export function campaignActionRoutes(action: CampaignAction) {
   return {
     POST: withWorkspace<{ id: string }>(async ({ request, params, workspaceId, actor }) => {
       const body = await readOptionalJson(request);
-      const origin = new URL(request.url).origin;
+      const origin = originOfRequest(request);
       return json(await runCampaignAction(await getDb(), workspaceId, params.id, action, body, origin, auditActorFromRequest(request, actor)));
     }),
     GET: notAllowed,

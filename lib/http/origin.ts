@@ -4,3 +4,9 @@ export function originFromHeaders(headers: { get(name: string): string | null },
   if (!host) return undefined;
   return `${headers.get("x-forwarded-proto") ?? fallbackProtocol}://${host}`;
 }
+
+/** For route handlers: the origin the client used for this request (see `appUrl`). */
+export function originOfRequest(request: Request): string {
+  const url = new URL(request.url);
+  return originFromHeaders(request.headers, url.protocol.replace(":", "")) ?? url.origin;
+}

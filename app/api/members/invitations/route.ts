@@ -1,3 +1,4 @@
+import { originOfRequest } from "@/lib/http/origin";
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { appUrl } from "@/lib/env";
@@ -9,7 +10,7 @@ import { inviteMember } from "@/lib/members/service";
 export const POST = withWorkspace(async ({ request, actor, workspaceId }) => {
   const { value } = await readJsonBody(request, { limitBytes: 2 * KIB });
   const invitation = await inviteMember(await getDb(), workspaceId, { ...auditActorFromRequest(request, actor), userId: actor.id }, value, {
-    baseUrl: appUrl(new URL(request.url).origin),
+    baseUrl: appUrl(originOfRequest(request)),
   });
   return json(invitation, { status: 201 });
 }, adminsOnly);

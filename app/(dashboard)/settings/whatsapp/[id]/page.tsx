@@ -10,6 +10,7 @@ import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { appUrl } from "@/lib/env";
 import { orNotFound, pageParams } from "@/lib/http/page-not-found";
+import { requestOrigin } from "@/lib/http/request-origin";
 import { SANDBOX_TEST_NUMBERS } from "@/lib/channels";
 import { bannerFromHealth } from "@/lib/senders/banner";
 import { senderHealth } from "@/lib/senders/health";
@@ -44,7 +45,7 @@ export default async function WhatsAppSenderPage({ params }: { params: Promise<{
           key={sender.id}
           initialSender={sender}
           pendingMessages={health.pendingMessages}
-          webhookUrl={`${appUrl()}/api/webhooks/whatsapp`}
+          webhookUrl={`${appUrl(await requestOrigin())}/api/webhooks/whatsapp`}
           undeliverableTestNumber={SANDBOX_TEST_NUMBERS.undeliverable}
         />
       </div>

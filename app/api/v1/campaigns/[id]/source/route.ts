@@ -1,3 +1,4 @@
+import { originOfRequest } from "@/lib/http/origin";
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { readStrictBody } from "@/lib/http/request";
@@ -8,14 +9,14 @@ import { getCampaignSource, putCampaignSource } from "@/lib/sources/service";
 type Params = { id: string };
 
 export const GET = withWorkspace<Params>(async ({ request, params, workspaceId }) =>
-  json(await getCampaignSource(await getDb(), workspaceId, params.id, new URL(request.url).origin)),
+  json(await getCampaignSource(await getDb(), workspaceId, params.id, originOfRequest(request))),
 );
 
 export const PUT = withWorkspace<Params>(async ({ request, params, workspaceId, actor }) => {
   const source = await readStrictBody(request, putSourceSchema);
   const db = await getDb();
   return json(
-    await putCampaignSource(db, { workspaceId, campaignId: params.id, source, actor: auditActorFromRequest(request, actor), origin: new URL(request.url).origin }),
+    await putCampaignSource(db, { workspaceId, campaignId: params.id, source, actor: auditActorFromRequest(request, actor), origin: originOfRequest(request) }),
   );
 });
 

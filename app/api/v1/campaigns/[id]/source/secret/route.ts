@@ -1,3 +1,4 @@
+import { originOfRequest } from "@/lib/http/origin";
 import { getDb } from "@/db";
 import { auditActorFromRequest } from "@/lib/audit/service";
 import { readOptionalJson } from "@/lib/campaigns/http";
@@ -14,7 +15,7 @@ export const POST = withWorkspace<{ id: string }>(async ({ request, params, work
     campaignId: params.id,
     request: input,
     actor: auditActorFromRequest(request, actor),
-    origin: new URL(request.url).origin,
+    origin: originOfRequest(request),
   });
   return json(result, { status: 201 });
 });
