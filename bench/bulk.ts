@@ -87,10 +87,11 @@ async function main() {
     await queryRows(db, sql`insert into contact_lists (id, workspace_id, name) values (${listId}, ${workspaceId}, 'Everyone')`);
     await queryRows(
       db,
-      sql`insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method)
+      sql`insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method, consent_status)
         select 'ctc_' || ${prefix} || i, ${workspaceId}, '+1415' || lpad(i::text, 7, '0'), 'Customer ' || i,
           jsonb_build_object('code', 'C' || i, 'city', (array['Lisbon', 'Porto', 'Austin', 'Leeds'])[1 + i % 4]),
-          case when i % 100 = 0 then now() end, case when i % 100 = 0 then 'manual' end
+          case when i % 100 = 0 then now() end, case when i % 100 = 0 then 'manual' end,
+          case when i % 100 = 0 then 'unsubscribed' else 'unknown' end
         from generate_series(1, ${contacts}) i`,
     );
     await queryRows(db, sql`insert into contact_list_members (list_id, contact_id) select ${listId}, id from contacts where workspace_id = ${workspaceId}`);

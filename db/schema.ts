@@ -8,6 +8,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  check,
   smallint,
   text,
   timestamp,
@@ -23,6 +24,12 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
 
 export const optOutMethods = ["manual", "import", "api", "keyword"] as const;
 export type OptOutMethod = (typeof optOutMethods)[number];
+/** A contact's consent to business-initiated messages (lib/contacts/consent.ts writes it). */
+export const consentStatuses = ["subscribed", "unsubscribed", "unknown"] as const;
+export type ConsentStatus = (typeof consentStatuses)[number];
+/** Where the current consent status came from. */
+export const consentSources = ["import", "form", "api", "keyword", "button", "manual"] as const;
+export type ConsentSource = (typeof consentSources)[number];
 /** The kinds of inbound message (`InboundKind` in lib/channels/types.ts, checked equal in lib/inbound). */
 export const inboundKinds = ["text", "button", "interactive", "media", "location", "reaction", "unsupported"] as const;
 export const attributeTypes = ["string", "number", "boolean", "date"] as const;
@@ -274,10 +281,18 @@ export const contacts = pgTable(
     optOutMethod: text("opt_out_method", { enum: optOutMethods }),
     /** Who or what opted them out: the user's email, the API key's name, the import's file, the keyword. */
     optOutDetail: text("opt_out_detail"),
+    /** `unsubscribed` exactly while `opted_out_at` is set (the check below). */
+    consentStatus: text("consent_status", { enum: consentStatuses }).notNull().default("unknown"),
+    consentSource: text("consent_source", { enum: consentSources }),
+    /** When the status was last set. */
+    consentAt: at("consent_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    // Also `contacts_consent_opt_out_check`: (consent_status = 'unsubscribed') = (opted_out_at is not null), added by
+    // hand in its migration after the backfill (drizzle would add it before any row could satisfy it).
+    check("contacts_consent_status_check", sql`${t.consentStatus} in ('subscribed', 'unsubscribed', 'unknown')`),
     uniqueIndex("contacts_workspace_phone_idx").on(t.workspaceId, t.phoneNumber),
     index("contacts_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
     index("contacts_attributes_idx").using("gin", sql`${t.attributes} jsonb_path_ops`),
@@ -373,7 +388,8 @@ export const contactImportRows = pgTable(
     phone: text("phone"),
     name: text("name"),
     attributes: jsonb("attributes").$type<Record<string, unknown>>(),
-    optedOut: boolean("opted_out"),
+    /** The consent status the row states; null leaves the contact's consent as it is. */
+    consent: text("consent", { enum: consentStatuses }),
     /** Why the row was rejected; null for a valid row. */
     error: text("error"),
     /** The row as it was in the file, for the rejected-rows download. */
@@ -537,7 +553,7 @@ export const bulkSnapshotChunks = pgTable(
     firstNumber: integer("first_number").notNull(),
     contactIds: text("contact_ids").array().notNull(),
     phoneNumbers: text("phone_numbers").array().notNull(),
-    /** Per contact: 0 due now, 1 held by the daily tier, 2 skipped (a variable without a value). */
+    /** Per contact: 0 due now, 1 held by the daily tier, 2 skipped (a variable without a value), 3 skipped (no consent to marketing). */
     kinds: smallint("kinds").array().notNull(),
     queued: integer("queued").notNull(),
     held: integer("held").notNull(),

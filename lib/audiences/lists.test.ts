@@ -20,6 +20,7 @@ async function insertContacts(workspaceId: string, people: { phone: string; city
         attributes: p.city ? { city: p.city } : {},
         optedOutAt: p.optedOut ? new Date() : null,
         optOutMethod: p.optedOut ? ("manual" as const) : null,
+        consentStatus: p.optedOut ? ("unsubscribed" as const) : ("unknown" as const),
       })),
     )
     .returning({ id: contacts.id });

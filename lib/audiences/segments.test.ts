@@ -77,6 +77,7 @@ async function seed(workspaceId: string): Promise<Record<string, string>> {
       attributes: person.attributes ?? {},
       optedOutAt: person.optedOut ? new Date() : null,
       optOutMethod: person.optedOut ? "manual" : null,
+      consentStatus: person.optedOut ? "unsubscribed" : "unknown",
       createdAt: person.createdAt,
     });
     for (const message of person.messages ?? []) {

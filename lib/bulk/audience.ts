@@ -21,8 +21,33 @@ export function parseStoredAudience(value: unknown): BulkAudience {
     ...(Array.isArray(raw.contactIds) ? { contactIds: ids(raw.contactIds) } : {}),
     ...(Array.isArray(raw.excludeContactIds) ? { excludeContactIds: ids(raw.excludeContactIds) } : {}),
     ...(typeof raw.excludeContactsWithEmptyVariables === "boolean" ? { excludeContactsWithEmptyVariables: raw.excludeContactsWithEmptyVariables } : {}),
+    ...(typeof raw.includeUnknownConsent === "boolean" ? { includeUnknownConsent: raw.includeUnknownConsent } : {}),
   };
 }
+
+/**
+ * The consent rule of bulk campaigns. Unsubscribed contacts are never in an audience
+ * (`bulkAudienceSql`). A MARKETING template reaches only subscribed contacts, unless the campaign
+ * includes unknown consent (`audience.includeUnknownConsent`); utility and authentication
+ * templates reach unknown ones too. Contacts left out for consent are stored as skipped
+ * (`no_consent`), so the campaign's numbers account for them.
+ */
+export interface ConsentRule {
+  marketing: boolean;
+  includeUnknown: boolean;
+}
+
+export function consentRuleOf(templateCategory: string | null | undefined, audience: Pick<BulkAudience, "includeUnknownConsent">): ConsentRule {
+  return { marketing: templateCategory === "MARKETING", includeUnknown: audience.includeUnknownConsent === true };
+}
+
+/** True for a contact (aliased `c`) of the audience that the rule leaves out for consent. */
+export function noConsentSql(rule: ConsentRule): SQL {
+  return rule.marketing && !rule.includeUnknown ? sql`(c.consent_status <> 'subscribed')` : sql`false`;
+}
+
+export const NO_CONSENT_CODE = "no_consent";
+export const NO_CONSENT_REASON = "Not sent: the template is marketing and the contact has not subscribed (consent unknown); the campaign did not include unknown consent.";
 
 export function isAudienceEmpty(audience: Pick<BulkAudience, "listIds" | "segmentIds" | "contactIds">): boolean {
   return audience.listIds.length + audience.segmentIds.length + (audience.contactIds?.length ?? 0) === 0;
@@ -55,6 +80,8 @@ export async function bulkAudienceSql(db: Executor, workspaceId: string, audienc
 export interface AudienceCount {
   count: number;
   optedOutExcluded: number;
+  /** Of `count`: contacts by consent (a marketing template reaches only `subscribed` unless unknown is included). */
+  consent: { subscribed: number; unknown: number };
 }
 
 /** The live count, and how many contacts the lists and segments select who opted out. */
@@ -69,12 +96,15 @@ export async function countBulkAudience(db: Executor, workspaceId: string, audie
   for (const id of new Set(audience.segmentIds)) selectors.push(compileSegmentFilter(await segmentFilter(db, workspaceId, id)));
   if (audience.contactIds && audience.contactIds.length > 0) selectors.push(sql`${c.id} in ${idArray(audience.contactIds)}`);
   const excluded = audience.excludeContactIds ?? [];
-  const [row] = await queryRows<{ count: number | string; opted_out: number | string }>(
+  const [row] = await queryRows<{ count: number | string; opted_out: number | string; subscribed: number | string }>(
     db,
     sql`select (select count(*) from (${audienceSql}) a)::int as count,
+      (select count(*) from (${audienceSql}) a join contacts c on c.id = a.id where c.consent_status = 'subscribed')::int as subscribed,
       (select count(*) from contacts c where ${c.workspaceId} = ${workspaceId} and ${c.optedOutAt} is not null
         and (${sql.join(selectors, sql` or `)})
         ${excluded.length > 0 ? sql`and ${c.id} not in ${idArray(excluded)}` : sql``})::int as opted_out`,
   );
-  return { count: Number(row?.count ?? 0), optedOutExcluded: Number(row?.opted_out ?? 0) };
+  const count = Number(row?.count ?? 0);
+  const subscribed = Number(row?.subscribed ?? 0);
+  return { count, optedOutExcluded: Number(row?.opted_out ?? 0), consent: { subscribed, unknown: count - subscribed } };
 }

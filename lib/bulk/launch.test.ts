@@ -112,7 +112,7 @@ describe("bulk launch: the snapshot", () => {
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
     await db
       .update(contacts)
-      .set({ optedOutAt: new Date("2026-11-20T10:00:00Z"), optOutMethod: "keyword", optOutDetail: "STOP" })
+      .set({ optedOutAt: new Date("2026-11-20T10:00:00Z"), optOutMethod: "keyword", optOutDetail: "STOP", consentStatus: "unsubscribed" })
       .where(eq(contacts.id, fixture.contactIds[1]!));
     const claimed = await claimBulkMessages(db, { campaignId: fixture.campaignId, now: new Date(), lease: new Date(Date.now() + 60_000), count: 10, render: renderClaimedBulkMessages });
     expect(claimed.map((m) => m.contactId).sort()).toEqual([fixture.contactIds[0], fixture.contactIds[2]].sort());
@@ -128,7 +128,7 @@ describe("bulk launch: the snapshot", () => {
   it("leaves opted-out contacts out, and the live count says how many", async () => {
     const fixture = await createBulkFixture({ contacts: 6, optedOut: 3 });
     const db = await getDb();
-    expect(await countBulkAudience(db, fixture.workspaceId, { listIds: [fixture.listId], segmentIds: [] })).toEqual({ count: 6, optedOutExcluded: 3 });
+    expect(await countBulkAudience(db, fixture.workspaceId, { listIds: [fixture.listId], segmentIds: [] })).toEqual({ count: 6, optedOutExcluded: 3, consent: { subscribed: 6, unknown: 0 } });
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
     const stored = await bulkMessages(fixture.campaignId);
     expect(stored.map((m) => m.contactId).sort()).toEqual([...fixture.contactIds].sort());

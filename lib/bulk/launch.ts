@@ -12,7 +12,7 @@ import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
 import { lockMessagingAccount } from "@/lib/senders/messaging-account";
 import { campaignSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
-import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
+import { bulkAudienceSql, consentRuleOf, countBulkAudience, isAudienceEmpty, noConsentSql, parseStoredAudience, type ConsentRule } from "./audience";
 import { bulkLaunchChecks } from "./checks";
 import { renderingSql, type SqlRendering } from "./render-sql";
 import type { BulkAudience } from "./schemas";
@@ -30,6 +30,7 @@ export interface LaunchCheck {
   errors: FieldError[];
   warnings: FieldError[];
   audienceCount: number;
+  consent: { marketing: boolean; includeUnknown: boolean; subscribed: number; unknown: number; unsubscribed: number; skipped: number };
   tier: { tier: TierUsage["tier"]; limit: number | null; usedLast24h: number; available: number | null };
   exceedsTier: boolean;
   sendableNow: number;
@@ -44,19 +45,28 @@ interface LaunchPlan {
   audienceSql: SQL | null;
   template: { name: string; language: string; parameterFormat: "POSITIONAL" | "NAMED"; components: unknown[] } | null;
   audience: BulkAudience;
+  consentRule: ConsentRule;
 }
 type SQL = ReturnType<typeof sql>;
 
-/** The audience size and how many of its contacts have an empty variable, in one statement. */
-async function countForLaunch(db: Executor, audienceSql: SQL, rendering: SqlRendering | null): Promise<{ total: number; missing: number }> {
-  const [row] = await queryRows<{ total: number | string; missing: number | string }>(
+/**
+ * The audience size, how many of its contacts are left out for consent, how many of the others have
+ * an empty variable, and how many are subscribed, in one statement.
+ */
+async function countForLaunch(
+  db: Executor,
+  audienceSql: SQL,
+  rendering: SqlRendering | null,
+  noConsent: SQL,
+): Promise<{ total: number; missing: number; noConsent: number; subscribed: number }> {
+  const [row] = await queryRows<{ total: number | string; missing: number | string; no_consent: number | string; subscribed: number | string }>(
     db,
-    rendering
-      ? sql`select count(*)::int as total, (count(*) filter (where ${rendering.missing}))::int as missing
-          from (${audienceSql}) a join contacts c on c.id = a.id ${rendering.joins}`
-      : sql`select count(*)::int as total, 0 as missing from (${audienceSql}) a`,
+    sql`select count(*)::int as total, (count(*) filter (where ${noConsent}))::int as no_consent,
+        (count(*) filter (where c.consent_status = 'subscribed'))::int as subscribed,
+        ${rendering ? sql`(count(*) filter (where (${rendering.missing}) and not ${noConsent}))::int` : sql`0`} as missing
+      from (${audienceSql}) a join contacts c on c.id = a.id ${rendering ? rendering.joins : sql``}`,
   );
-  return { total: Number(row?.total ?? 0), missing: Number(row?.missing ?? 0) };
+  return { total: Number(row?.total ?? 0), missing: Number(row?.missing ?? 0), noConsent: Number(row?.no_consent ?? 0), subscribed: Number(row?.subscribed ?? 0) };
 }
 
 async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, options: { allowTierWait: boolean; now: Date }): Promise<LaunchPlan> {
@@ -69,10 +79,12 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
   const messageConfig = parseStoredMessageConfig(row.messageConfig);
   const audienceSql = isAudienceEmpty(audience) ? null : await bulkAudienceSql(db, workspaceId, audience);
   const rendering = template ? renderingSql(template, messageConfig) : null;
-  const counts = audienceSql ? await countForLaunch(db, audienceSql, rendering) : { total: 0, missing: 0 };
+  const consentRule = consentRuleOf(templateRow?.category, audience);
+  const counts = audienceSql ? await countForLaunch(db, audienceSql, rendering, noConsentSql(consentRule)) : { total: 0, missing: 0, noConsent: 0, subscribed: 0 };
+  const unsubscribed = isAudienceEmpty(audience) ? 0 : (await countBulkAudience(db, workspaceId, audience)).optedOutExcluded;
   const audienceCount = counts.total - (audience.excludeContactsWithEmptyVariables ? counts.missing : 0);
-  // Contacts with an empty variable are skipped, never sent: they use none of the daily limit.
-  const toSend = counts.total - counts.missing;
+  // Contacts with an empty variable or without consent are skipped, never sent: they use none of the daily limit.
+  const toSend = counts.total - counts.missing - counts.noConsent;
   const usage = await tierUsage(db, sender, options.now);
   const { errors, warnings } = bulkLaunchChecks({
     messageConfig: row.messageConfig,
@@ -97,6 +109,14 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
       errors,
       warnings,
       audienceCount,
+      consent: {
+        marketing: consentRule.marketing,
+        includeUnknown: consentRule.includeUnknown,
+        subscribed: counts.subscribed,
+        unknown: counts.total - counts.subscribed,
+        unsubscribed,
+        skipped: counts.noConsent,
+      },
       tier: { tier: usage.tier, limit: usage.limit, usedLast24h: usage.usedLast24h, available: usage.available },
       exceedsTier,
       sendableNow,
@@ -107,6 +127,7 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
     audienceSql,
     template,
     audience,
+    consentRule,
   };
 }
 
@@ -145,6 +166,7 @@ async function snapshotAndQueueFirstChunk(tx: Executor, workspaceId: string, row
     audienceSql: plan.audienceSql,
     missing: rendering.missing,
     missingJoins: rendering.missingJoins,
+    noConsent: noConsentSql(plan.consentRule),
     excludeMissing: plan.audience.excludeContactsWithEmptyVariables === true,
     available: plan.check.exceedsTier ? plan.check.sendableNow : null,
     now,
@@ -158,6 +180,8 @@ export interface LaunchOptions {
   version?: number;
   /** Overrides the campaign's stored choice (set when it was scheduled). */
   allowTierWait?: boolean;
+  /** Stored on the campaign's audience before the checks (a marketing template then reaches unknown consent too). */
+  includeUnknownConsent?: boolean;
   actor?: AuditActor;
   now?: Date;
   /** Tests only: runs after the snapshot, before the status change commits (a throw rolls everything back). */
@@ -167,6 +191,19 @@ export interface LaunchOptions {
 }
 
 const LAUNCHABLE: CampaignStatus[] = ["draft", "scheduled"];
+
+/** The row with the launch's include-unknown choice in its audience (stored with the status change). */
+function withConsentChoice(row: CampaignRow, includeUnknownConsent: boolean | undefined): CampaignRow {
+  if (includeUnknownConsent === undefined) return row;
+  const audience = { ...parseStoredAudience(row.audience), includeUnknownConsent };
+  return { ...row, audience: audience as unknown as CampaignRow["audience"] };
+}
+
+/** A marketing campaign sent to contacts of unknown consent: its own audit row, with how many. */
+async function auditConsentChoice(tx: Executor, campaign: CampaignRow, consent: LaunchCheck["consent"], actor: AuditActor | undefined): Promise<void> {
+  if (!consent.marketing || !consent.includeUnknown) return;
+  await auditCampaign(tx, campaign, "unknown_consent_included", actor, { unknown: consent.unknown, subscribed: consent.subscribed });
+}
 const LAUNCHED: CampaignStatus[] = ["sending", "paused", "completed"];
 
 /**
@@ -179,25 +216,28 @@ const LAUNCHED: CampaignStatus[] = ["sending", "paused", "completed"];
 export async function launchBulkCampaign(db: Executor, workspaceId: string, id: string, options: LaunchOptions = {}): Promise<CampaignView> {
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
-    const row = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
+    let row = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
     if (LAUNCHED.includes(row.status) && row.launchedAt) return viewWithTemplate(tx, row);
     if (!LAUNCHABLE.includes(row.status)) throw conflict(`A ${row.status} campaign cannot be launched.`, "invalid_status_transition");
     expectVersion(row, options.version);
     const allowTierWait = options.allowTierWait ?? row.allowTierWait;
+    row = withConsentChoice(row, options.includeUnknownConsent);
     // Launches on the numbers of one business account take turns: each counts what the last queued.
     await lockMessagingAccount(tx, await campaignSenderRow(tx, workspaceId, row.senderId));
     const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
     if (!plan.check.ready) throw checksFailed(plan.check);
     const inserted = await snapshotAndQueueFirstChunk(tx, workspaceId, row, plan, now, options.snapshotChunkSize);
     await options.afterSnapshot?.(inserted);
-    const updated = await updateCampaignRow(tx, row, { status: "sending", launchedAt: now, allowTierWait, updatedAt: now });
+    const updated = await updateCampaignRow(tx, row, { status: "sending", launchedAt: now, allowTierWait, audience: row.audience, updatedAt: now });
     await auditCampaign(tx, updated, "launched", options.actor, {
       from: row.status,
       to: "sending",
       version: updated.version,
       messages: inserted,
       held: plan.check.exceedsTier ? Math.max(0, inserted - plan.check.sendableNow) : 0,
+      consent: plan.check.consent,
     });
+    await auditConsentChoice(tx, updated, plan.check.consent, options.actor);
     return viewWithTemplate(tx, updated);
   });
 }
@@ -243,6 +283,7 @@ export interface ScheduleInput {
   timeZone: string;
   version?: number;
   allowTierWait?: boolean;
+  includeUnknownConsent?: boolean;
 }
 
 /** How far ahead a campaign may be scheduled. */
@@ -267,15 +308,16 @@ export async function scheduleBulkCampaign(
   }
   if (fieldErrors.length > 0) throw new ApiError("validation_failed", "The schedule is not valid.", { errors: fieldErrors });
   return db.transaction(async (tx) => {
-    const row = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
-    if (!LAUNCHABLE.includes(row.status)) throw conflict(`A ${row.status} campaign cannot be scheduled.`, "invalid_status_transition");
-    expectVersion(row, input.version);
+    const locked = await loadBulkCampaignRow(tx, workspaceId, id, { lock: true });
+    if (!LAUNCHABLE.includes(locked.status)) throw conflict(`A ${locked.status} campaign cannot be scheduled.`, "invalid_status_transition");
+    expectVersion(locked, input.version);
+    const row = withConsentChoice(locked, input.includeUnknownConsent);
     const allowTierWait = input.allowTierWait ?? row.allowTierWait;
     const plan = await planLaunch(tx, workspaceId, row, { allowTierWait, now });
     // The daily limit is checked again at the scheduled time, when the rolling window has moved.
     const errors = plan.check.errors.filter((e) => e.code !== "tier_exceeded");
     if (errors.length > 0) throw checksFailed({ ...plan.check, errors });
-    const updated = await updateCampaignRow(tx, row, { status: "scheduled", scheduledAt: at, scheduleTimeZone: input.timeZone, allowTierWait, updatedAt: now });
+    const updated = await updateCampaignRow(tx, row, { status: "scheduled", scheduledAt: at, scheduleTimeZone: input.timeZone, allowTierWait, audience: row.audience, updatedAt: now });
     await auditCampaign(tx, updated, "scheduled", options.actor, { from: row.status, to: "scheduled", version: updated.version, scheduledAt: at.toISOString(), timeZone: input.timeZone });
     return viewWithTemplate(tx, updated);
   });

@@ -22,6 +22,9 @@ export const audienceCountRequestSchema = bulkAudienceSchema.pick({ listIds: tru
 export const audienceCountResponseSchema = z.object({
   count: z.number().int().meta({ description: "Contacts the audience reaches now (opted-out contacts left out).", example: 1250 }),
   optedOutExcluded: z.number().int().meta({ description: "Contacts the lists and segments select who opted out, and so are left out.", example: 17 }),
+  consent: z
+    .object({ subscribed: z.number().int(), unknown: z.number().int() })
+    .meta({ description: "Of `count`, by consent: a MARKETING template reaches only `subscribed` contacts unless the campaign includes unknown consent." }),
 });
 
 /** What a bulk campaign shows besides the shared campaign members (null for trigger campaigns). */
@@ -109,6 +112,16 @@ export const launchCheckResponseSchema = z.object({
   errors: z.array(checkIssueSchema).meta({ description: "Everything that blocks the launch." }),
   warnings: z.array(checkIssueSchema).meta({ description: "Worth knowing, never blocking (e.g. the daily limit is unknown)." }),
   audienceCount: z.number().int(),
+  consent: z
+    .object({
+      marketing: z.boolean().meta({ description: "The template's category is MARKETING: only subscribed contacts get it unless unknown consent is included." }),
+      includeUnknown: z.boolean(),
+      subscribed: z.number().int(),
+      unknown: z.number().int().meta({ description: "Contacts with unknown consent: sent to unless `marketing` and not `includeUnknown`." }),
+      unsubscribed: z.number().int().meta({ description: "Contacts the audience selects who unsubscribed: never sent to (no message is stored)." }),
+      skipped: z.number().int().meta({ description: "Contacts stored as `skipped` with error `no_consent` (part of `audienceCount`, never sent)." }),
+    })
+    .meta({ description: "The audience by consent." }),
   tier: tierStatusSchema,
   exceedsTier: z.boolean().meta({ description: "The audience is larger than what the daily limit allows now." }),
   sendableNow: z.number().int().meta({ description: "Recipients that would be sent at once; the rest wait for the limit (with `allowTierWait`)." }),
@@ -124,12 +137,17 @@ export const scheduleRequestSchema = z.object({
   timeZone: z.string().min(1).max(64).meta({ description: "IANA time zone, e.g. `Europe/Lisbon`.", example: "Europe/Lisbon" }),
   version: z.number().int().min(1).optional(),
   allowTierWait: z.boolean().optional(),
+  includeUnknownConsent: z.boolean().optional().meta({ description: "Stored on the campaign's audience (see `audience.includeUnknownConsent`) before the checks." }),
 });
 
 export const launchRequestSchema = z
   .object({
     version: z.number().int().min(1).optional(),
     allowTierWait: z.boolean().optional().meta({ description: "Send what the daily limit allows now and hold the rest until it frees up, instead of a 422." }),
+    includeUnknownConsent: z
+      .boolean()
+      .optional()
+      .meta({ description: "With a MARKETING template, also send to contacts of unknown consent. Stored on the campaign's audience (see `audience.includeUnknownConsent`) and audited." }),
   })
   .default({});
 

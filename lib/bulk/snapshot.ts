@@ -4,7 +4,7 @@
 // row on 2 cores) takes far longer than deciding who receives the campaign:
 // 1. `snapshotAudience` (in the launch transaction): the audience, numbered in contact order, into
 //    `bulk_snapshot_chunks` rows of up to 10,000 contacts each (ids, phones and what becomes of each:
-//    due, held by the daily tier, or skipped for an empty variable). About 2 s for a million.
+//    due, held by the daily tier, or skipped for an empty variable or missing consent). About 2 s for a million.
 // 2. `writeSnapshotChunk`: one chunk's `queued` (or skipped) messages written (by the outbox,
 //    `insertChunkMessages`) and the chunk deleted, in one transaction. The launch writes the first chunk itself, so an audience of up to 10,000 is
 //    fully written when the launch answers; the dispatch passes write the rest right after
@@ -20,6 +20,7 @@ import { queryRows } from "@/db/rows";
 import { randomBase62 } from "@/lib/crypto/random";
 import { CANCELLED_CODE, CANCELLED_REASON } from "@/lib/messaging/errors";
 import { insertChunkMessages, SNAPSHOT_KIND } from "@/lib/outbox/snapshot-chunks";
+import { NO_CONSENT_CODE, NO_CONSENT_REASON } from "./audience";
 import { VARIABLES_MISSING_CODE, VARIABLES_MISSING_REASON } from "./send-render";
 import { HELD_UNTIL, TIER_WAIT_CODE, TIER_WAIT_REASON } from "./tier";
 
@@ -40,6 +41,8 @@ export interface SnapshotInput {
   /** True for a contact (aliased `c`, after `missingJoins`) with a variable that has no value. */
   missing: SQL;
   missingJoins: SQL;
+  /** True for a contact (aliased `c`) left out for consent (`noConsentSql`): stored skipped, `no_consent`. */
+  noConsent: SQL;
   /** Leave contacts with an empty variable out instead of storing them as skipped. */
   excludeMissing: boolean;
   /** Sendable contacts due now; the rest are held for the daily tier. Null: all due. */
@@ -72,19 +75,19 @@ export async function snapshotAudience(tx: Executor, input: SnapshotInput): Prom
         and not exists (select 1 from bulk_snapshot_chunks k cross join lateral unnest(k.contact_ids) as u(id)
           where k.campaign_id = ${input.campaignId} and u.id = c.id)`
     : sql``;
-  const held = input.available === null ? sql`false` : sql`(not r.missing and r.position > ${input.available})`;
+  const held = input.available === null ? sql`false` : sql`(not r.missing and not r.no_consent and r.position > ${input.available})`;
   const [result] = await queryRows<{ contacts: number | string; chunks: number | string }>(
     tx,
     sql`with audience as (
-        select c.id as contact_id, c.phone_number, ${input.missing} as missing
+        select c.id as contact_id, c.phone_number, ${input.noConsent} as no_consent, (${input.missing}) and not ${input.noConsent} as missing
         from (${input.audienceSql}) a join contacts c on c.id = a.id ${input.missingJoins}
         ${notSnapshotted}
       ),
       numbered as (
         select r.contact_id, r.phone_number, row_number() over (order by r.contact_id) as n,
           ((row_number() over (order by r.contact_id) - 1) / ${size}::int)::int as chunk,
-          (case when r.missing then ${KIND.skipped} when ${held} then ${KIND.held} else ${KIND.due} end)::smallint as kind
-        from (select r.*, ${input.available === null ? sql`0::bigint` : sql`row_number() over (partition by r.missing order by r.contact_id)`} as position
+          (case when r.no_consent then ${KIND.noConsent} when r.missing then ${KIND.skipped} when ${held} then ${KIND.held} else ${KIND.due} end)::smallint as kind
+        from (select r.*, ${input.available === null ? sql`0::bigint` : sql`row_number() over (partition by r.missing or r.no_consent order by r.contact_id)`} as position
           from audience r ${input.excludeMissing ? sql`where not r.missing` : sql``}) r
       ),
       inserted as (
@@ -94,7 +97,7 @@ export async function snapshotAudience(tx: Executor, input: SnapshotInput): Prom
           ${input.template.name}::text, ${input.template.language}::text, ${idPrefix}::text, min(n)::int,
           array_agg(contact_id order by n), array_agg(phone_number order by n), array_agg(kind order by n),
           (count(*) filter (where kind = ${KIND.due}))::int, (count(*) filter (where kind = ${KIND.held}))::int,
-          (count(*) filter (where kind = ${KIND.skipped}))::int, ${input.now.toISOString()}::timestamptz
+          (count(*) filter (where kind in (${KIND.skipped}, ${KIND.noConsent})))::int, ${input.now.toISOString()}::timestamptz
         from numbered
         group by chunk
         returning cardinality(contact_ids) as size
@@ -129,6 +132,7 @@ export async function writeSnapshotChunk(db: Executor, campaignId?: string): Pro
       chunk: chunk.chunk,
       cancelled: campaign?.status === "cancelled" ? { code: CANCELLED_CODE, reason: CANCELLED_REASON } : null,
       skipped: { code: VARIABLES_MISSING_CODE, reason: VARIABLES_MISSING_REASON },
+      noConsent: { code: NO_CONSENT_CODE, reason: NO_CONSENT_REASON },
       held: { code: TIER_WAIT_CODE, reason: TIER_WAIT_REASON, until: HELD_UNTIL },
     });
     await queryRows(tx, sql`delete from bulk_snapshot_chunks where campaign_id = ${chunk.campaign_id} and chunk = ${chunk.chunk}`);

@@ -47,7 +47,7 @@ export function testPhone(): string {
 }
 
 export async function createBulkFixture(
-  options: { contacts?: number; optedOut?: number; provider?: ChannelName; tier?: string | null; attributes?: (index: number) => Record<string, unknown> } = {},
+  options: { contacts?: number; optedOut?: number; provider?: ChannelName; tier?: string | null; attributes?: (index: number) => Record<string, unknown>; /** Consent of the contacts not opted out (default subscribed: the template is MARKETING). */ consent?: (index: number) => "subscribed" | "unknown" } = {},
 ): Promise<BulkFixture> {
   const db = await getDb();
   const account = await createTestAccount();
@@ -82,6 +82,7 @@ export async function createBulkFixture(
     attributes: options.attributes?.(index) ?? { code: `CODE${index}`, city: index % 2 === 0 ? "Lisbon" : "Porto" },
     optedOutAt: index >= count ? new Date() : null,
     optOutMethod: index >= count ? ("manual" as const) : null,
+    consentStatus: index >= count ? ("unsubscribed" as const) : (options.consent?.(index) ?? ("subscribed" as const)),
   }));
   await db.insert(contacts).values(rows);
   await db.insert(contactListMembers).values(rows.map((row) => ({ listId, contactId: row.id })));

@@ -224,6 +224,13 @@ export const bulkAudienceSchema = z.object({
     .boolean()
     .optional()
     .meta({ description: "Leave out contacts for whom a template variable would come out empty (no attribute value and no fallback). Otherwise they get a `skipped` message with error `variables_missing`." }),
+  includeUnknownConsent: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "With a MARKETING template: also send to contacts whose consent is `unknown` (otherwise only `subscribed` contacts get it; the others are stored `skipped` with error `no_consent`). Unsubscribed contacts never get a campaign message. Recorded in the audit log at launch.",
+    }),
 });
 export type BulkAudience = z.output<typeof bulkAudienceSchema>;
 

@@ -1,15 +1,16 @@
-// Consent: opting a contact out (by hand, by import, by the API, by a keyword reply) and back in.
+// Consent by reply: STOP / START keywords and the "Stop promotions" button (writes through the
+// consent module's rule, lib/contacts/consent.ts), and the reason shown on a skipped message.
 //
 // Keyword replies (STOP, UNSUBSCRIBE, the workspace's own keywords → out; START → in) arrive on
 // the WhatsApp webhook. START clears any opt-out, whatever its method: the contact asked to
 // receive messages again; the previous method and detail stay in the audit row of the opt-in.
 import { createHash } from "node:crypto";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import { contacts, type OptOutMethod } from "@/db/schema";
+import type { OptOutMethod } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
-import { notFound } from "@/lib/http/errors";
+import type { ConsentSource } from "./consent";
 
 export interface OptOutSource {
   method: OptOutMethod;
@@ -17,44 +18,8 @@ export interface OptOutSource {
   detail: string | null;
 }
 
-type ContactRow = typeof contacts.$inferSelect;
-
-const missing = () => notFound("No contact with this id or phone number exists in your workspace.");
-
-/**
- * Opts the contact out. A contact already opted out keeps its first record (when, how, by whom):
- * repeating the request changes nothing.
- */
-export async function optOutContact(db: Executor, workspaceId: string, contactId: string, source: OptOutSource): Promise<ContactRow> {
-  const [row] = await db
-    .update(contacts)
-    .set({
-      optedOutAt: sql`coalesce(${contacts.optedOutAt}, now())`,
-      optOutMethod: sql`case when ${contacts.optedOutAt} is null then ${source.method} else ${contacts.optOutMethod} end`,
-      optOutDetail: sql`case when ${contacts.optedOutAt} is null then ${source.detail}::text else ${contacts.optOutDetail} end`,
-      updatedAt: sql`case when ${contacts.optedOutAt} is null then now() else ${contacts.updatedAt} end`,
-    })
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)))
-    .returning();
-  if (!row) throw missing();
-  return row;
-}
-
-/** Opts the contact back in: clears when, how and by whom. */
-export async function optInContact(db: Executor, workspaceId: string, contactId: string): Promise<ContactRow> {
-  const [row] = await db
-    .update(contacts)
-    .set({
-      optedOutAt: null,
-      optOutMethod: null,
-      optOutDetail: null,
-      updatedAt: sql`case when ${contacts.optedOutAt} is null then ${contacts.updatedAt} else now() end`,
-    })
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, contactId)))
-    .returning();
-  if (!row) throw missing();
-  return row;
-}
+/** The text of Meta's "Stop promotions" button reply (lib/inbound matches the button itself). */
+export const STOP_PROMOTIONS_KEYWORD = "STOP PROMOTIONS";
 
 /** Replies that always opt out, besides the workspace's own keywords. */
 export const BUILT_IN_OPT_OUT_KEYWORDS = ["STOP", "UNSUBSCRIBE"] as const;
@@ -165,17 +130,21 @@ export async function applyConsentReply(db: Executor, workspaceId: string, reply
     where e.workspace_id = ${workspaceId} and e.created_at > ${at}::timestamptz and left(e.id, 7) = 'evt_in_'
       and e.target_type = 'contact' and e.target_id = ${contactId} and (e.metadata->>'at')::timestamptz > ${at}::timestamptz)`;
   const base = { action: match.action === "opt_out" ? "opted_out" : "opted_in", keyword: match.keyword } as const;
+  // Meta's "Stop promotions" button arrives as a button reply with this text.
+  const source: ConsentSource = match.keyword === STOP_PROMOTIONS_KEYWORD ? "button" : "keyword";
 
   if (match.action === "opt_out") {
     const [row] = await queryRows<{ id: string | null; created: boolean | null; changed: boolean }>(
       db,
       sql`with up as (
-          insert into contacts as c (id, workspace_id, phone_number, opted_out_at, opt_out_method, opt_out_detail)
-          select ${newId("ctc")}, ${workspaceId}, ${reply.phone}, ${reply.at.toISOString()}::timestamptz, 'keyword', ${match.keyword}
+          insert into contacts as c (id, workspace_id, phone_number, opted_out_at, opt_out_method, opt_out_detail, consent_status, consent_source, consent_at)
+          select ${newId("ctc")}, ${workspaceId}, ${reply.phone}, ${reply.at.toISOString()}::timestamptz, 'keyword', ${match.keyword},
+            'unsubscribed', ${source}, ${reply.at.toISOString()}::timestamptz
           where ${fresh}
           on conflict (workspace_id, phone_number) do update
             set opted_out_at = excluded.opted_out_at, opt_out_method = excluded.opt_out_method,
-                opt_out_detail = excluded.opt_out_detail, updated_at = now()
+                opt_out_detail = excluded.opt_out_detail, consent_status = excluded.consent_status,
+                consent_source = excluded.consent_source, consent_at = excluded.consent_at, updated_at = now()
             where c.opted_out_at is null and not ${newerReply(sql`c.id`)}
           returning c.id, (xmax = 0) as created
         ),
@@ -196,13 +165,14 @@ export async function applyConsentReply(db: Executor, workspaceId: string, reply
   const [row] = await queryRows<{ id: string | null; changed: boolean }>(
     db,
     sql`with old as (
-        select id, opted_out_at, opt_out_method, opt_out_detail from contacts
-        where workspace_id = ${workspaceId} and phone_number = ${reply.phone} and opted_out_at is not null and ${fresh}
+        select id, opted_out_at, opt_out_method, opt_out_detail, consent_status from contacts
+        where workspace_id = ${workspaceId} and phone_number = ${reply.phone} and consent_status <> 'subscribed' and ${fresh}
           and not ${newerReply(sql`contacts.id`)}
         for update
       ),
       up as (
-        update contacts c set opted_out_at = null, opt_out_method = null, opt_out_detail = null, updated_at = now()
+        update contacts c set opted_out_at = null, opt_out_method = null, opt_out_detail = null,
+          consent_status = 'subscribed', consent_source = ${source}, consent_at = ${reply.at.toISOString()}::timestamptz, updated_at = now()
         from old where c.id = old.id
         returning c.id
       ),
@@ -213,7 +183,7 @@ export async function applyConsentReply(db: Executor, workspaceId: string, reply
         target: existing,
         metadata: sql`jsonb_build_object('method', 'keyword', 'detail', ${match.keyword}::text, 'messageId', ${reply.messageId}::text,
           'at', ${reply.at.toISOString()}::text, 'changed', exists (select 1 from up),
-          'previous', (select jsonb_build_object('optedOutAt', old.opted_out_at, 'method', old.opt_out_method, 'detail', old.opt_out_detail) from old))`,
+          'previous', (select jsonb_build_object('status', old.consent_status, 'optedOutAt', old.opted_out_at, 'method', old.opt_out_method, 'detail', old.opt_out_detail) from old))`,
         from: sql`where ${fresh} and ${existing} is not null`,
       })})
       select ${existing} as id, exists (select 1 from up) as changed`,

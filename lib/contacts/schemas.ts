@@ -4,6 +4,14 @@ import { z } from "zod";
 import { BUILT_IN_ATTRIBUTES, identifierRecord, MAX_STRING_FIELD_LENGTH } from "./identifiers";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 import { e164PhoneSchema } from "./phone";
+import { consentStatuses } from "@/db/schema";
+
+/** A consent status as a body states it. */
+export const consentStatusSchema = z.enum(consentStatuses).meta({
+  description:
+    "`subscribed`: the contact agreed to receive messages (marketing campaigns reach them); `unsubscribed`: never messaged by campaigns; `unknown`: no record either way (utility messages reach them, marketing only when a campaign includes unknown consent).",
+  example: "subscribed",
+});
 
 export const MAX_CONTACT_ATTRIBUTES = 100;
 export const MAX_CONTACT_NAME_LENGTH = 200;
@@ -55,10 +63,13 @@ export const upsertContactSchema = z.object({
 export type UpsertContactInput = z.input<typeof upsertContactSchema>;
 
 /** `POST /api/v1/contacts`: an upsert keyed by the phone in the body. */
-export const createContactSchema = upsertContactSchema.extend({
-  phone: contactPhoneSchema,
-  optedOut: z.boolean().optional(),
-});
+export const createContactSchema = upsertContactSchema
+  .extend({
+    phone: contactPhoneSchema,
+    consent: consentStatusSchema.optional(),
+    optedOut: z.boolean().optional().meta({ description: "Deprecated: send `consent`. `true` is `unsubscribed`; `false` lifts an unsubscribe (`subscribed`)." }),
+  })
+  .refine((input) => input.consent === undefined || input.optedOut === undefined, { message: "Send consent or the deprecated optedOut, not both.", path: ["optedOut"] });
 export type CreateContactInput = z.output<typeof createContactSchema>;
 
 /** `PATCH /api/v1/contacts/{idOrPhone}`: attributes are merged, a `null` value removes the key. */
@@ -74,6 +85,7 @@ export const patchContactSchema = z.object({
       }
     })
     .optional(),
+  consent: consentStatusSchema.optional(),
 });
 export type PatchContactInput = z.output<typeof patchContactSchema>;
 

@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
-import { contacts, messages, type MessageStatus } from "@/db/schema";
+import { auditEvents, contacts, messages, type MessageStatus } from "@/db/schema";
+import { createApiKey } from "@/lib/api-keys/service";
 import { addListMembers, createList } from "@/lib/audiences/lists";
 import { listContacts } from "@/lib/audiences/contact-list";
 import { createSegment } from "@/lib/audiences/segments";
@@ -11,12 +12,12 @@ import { createTestAccount } from "@/lib/testing/factories";
 import { insertCampaignRow } from "@/lib/testing/logs-factories";
 import type { Actor } from "@/lib/workspaces";
 import { defineAttribute } from "./attributes";
-import type { ListContactsQuery } from "./schemas";
+import { createContactSchema, type ListContactsQuery } from "./schemas";
 import {
   createOrUpdateContact,
   deleteContact,
   getContact,
-  setContactConsent,
+  optContact,
   updateContact,
 } from "./service";
 
@@ -107,28 +108,70 @@ describe("contacts service", () => {
   });
 
   it("gets by id or phone, with consent recorded by whoever acted", async () => {
-    const { workspaceId } = await createTestAccount();
-    const { contact, created } = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", name: "Maria" }, KEY);
+    const account = await createTestAccount();
+    const { workspaceId } = account;
+    const user: Actor = { type: "user", id: account.id, email: "owner@example.test", name: "Owner" };
+    const apiKey = await createApiKey(db, workspaceId, { userId: account.id, ip: null, userAgent: null }, { name: "Shopify" });
+    const key: Actor = { type: "api_key", id: apiKey.id, name: "Shopify" };
+    const { contact, created } = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", name: "Maria" }, key);
     expect(created).toBe(true);
-    expect(contact.consent).toEqual({ optedOut: false, optedOutAt: null, method: null, detail: null });
+    expect(contact.consent).toEqual({ status: "unknown", source: null, updatedAt: null, optedOut: false, optedOutAt: null, method: null, detail: null });
     expect(await getContact(db, workspaceId, "%2B14155552671")).toEqual(contact);
     expect(await getContact(db, workspaceId, contact.id)).toEqual(contact);
     await expect(getContact(db, workspaceId, "ctc_nope")).rejects.toMatchObject({ code: "not_found" });
     await expect(getContact(db, workspaceId, "4155552671")).rejects.toMatchObject({ code: "validation_failed" });
 
-    const out = await setContactConsent(db, workspaceId, contact.id, true, USER);
-    expect(out.consent).toMatchObject({ optedOut: true, method: "manual", detail: "owner@example.test" });
+    const out = await optContact(db, workspaceId, contact.id, true, user);
+    expect(out.consent).toMatchObject({ status: "unsubscribed", source: "manual", optedOut: true, method: "manual", detail: "owner@example.test" });
     expect(out.consent.optedOutAt).not.toBeNull();
-    const again = await setContactConsent(db, workspaceId, contact.phone, true, KEY);
+    expect(out.consent.updatedAt).toBe(out.consent.optedOutAt);
+    const again = await optContact(db, workspaceId, contact.phone, true, key);
     expect(again.consent).toEqual(out.consent);
-    const back = await setContactConsent(db, workspaceId, contact.phone, false, KEY);
-    expect(back.consent).toEqual({ optedOut: false, optedOutAt: null, method: null, detail: null });
-    const viaUpsert = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", optedOut: true }, KEY);
-    expect(viaUpsert).toMatchObject({ created: false, contact: { name: "Maria", consent: { optedOut: true, method: "api", detail: "Shopify" } } });
+    const back = await optContact(db, workspaceId, contact.phone, false, key);
+    expect(back.consent).toMatchObject({ status: "subscribed", source: "api", optedOut: false, optedOutAt: null, method: null, detail: null });
+    const viaUpsert = await createOrUpdateContact(db, workspaceId, { phone: "+14155552671", optedOut: true }, key);
+    expect(viaUpsert).toMatchObject({ created: false, contact: { name: "Maria", consent: { status: "unsubscribed", source: "api", optedOut: true, method: "api", detail: "Shopify" } } });
+
+    // Each change is audited once, with what it was before; a repeat changes nothing and writes nothing.
+    const audits = await db
+      .select({ action: auditEvents.action, metadata: auditEvents.metadata, userId: auditEvents.actorUserId, keyId: auditEvents.actorApiKeyId })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.workspaceId, workspaceId), eq(auditEvents.action, "contact.consent_changed")))
+      .orderBy(auditEvents.createdAt);
+    expect(audits).toEqual([
+      { action: "contact.consent_changed", metadata: { from: "unknown", to: "unsubscribed", source: "manual", detail: "owner@example.test" }, userId: account.id, keyId: null },
+      { action: "contact.consent_changed", metadata: { from: "unsubscribed", to: "subscribed", source: "api", detail: "Shopify" }, userId: null, keyId: apiKey.id },
+      { action: "contact.consent_changed", metadata: { from: "subscribed", to: "unsubscribed", source: "api", detail: "Shopify" }, userId: null, keyId: apiKey.id },
+    ]);
 
     const stranger = await createTestAccount();
-    await expect(setContactConsent(db, stranger.workspaceId, contact.id, false, USER)).rejects.toMatchObject({ code: "not_found" });
+    await expect(optContact(db, stranger.workspaceId, contact.id, false, user)).rejects.toMatchObject({ code: "not_found" });
     expect((await getContact(db, workspaceId, contact.id)).consent.optedOut).toBe(true);
+  });
+
+  it("consent by status: create, PATCH to any status (by hand), and the deprecated optedOut false only lifts an unsubscribe", async () => {
+    const account = await createTestAccount();
+    const { workspaceId } = account;
+    const user: Actor = { type: "user", id: account.id, email: "owner@example.test", name: "Owner" };
+    const { contact } = await createOrUpdateContact(db, workspaceId, { phone: "+14155550101", consent: "subscribed" }, user);
+    expect(contact.consent).toMatchObject({ status: "subscribed", source: "manual", optedOut: false });
+    expect(contact.consent.updatedAt).not.toBeNull();
+    const unknown = await updateContact(db, workspaceId, contact.id, { consent: "unknown" }, user);
+    expect(unknown.consent).toMatchObject({ status: "unknown", source: "manual" });
+    const kept = await createOrUpdateContact(db, workspaceId, { phone: "+14155550101", optedOut: false }, user);
+    expect(kept.contact.consent.status).toBe("unknown");
+    const out = await updateContact(db, workspaceId, contact.id, { consent: "unsubscribed" }, user);
+    expect(out.consent).toMatchObject({ status: "unsubscribed", optedOut: true, method: "manual" });
+    const lifted = await createOrUpdateContact(db, workspaceId, { phone: "+14155550101", optedOut: false }, user);
+    expect(lifted.contact.consent).toMatchObject({ status: "subscribed", optedOut: false, optedOutAt: null });
+    expect(createContactSchema.safeParse({ phone: "+14155550101", consent: "subscribed", optedOut: false }).success).toBe(false);
+    expect(createContactSchema.safeParse({ phone: "+14155550101", consent: "maybe" }).success).toBe(false);
+  });
+
+  it("the database refuses a consent status out of step with the opt-out record", async () => {
+    const { workspaceId } = await createTestAccount();
+    await expect(db.insert(contacts).values({ id: "ctc_bad1", workspaceId, phoneNumber: "+14155550102", consentStatus: "unsubscribed" })).rejects.toThrow();
+    await expect(db.insert(contacts).values({ id: "ctc_bad2", workspaceId, phoneNumber: "+14155550103", optedOutAt: new Date(), consentStatus: "subscribed" })).rejects.toThrow();
   });
 
   it("PATCH merges attributes, null removes a key, typed attributes refuse other types and nothing is written", async () => {

@@ -3,14 +3,15 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { contacts, type OptOutMethod } from "@/db/schema";
+import { contacts, type ConsentSource, type ConsentStatus, type OptOutMethod } from "@/db/schema";
+import type { AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed } from "@/lib/http/errors";
 import { toLogStatus, type LogStatus } from "@/lib/statuses/messages";
 import type { Actor } from "@/lib/workspaces";
 import { typedAttributeErrors } from "./attributes";
-import { optInContact, optOutContact, type OptOutSource } from "./opt-out";
 import { NAME_ATTRIBUTE } from "./identifiers";
+import { consentViewOf, setContactConsent, type ConsentChange, type ConsentView } from "./consent";
 import { c, lastMessageStatusSql } from "./sql";
 import {
   contactPhoneSchema,
@@ -20,7 +21,8 @@ import {
   type UpsertContactInput,
 } from "./schemas";
 
-export interface ContactConsent {
+export interface ContactConsent extends ConsentView {
+  /** Deprecated: `status === "unsubscribed"`. */
   optedOut: boolean;
   optedOutAt: string | null;
   method: OptOutMethod | null;
@@ -106,9 +108,14 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** How the acting user or key is recorded when they opt a contact out. */
-export function optOutSourceOf(actor: Actor): OptOutSource {
-  return actor.type === "user" ? { method: "manual", detail: actor.email } : { method: "api", detail: actor.name };
+/** How the acting user (`manual`) or key (`api`) is recorded when they change a contact's consent. */
+export function consentChangeOf(actor: Actor): ConsentChange & { source: Extract<ConsentSource, "manual" | "api"> } {
+  return actor.type === "user" ? { source: "manual", detail: actor.email } : { source: "api", detail: actor.name };
+}
+
+/** The audit actor of a user or key when the request is not at hand. */
+function auditActorOf(actor: Actor): AuditActor {
+  return { userId: actor.type === "user" ? actor.id : null, apiKeyId: actor.type === "api_key" ? actor.id : null, ip: null, userAgent: null };
 }
 
 // Drizzle leaves columns unqualified in the select list of a one-table query, which would bind to
@@ -133,6 +140,7 @@ export function toContactView({ contact, lists, lastStatus }: ViewRow): ContactV
     name: contact.name,
     attributes: contact.attributes ?? {},
     consent: {
+      ...consentViewOf(contact),
       optedOut: contact.optedOutAt !== null,
       optedOutAt: contact.optedOutAt?.toISOString() ?? null,
       method: contact.optOutMethod,
@@ -208,39 +216,57 @@ export async function upsertContact(
   return { contact: await getContactByPhone(db, workspaceId, phone), created };
 }
 
-/** `POST /contacts`: the upsert by the phone in the body, with consent when `optedOut` is sent. */
+/**
+ * The consent a create or update asks for: `consent` as it is; the deprecated `optedOut` true is
+ * `unsubscribed`, false lifts an unsubscribe (`subscribed`, as the opt-in route) and otherwise
+ * changes nothing.
+ */
+async function requestedConsent(db: Executor, contactId: string, input: { consent?: ConsentStatus; optedOut?: boolean }): Promise<ConsentStatus | null> {
+  if (input.consent) return input.consent;
+  if (input.optedOut === true) return "unsubscribed";
+  if (input.optedOut !== false) return null;
+  const [row] = await db.select({ status: contacts.consentStatus }).from(contacts).where(eq(contacts.id, contactId)).limit(1);
+  return row?.status === "unsubscribed" ? "subscribed" : null;
+}
+
+/** `POST /contacts`: the upsert by the phone in the body, with consent when `consent` (or `optedOut`) is sent. */
 export async function createOrUpdateContact(
   db: Executor,
   workspaceId: string,
   input: CreateContactInput,
   actor: Actor,
+  auditActor: AuditActor = auditActorOf(actor),
 ): Promise<{ contact: ContactView; created: boolean }> {
   await assertTypedAttributes(db, workspaceId, input.attributes);
   const { id, created } = await db.transaction(async (tx) => {
     const row = await upsertRow(tx, workspaceId, input.phone, input);
-    if (input.optedOut === true) await optOutContact(tx, workspaceId, row.id, optOutSourceOf(actor));
-    if (input.optedOut === false) await optInContact(tx, workspaceId, row.id);
+    const status = await requestedConsent(tx, row.id, input);
+    if (status) await setContactConsent(tx, workspaceId, row.id, status, consentChangeOf(actor), auditActor);
     return row;
   });
   return { contact: await getContact(db, workspaceId, id), created };
 }
 
-/** Name (null clears it) and attributes (merged; a null value removes the key). */
-export async function updateContact(db: Executor, workspaceId: string, idOrPhone: string, input: PatchContactInput): Promise<ContactView> {
+/** Name (null clears it), attributes (merged; a null value removes the key) and consent. */
+export async function updateContact(db: Executor, workspaceId: string, idOrPhone: string, input: PatchContactInput, actor?: Actor, auditActor?: AuditActor): Promise<ContactView> {
   const id = await resolveContactId(db, workspaceId, idOrPhone);
+  if (input.consent && !actor) throw new Error("Changing consent needs the acting user or key.");
   const entries = Object.entries(input.attributes ?? {});
   await assertTypedAttributes(db, workspaceId, input.attributes);
   const set = Object.fromEntries(entries.filter(([, value]) => value !== null));
   const removed = entries.filter(([, value]) => value === null).map(([key]) => key);
   const removal = removed.length > 0 ? sql` - array[${sql.join(removed.map((key) => sql`${key}`), sql`, `)}]::text[]` : sql``;
-  await db
-    .update(contacts)
-    .set({
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      attributes: sql`(${contacts.attributes} || ${JSON.stringify(set)}::jsonb)${removal}`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(contacts)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        attributes: sql`(${contacts.attributes} || ${JSON.stringify(set)}::jsonb)${removal}`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)));
+    if (input.consent && actor) await setContactConsent(tx, workspaceId, id, input.consent, consentChangeOf(actor), auditActor ?? auditActorOf(actor));
+  });
   return getContact(db, workspaceId, id);
 }
 
@@ -250,11 +276,10 @@ export async function deleteContact(db: Executor, workspaceId: string, idOrPhone
   await db.delete(contacts).where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)));
 }
 
-/** Opts the contact out (`optedOut` true) or back in, as the acting user or key. */
-export async function setContactConsent(db: Executor, workspaceId: string, idOrPhone: string, optedOut: boolean, actor: Actor): Promise<ContactView> {
+/** `POST …/opt-out` (unsubscribed) and `POST …/opt-in` (subscribed), as the acting user or key, audited. */
+export async function optContact(db: Executor, workspaceId: string, idOrPhone: string, optedOut: boolean, actor: Actor, auditActor?: AuditActor): Promise<ContactView> {
   const id = await resolveContactId(db, workspaceId, idOrPhone);
-  if (optedOut) await optOutContact(db, workspaceId, id, optOutSourceOf(actor));
-  else await optInContact(db, workspaceId, id);
+  await setContactConsent(db, workspaceId, id, optedOut ? "unsubscribed" : "subscribed", consentChangeOf(actor), auditActor ?? auditActorOf(actor));
   return getContact(db, workspaceId, id);
 }
 

@@ -255,9 +255,9 @@ describe("events", () => {
     await db.execute(sql`update campaigns set kind = 'bulk', status = 'completed', completed_at = now() where id = ${campaignId}`);
     const contactId = newId("ctc");
     await db.insert(contacts).values({ id: contactId, workspaceId: account.workspaceId, phoneNumber: "+14155550199", name: "Ana" });
-    await db.update(contacts).set({ optedOutAt: new Date(), optOutMethod: "keyword", optOutDetail: "STOP" }).where(eq(contacts.id, contactId));
+    await db.update(contacts).set({ optedOutAt: new Date(), optOutMethod: "keyword", optOutDetail: "STOP", consentStatus: "unsubscribed" }).where(eq(contacts.id, contactId));
     await db.update(contacts).set({ optOutDetail: "STOP again" }).where(eq(contacts.id, contactId)); // already out: no event
-    await db.insert(contacts).values({ id: newId("ctc"), workspaceId: account.workspaceId, phoneNumber: "+14155550198", optedOutAt: new Date(), optOutMethod: "import" });
+    await db.insert(contacts).values({ id: newId("ctc"), workspaceId: account.workspaceId, phoneNumber: "+14155550198", optedOutAt: new Date(), optOutMethod: "import", consentStatus: "unsubscribed" });
 
     await pass();
     const bodies = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });

@@ -1,10 +1,11 @@
 // `POST /contacts/bulk` with a JSON array: up to 1,000 upserts keyed by phone, one statement for
-// the contacts (plus one for consent when any item sends `optedOut`), all or nothing.
+// the contacts (plus one for consent when any item sends `consent` or `optedOut`), all or nothing.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { attributeTypesOf, coerceAttributeValue } from "@/lib/contacts/attributes";
-import { CONTACT_UPSERT_CONFLICT, optOutSourceOf } from "@/lib/contacts/service";
+import { consentAssignmentsSql, consentChangeSql } from "@/lib/contacts/consent";
+import { CONTACT_UPSERT_CONFLICT, consentChangeOf } from "@/lib/contacts/service";
 import { validationFailed, type FieldError } from "@/lib/http/errors";
 import type { Actor } from "@/lib/workspaces";
 import type { BulkContactsInput, BulkResult } from "./schemas";
@@ -34,8 +35,8 @@ async function itemErrors(db: Executor, workspaceId: string, items: BulkContacts
 export async function bulkUpsertContacts(db: Executor, workspaceId: string, items: BulkContactsInput, actor: Actor): Promise<BulkResult> {
   const errors = await itemErrors(db, workspaceId, items);
   if (errors.length > 0) throw validationFailed(errors);
-  const records = JSON.stringify(items.map((item) => ({ phone: item.phone, name: item.name ?? null, attributes: item.attributes ?? {}, opted_out: item.optedOut ?? null })));
-  const source = optOutSourceOf(actor);
+  const records = JSON.stringify(items.map((item) => ({ phone: item.phone, name: item.name ?? null, attributes: item.attributes ?? {}, opted_out: item.optedOut ?? null, consent: item.consent ?? null })));
+  const change = consentChangeOf(actor);
   return db.transaction(async (tx) => {
     const rows = await queryRows<{ id: string; phone: string; created: boolean }>(
       tx,
@@ -45,16 +46,13 @@ export async function bulkUpsertContacts(db: Executor, workspaceId: string, item
           ${CONTACT_UPSERT_CONFLICT}
           returning c.id, c.phone_number as phone, (xmax = 0) as created`,
     );
-    if (items.some((item) => item.optedOut !== undefined)) {
-      // Opting out keeps a contact's first opt-out record; opting in clears it (the same rules as one contact).
-      await tx.execute(sql`update contacts c set
-          opted_out_at = case when r.opted_out then coalesce(c.opted_out_at, now()) else null end,
-          opt_out_method = case when r.opted_out then coalesce(c.opt_out_method, ${source.method}) else null end,
-          opt_out_detail = case when r.opted_out then case when c.opted_out_at is null then ${source.detail} else c.opt_out_detail end else null end,
-          updated_at = now()
-        from jsonb_to_recordset(${records}::jsonb) as r(phone text, opted_out boolean)
-        where c.workspace_id = ${workspaceId} and c.phone_number = r.phone and r.opted_out is not null
-          and (r.opted_out) is distinct from (c.opted_out_at is not null)`);
+    if (items.some((item) => item.optedOut !== undefined || item.consent !== undefined)) {
+      // The one-contact rules: `consent` as sent; the deprecated `optedOut` true unsubscribes, false lifts an unsubscribe.
+      const status = sql`coalesce(r.consent, case when r.opted_out then 'unsubscribed' when r.opted_out = false and c.consent_status = 'unsubscribed' then 'subscribed' end)`;
+      const applies = consentChangeSql(status, "direct");
+      await tx.execute(sql`update contacts c set ${consentAssignmentsSql(status, applies, { source: change.source, detail: sql`${change.detail}` })}, updated_at = now()
+        from jsonb_to_recordset(${records}::jsonb) as r(phone text, opted_out boolean, consent text)
+        where c.workspace_id = ${workspaceId} and c.phone_number = r.phone and ${applies}`);
     }
     const byPhone = new Map(rows.map((row) => [row.phone, row]));
     const data = items.map((item) => {

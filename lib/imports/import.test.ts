@@ -143,7 +143,7 @@ describe("CSV import", () => {
     const optColumns = columns(["phone", { type: "phone" }], ["unsubscribed", { type: "opted_out" }]);
     const db = await getDb();
     await importCsv("phone,unsubscribed\n+447911234201,\n+447911234202,\n", { columns: optColumns });
-    await db.execute(sql`update contacts set opted_out_at = now(), opt_out_method = 'keyword', opt_out_detail = 'STOP' where workspace_id = ${workspaceId} and phone_number = '+447911234202'`);
+    await db.execute(sql`update contacts set opted_out_at = now(), opt_out_method = 'keyword', opt_out_detail = 'STOP', consent_status = 'unsubscribed' where workspace_id = ${workspaceId} and phone_number = '+447911234202'`);
 
     const out = await importCsv("phone,unsubscribed\n+447911234201,yes\n+447911234203,1\n+447911234204,perhaps\n", { columns: optColumns, fileName: "unsubscribes.csv" });
     expect(out).toMatchObject({ created: 1, updated: 1, invalid: 1 });

@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
+import { consentAssignmentsSql, consentChangeSql, newContactConsentSql } from "@/lib/contacts/consent";
 import { newId } from "@/lib/crypto/random";
 import type { StoredOptions } from "./store";
 import { describeError } from "@/lib/logging";
@@ -28,8 +29,10 @@ const LARGE_IMPORT_ROWS = 20_000;
  * - duplicates inside the file: the last row of a phone wins, the earlier ones count as duplicates;
  * - new phones become contacts; existing ones change only with `updateExisting` and only when the
  *   name or an attribute differs (re-importing a file changes nothing);
- * - `opted_out` true opts out (method `import`, detail the file name) a contact who is not already
- *   out; false opts back in only a contact an import opted out;
+ * - consent (lib/contacts/consent.ts, rule `import`): `unsubscribed` unsubscribes (method `import`,
+ *   detail the file name) a contact who is not already; `subscribed` subscribes unknown contacts and
+ *   those an import unsubscribed; `unknown` lifts only an import's unsubscribe; an empty cell
+ *   changes nothing (new contacts: unknown);
  * - every valid contact joins the list (already a member: nothing happens).
  */
 export async function runImport(db: Executor, workspaceId: string, importId: string): Promise<MergeCounts | null> {
@@ -103,22 +106,25 @@ async function registerAttributes(tx: Executor, workspaceId: string, options: St
 
 async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string): Promise<{ counts: MergeCounts; staged: number }> {
   const update = options.updateExisting ? sql`true` : sql`false`;
+  const change = { source: "import" as const, detail: sql`${fileName}` };
+  const fresh = newContactConsentSql(sql`v.consent`, change);
+  const consentChanges = consentChangeSql(sql`v.consent`, "import");
   const [row] = await queryRows<{ valid: number; invalid: number; distinct_phones: number; created: number; updated: number }>(
     tx,
     sql`with staged as (
-        select phone, name, attributes, opted_out, row_number from contact_import_rows where import_id = ${importId} and error is null
+        select phone, name, attributes, consent, row_number from contact_import_rows where import_id = ${importId} and error is null
       ),
       valid as (
-        select distinct on (phone) phone, name, coalesce(attributes, '{}'::jsonb) as attributes, opted_out
+        select distinct on (phone) phone, name, coalesce(attributes, '{}'::jsonb) as attributes, consent
         from staged order by phone, row_number desc
       ),
       existing as (
         select c.id, v.phone from contacts c join valid v on c.workspace_id = ${workspaceId} and c.phone_number = v.phone
       ),
       ins as (
-        insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method, opt_out_detail)
+        insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method, opt_out_detail, consent_status, consent_source, consent_at)
         select 'ctc_' || replace(gen_random_uuid()::text, '-', ''), ${workspaceId}, v.phone, v.name, v.attributes,
-               case when v.opted_out then now() end, case when v.opted_out then 'import' end, case when v.opted_out then ${fileName} end
+               ${fresh.optedOutAt}, ${fresh.method}, ${fresh.detail}, ${fresh.status}, ${fresh.source}, ${fresh.at}
         from valid v
         where not exists (select 1 from contacts c where c.workspace_id = ${workspaceId} and c.phone_number = v.phone)
         on conflict (workspace_id, phone_number) do nothing
@@ -128,21 +134,12 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
         update contacts c set
           name = case when ${update} and v.name is not null then v.name else c.name end,
           attributes = case when ${update} then c.attributes || v.attributes else c.attributes end,
-          opted_out_at = case when v.opted_out is true and c.opted_out_at is null then now()
-                              when v.opted_out is false and c.opt_out_method = 'import' then null
-                              else c.opted_out_at end,
-          opt_out_method = case when v.opted_out is true and c.opted_out_at is null then 'import'
-                                when v.opted_out is false and c.opt_out_method = 'import' then null
-                                else c.opt_out_method end,
-          opt_out_detail = case when v.opted_out is true and c.opted_out_at is null then ${fileName}
-                                when v.opted_out is false and c.opt_out_method = 'import' then null
-                                else c.opt_out_detail end,
+          ${consentAssignmentsSql(sql`v.consent`, consentChanges, change)},
           updated_at = now()
         from valid v
         where c.workspace_id = ${workspaceId} and c.phone_number = v.phone
           and ((${update} and ((v.name is not null and v.name is distinct from c.name) or not (c.attributes @> v.attributes)))
-               or (v.opted_out is true and c.opted_out_at is null)
-               or (v.opted_out is false and c.opt_out_method = 'import'))
+               or ${consentChanges})
         returning c.id
       ),
       joined as (

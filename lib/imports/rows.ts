@@ -5,7 +5,7 @@ import { parseAttributeText } from "@/lib/contacts/attributes";
 import { parsePhone, type CountryCode } from "@/lib/contacts/phone";
 import { MAX_CONTACT_NAME_LENGTH } from "@/lib/contacts/schemas";
 import { isStorableText, toStorableText } from "@/lib/http/storable-text";
-import type { AttributeType } from "@/db/schema";
+import type { AttributeType, ConsentStatus } from "@/db/schema";
 import type { ImportOptions } from "./schemas";
 
 export interface StagedRow {
@@ -13,7 +13,8 @@ export interface StagedRow {
   phone: string | null;
   name: string | null;
   attributes: Record<string, string | number | boolean> | null;
-  optedOut: boolean | null;
+  /** The consent the row states; null leaves the contact's as it is. */
+  consent: ConsentStatus | null;
   error: string | null;
   /** The record as CSV, kept for refused rows only (the rejected-rows download). */
   raw: string | null;
@@ -22,26 +23,38 @@ export interface StagedRow {
 interface Mapping {
   phone: number;
   name: number | null;
-  optedOut: number | null;
+  consent: { index: number; values: Map<string, ConsentStatus>; label: string } | null;
   attributes: { index: number; key: string; type: AttributeType; header: string }[];
   defaultCountry: CountryCode | undefined;
 }
 
 export type RowMapper = (record: string[], rowNumber: number) => StagedRow;
 
-const TRUE_WORDS = new Set(["true", "yes", "y", "1"]);
-const FALSE_WORDS = new Set(["false", "no", "n", "0"]);
-
 /**
- * `opted_out` cells: true/yes/1 opt the contact out, false/no/0 opt back in a contact that an
- * import opted out (never one who opted out by reply, by hand or by the API), empty leaves consent alone.
+ * The deprecated `opted_out` column as a consent value mapping: true/yes/1 unsubscribe, false/no/0
+ * lift an unsubscribe an import made (the merge never lifts one made by reply, by hand or by the API).
  */
-export function parseOptedOut(cell: string): { ok: true; value: boolean | null } | { ok: false } {
-  const word = cell.trim().toLowerCase();
-  if (word === "") return { ok: true, value: null };
-  if (TRUE_WORDS.has(word)) return { ok: true, value: true };
-  if (FALSE_WORDS.has(word)) return { ok: true, value: false };
-  return { ok: false };
+export const OPTED_OUT_VALUES: Readonly<Record<string, ConsentStatus>> = {
+  true: "unsubscribed",
+  yes: "unsubscribed",
+  y: "unsubscribed",
+  "1": "unsubscribed",
+  false: "unknown",
+  no: "unknown",
+  n: "unknown",
+  "0": "unknown",
+};
+
+/** How a consent cell is compared with the mapping's values. */
+export function consentKey(cell: string): string {
+  return cell.trim().toLowerCase();
+}
+
+/** A consent cell through its value mapping: null for an empty cell, undefined for a value not in the mapping. */
+export function parseConsentCell(cell: string, values: ReadonlyMap<string, ConsentStatus>): ConsentStatus | null | undefined {
+  const key = consentKey(cell);
+  if (key === "") return null;
+  return values.get(key);
 }
 
 // A column of dates holds few distinct values (a million rows, a few thousand days): checking each
@@ -58,12 +71,15 @@ function cachedDate(cell: string): ReturnType<typeof parseAttributeText> {
 }
 
 export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCountry">): RowMapper {
-  const mapping: Mapping = { phone: -1, name: null, optedOut: null, attributes: [], defaultCountry: (options.defaultCountry ?? undefined) as CountryCode | undefined };
+  const mapping: Mapping = { phone: -1, name: null, consent: null, attributes: [], defaultCountry: (options.defaultCountry ?? undefined) as CountryCode | undefined };
   for (const column of options.columns) {
     const { target } = column;
     if (target.type === "phone") mapping.phone = column.index;
     else if (target.type === "name") mapping.name = column.index;
-    else if (target.type === "opted_out") mapping.optedOut = column.index;
+    else if (target.type === "opted_out") mapping.consent = { index: column.index, values: new Map(Object.entries(OPTED_OUT_VALUES)), label: "opted_out" };
+    else if (target.type === "consent") {
+      mapping.consent = { index: column.index, values: new Map(Object.entries(target.values).map(([value, status]) => [consentKey(value), status])), label: "consent" };
+    }
     else if (target.type === "attribute") mapping.attributes.push({ index: column.index, key: target.key, type: target.attributeType, header: column.header });
   }
   const mappedCells = options.columns.flatMap((column) => {
@@ -73,7 +89,7 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
   });
 
   return (record, rowNumber) => {
-    const refuse = (error: string): StagedRow => ({ rowNumber, phone: null, name: null, attributes: null, optedOut: null, error, raw: toStorableText(csvLine(record)) });
+    const refuse = (error: string): StagedRow => ({ rowNumber, phone: null, name: null, attributes: null, consent: null, error, raw: toStorableText(csvLine(record)) });
 
     // Checked before any rule quotes a cell in its reason: the reason and the row are stored as text.
     for (const { index, label } of mappedCells) {
@@ -99,13 +115,17 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
       (attributes ??= {})[attribute.key] = value.value;
     }
 
-    let optedOut: boolean | null = null;
-    if (mapping.optedOut !== null) {
-      const parsed = parseOptedOut(record[mapping.optedOut] ?? "");
-      if (!parsed.ok) return refuse(`opted_out: expected true/false, yes/no or 1/0, not "${(record[mapping.optedOut] ?? "").slice(0, 40)}"`);
-      optedOut = parsed.value;
+    let consent: ConsentStatus | null = null;
+    if (mapping.consent !== null) {
+      const cell = record[mapping.consent.index] ?? "";
+      const parsed = parseConsentCell(cell, mapping.consent.values);
+      if (parsed === undefined) {
+        const known = [...mapping.consent.values.keys()].slice(0, 8).join(", ");
+        return refuse(`${mapping.consent.label}: "${cell.trim().slice(0, 40)}" is not one of the mapped values (${known}); map it or leave the cell empty`);
+      }
+      consent = parsed;
     }
-    return { rowNumber, phone: phone.phone, name, attributes, optedOut, error: null, raw: null };
+    return { rowNumber, phone: phone.phone, name, attributes, consent, error: null, raw: null };
   };
 }
 
@@ -116,7 +136,7 @@ const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().,-]*$))/;
 export function tooLongRow(rowNumber: number, maxChars: number, unclosedQuote: boolean): StagedRow {
   const reason = `row: longer than ${maxChars.toLocaleString("en-US")} characters`;
   const error = unclosedQuote ? `${reason}; a quote opened in it is never closed, so it runs to the end of the file` : reason;
-  return { rowNumber, phone: null, name: null, attributes: null, optedOut: null, error, raw: null };
+  return { rowNumber, phone: null, name: null, attributes: null, consent: null, error, raw: null };
 }
 
 /** One CSV line (RFC 4180 quoting, no line break), formula cells neutralised. */

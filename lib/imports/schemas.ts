@@ -2,7 +2,7 @@
 // the job itself (progress and report).
 import { getCountries } from "libphonenumber-js/max";
 import { z } from "zod";
-import { attributeTypes } from "@/db/schema";
+import { attributeTypes, consentStatuses } from "@/db/schema";
 import { attributeKeySchema } from "@/lib/contacts/attributes";
 import { createContactSchema } from "@/lib/contacts/schemas";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
@@ -18,7 +18,21 @@ export const columnTargetSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("phone") }),
   z.object({ type: z.literal("name") }),
   z.object({ type: z.literal("attribute"), key: attributeKeySchema, attributeType: z.enum(attributeTypes) }),
-  z.object({ type: z.literal("opted_out") }),
+  z
+    .object({
+      type: z.literal("consent"),
+      values: z
+        .record(storable(z.string().trim().min(1, "An empty cell leaves consent as it is; map only values.").max(100)), z.enum(consentStatuses))
+        .refine((values) => Object.keys(values).length > 0, "Map at least one value.")
+        .refine((values) => Object.keys(values).length <= 50, "At most 50 values.")
+        .meta({
+          description:
+            "Each value of the column (compared without case and surrounding spaces) → `subscribed`, `unsubscribed` or `unknown`. An empty cell leaves the contact's consent as it is (new contacts: `unknown`); a value not in the map refuses the row (it is in `rejected.csv` with the reason).",
+          example: { yes: "subscribed", no: "unsubscribed" },
+        }),
+    })
+    .meta({ description: "The column states consent, through a value mapping." }),
+  z.object({ type: z.literal("opted_out") }).meta({ description: "Deprecated: a consent column mapping true/yes/1 to `unsubscribed` and false/no/0 to `unknown`." }),
   z.object({ type: z.literal("skip") }),
 ]);
 export type ColumnTarget = z.output<typeof columnTargetSchema>;
@@ -43,18 +57,23 @@ export const importOptionsSchema = z
     updateExisting: z.boolean().default(false).describe("Update the name and attributes of contacts that already exist; otherwise leave them as they are."),
     listId: z.string().min(1).max(64).optional().describe("Add every valid contact of the file to this list."),
     newListName: storable(z.string().trim().min(1).max(100)).optional().describe("Add every valid contact to a list of this name, created if the workspace has none."),
+    permissionConfirmed: z
+      .boolean()
+      .default(false)
+      .describe("You confirm you have these contacts' permission to message them. Required when a consent value maps to `subscribed`; recorded in the audit log."),
   })
   .superRefine((options, ctx) => {
     const seenIndex = new Set<number>();
     const seenKey = new Set<string>();
-    const counts = { phone: 0, name: 0, opted_out: 0 };
+    const counts = { phone: 0, name: 0, consent: 0 };
     options.columns.forEach((column, i) => {
       if (seenIndex.has(column.index)) ctx.addIssue({ code: "custom", path: ["columns", i, "index"], message: `Column ${column.index} is mapped twice.` });
       seenIndex.add(column.index);
       const { target } = column;
-      if (target.type === "phone" || target.type === "name" || target.type === "opted_out") {
-        counts[target.type]++;
-        if (counts[target.type] > 1) ctx.addIssue({ code: "custom", path: ["columns", i, "target"], message: `Only one column can be mapped to ${target.type}.` });
+      if (target.type === "phone" || target.type === "name" || target.type === "opted_out" || target.type === "consent") {
+        const kind = target.type === "opted_out" ? "consent" : target.type;
+        counts[kind]++;
+        if (counts[kind] > 1) ctx.addIssue({ code: "custom", path: ["columns", i, "target"], message: `Only one column can be mapped to ${kind}.` });
       }
       if (target.type === "attribute") {
         if (seenKey.has(target.key)) ctx.addIssue({ code: "custom", path: ["columns", i, "target", "key"], message: `Another column is already mapped to "${target.key}".` });
@@ -62,9 +81,21 @@ export const importOptionsSchema = z
       }
     });
     if (counts.phone === 0) ctx.addIssue({ code: "custom", path: ["columns"], message: "Map one column to the phone number." });
+    if (subscribesContacts(options) && !options.permissionConfirmed) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["permissionConfirmed"],
+        message: "Confirm that you have permission to message these contacts: the file marks some of them subscribed.",
+      });
+    }
     if (options.listId && options.newListName) ctx.addIssue({ code: "custom", path: ["newListName"], message: "Send listId or newListName, not both." });
   });
 export type ImportOptions = z.output<typeof importOptionsSchema>;
+
+/** True when a consent column maps any value to `subscribed` (the import then needs the permission confirmation). */
+export function subscribesContacts(options: { columns: { target: ColumnTarget }[] }): boolean {
+  return options.columns.some((column) => column.target.type === "consent" && Object.values(column.target.values).includes("subscribed"));
+}
 export type ImportOptionsInput = z.input<typeof importOptionsSchema>;
 
 export const importStatusSchema = z.enum(["awaiting_file", "processing", "completed", "failed"]);

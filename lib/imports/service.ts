@@ -5,6 +5,7 @@ import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/
 import { queryRows } from "@/db/rows";
 import { contactImportRows, contactImports, contactLists } from "@/db/schema";
 import { attributeTypesOf } from "@/lib/contacts/attributes";
+import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import type { Actor } from "@/lib/workspaces";
@@ -65,20 +66,41 @@ async function referenceErrors(db: Executor, workspaceId: string, options: Impor
   return errors;
 }
 
-export async function createImport(db: Executor, workspaceId: string, options: ImportOptions, actor: Actor | null): Promise<ImportView> {
+/**
+ * Creates the job. A user's confirmation that they may message the file's contacts (required when
+ * it subscribes any) is audited with the job (`import.permission_confirmed`).
+ */
+export async function createImport(db: Executor, workspaceId: string, options: ImportOptions, actor: Actor | null, auditActor?: AuditActor): Promise<ImportView> {
   const errors = await referenceErrors(db, workspaceId, options);
   if (errors.length > 0) throw validationFailed(errors);
   const stored: StoredOptions = { ...options, defaultCountry: options.defaultCountry ?? null };
-  const [row] = await db
-    .insert(contactImports)
-    .values({ id: newId("imp"), workspaceId, fileName: options.fileName, options: stored as unknown as Record<string, unknown>, listId: options.listId ?? null, ...creator(actor) })
-    .returning();
-  return toImportView(row!);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(contactImports)
+      .values({ id: newId("imp"), workspaceId, fileName: options.fileName, options: stored as unknown as Record<string, unknown>, listId: options.listId ?? null, ...creator(actor) })
+      .returning();
+    if (options.permissionConfirmed) {
+      const consentColumn = options.columns.find((column) => column.target.type === "consent" || column.target.type === "opted_out");
+      await recordAudit(tx, {
+        workspaceId,
+        actor: auditActor ?? { userId: actor?.type === "user" ? actor.id : null, apiKeyId: actor?.type === "api_key" ? actor.id : null, ip: null, userAgent: null },
+        action: "import.permission_confirmed",
+        targetType: "import",
+        targetId: row!.id,
+        metadata: {
+          fileName: options.fileName,
+          consentColumn: consentColumn?.header ?? null,
+          values: consentColumn?.target.type === "consent" ? consentColumn.target.values : null,
+        },
+      });
+    }
+    return toImportView(row!);
+  });
 }
 
 /** A job for a CSV body sent to `POST /contacts/bulk`: columns from the header, existing contacts updated. */
 export async function createCsvBodyImport(db: Executor, workspaceId: string, fileName: string, actor: Actor | null): Promise<ImportView> {
-  const stored: StoredOptions = { fileName, columns: [], defaultCountry: null, updateExisting: true, autoColumns: true };
+  const stored: StoredOptions = { fileName, columns: [], defaultCountry: null, updateExisting: true, permissionConfirmed: false, autoColumns: true };
   const [row] = await db
     .insert(contactImports)
     .values({ id: newId("imp"), workspaceId, fileName, options: stored as unknown as Record<string, unknown>, ...creator(actor) })

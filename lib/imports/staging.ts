@@ -76,7 +76,7 @@ async function copySink(sql: PostgresJsCopy, importId: string): Promise<StagingS
     failure = error;
     signalFailure(error);
   };
-  const query = sql.unsafe(`${COPY_WITHOUT_STATEMENT_TIMEOUT}copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`);
+  const query = sql.unsafe(`${COPY_WITHOUT_STATEMENT_TIMEOUT}copy contact_import_rows (import_id, row_number, phone, name, attributes, consent, error, raw) from stdin`);
   // postgres.js settles the query with the stream as the COPY starts. An error the server reports
   // after the last data (a row it refuses in the final chunk) then reaches only the query's reject,
   // a no-op on a settled promise: the stream would never finish nor fail. It is passed on here.
@@ -99,8 +99,7 @@ async function copySink(sql: PostgresJsCopy, importId: string): Promise<StagingS
   };
   return {
     async add(row) {
-      const optedOut = row.optedOut === null ? "\\N" : row.optedOut ? "t" : "f";
-      buffer += `${id}\t${row.rowNumber}\t${copyField(row.phone)}\t${copyField(row.name)}\t${copyField(row.attributes && JSON.stringify(row.attributes))}\t${optedOut}\t${copyField(row.error)}\t${copyField(row.raw)}\n`;
+      buffer += `${id}\t${row.rowNumber}\t${copyField(row.phone)}\t${copyField(row.name)}\t${copyField(row.attributes && JSON.stringify(row.attributes))}\t${copyField(row.consent)}\t${copyField(row.error)}\t${copyField(row.raw)}\n`;
       if (buffer.length >= CHUNK_CHARS) await write();
     },
     async finish() {

@@ -10,7 +10,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import type { inboundKinds } from "@/db/schema";
 import type { InboundKind, InboundMessage } from "@/lib/channels/types";
-import { applyConsentReply, matchConsentKeyword, normaliseReply, type KeywordMatch, type ReplyOutcome } from "@/lib/contacts/opt-out";
+import { applyConsentReply, matchConsentKeyword, normaliseReply, STOP_PROMOTIONS_KEYWORD, type KeywordMatch, type ReplyOutcome } from "@/lib/contacts/opt-out";
 import { newId } from "@/lib/crypto/random";
 import { toStorableText } from "@/lib/http/storable-text";
 import { createSharedThroughputLimiter, senderLane, type ThroughputLimiter } from "@/lib/messaging/throughput";
@@ -50,7 +50,7 @@ export interface RecordOutcome {
 }
 
 /** The text of Meta's marketing opt-out quick-reply button (its payload is the same unless set). */
-export const STOP_PROMOTIONS = "STOP PROMOTIONS";
+export const STOP_PROMOTIONS = STOP_PROMOTIONS_KEYWORD;
 
 /**
  * What an inbound message asks for: typed text, a quick-reply button's text or payload, or an

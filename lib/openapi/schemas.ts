@@ -5,7 +5,7 @@ import { bulkSettingsSchema } from "@/lib/bulk/schemas";
 import { draftRevisionSchema } from "@/lib/campaigns/revision";
 import { sendPolicySchema } from "@/lib/campaigns/send-policy";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
-import { attributeTypes, messageSources, optOutMethods } from "@/db/schema";
+import { attributeTypes, consentSources, consentStatuses, messageSources, optOutMethods } from "@/db/schema";
 import { segmentFilterSchema } from "@/lib/audiences/filter";
 import { CHANNEL_NAMES, INBOUND_KINDS } from "@/lib/channels/types";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
@@ -171,12 +171,18 @@ const listRefSchema = z.object({ id: opaqueId("lst", EXAMPLE_IDS.list), name: z.
 
 export const contactConsentSchema = z
   .object({
-    optedOut: z.boolean().meta({ description: "Opted-out contacts never receive bulk messages." }),
-    optedOutAt: timestamp().nullable(),
-    method: z.enum(optOutMethods).nullable().meta({ description: "How they opted out: `manual`, `import`, `api` or `keyword` (a reply)." }),
-    detail: z.string().nullable().meta({ description: "Who or what: the user's email, the API key's name, the import's file name, the keyword." }),
+    status: z.enum(consentStatuses).meta({
+      description:
+        "`subscribed`: agreed to receive messages (marketing campaigns reach only them, unless a campaign includes unknown consent); `unsubscribed`: no campaign message ever; `unknown`: no record either way.",
+    }),
+    source: z.enum(consentSources).nullable().meta({ description: "How the status was set: `import`, `form`, `api`, `keyword` (a STOP / START reply), `button` (WhatsApp's Stop promotions), `manual`; null when never set." }),
+    updatedAt: timestamp("When the status was set; null when never set.").nullable(),
+    optedOut: z.boolean().meta({ description: "Deprecated: `status` is `unsubscribed`." }),
+    optedOutAt: timestamp("Deprecated: when the contact unsubscribed.").nullable(),
+    method: z.enum(optOutMethods).nullable().meta({ description: "Deprecated: how they unsubscribed: `manual`, `import`, `api` or `keyword` (a reply or the button)." }),
+    detail: z.string().nullable().meta({ description: "Who or what unsubscribed them: the user's email, the API key's name, the import's file name, the keyword." }),
   })
-  .meta({ description: "Consent. Opting back in clears all of it." });
+  .meta({ description: "Consent to messages. `optedOut`, `optedOutAt` and `method` are kept for existing integrations; read `status`." });
 
 export const contactSchema = z.object({
   id: opaqueId("ctc", EXAMPLE_IDS.contact),

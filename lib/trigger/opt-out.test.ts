@@ -31,6 +31,7 @@ async function fixture(options: { respectOptOut?: boolean; triggerConfig?: Trigg
       optedOutAt: new Date("2026-11-20T09:30:00Z"),
       optOutMethod: "keyword",
       optOutDetail: "STOP",
+      consentStatus: "unsubscribed",
     },
     { id: newId("ctc"), workspaceId: fx.workspaceId, phoneNumber: OPTED_IN, name: "Ann" },
   ]);
@@ -163,7 +164,7 @@ describe("trigger sends to opted-out contacts", () => {
   it("a contact who opted back in is queued again", async () => {
     const fx = await fixture();
     const db = await getDb();
-    await db.update(contacts).set({ optedOutAt: null, optOutMethod: null, optOutDetail: null }).where(eq(contacts.workspaceId, fx.workspaceId));
+    await db.update(contacts).set({ optedOutAt: null, optOutMethod: null, optOutDetail: null, consentStatus: "unknown" }).where(eq(contacts.workspaceId, fx.workspaceId));
     const outcome = await trigger(fx, { phone: OPTED_OUT, order: "D-1" });
     expect(outcome.body).toMatchObject({ status: "queued" });
   });

@@ -96,7 +96,7 @@ describe("test sends of a trigger campaign", () => {
     const required = await send(fixture, { phones: ["+14155552671"], request: {} });
     expect(required.body.errors?.map((e) => e.path)).toEqual(["request.order"]);
 
-    await db.insert(contacts).values({ id: newId("ctc"), workspaceId: fixture.workspaceId, phoneNumber: "+14155550000", name: "Out", optedOutAt: new Date(), optOutMethod: "keyword", optOutDetail: "STOP" });
+    await db.insert(contacts).values({ id: newId("ctc"), workspaceId: fixture.workspaceId, phoneNumber: "+14155550000", name: "Out", optedOutAt: new Date(), optOutMethod: "keyword", optOutDetail: "STOP", consentStatus: "unsubscribed" });
     const optedOut = await send(fixture, { phones: ["+14155550000"], request: { order: "B-8" } });
     expect(optedOut.body.data[0]).toMatchObject({ status: "skipped", error: { code: "opted_out" } });
 

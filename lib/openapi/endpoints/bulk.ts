@@ -78,7 +78,7 @@ const campaignAction = (action: "schedule" | "launch" | "cancel"): Endpoint => {
       summary: "Launch a bulk campaign now",
       description:
         "`draft` or `scheduled` → `sending`: the audience (opted-out contacts left out) becomes one queued message per contact, in one transaction with the status change, so a launch is never half done. Launching again (a retry, or two at once) changes nothing and answers the campaign. An audience above what the sender's daily messaging limit allows now is a 422 saying how many can go, unless `allowTierWait`: then those go now and the rest wait for the rolling 24 h to free up.",
-      body: { schema: launchRequestSchema, strict: true, required: false, example: { version: 1, allowTierWait: false } },
+      body: { schema: launchRequestSchema, strict: true, required: false, example: { version: 1, allowTierWait: false, includeUnknownConsent: false } },
       example: sendingExample,
       errors: [...STATUS_ERRORS, ...JSON_BODY_ERRORS, "launch_checks_failed"],
     },
@@ -117,7 +117,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
     description: "How many contacts a bulk campaign with these lists and segments would reach now (each contact once), and how many of the selected contacts are left out because they opted out.",
     auth: "apiKey",
     body: { schema: audienceCountRequestSchema, strict: true, required: true, example: AUDIENCE_EXAMPLE },
-    responses: [{ status: 200, description: "The live count.", schema: audienceCountResponseSchema, example: { count: 1250, optedOutExcluded: 17 } }],
+    responses: [{ status: 200, description: "The live count.", schema: audienceCountResponseSchema, example: { count: 1250, optedOutExcluded: 17, consent: { subscribed: 1211, unknown: 39 } } }],
     errors: ["not_found", ...JSON_BODY_ERRORS],
   },
   {
@@ -199,7 +199,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
     tag: "Campaigns",
     summary: "Check a bulk campaign before launch",
     description:
-      "What a launch would find now: every blocking problem (template not approved or not the sender's, unmapped variable, empty audience, rate above the sender's throughput, sender not set up, audience above the daily limit without `allowTierWait`), warnings (daily limit unknown), the audience size and the daily messaging limit: the tier, unique recipients of the last 24 h and what is left.",
+      "What a launch would find now: every blocking problem (template not approved or not the sender's, unmapped variable, empty audience, rate above the sender's throughput, sender not set up, audience above the daily limit without `allowTierWait`), warnings (daily limit unknown), the audience size and its split by consent (a MARKETING template reaches only subscribed contacts unless `includeUnknownConsent`; the others are stored skipped, `no_consent`; unsubscribed contacts never), and the daily messaging limit: the tier, unique recipients of the last 24 h and what is left.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     responses: [
@@ -212,6 +212,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
           errors: [{ path: "tier", code: "tier_exceeded", message: "The daily messaging limit allows 1,750 more recipients now; the audience has 2,500. Launch with allowTierWait to send the rest as the rolling 24 hours free up." }],
           warnings: [],
           audienceCount: 2500,
+          consent: { marketing: true, includeUnknown: false, subscribed: 2461, unknown: 39, unsubscribed: 12, skipped: 39 },
           tier: { tier: "TIER_2K", limit: 2000, usedLast24h: 250, available: 1750 },
           exceedsTier: true,
           sendableNow: 1750,

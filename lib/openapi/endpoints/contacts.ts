@@ -12,7 +12,7 @@ export const contactExample = {
   phone: "+14155552671",
   name: "Maria",
   attributes: { order_id: "A-10482", vip: true },
-  consent: { optedOut: false, optedOutAt: null, method: null, detail: null },
+  consent: { status: "subscribed", source: "import", updatedAt: "2026-11-20T09:00:00.000Z", optedOut: false, optedOutAt: null, method: null, detail: null },
   lists: [{ id: EXAMPLE_IDS.list, name: "VIP customers" }],
   lastMessageStatus: "delivered",
   createdAt: EXAMPLE_TIME,
@@ -21,7 +21,7 @@ export const contactExample = {
 
 const optedOutExample = {
   ...contactExample,
-  consent: { optedOut: true, optedOutAt: "2026-11-21T15:20:00.000Z", method: "api", detail: "Shopify" },
+  consent: { status: "unsubscribed", source: "api", updatedAt: "2026-11-21T15:20:00.000Z", optedOut: true, optedOutAt: "2026-11-21T15:20:00.000Z", method: "api", detail: "Shopify" },
   updatedAt: "2026-11-21T15:20:00.000Z",
 };
 
@@ -49,8 +49,8 @@ const consent = (action: "opt-out" | "opt-in"): Endpoint => ({
   summary: action === "opt-out" ? "Opt a contact out" : "Opt a contact back in",
   description:
     action === "opt-out"
-      ? "Records that the contact does not want bulk messages: when, how (`api` with a key, `manual` from the web app) and by whom (the key's name or the user's email). Opted-out contacts are left out of every bulk audience, and trigger campaigns that respect opt-outs record a `skipped` message instead of sending. Opting out an opted-out contact keeps the first record. No body."
-      : "Clears the opt-out (when, how and by whom). No body.",
+      ? "Sets consent to `unsubscribed` and records when, how (`api` with a key, `manual` from the web app) and by whom (the key's name or the user's email). Unsubscribed contacts are left out of every bulk audience, and trigger campaigns that respect opt-outs record a `skipped` message instead of sending. Unsubscribing an unsubscribed contact keeps the first record. Audited. No body."
+      : "Sets consent to `subscribed` (clearing any opt-out). Audited. No body.",
   auth: "apiKey",
   pathParams: [idOrPhoneParam],
   responses: [{ status: 200, description: "The contact with its consent.", schema: contactSchema, example: action === "opt-out" ? optedOutExample : contactExample }],
@@ -100,13 +100,13 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
     tag: "Contacts",
     summary: "Create or update a contact",
     description:
-      "Creates the contact with this phone number, or updates it when the number is known: a name you leave out keeps the stored one, attributes are merged into the stored ones. Values of defined attributes must match their type (422 otherwise). `optedOut` opts the contact out (`true`, recorded as `api`) or back in (`false`).",
+      "Creates the contact with this phone number, or updates it when the number is known: a name you leave out keeps the stored one, attributes are merged into the stored ones. Values of defined attributes must match their type (422 otherwise). `consent` sets the consent status (`subscribed`, `unsubscribed`, `unknown`; recorded with source `api`, audited). The deprecated `optedOut` still works: `true` unsubscribes, `false` lifts an unsubscribe (`subscribed`); send one of the two.",
     auth: "apiKey",
     body: {
       schema: createContactSchema,
       strict: true,
       required: true,
-      example: { phone: "+14155552671", name: "Maria", attributes: { order_id: "A-10482", vip: true } },
+      example: { phone: "+14155552671", name: "Maria", attributes: { order_id: "A-10482", vip: true }, consent: "subscribed" },
     },
     responses: upsertResponses("id"),
     errors: JSON_BODY_ERRORS,
@@ -144,7 +144,7 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
     tag: "Contacts",
     summary: "Update a contact",
     description:
-      "Changes the name (`null` clears it) and attributes: the ones you send are merged into the stored ones, and an attribute sent as `null` is removed. Values of defined attributes must match their type (422 with the attribute's path otherwise); nothing is written when any value is refused.",
+      "Changes the name (`null` clears it) and attributes: the ones you send are merged into the stored ones, and an attribute sent as `null` is removed. Values of defined attributes must match their type (422 with the attribute's path otherwise); nothing is written when any value is refused. `consent` sets the consent status (source `api` with a key, `manual` from the web app; audited).",
     auth: "apiKey",
     pathParams: [idOrPhoneParam],
     body: { schema: patchContactSchema, strict: true, required: true, example: { name: "Maria Silva", attributes: { city: "Lisbon", order_id: null } } },

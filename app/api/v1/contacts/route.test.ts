@@ -125,7 +125,7 @@ describe("/api/v1/contacts", () => {
     const out = await callRoute<Contact>(optOut.POST, "POST", `${at(PHONE)}/opt-out`, { key: account.key, params });
     expect(out.body.consent).toMatchObject({ optedOut: true, method: "api", detail: "Test integration" });
     const back = await callRoute<Contact>(optIn.POST, "POST", `${at(PHONE)}/opt-in`, { key: account.key, params });
-    expect(back.body.consent).toEqual({ optedOut: false, optedOutAt: null, method: null, detail: null });
+    expect(back.body.consent).toMatchObject({ status: "subscribed", source: "api", optedOut: false, optedOutAt: null, method: null, detail: null });
 
     const notAllowed: [string, NextRouteHandler, string][] = [
       ["DELETE", collection.DELETE, "GET, POST"],

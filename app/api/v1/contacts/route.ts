@@ -1,4 +1,5 @@
 import { getDb } from "@/db";
+import { auditActorFromRequest } from "@/lib/audit/service";
 import { createContactSchema, listContactsQuerySchema } from "@/lib/contacts/schemas";
 import { listContacts } from "@/lib/audiences/contact-list";
 import { createOrUpdateContact } from "@/lib/contacts/service";
@@ -12,7 +13,7 @@ export const GET = withWorkspace(async ({ request, workspaceId }) => {
 
 export const POST = withWorkspace(async ({ request, workspaceId, actor }) => {
   const input = await readStrictBody(request, createContactSchema);
-  const { contact, created } = await createOrUpdateContact(await getDb(), workspaceId, input, actor);
+  const { contact, created } = await createOrUpdateContact(await getDb(), workspaceId, input, actor, auditActorFromRequest(request, actor));
   return json(contact, created ? { status: 201, headers: { Location: `/api/v1/contacts/${contact.id}` } } : {});
 });
 

@@ -1,4 +1,5 @@
 import { getDb } from "@/db";
+import { auditActorFromRequest } from "@/lib/audit/service";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { importOptionsSchema, listImportsQuerySchema } from "@/lib/imports/schemas";
 import { createImport, listImports } from "@/lib/imports/service";
@@ -11,7 +12,7 @@ export const GET = withWorkspace(async ({ request, workspaceId }) => {
 
 export const POST = withWorkspace(async ({ request, workspaceId, actor }) => {
   const options = await readStrictBody(request, importOptionsSchema);
-  const job = await createImport(await getDb(), workspaceId, options, actor);
+  const job = await createImport(await getDb(), workspaceId, options, actor, auditActorFromRequest(request, actor));
   return json(job, { status: 201, headers: { Location: `/api/v1/imports/${job.id}` } });
 });
 

@@ -1,4 +1,5 @@
 import { getDb } from "@/db";
+import { auditActorFromRequest } from "@/lib/audit/service";
 import { patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
 import { deleteContact, getContact, parseContactPhone, updateContact, upsertContact } from "@/lib/contacts/service";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
@@ -18,9 +19,9 @@ export const PUT = withWorkspace<Params>(async ({ request, params, workspaceId }
   return json(contact, created ? { status: 201, headers: { Location: `/api/v1/contacts/${encodeURIComponent(phone)}` } } : {});
 });
 
-export const PATCH = withWorkspace<Params>(async ({ request, params, workspaceId }) => {
+export const PATCH = withWorkspace<Params>(async ({ request, params, workspaceId, actor }) => {
   const input = await readStrictBody(request, patchContactSchema);
-  return json(await updateContact(await getDb(), workspaceId, params.idOrPhone, input));
+  return json(await updateContact(await getDb(), workspaceId, params.idOrPhone, input, actor, auditActorFromRequest(request, actor)));
 });
 
 export const DELETE = withWorkspace<Params>(async ({ params, workspaceId }) => {

@@ -1,9 +1,10 @@
 import { getDb } from "@/db";
-import { setContactConsent } from "@/lib/contacts/service";
+import { auditActorFromRequest } from "@/lib/audit/service";
+import { optContact } from "@/lib/contacts/service";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 
-export const POST = withWorkspace<{ idOrPhone: string }>(async ({ params, workspaceId, actor }) => {
-  return json(await setContactConsent(await getDb(), workspaceId, params.idOrPhone, true, actor));
+export const POST = withWorkspace<{ idOrPhone: string }>(async ({ request, params, workspaceId, actor }) => {
+  return json(await optContact(await getDb(), workspaceId, params.idOrPhone, true, actor, auditActorFromRequest(request, actor)));
 });
 
 const notAllowed = methodNotAllowed(["POST"]);
