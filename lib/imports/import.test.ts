@@ -158,6 +158,50 @@ describe("CSV import", () => {
     expect(await contact("+447911234202")).toMatchObject({ opt_out_method: "keyword", opt_out_detail: "STOP" });
   });
 
+  it("maps any column to consent through a value mapping; a file never lifts a STOP; the permission confirmation is required and audited", async () => {
+    const optIn = columns(["Phone", { type: "phone" }], ["Opt-in", { type: "consent", values: { yes: "subscribed", No: "unsubscribed", "?": "unknown" } }]);
+    const db = await getDb();
+    // Mapping a value to subscribed needs the confirmation.
+    const refused = importOptionsSchema.safeParse({ fileName: "optin.csv", columns: optIn, updateExisting: true });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((issue) => issue.path.join("."))).toContain("permissionConfirmed");
+    expect(importOptionsSchema.safeParse({ fileName: "optout.csv", columns: columns(["Phone", { type: "phone" }], ["Out", { type: "consent", values: { x: "unsubscribed" } }]) }).success).toBe(true);
+
+    await importCsv("Phone,Opt-in\n+447911234302,\n", { columns: optIn, permissionConfirmed: true });
+    await db.execute(sql`update contacts set opted_out_at = now(), opt_out_method = 'keyword', opt_out_detail = 'STOP', consent_status = 'unsubscribed'
+      where workspace_id = ${workspaceId} and phone_number = '+447911234302'`);
+    const job = await importCsv("Phone,Opt-in\n+447911234301, YES \n+447911234302,yes\n+447911234303,no\n+447911234304,?\n+447911234305,\n+447911234306,maybe\n", {
+      columns: optIn,
+      permissionConfirmed: true,
+      fileName: "optin.csv",
+    });
+    expect(job).toMatchObject({ created: 4, unchanged: 1, invalid: 1 });
+    const consent = async (phone: string) =>
+      (await queryRows<{ consent_status: string; consent_source: string | null; opt_out_method: string | null; opt_out_detail: string | null }>(
+        db,
+        sql`select consent_status, consent_source, opt_out_method, opt_out_detail from contacts where workspace_id = ${workspaceId} and phone_number = ${phone}`,
+      ))[0];
+    expect(await consent("+447911234301")).toMatchObject({ consent_status: "subscribed", consent_source: "import" });
+    // Unsubscribed by their own reply: a file's "yes" never subscribes them again.
+    expect(await consent("+447911234302")).toMatchObject({ consent_status: "unsubscribed", consent_source: null, opt_out_method: "keyword" });
+    expect(await consent("+447911234303")).toMatchObject({ consent_status: "unsubscribed", consent_source: "import", opt_out_method: "import", opt_out_detail: "optin.csv" });
+    expect(await consent("+447911234304")).toMatchObject({ consent_status: "unknown", consent_source: null });
+    expect(await consent("+447911234305")).toMatchObject({ consent_status: "unknown" });
+    expect(await rejected(job.id)).toContain('7,"consent: ""maybe"" is not one of the mapped values (?, no, yes); map it or leave the cell empty",+447911234306,maybe');
+
+    // A later file subscribes the one the import unsubscribed, and leaves the subscribed one as it is on "?".
+    const again = await importCsv("Phone,Opt-in\n+447911234303,yes\n+447911234301,?\n", { columns: optIn, permissionConfirmed: true });
+    expect(again).toMatchObject({ updated: 1, unchanged: 1 });
+    expect(await consent("+447911234303")).toMatchObject({ consent_status: "subscribed", opt_out_method: null });
+    expect(await consent("+447911234301")).toMatchObject({ consent_status: "subscribed" });
+
+    const audits = await queryRows<{ target_id: string; metadata: Record<string, unknown> }>(
+      db,
+      sql`select target_id, metadata from audit_events where workspace_id = ${workspaceId} and action = 'import.permission_confirmed' and target_id = ${job.id}`,
+    );
+    expect(audits).toEqual([{ target_id: job.id, metadata: { fileName: "optin.csv", consentColumn: "Opt-in", values: { yes: "subscribed", No: "unsubscribed", "?": "unknown" } } }]);
+  });
+
   it("refuses a file whose header does not match the mapping, and a mapping that contradicts an attribute's type", async () => {
     const db = await getDb();
     const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "x.csv", columns: CRM_COLUMNS }), actor);
