@@ -55,8 +55,8 @@ export function ContactsFilters({ values, lists, segments }: { values: Omit<Cont
         <label htmlFor="contacts-consent" className="text-xs font-medium text-muted-foreground">Consent</label>
         <NativeSelect id="contacts-consent" name="optedOut" defaultValue={values.optedOut ?? ""}>
           <option value="">Anyone</option>
-          <option value="false">Subscribed</option>
-          <option value="true">Opted out</option>
+          <option value="false">Not unsubscribed</option>
+          <option value="true">Unsubscribed</option>
         </NativeSelect>
       </div>
       <div className="flex gap-2">

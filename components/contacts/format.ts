@@ -23,6 +23,21 @@ export const OPT_OUT_METHOD_LABELS: Record<string, string> = {
   keyword: "by replying",
 };
 
+export const CONSENT_STATUS_LABELS: Record<string, string> = {
+  subscribed: "Subscribed",
+  unsubscribed: "Unsubscribed",
+  unknown: "Unknown",
+};
+
+export const CONSENT_SOURCE_LABELS: Record<string, string> = {
+  import: "by import",
+  form: "by a form",
+  api: "through the API",
+  keyword: "by replying",
+  button: "with WhatsApp's Stop promotions button",
+  manual: "by hand",
+};
+
 export const MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed", "skipped"] as const;
 
 export const MESSAGE_STATUS_LABELS: Record<string, string> = {

@@ -7,7 +7,13 @@ export interface AttributeDefinition {
   type: AttributeType;
 }
 
+export type ConsentStatus = "subscribed" | "unsubscribed" | "unknown";
+export type ConsentSource = "import" | "form" | "api" | "keyword" | "button" | "manual";
+
 export interface ContactConsent {
+  status: ConsentStatus;
+  source: ConsentSource | null;
+  updatedAt: string | null;
   optedOut: boolean;
   optedOutAt: string | null;
   method: "manual" | "import" | "api" | "keyword" | null;
@@ -89,5 +95,6 @@ export type ColumnTarget =
   | { type: "phone" }
   | { type: "name" }
   | { type: "attribute"; key: string; attributeType: AttributeType }
+  | { type: "consent"; values: Record<string, ConsentStatus> }
   | { type: "opted_out" }
   | { type: "skip" };

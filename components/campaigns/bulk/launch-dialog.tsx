@@ -7,6 +7,7 @@ import { SendPolicySummary } from "../send-policy-fields";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { requestJson } from "@/lib/http/client";
 import { cn } from "@/lib/utils";
+import { ConsentSplit, consentSkipped } from "./consent-split";
 import type { LaunchCheck } from "./types";
 import { formatInstant } from "./zoned-time";
 
@@ -57,12 +58,17 @@ export function LaunchDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const later = plan.kind === "later";
+  const [includeUnknown, setIncludeUnknown] = useState<boolean | null>(null);
+  const include = includeUnknown ?? check?.consent.includeUnknown ?? false;
+  // A marketing template's unknown-consent contacts are stored as skipped unless included.
+  const skippedForConsent = check ? consentSkipped(check.consent, include) : 0;
 
   async function launch(allowTierWait: boolean) {
     setBusy(true);
     setError(undefined);
     try {
-      const body = later ? { scheduledAt: plan.scheduledAt, timeZone: plan.timeZone, version, allowTierWait } : { version, allowTierWait };
+      const consent = check?.consent.marketing ? { includeUnknownConsent: include } : {};
+      const body = later ? { scheduledAt: plan.scheduledAt, timeZone: plan.timeZone, version, allowTierWait, ...consent } : { version, allowTierWait, ...consent };
       const result = await requestJson(`/api/v1/campaigns/${campaignId}/${later ? "schedule" : "launch"}`, { method: "POST", body });
       if (!result.ok) {
         setError(result.problem.errors?.map((e) => e.message).join(" ") || result.problem.detail);
@@ -123,6 +129,7 @@ export function LaunchDialog({
                 </p>
               </div>
             )}
+            <ConsentSplit consent={check.consent} includeUnknown={include} onIncludeUnknown={setIncludeUnknown} disabled={busy} />
             <SendPolicySummary lines={policy} />
             {error && (
               <p role="alert" className="text-sm font-medium text-destructive">
@@ -143,7 +150,7 @@ export function LaunchDialog({
           ) : (
             <Button type="button" onClick={() => launch(false)} disabled={busy || !check?.ready}>
               <Rocket aria-hidden />
-              {busy ? (later ? "Scheduling…" : "Launching…") : later ? "Schedule" : `Send to ${number(check?.audienceCount ?? 0)} now`}
+              {busy ? (later ? "Scheduling…" : "Launching…") : later ? "Schedule" : `Send to ${number(Math.max(0, (check?.audienceCount ?? 0) - skippedForConsent))} now`}
             </Button>
           )}
         </DialogFooter>

@@ -15,7 +15,11 @@ export interface CsvScan {
   rows: number;
   /** Per column: non-empty cells written without a country code (neither `+` nor `00`). */
   withoutCountryCode: number[];
+  /** Per column: its distinct values (lower case, trimmed, empty left out), up to MAX_DISTINCT_VALUES; null past that. */
+  distinctValues: (string[] | null)[];
 }
+
+export const MAX_DISTINCT_VALUES = 20;
 
 /**
  * The rows a default country would change, by the rule of lib/contacts/phone.ts: written without `+`
@@ -59,6 +63,7 @@ export function scanFile(
   let rows = -1;
   let bytes = 0;
   const withoutCountryCode = new Array<number>(columns).fill(0);
+  const distinct: (Set<string> | null)[] = Array.from({ length: columns }, () => new Set<string>());
   Papa.parse<string[]>(file, {
     worker: true,
     skipEmptyLines: "greedy",
@@ -73,13 +78,21 @@ export function scanFile(
         if (rows === 0) continue;
         for (let column = 0; column < columns; column += 1) {
           if (lacksCountryCode(row[column])) withoutCountryCode[column]! += 1;
+          const values = distinct[column];
+          if (values) {
+            const value = (row[column] ?? "").trim().toLowerCase();
+            if (value !== "" && !values.has(value)) {
+              if (values.size >= MAX_DISTINCT_VALUES) distinct[column] = null;
+              else values.add(value);
+            }
+          }
         }
       }
       bytes += SCAN_CHUNK_BYTES;
       callbacks.onProgress(Math.min(1, bytes / Math.max(1, file.size)));
     },
     complete: () => {
-      if (!cancelled) callbacks.onDone({ rows: Math.max(0, rows), withoutCountryCode });
+      if (!cancelled) callbacks.onDone({ rows: Math.max(0, rows), withoutCountryCode, distinctValues: distinct.map((values) => (values ? [...values].sort() : null)) });
     },
     error: (error) => {
       if (!cancelled) callbacks.onError(error.message);

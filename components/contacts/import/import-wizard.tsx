@@ -12,7 +12,7 @@ import { useApi } from "../use-api";
 import { readPreview, scanFile, type CsvPreview, type CsvScan } from "./csv-scan";
 import { FileStep } from "./file-step";
 import { MappingStep } from "./mapping-step";
-import { guessColumns, toColumnTargets, validateColumns, type ColumnChoice } from "./mapping";
+import { guessColumns, subscribesContacts, toColumnTargets, validateColumns, type ColumnChoice } from "./mapping";
 import { OptionsStep, type ListChoice } from "./options-step";
 import { uploadCsv } from "./upload";
 
@@ -39,6 +39,7 @@ export function ImportWizard() {
   const [showErrors, setShowErrors] = React.useState(false);
   const [defaultCountry, setDefaultCountry] = React.useState("");
   const [updateExisting, setUpdateExisting] = React.useState(true);
+  const [permission, setPermission] = React.useState(false);
   const [list, setList] = React.useState<ListChoice>({ kind: "none" });
   const [listError, setListError] = React.useState<string | null>(null);
   const [submitting, setSubmitting] = React.useState<null | { phase: "creating" } | { phase: "uploading"; fraction: number }>(null);
@@ -79,7 +80,9 @@ export function ImportWizard() {
   }
 
   const validation = validateColumns(choices, existing);
-  const mappingValid = !validation.overall && Object.keys(validation.columns).length === 0;
+  const needsPermission = subscribesContacts(choices);
+  const permissionError = needsPermission && !permission ? "Confirm you have permission to message the contacts this file subscribes." : null;
+  const mappingValid = !validation.overall && Object.keys(validation.columns).length === 0 && !permissionError;
 
   function next() {
     if (step === 1) {
@@ -103,6 +106,7 @@ export function ImportWizard() {
       columns: toColumnTargets(loaded.preview.headers, choices, existing),
       ...(defaultCountry ? { defaultCountry } : {}),
       updateExisting,
+      permissionConfirmed: needsPermission && permission,
       ...(list.kind === "existing" ? { listId: list.listId } : {}),
       ...(list.kind === "new" ? { newListName: list.name.trim() } : {}),
     };
@@ -153,6 +157,9 @@ export function ImportWizard() {
           defaultCountry={defaultCountry}
           onChoice={(index, choice) => setChoices((current) => current.map((c, i) => (i === index ? choice : c)))}
           onDefaultCountry={setDefaultCountry}
+          permission={permission}
+          onPermission={setPermission}
+          permissionError={showErrors ? permissionError : null}
         />
       )}
       {step === 2 && (
@@ -174,6 +181,12 @@ export function ImportWizard() {
           <div><dt className="text-muted-foreground">Rows</dt><dd className="font-medium">{scan ? formatCount(scan.rows) : "Still counting…"}</dd></div>
           <div><dt className="text-muted-foreground">Columns imported</dt><dd className="font-medium">{mapped} of {choices.length}</dd></div>
           <div><dt className="text-muted-foreground">Default country</dt><dd className="font-medium">{defaultCountry || "None"}</dd></div>
+          <div>
+            <dt className="text-muted-foreground">Consent</dt>
+            <dd className="font-medium">
+              {choices.some((choice) => choice.kind === "consent") ? (needsPermission ? "From the file; permission confirmed" : "From the file") : "Not in the file (new contacts: unknown)"}
+            </dd>
+          </div>
           <div><dt className="text-muted-foreground">Existing contacts</dt><dd className="font-medium">{updateExisting ? "Update their attributes" : "Leave them as they are"}</dd></div>
           <div>
             <dt className="text-muted-foreground">List</dt>

@@ -8,7 +8,8 @@ import { formatCount } from "../format";
 import type { AttributeDefinition, AttributeType } from "../types";
 import { countryOptions } from "./countries";
 import type { CsvPreview, CsvScan } from "./csv-scan";
-import { attributeKeyFor, type ColumnChoice } from "./mapping";
+import { ConsentValuesEditor } from "./consent-values";
+import { attributeKeyFor, consentChoice, presetFor, subscribesContacts, type ColumnChoice } from "./mapping";
 
 const TYPES: AttributeType[] = ["string", "number", "boolean", "date"];
 
@@ -26,6 +27,9 @@ export function MappingStep({
   defaultCountry,
   onChoice,
   onDefaultCountry,
+  permission,
+  onPermission,
+  permissionError,
 }: {
   preview: CsvPreview;
   scan: CsvScan | null;
@@ -35,17 +39,24 @@ export function MappingStep({
   defaultCountry: string;
   onChoice: (index: number, choice: ColumnChoice) => void;
   onDefaultCountry: (country: string) => void;
+  permission: boolean;
+  onPermission: (confirmed: boolean) => void;
+  permissionError: string | null;
 }) {
   const phoneIndex = choices.findIndex((choice) => choice.kind === "phone");
   const affected = scan && phoneIndex >= 0 ? scan.withoutCountryCode[phoneIndex] ?? 0 : null;
 
+  /** The column's values: every distinct one of the file once it is read, the preview's until then. */
+  const valuesOf = (index: number) => scan?.distinctValues[index] ?? preview.rows.map((row) => row[index] ?? "");
+
   function select(index: number, value: string) {
     const header = preview.headers[index] ?? "";
+    if (value === "consent") return onChoice(index, consentChoice(presetFor(valuesOf(index))));
     if (value.startsWith("existing:")) onChoice(index, { kind: "existing", key: value.slice("existing:".length) });
     else if (value === "new") {
       const previous = choices[index];
       onChoice(index, previous?.kind === "new" ? previous : { kind: "new", key: attributeKeyFor(header), attributeType: "string" });
-    } else onChoice(index, { kind: value as "phone" | "name" | "opted_out" | "skip" });
+    } else onChoice(index, { kind: value as "phone" | "name" | "skip" });
   }
 
   return (
@@ -74,7 +85,7 @@ export function MappingStep({
                       <NativeSelect aria-label={`Import “${label}” as`} value={choiceValue(choice)} onChange={(event) => select(index, event.target.value)} aria-invalid={errors[index] ? true : undefined}>
                         <option value="phone">Phone number</option>
                         <option value="name">Name</option>
-                        <option value="opted_out">Opted out (true / false)</option>
+                        <option value="consent">Consent (opt-in / opt-out)…</option>
                         {existing.length > 0 && (
                           <optgroup label="Existing attributes">
                             {existing.map((attribute) => (
@@ -105,6 +116,7 @@ export function MappingStep({
                           </NativeSelect>
                         </div>
                       )}
+                      {choice.kind === "consent" && <ConsentValuesEditor label={label} choice={choice} fileValues={valuesOf(index)} onChange={(next) => onChoice(index, next)} />}
                       {errors[index] && <p role="alert" className="text-xs font-medium text-destructive">{errors[index]}</p>}
                     </div>
                   </TableCell>
@@ -114,6 +126,29 @@ export function MappingStep({
           </TableBody>
         </Table>
       </div>
+
+      {subscribesContacts(choices) && (
+        <div className="grid gap-1.5 rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-950">
+          <div className="flex items-start gap-2.5">
+            <input
+              id="import-permission"
+              type="checkbox"
+              checked={permission}
+              onChange={(event) => onPermission(event.target.checked)}
+              aria-invalid={permissionError ? true : undefined}
+              aria-describedby="import-permission-hint"
+              className="mt-0.5 size-4 shrink-0 accent-[var(--primary)]"
+            />
+            <label htmlFor="import-permission" className="text-sm font-medium">
+              I confirm these contacts gave permission to receive WhatsApp messages from us
+            </label>
+          </div>
+          <p id="import-permission-hint" className="pl-6.5 text-xs">
+            The file marks contacts subscribed, so marketing campaigns will reach them. WhatsApp requires their opt-in; your confirmation is recorded in the audit log.
+          </p>
+          {permissionError && <p role="alert" className="pl-6.5 text-xs font-medium text-destructive">{permissionError}</p>}
+        </div>
+      )}
 
       <div className="grid gap-2 rounded-xl border bg-card p-4 shadow-xs">
         <label htmlFor="import-country" className="text-sm font-medium">Default country</label>

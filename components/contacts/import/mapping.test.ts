@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lacksCountryCode } from "./csv-scan";
-import { attributeKeyFor, guessColumns, guessType, toColumnTargets, validateColumns } from "./mapping";
+import { attributeKeyFor, consentChoice, guessColumns, guessType, presetFor, subscribesContacts, toColumnTargets, validateColumns } from "./mapping";
 
 describe("import column guesses", () => {
   it("maps phone, name and opted-out headers once each, existing attributes by key, the rest to typed new attributes", () => {
@@ -13,9 +13,23 @@ describe("import column guesses", () => {
       { kind: "existing", key: "city" },
       { kind: "new", key: "visits", attributeType: "number" },
       { kind: "new", key: "joined_on", attributeType: "date" },
-      { kind: "opted_out" },
+      consentChoice("opted_out"),
       { kind: "new", key: "phone", attributeType: "string" },
     ]);
+    expect(choices[5]).toMatchObject({ values: { true: "unsubscribed", false: "unknown" } });
+  });
+
+  it("maps an opt-in column to consent with the preset its values fit, and knows when it subscribes contacts", () => {
+    const choices = guessColumns(["Phone", "Opt-in"], [["+1", "Yes"], ["+2", "no"]], []);
+    expect(choices[1]).toEqual({ kind: "consent", preset: "yes_no", values: { yes: "subscribed", y: "subscribed", no: "unsubscribed", n: "unsubscribed" } });
+    expect(subscribesContacts(choices)).toBe(true);
+    expect(subscribesContacts([{ kind: "phone" }, consentChoice("opted_out")])).toBe(false);
+    expect(presetFor(["TRUE", "false"])).toBe("true_false");
+    expect(presetFor(["1", "0", ""])).toBe("one_zero");
+    expect(presetFor(["Subscribed", "unknown"])).toBe("subscribed");
+    expect(presetFor(["sí", "no"])).toBe("custom");
+    expect(toColumnTargets(["Phone", "Opt-in"], choices, [])[1]).toEqual({ index: 1, header: "Opt-in", target: { type: "consent", values: choices[1]!.kind === "consent" ? choices[1]!.values : {} } });
+    expect(validateColumns([{ kind: "phone" }, { kind: "consent", preset: "custom", values: {} }], []).columns[1]).toMatch(/at least one value/);
   });
 
   it("turns headers into identifiers and values into types", () => {

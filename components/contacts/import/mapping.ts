@@ -1,11 +1,52 @@
 // Column mapping of the import wizard: guesses from headers and sample values, validation, and the
 // `columns` member of `POST /api/v1/imports`.
-import type { AttributeDefinition, AttributeType, ColumnTarget } from "../types";
+import type { AttributeDefinition, AttributeType, ColumnTarget, ConsentStatus } from "../types";
+
+/** A consent column: each value of the column (lower case, trimmed) → a status; values left out refuse their row. */
+export type ConsentValues = Record<string, ConsentStatus>;
 
 export type ColumnChoice =
-  | { kind: "phone" | "name" | "opted_out" | "skip" }
+  | { kind: "phone" | "name" | "skip" }
+  | { kind: "consent"; preset: ConsentPreset; values: ConsentValues }
   | { kind: "existing"; key: string }
   | { kind: "new"; key: string; attributeType: AttributeType };
+
+export const CONSENT_PRESETS = {
+  yes_no: { label: "Yes / No", values: { yes: "subscribed", y: "subscribed", no: "unsubscribed", n: "unsubscribed" } },
+  true_false: { label: "True / False", values: { true: "subscribed", false: "unsubscribed" } },
+  one_zero: { label: "1 / 0", values: { "1": "subscribed", "0": "unsubscribed" } },
+  subscribed: { label: "Subscribed / Unsubscribed", values: { subscribed: "subscribed", unsubscribed: "unsubscribed", unknown: "unknown" } },
+  opted_out: {
+    label: "Opted out (true / false)",
+    values: { true: "unsubscribed", yes: "unsubscribed", y: "unsubscribed", "1": "unsubscribed", false: "unknown", no: "unknown", n: "unknown", "0": "unknown" },
+  },
+  custom: { label: "Custom", values: {} },
+} as const satisfies Record<string, { label: string; values: ConsentValues }>;
+export type ConsentPreset = keyof typeof CONSENT_PRESETS;
+
+/** How a consent cell is compared with the mapping (the server compares the same way). */
+export const consentKey = (cell: string) => cell.trim().toLowerCase();
+
+/** The preset whose values cover the column's values best (yes/no for `Yes`, `no`…). */
+export function presetFor(values: string[], optedOutColumn = false): ConsentPreset {
+  if (optedOutColumn) return "opted_out";
+  const seen = [...new Set(values.map(consentKey).filter(Boolean))];
+  if (seen.length === 0) return "yes_no";
+  for (const preset of ["yes_no", "true_false", "one_zero", "subscribed"] as const) {
+    if (seen.every((value) => value in CONSENT_PRESETS[preset].values)) return preset;
+  }
+  return "custom";
+}
+
+/** A preset's mapping, plus every other value of the column left unmapped (its rows are refused). */
+export function consentChoice(preset: ConsentPreset): ColumnChoice {
+  return { kind: "consent", preset, values: { ...CONSENT_PRESETS[preset].values } };
+}
+
+/** True when a consent column maps some value to subscribed: the import then needs the permission confirmation. */
+export function subscribesContacts(choices: ColumnChoice[]): boolean {
+  return choices.some((choice) => choice.kind === "consent" && Object.values(choice.values).includes("subscribed"));
+}
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const RESERVED = new Set(["phoneNumber", "name"]);
@@ -15,6 +56,7 @@ const normalize = (header: string) => header.trim().toLowerCase().replace(/[^a-z
 const PHONE_HEADERS = new Set(["phone", "phonenumber", "mobile", "mobilenumber", "msisdn", "whatsapp", "whatsappnumber", "tel", "telephone", "cell", "number"]);
 const NAME_HEADERS = new Set(["name", "fullname", "contactname", "firstname"]);
 const OPT_OUT_HEADERS = new Set(["optedout", "optout", "unsubscribed", "donotcontact"]);
+const CONSENT_HEADERS = new Set(["optin", "optedin", "consent", "subscribed", "marketingconsent", "marketingoptin", "acceptsmarketing", "whatsappoptin"]);
 
 /** A header as an attribute key: `First purchase` → `first_purchase`. */
 export function attributeKeyFor(header: string): string {
@@ -41,10 +83,15 @@ export function guessColumns(headers: string[], rows: string[][], existing: Attr
   const taken = new Set<string>();
   return headers.map((header, index) => {
     const normalized = normalize(header);
-    const pick = (kind: "phone" | "name" | "opted_out"): ColumnChoice | null => {
+    const pick = (kind: "phone" | "name"): ColumnChoice | null => {
       if (taken.has(kind)) return null;
       taken.add(kind);
       return { kind };
+    };
+    const pickConsent = (optedOut: boolean): ColumnChoice | null => {
+      if (taken.has("consent")) return null;
+      taken.add("consent");
+      return consentChoice(presetFor(rows.map((row) => row[index] ?? ""), optedOut));
     };
     if (PHONE_HEADERS.has(normalized)) {
       const choice = pick("phone");
@@ -54,8 +101,8 @@ export function guessColumns(headers: string[], rows: string[][], existing: Attr
       const choice = pick("name");
       if (choice) return choice;
     }
-    if (OPT_OUT_HEADERS.has(normalized)) {
-      const choice = pick("opted_out");
+    if (OPT_OUT_HEADERS.has(normalized) || CONSENT_HEADERS.has(normalized)) {
+      const choice = pickConsent(OPT_OUT_HEADERS.has(normalized));
       if (choice) return choice;
     }
     const match = existing.find((attribute) => normalize(attribute.key) === normalized);
@@ -72,9 +119,10 @@ export function validateColumns(choices: ColumnChoice[], existing: AttributeDefi
   const overall = phones === 0 ? "Map one column to Phone number." : null;
   const seen = new Map<string, number>();
   choices.forEach((choice, index) => {
-    if ((choice.kind === "phone" || choice.kind === "name" || choice.kind === "opted_out") && choices.findIndex((c) => c.kind === choice.kind) !== index) {
+    if ((choice.kind === "phone" || choice.kind === "name" || choice.kind === "consent") && choices.findIndex((c) => c.kind === choice.kind) !== index) {
       columns[index] = "Another column is already mapped to this.";
     }
+    if (choice.kind === "consent" && Object.keys(choice.values).length === 0) columns[index] = "Map at least one value to a consent status.";
     if (choice.kind !== "existing" && choice.kind !== "new") return;
     const key = choice.key.trim();
     if (!IDENTIFIER.test(key)) columns[index] = "Use letters, digits and underscores, starting with a letter or underscore.";
@@ -93,6 +141,8 @@ export function toColumnTargets(headers: string[], choices: ColumnChoice[], exis
       target = { type: "attribute", key: choice.key, attributeType: existing.find((attribute) => attribute.key === choice.key)?.type ?? "string" };
     } else if (choice.kind === "new") {
       target = { type: "attribute", key: choice.key.trim(), attributeType: choice.attributeType };
+    } else if (choice.kind === "consent") {
+      target = { type: "consent", values: choice.values };
     } else {
       target = { type: choice.kind };
     }
