@@ -28,8 +28,9 @@ export function ConsentPanel({ contact, onChanged }: { contact: Contact; onChang
   const [busy, setBusy] = React.useState(false);
   const consent = contact.consent;
   const status: ConsentStatus = consent?.status ?? (consent?.optedOut ? "unsubscribed" : "unknown");
-  const [choice, setChoice] = React.useState<ConsentStatus>(status);
-  React.useEffect(() => setChoice(status), [status]);
+  // The status picked in the select, until it is saved (then the contact's own status shows again).
+  const [picked, setPicked] = React.useState<ConsentStatus | null>(null);
+  const choice = picked ?? status;
   const optedOut = status === "unsubscribed";
 
   async function save(next: ConsentStatus) {
@@ -40,6 +41,7 @@ export function ConsentPanel({ contact, onChanged }: { contact: Contact; onChang
       toast.error(result.problem.detail);
       return;
     }
+    setPicked(null);
     toast.success(next === "unsubscribed" ? "Contact opted out." : next === "subscribed" ? "Contact subscribed." : "Consent set to unknown.");
     onChanged();
   }
@@ -88,7 +90,7 @@ export function ConsentPanel({ contact, onChanged }: { contact: Contact; onChang
         >
           <label className="grid gap-1.5 text-sm font-medium">
             Consent status
-            <NativeSelect value={choice} onChange={(event) => setChoice(event.target.value as ConsentStatus)} className="w-44">
+            <NativeSelect value={choice} onChange={(event) => setPicked(event.target.value as ConsentStatus)} className="w-44">
               <option value="subscribed">Subscribed</option>
               <option value="unknown">Unknown</option>
               <option value="unsubscribed">Unsubscribed</option>

@@ -88,7 +88,13 @@ export function ContactsBrowser({ query }: { query: ContactsQuery }) {
                     {contact.lists?.length ? contact.lists.map((list) => list.name).join(", ") : "—"}
                   </TableCell>
                   <TableCell>
-                    {contact.consent?.optedOut ? <Badge variant="warning">Opted out</Badge> : <span className="text-muted-foreground">Subscribed</span>}
+                    {contact.consent?.optedOut ? (
+                      <Badge variant="warning">Unsubscribed</Badge>
+                    ) : contact.consent?.status === "subscribed" ? (
+                      <Badge variant="success">Subscribed</Badge>
+                    ) : (
+                      <span className="text-muted-foreground">Unknown</span>
+                    )}
                   </TableCell>
                   <TableCell>
                     {contact.lastMessageStatus ? <MessageStatusBadge status={contact.lastMessageStatus} /> : <span className="text-muted-foreground">—</span>}

@@ -21,7 +21,6 @@ import {
   updateContact,
 } from "./service";
 
-const USER: Actor = { type: "user", id: "usr_1", email: "owner@example.test", name: "Owner" };
 const KEY: Actor = { type: "api_key", id: "key_1", name: "Shopify" };
 
 let db: DB;

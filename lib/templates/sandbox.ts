@@ -97,4 +97,15 @@ export const SANDBOX_TEMPLATES: TemplateDefinition[] = [
       { type: "BODY", text: "Hi {{1}}, our spring sale starts today: 20% off everything with the code {{2}}.", example: { body_text: [["Maria", "SPRING20"]] } },
     ],
   },
+  {
+    name: "weekly_offers",
+    language: "en_US",
+    category: "MARKETING",
+    status: "APPROVED",
+    parameterFormat: "POSITIONAL",
+    components: [
+      { type: "BODY", text: "Hi {{1}}, this week's offers are in: take 15% off your next order.", example: { body_text: [["Maria"]] } },
+      { type: "FOOTER", text: "Reply STOP to opt out" },
+    ],
+  },
 ];

@@ -22,6 +22,7 @@ describe("templates", () => {
       "order_confirmation:APPROVED",
       "shipping_update:APPROVED",
       "spring_sale:PENDING",
+      "weekly_offers:APPROVED",
     ]);
     expect(first.every((t) => t.sandbox)).toBe(true);
     expect((await syncTemplates(db, workspaceId)).provider).toBe("sandbox");

@@ -21,7 +21,7 @@ describe("import column guesses", () => {
 
   it("maps an opt-in column to consent with the preset its values fit, and knows when it subscribes contacts", () => {
     const choices = guessColumns(["Phone", "Opt-in"], [["+1", "Yes"], ["+2", "no"]], []);
-    expect(choices[1]).toEqual({ kind: "consent", preset: "yes_no", values: { yes: "subscribed", y: "subscribed", no: "unsubscribed", n: "unsubscribed" } });
+    expect(choices[1]).toEqual({ kind: "consent", preset: "yes_no", values: { yes: "subscribed", y: "subscribed", no: "unknown", n: "unknown" } });
     expect(subscribesContacts(choices)).toBe(true);
     expect(subscribesContacts([{ kind: "phone" }, consentChoice("opted_out")])).toBe(false);
     expect(presetFor(["TRUE", "false"])).toBe("true_false");

@@ -11,10 +11,14 @@ export type ColumnChoice =
   | { kind: "existing"; key: string }
   | { kind: "new"; key: string; attributeType: AttributeType };
 
+/**
+ * Presets of an opt-in column: "no" means the contact did not opt in (unknown: no marketing, as
+ * before for other messages), not that they opted out; a value can be set to Unsubscribed by hand.
+ */
 export const CONSENT_PRESETS = {
-  yes_no: { label: "Yes / No", values: { yes: "subscribed", y: "subscribed", no: "unsubscribed", n: "unsubscribed" } },
-  true_false: { label: "True / False", values: { true: "subscribed", false: "unsubscribed" } },
-  one_zero: { label: "1 / 0", values: { "1": "subscribed", "0": "unsubscribed" } },
+  yes_no: { label: "Yes / No", values: { yes: "subscribed", y: "subscribed", no: "unknown", n: "unknown" } },
+  true_false: { label: "True / False", values: { true: "subscribed", false: "unknown" } },
+  one_zero: { label: "1 / 0", values: { "1": "subscribed", "0": "unknown" } },
   subscribed: { label: "Subscribed / Unsubscribed", values: { subscribed: "subscribed", unsubscribed: "unsubscribed", unknown: "unknown" } },
   opted_out: {
     label: "Opted out (true / false)",
