@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import Papa from "papaparse";
+import { audit, expectNoViolations, type PageReport } from "./checks";
 import { createApiKeyThroughUi, signUpNewUser } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
@@ -26,7 +27,8 @@ async function shoot(page: Page, name: string) {
 }
 
 test("import an opt-in column as consent with the permission confirmation; a marketing campaign skips those who did not opt in", async ({ page, playwright, baseURL }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
+  const reports: PageReport[] = [];
   await signUpNewUser(page, { workspace: "Consent Shop" });
 
   // Import: the Opt-in column is mapped to consent (yes → subscribed, no → unknown), and the import asks for permission.
@@ -39,6 +41,7 @@ test("import an opt-in column as consent with the permission confirmation; a mar
   await expect(page.getByLabel("“yes” means")).toHaveValue("subscribed");
   await expect(page.getByLabel("“no” means")).toHaveValue("unknown");
   await shoot(page, "import-mapping");
+  await audit(page, "import-mapping-consent", reports, { screenshot: false });
   await page.getByRole("button", { name: "Continue" }).click();
   // Not without the confirmation.
   await expect(page.getByRole("alert").filter({ hasText: "Confirm you have permission" })).toBeVisible();
@@ -58,6 +61,7 @@ test("import an opt-in column as consent with the permission confirmation; a mar
   const status = page.getByTestId("consent-status");
   await expect(status).toContainText("Subscribed by import on");
   await shoot(page, "contact");
+  await audit(page, "contact-consent", reports, { screenshot: false });
   await page.getByRole("link", { name: "Contacts", exact: true }).first().click();
   await page.getByRole("link", { name: "+14155550204" }).click();
   await expect(status).toContainText("Unknown");
@@ -91,6 +95,7 @@ test("import an opt-in column as consent with the permission confirmation; a mar
   await expect(launch.getByRole("button", { name: "Send to 5 now" })).toBeVisible();
   await include.uncheck();
   await shoot(page, "launch-dialog");
+  await audit(page, "launch-dialog-consent", reports, { screenshot: false });
   await launch.getByRole("button", { name: "Send to 3 now" }).click();
   await expect(launch).toBeHidden();
 
@@ -117,4 +122,5 @@ test("import an opt-in column as consent with the permission confirmation; a mar
   expect(contact.consent).toMatchObject({ status: "subscribed", source: "import" });
   expect(Date.parse(contact.consent.updatedAt)).not.toBeNaN();
   await api.dispose();
+  expectNoViolations(reports);
 });

@@ -8,6 +8,10 @@ import { countBulkAudience, NO_CONSENT_CODE } from "./audience";
 import { getLaunchCheck, launchBulkCampaign, scheduleBulkCampaign } from "./launch";
 import { getBulkProgress } from "./progress";
 import { bulkMessages, createBulkFixture } from "./test-fixtures";
+import { createApiKey } from "@/lib/api-keys/service";
+import { callRoute } from "@/lib/testing/api-factories";
+import { GET as LAUNCH_CHECK } from "@/app/api/v1/campaigns/[id]/launch-check/route";
+import { POST as LAUNCH } from "@/app/api/v1/campaigns/[id]/launch/route";
 
 /** Five contacts: 0 and 1 subscribed, 2–4 of unknown consent, and two unsubscribed. */
 const fixture = () => createBulkFixture({ contacts: 5, optedOut: 2, consent: (i) => (i < 2 ? "subscribed" : "unknown") });
@@ -77,5 +81,21 @@ describe("bulk campaigns and consent", () => {
     const stored = await bulkMessages(utility.campaignId);
     expect(stored.filter((m) => m.status === "queued")).toHaveLength(5);
     for (const id of utility.optedOutIds) expect(stored.some((m) => m.contactId === id)).toBe(false);
+  });
+
+  it("the API: the launch check answers the split; the launch takes includeUnknownConsent (422 for a non-boolean)", async () => {
+    const fx = await fixture();
+    const db = await getDb();
+    const { key } = await createApiKey(db, fx.workspaceId, { userId: fx.userId, ip: null, userAgent: null }, { name: "Consent tests" });
+    const params = { id: fx.campaignId };
+    const check = await callRoute<Record<string, unknown>>(LAUNCH_CHECK, "GET", `/api/v1/campaigns/${fx.campaignId}/launch-check`, { key, params });
+    expect(check.body.consent).toEqual({ marketing: true, includeUnknown: false, subscribed: 2, unknown: 3, unsubscribed: 2, skipped: 3 });
+    const refused = await callRoute(LAUNCH, "POST", `/api/v1/campaigns/${fx.campaignId}/launch`, { key, params, body: { includeUnknownConsent: "yes" } });
+    expect(refused.status).toBe(422);
+    const launched = await callRoute<Record<string, unknown>>(LAUNCH, "POST", `/api/v1/campaigns/${fx.campaignId}/launch`, { key, params, body: { includeUnknownConsent: true } });
+    expect(launched).toMatchObject({ status: 200, body: { status: "sending", bulk: { audience: { includeUnknownConsent: true } } } });
+    expect((await bulkMessages(fx.campaignId)).filter((m) => m.status !== "skipped")).toHaveLength(5);
+    const included = (await audits(fx.campaignId)).find((a) => a.action === "campaign.unknown_consent_included");
+    expect(included).toBeDefined();
   });
 });

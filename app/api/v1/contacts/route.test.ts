@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { messages } from "@/db/schema";
+import { and, eq } from "drizzle-orm";
+import { auditEvents, messages } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { parseStrict } from "@/lib/http/request";
 import { contactMessagePageSchema, contactPageSchema, contactSchema } from "@/lib/openapi/schemas";
@@ -11,10 +12,11 @@ import * as one from "./[idOrPhone]/route";
 import * as history from "./[idOrPhone]/messages/route";
 import * as optIn from "./[idOrPhone]/opt-in/route";
 import * as optOut from "./[idOrPhone]/opt-out/route";
+import * as bulkRoute from "./bulk/route";
 import * as collection from "./route";
 
 type Problem = { status: number; code?: string; errors?: { path: string; code: string }[] };
-type Contact = { id: string; phone: string; name: string | null; attributes: Record<string, unknown>; consent: { optedOut: boolean; method: string | null; detail: string | null } };
+type Contact = { id: string; phone: string; name: string | null; attributes: Record<string, unknown>; consent: { status: string; source: string | null; optedOut: boolean; method: string | null; detail: string | null } };
 
 const PHONE = "+14155552671";
 
@@ -116,6 +118,47 @@ describe("/api/v1/contacts", () => {
     expect((await callRoute<{ data: unknown[] }>(collection.GET, "GET", "/api/v1/contacts", { key: mine.key })).body.data).toEqual([]);
     const still = await callRoute<Contact>(one.GET, "GET", at(contact.id), { key: theirs.key, params: { idOrPhone: contact.id } });
     expect(still.body).toMatchObject({ name: "Theirs", consent: { optedOut: false } });
+  });
+
+  it("consent: POST and PATCH set the status (source api, audited), 422 for an unknown status or both fields; POST /contacts/bulk too", async () => {
+    const account = await createApiAccount();
+    const created = await create(account.key, { phone: "+14155550301", consent: "subscribed" });
+    expect(created.status).toBe(201);
+    expect(parseStrict(contactSchema, created.body).consent).toMatchObject({ status: "subscribed", source: "api", optedOut: false });
+    const id = created.body.id;
+    const patched = await callRoute<Contact>(one.PATCH, "PATCH", at(id), { key: account.key, params: { idOrPhone: id }, body: { consent: "unsubscribed" } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.consent).toMatchObject({ status: "unsubscribed", source: "api", optedOut: true, method: "api", detail: "Test integration" });
+    const bad = await callRoute<Problem>(one.PATCH, "PATCH", at(id), { key: account.key, params: { idOrPhone: id }, body: { consent: "maybe" } });
+    expect(bad.status).toBe(422);
+    const both = await create(account.key, { phone: "+14155550301", consent: "subscribed", optedOut: false });
+    expect(both.status).toBe(422);
+    expect((await callRoute<Contact>(one.GET, "GET", at(id), { key: account.key, params: { idOrPhone: id } })).body.consent).toMatchObject({ status: "unsubscribed" });
+
+    const bulk = await callRoute<{ data: { id: string }[] }>(bulkRoute.POST, "POST", "/api/v1/contacts/bulk", {
+      key: account.key,
+      body: [
+        { phone: "+14155550302", consent: "subscribed" },
+        { phone: "+14155550301", consent: "unknown" },
+      ],
+    });
+    expect(bulk.status).toBe(200);
+    const [subscribed, unknown] = await Promise.all(
+      bulk.body.data.map((item) => callRoute<Contact>(one.GET, "GET", at(item.id), { key: account.key, params: { idOrPhone: item.id } })),
+    );
+    expect(subscribed!.body.consent).toMatchObject({ status: "subscribed", source: "api" });
+    expect(unknown!.body.consent).toMatchObject({ status: "unknown", source: "api", optedOut: false, optedOutAt: null });
+
+    const audit = await (await getDb())
+      .select({ metadata: auditEvents.metadata, keyId: auditEvents.actorApiKeyId })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.targetId, id), eq(auditEvents.action, "contact.consent_changed")))
+      .orderBy(auditEvents.createdAt);
+    expect(audit.map((row) => [row.metadata.from, row.metadata.to])).toEqual([
+      ["unknown", "subscribed"],
+      ["subscribed", "unsubscribed"],
+    ]);
+    expect(audit.every((row) => row.keyId !== null)).toBe(true);
   });
 
   it("opt-out and opt-in by phone; 405 with Allow for other methods; 401 without credentials", async () => {
