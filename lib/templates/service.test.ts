@@ -21,8 +21,8 @@ describe("templates", () => {
       "appointment_reminder:APPROVED",
       "order_confirmation:APPROVED",
       "shipping_update:APPROVED",
-      "spring_sale:PENDING",
       "weekly_offers:APPROVED",
+      "spring_sale:PENDING",
     ]);
     expect(first.every((t) => t.sandbox)).toBe(true);
     expect((await syncTemplates(db, workspaceId)).provider).toBe("sandbox");
