@@ -86,8 +86,9 @@ export function demoConsentOf(index: number): DemoConsent {
  * `unknown`, `unsubscribed`) maps onto the stored columns here and nowhere else.
  */
 export function demoConsentColumns(consent: DemoConsent, at: Date, importFile: string) {
-  if (consent === "unsubscribed") return { optedOutAt: at, optOutMethod: "import" as const, optOutDetail: importFile };
-  return { optedOutAt: null, optOutMethod: null, optOutDetail: null };
+  const status = { consentStatus: consent, consentSource: consent === "unknown" ? null : ("import" as const), consentAt: consent === "unknown" ? null : at };
+  if (consent === "unsubscribed") return { ...status, optedOutAt: at, optOutMethod: "import" as const, optOutDetail: importFile };
+  return { ...status, optedOutAt: null, optOutMethod: null, optOutDetail: null };
 }
 
 interface DemoContact {

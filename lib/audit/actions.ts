@@ -22,6 +22,7 @@ export const CAMPAIGN_AUDIT_ACTIONS = [
   "schedule_failed",
   "source_changed",
   "source_secret_set",
+  "unknown_consent_included",
 ] as const;
 export type CampaignAuditAction = (typeof CAMPAIGN_AUDIT_ACTIONS)[number];
 
@@ -52,6 +53,7 @@ export const AUDIT_ACTION_LABELS = {
   "campaign.schedule_failed": "Scheduled campaign could not start",
   "campaign.source_changed": "Changed how a campaign is called",
   "campaign.source_secret_set": "Set a campaign's signing secret",
+  "campaign.unknown_consent_included": "Sent a marketing campaign to contacts of unknown consent",
   "member.added": "Added a member",
   "member.removed": "Removed a member",
   "member.role_changed": "Changed a member's role",
@@ -60,6 +62,8 @@ export const AUDIT_ACTION_LABELS = {
   "member.invitation_link_renewed": "Renewed an invitation link",
   "contact.opted_out": "Contact opted out",
   "contact.opted_in": "Contact opted back in",
+  "contact.consent_changed": "Changed a contact's consent",
+  "import.permission_confirmed": "Confirmed permission to message an import's contacts",
   "webhook_endpoint.created": "Added a webhook endpoint",
   "webhook_endpoint.updated": "Changed a webhook endpoint",
   "webhook_endpoint.enabled": "Switched a webhook endpoint on",
