@@ -205,6 +205,10 @@ export const templates = pgTable(
     language: text("language").notNull(),
     category: text("category").notNull(),
     status: text("status").notNull(),
+    /** Why WhatsApp rejected, paused or disabled it, in words (null when approved or pending). */
+    statusReason: text("status_reason"),
+    /** When it was submitted for review from this app (null for synced and demo templates). */
+    submittedAt: at("submitted_at"),
     parameterFormat: text("parameter_format", { enum: ["POSITIONAL", "NAMED"] }).notNull().default("POSITIONAL"),
     components: jsonb("components").$type<unknown[]>().notNull().default([]),
     syncedAt: at("synced_at"),

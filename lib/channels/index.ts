@@ -7,6 +7,7 @@ import { whatsappChannel } from "./whatsapp";
 export * from "./types";
 export { ChannelRequestError, ChannelSendError } from "./send-error";
 export { SANDBOX_DELIVERED_AFTER_MS, SANDBOX_READ_AFTER_MS, SANDBOX_SIMULATION_WINDOW_MS, SANDBOX_TEST_NUMBERS, SANDBOX_MESSAGE_ID_PREFIX } from "./sandbox";
+export { sandboxTemplateReviewMs, sandboxTemplateVerdict, SANDBOX_WORDS_PER_VARIABLE } from "./sandbox/templates";
 export { SANDBOX_MEDIA_TYPES, sandboxInboundMessage, type SandboxInbound } from "./sandbox/inbound";
 
 const CHANNELS: Record<ChannelName, Channel> = {

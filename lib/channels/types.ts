@@ -94,6 +94,38 @@ export interface ParsedWebhookChange {
   account: string | null;
   statuses: StatusUpdate[];
   inbound: InboundMessage[];
+  /** Review and quality decisions about the account's templates (WhatsApp: `message_template_status_update`). */
+  templateStatuses: TemplateStatusChange[];
+}
+
+/** The provider decided about a template: approved, rejected (with its reason in words), paused, disabled… */
+export interface TemplateStatusChange {
+  /** The provider's id of the template, when it gives one. */
+  externalId: string | null;
+  name: string | null;
+  language: string | null;
+  /** Upper case, as templates store it: APPROVED, REJECTED, PAUSED, DISABLED, PENDING, … */
+  status: string;
+  /** Why (a rejection, a pause), worded by the channel; null when there is nothing to say. */
+  reason: string | null;
+}
+
+/** A template sent for review: Meta's component JSON (lib/templates builds it). */
+export interface TemplateSubmission {
+  name: string;
+  language: string;
+  category: string;
+  parameterFormat: "POSITIONAL" | "NAMED";
+  components: unknown[];
+}
+
+export interface SubmittedTemplate {
+  /** The provider's id of the new template. */
+  externalId: string;
+  /** Usually PENDING; a provider may decide at once. */
+  status: string;
+  /** The category the provider filed it under (it may change the one asked for). */
+  category: string;
 }
 
 export interface ChannelTemplate {
@@ -161,6 +193,8 @@ export interface Channel {
   limits: { defaultThroughputPerSecond: number; maxThroughputPerSecond: number };
   /** Every template the sender's account has, as the provider reports it; throws ChannelRequestError. */
   listTemplates(db: Executor, sender: ChannelSender): Promise<ChannelTemplate[]>;
+  /** Sends a new template for review to the sender's account; throws ChannelRequestError when the provider refuses it. */
+  submitTemplate(sender: ChannelSender, template: TemplateSubmission): Promise<SubmittedTemplate>;
   /** What the provider says about a number; throws ChannelRequestError when it cannot tell. */
   numberInfo(address: string, credentials: { accessToken: string }): Promise<NumberInfo>;
   /** "TIER_2K" → "2,000 customers / 24 h"; null when there is nothing to say. */

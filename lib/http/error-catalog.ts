@@ -232,6 +232,18 @@ export const ERROR_CATALOG = [
     title: "Internal server error",
     description: "Something failed on our side and was logged. Retry, or contact support with the `requestId` from the body.",
   },
+  {
+    code: "template_exists",
+    status: 409,
+    title: "Template name taken",
+    description: "The sender's account already has a template with this name in this language. Choose another name.",
+  },
+  {
+    code: "template_refused",
+    status: 422,
+    title: "WhatsApp refused the template",
+    description: "WhatsApp did not accept the template for review; the detail carries its words and error code. Nothing was stored.",
+  },
   { code: "graph_error", status: 502, title: "WhatsApp refused the template sync", description: "The WhatsApp Graph API refused a request; the detail carries its error code.", audience: "web_app" },
   {
     code: "invalid_signature",

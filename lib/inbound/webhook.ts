@@ -10,6 +10,8 @@ import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
 import { recordInboundMessages } from "./record";
 import { recordStatusReports, type AddressedStatusReport } from "@/lib/outbox/statuses";
+import { templateAccount } from "@/lib/senders/service";
+import { applyTemplateStatus } from "@/lib/templates/review";
 
 /** Meta sends at most 3 MB; a little headroom. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -63,7 +65,7 @@ export async function isKnownVerifyToken(db: Executor, channelName: ChannelName,
 }
 
 export type WebhookOutcome =
-  | { ok: true; applied: number; ignored: number; pending: number; replies: number; inbound: number }
+  | { ok: true; applied: number; ignored: number; pending: number; replies: number; inbound: number; templates: number }
   | { ok: false; reason: "unsigned" | "bad_signature" }
   | { ok: false; reason: "too_many_statuses"; statuses: number };
 
@@ -131,5 +133,15 @@ export async function handleWebhookDelivery(
       replies += recorded.messages.filter((message) => message.consent.action !== "none").length;
     }
   }
-  return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies, inbound: stored };
+  // A template decision is about the business account: every verified workspace with a number of it.
+  let templateChanges = 0;
+  for (const change of changes) {
+    if (!change.account || change.templateStatuses.length === 0) continue;
+    const workspaces = new Map(verified.filter((sender) => sender.account === change.account).map((sender) => [sender.workspaceId, sender]));
+    for (const [workspaceId, sender] of workspaces) {
+      const account = templateAccount({ provider: channelName, wabaId: sender.account, workspaceId });
+      for (const templateStatus of change.templateStatuses) templateChanges += await applyTemplateStatus(db, workspaceId, account, templateStatus);
+    }
+  }
+  return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies, inbound: stored, templates: templateChanges };
 }

@@ -155,12 +155,14 @@ export const templateSchema = z.object({
   name: z.string().meta({ example: "order_confirmation" }),
   language: z.string().meta({ example: "en_US" }),
   category: z.string().meta({ example: "UTILITY" }),
-  status: z.string().meta({ example: "APPROVED" }),
+  status: z.string().meta({ example: "APPROVED", description: "`APPROVED`, `PENDING` (in review), `REJECTED`, `PAUSED` or `DISABLED` (WhatsApp stopped it: its campaigns are blocked), `DELETED` (gone from WhatsApp Manager)." }),
+  statusReason: z.string().nullable().meta({ description: "Why WhatsApp rejected, paused or disabled it, in words; null otherwise." }),
   parameterFormat: z.enum(["POSITIONAL", "NAMED"]),
   components: z.array(z.unknown()).meta({ description: "Meta's component array, as WhatsApp Manager returns it." }),
   variables: z.array(templateVariableSchema),
   sandbox: z.boolean().meta({ description: "A demo template of the sandbox sender." }),
   syncedAt: timestamp("Last sync from WhatsApp Manager (ISO 8601 UTC); null for sandbox templates.").nullable(),
+  submittedAt: timestamp("When it was submitted for review from this app (ISO 8601 UTC); null for synced and demo templates.").nullable(),
 });
 
 export const templateListSchema = z.object({ data: z.array(templateSchema), nextCursor: nextCursorSchema });

@@ -7,6 +7,7 @@ import { ChannelRequestError, getChannel, type ChannelName } from "@/lib/channel
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { campaignSenderRow, isSenderConfigured, templateAccount, type SenderRow } from "@/lib/senders/service";
+import { settleSandboxReviews } from "./review";
 import { SANDBOX_TEMPLATES, withWorkspaceFooter } from "./sandbox";
 import type { ParameterFormat, TemplateVariable } from "./types";
 import { listTemplateVariables } from "./variables";
@@ -22,11 +23,15 @@ export interface TemplateView {
   language: string;
   category: string;
   status: string;
+  /** Why WhatsApp rejected, paused or disabled it; null otherwise. */
+  statusReason: string | null;
   parameterFormat: ParameterFormat;
   components: unknown[];
   variables: TemplateVariable[];
   sandbox: boolean;
   syncedAt: string | null;
+  /** When it was submitted for review from this app; null for synced and demo templates. */
+  submittedAt: string | null;
 }
 
 export function toTemplateView(row: TemplateRow): TemplateView {
@@ -36,11 +41,13 @@ export function toTemplateView(row: TemplateRow): TemplateView {
     language: row.language,
     category: row.category,
     status: row.status,
+    statusReason: row.statusReason,
     parameterFormat: row.parameterFormat,
     components: row.components,
     variables: listTemplateVariables(row),
     sandbox: isSandboxTemplate(row),
     syncedAt: row.syncedAt?.toISOString() ?? null,
+    submittedAt: row.submittedAt?.toISOString() ?? null,
   };
 }
 
@@ -83,7 +90,10 @@ function senderTemplatesFilter(sender: SenderAccountFields) {
 /** Templates the sender (the workspace's default without `senderId`) can send, approved first. */
 export async function listTemplates(db: Executor, workspaceId: string, options: { senderId?: string } = {}): Promise<TemplateView[]> {
   const sender = await campaignSenderRow(db, workspaceId, options.senderId);
-  if (sender.provider === "sandbox") await ensureSandboxTemplates(db, workspaceId);
+  if (sender.provider === "sandbox") {
+    await ensureSandboxTemplates(db, workspaceId);
+    await settleSandboxReviews(db, workspaceId);
+  }
   const rows = await db
     .select()
     .from(templates)

@@ -8,6 +8,7 @@ import type { Channel } from "../types";
 import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit } from "../whatsapp/business";
 import { classifyWhatsAppError, whatsappSenderTrouble } from "../whatsapp/errors";
 import { GraphApiError } from "../whatsapp/graph";
+import { submitSandboxTemplate } from "./templates";
 
 export const SANDBOX_TEST_NUMBERS = {
   /** Fails at once with 131026 "undeliverable" (permanent). */
@@ -48,6 +49,8 @@ export const sandboxChannel: Channel = {
   limits: { defaultThroughputPerSecond: DEFAULT_THROUGHPUT_PER_SECOND, maxThroughputPerSecond: DEFAULT_THROUGHPUT_PER_SECOND },
   // The demo templates are seeded by lib/templates (they carry the workspace's name).
   listTemplates: async () => [],
+  // Stored PENDING; lib/templates settles it after the review delay with `sandboxTemplateVerdict`.
+  submitTemplate: async (_sender, template) => submitSandboxTemplate(template),
   numberInfo: async () => ({
     displayPhoneNumber: null,
     verifiedName: "Sandbox",

@@ -112,7 +112,7 @@ export async function graphRequest<T>(
       code: typeof graphError.code === "number" ? graphError.code : Number(graphError.code) || null,
       subcode: typeof graphError.error_subcode === "number" ? graphError.error_subcode : null,
       type: typeof graphError.type === "string" ? graphError.type : null,
-      details: errorData?.details ?? null,
+      details: errorData?.details ?? (typeof graphError.error_user_msg === "string" ? graphError.error_user_msg : null),
       fbtraceId: typeof graphError.fbtrace_id === "string" ? graphError.fbtrace_id : null,
     });
   }

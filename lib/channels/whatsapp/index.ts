@@ -7,6 +7,7 @@ import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit, getPhoneNumberIn
 import { classifyWhatsAppError, whatsappSenderTrouble } from "./errors";
 import { GraphApiError, graphConfigFromEnv } from "./graph";
 import { createWhatsAppSend } from "./send";
+import { createMessageTemplate } from "./templates";
 import { whatsappWebhook } from "./webhook";
 
 /** Number info and template listing: a person waits for these, so they give up sooner than a send. */
@@ -46,6 +47,10 @@ export function createWhatsAppChannel(options: { timeoutMs?: number } = {}): Cha
       const token = templateToken(sender);
       const remote = await neutral(() => listMessageTemplates(graphConfigFromEnv(token, TEMPLATES_TIMEOUT_MS), sender.account!));
       return remote.map(({ id, ...template }) => ({ externalId: id, ...template }));
+    },
+    submitTemplate: async (sender, template) => {
+      const token = templateToken(sender);
+      return neutral(() => createMessageTemplate(graphConfigFromEnv(token, TEMPLATES_TIMEOUT_MS), sender.account!, template));
     },
     numberInfo: (address, { accessToken }) => neutral(() => getPhoneNumberInfo(graphConfigFromEnv(accessToken, NUMBER_INFO_TIMEOUT_MS), address)),
     describeMessagingLimit,

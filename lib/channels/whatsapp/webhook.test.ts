@@ -182,6 +182,7 @@ describe("parseWebhook: statuses and malformed input", () => {
         address: "p",
         statuses: [{ providerMessageId: "wamid.1", status: "sent", at: AT }],
         inbound: [{ ...blank, profileName: null, providerMessageId: "in.1", kind: "text", text: "STOP" }],
+        templateStatuses: [],
       },
     ]);
   });
@@ -232,5 +233,38 @@ describe("signature and handshake", () => {
     expect(whatsappWebhook.handshake(new URLSearchParams("hub.mode=subscribe&hub.challenge=42&hub.verify_token=t"))).toEqual({ token: "t", challenge: "42" });
     expect(whatsappWebhook.handshake(new URLSearchParams("hub.mode=unsubscribe&hub.challenge=42&hub.verify_token=t"))).toBeNull();
     expect(whatsappWebhook.handshake(new URLSearchParams("hub.mode=subscribe&hub.verify_token=t"))).toBeNull();
+  });
+});
+
+describe("parseWebhook: message_template_status_update", () => {
+  const update = (value: Record<string, unknown>) => ({
+    object: "whatsapp_business_account",
+    entry: [{ id: "102290129340398", time: 1, changes: [{ field: "message_template_status_update", value }] }],
+  });
+
+  it("a rejection with Meta's reason in words, a pause with its explanation, an approval without reason", () => {
+    const [rejected] = parseWebhook(
+      update({ event: "REJECTED", message_template_id: 1234567890, message_template_name: "winter_sale", message_template_language: "en_US", reason: "INCORRECT_CATEGORY" }),
+      RECEIVED,
+    );
+    expect(rejected).toEqual({
+      account: "102290129340398",
+      address: null,
+      statuses: [],
+      inbound: [],
+      templateStatuses: [{ externalId: "1234567890", name: "winter_sale", language: "en_US", status: "REJECTED", reason: expect.stringContaining("category") }],
+    });
+    const [paused] = parseWebhook(
+      update({ event: "PAUSED", message_template_id: 1, message_template_name: "x", message_template_language: "en", other_info: { title: "FIRST_PAUSE", description: "Paused for 3 hours." } }),
+      RECEIVED,
+    );
+    expect(paused!.templateStatuses[0]).toMatchObject({ status: "PAUSED", reason: "FIRST_PAUSE: Paused for 3 hours." });
+    const [approved] = parseWebhook(update({ event: "APPROVED", message_template_id: 1, message_template_name: "x", message_template_language: "en", reason: "NONE" }), RECEIVED);
+    expect(approved!.templateStatuses[0]).toMatchObject({ status: "APPROVED", reason: null });
+  });
+
+  it("skips an update without an event or a template", () => {
+    expect(parseWebhook(update({ message_template_id: 1 }), RECEIVED)[0]?.templateStatuses ?? []).toEqual([]);
+    expect(parseWebhook(update({ event: "APPROVED" }), RECEIVED)[0]?.templateStatuses ?? []).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { ChannelWebhook, HeaderSource, InboundMessage, ParsedWebhookChange, ReportedStatus, StatusUpdate } from "../types";
 import { reasonForCode } from "./errors";
+import { parseTemplateStatusUpdate } from "./templates";
 
 export const SIGNATURE_HEADER = "X-Hub-Signature-256";
 
@@ -130,7 +131,7 @@ function parseInbound(value: unknown, profiles: Map<string, string>, receivedAt:
   };
 }
 
-/** The status updates and inbound messages in a webhook body, one change per `entry[].changes[]`. */
+/** The status updates, inbound messages and template decisions in a webhook body, one change per `entry[].changes[]`. */
 export function parseWebhook(body: unknown, receivedAt: Date = new Date()): ParsedWebhookChange[] {
   const changes: ParsedWebhookChange[] = [];
   for (const entryValue of asArray(asRecord(body)?.entry)) {
@@ -139,6 +140,11 @@ export function parseWebhook(body: unknown, receivedAt: Date = new Date()): Pars
     for (const changeValue of asArray(entry.changes)) {
       const value = asRecord(asRecord(changeValue)?.value);
       if (!value) continue;
+      const templateStatus = parseTemplateStatusUpdate(asRecord(changeValue)?.field, value);
+      if (templateStatus) {
+        changes.push({ account: asString(entry.id), address: null, statuses: [], inbound: [], templateStatuses: [templateStatus] });
+        continue;
+      }
       const statuses = asArray(value.statuses)
         .map((status) => parseStatus(status, receivedAt))
         .filter((status): status is StatusUpdate => status !== null);
@@ -152,7 +158,7 @@ export function parseWebhook(body: unknown, receivedAt: Date = new Date()): Pars
       const inbound = asArray(value.messages)
         .map((message) => parseInbound(message, profiles, receivedAt))
         .filter((message): message is InboundMessage => message !== null);
-      changes.push({ account: asString(entry.id), address: asString(asRecord(value.metadata)?.phone_number_id), statuses, inbound });
+      changes.push({ account: asString(entry.id), address: asString(asRecord(value.metadata)?.phone_number_id), statuses, inbound, templateStatuses: [] });
     }
   }
   return changes;

@@ -2,7 +2,7 @@
 import { createCampaignSchema, lifecycleActionSchema, updateCampaignSchema } from "@/lib/campaigns/schemas";
 import type { ErrorCode } from "@/lib/http/error-catalog";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
-import { templatesQuerySchema } from "@/lib/templates/schemas";
+import { submitTemplateSchema, templatesQuerySchema } from "@/lib/templates/schemas";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint } from "../endpoint";
 import { campaignIdParam, triggerEndpoint } from "./trigger";
 import {
@@ -13,6 +13,7 @@ import {
   messagePageSchema,
   messageSchema,
   templateListSchema,
+  templateSchema,
 } from "../schemas";
 
 
@@ -413,6 +414,8 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
               ],
               sandbox: true,
               syncedAt: null,
+              statusReason: null,
+              submittedAt: null,
             },
           ],
           nextCursor: null,
@@ -420,5 +423,57 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       },
     ],
     errors: ["not_found", "validation_failed"],
+  },
+  {
+    operationId: "submitTemplate",
+    method: "POST",
+    path: "/api/v1/templates",
+    tag: "Templates",
+    summary: "Submit a template for review",
+    description:
+      "Checks the template against WhatsApp's rules (name: lowercase letters, digits and underscores, ≤512; header text ≤60 with at most one variable; body ≤1024 with named `{{first_name}}` or numbered `{{1}}` variables, not both, none at its start or end, each with an example in `examples`; footer ≤60 without variables; at most 10 buttons: quick replies ≤25 characters kept together, at most 2 link buttons whose URL may end with one variable, 1 call button, 1 copy-code button ≤15 characters) and submits it to the sender's WhatsApp Business Account (`POST /{waba-id}/message_templates`). It is stored `PENDING`; WhatsApp's review then approves or rejects it (with `statusReason`), and may later pause or disable it. The sandbox sender reviews it itself after a few seconds: it rejects a body with fewer than 3 words per variable. A broken rule answers 422 with one entry per problem in `errors` (nothing is submitted); a name already used in that language 409.",
+    auth: "apiKey",
+    body: {
+      schema: submitTemplateSchema,
+      strict: true,
+      required: true,
+      example: {
+        name: "winter_sale",
+        category: "MARKETING",
+        language: "en_US",
+        header: { type: "TEXT", text: "Winter sale" },
+        body: "Hi {{first_name}}, our winter sale starts today: 20% off everything until Sunday.",
+        footer: "Reply STOP to opt out",
+        buttons: [{ type: "URL", text: "Shop now", url: "https://shop.example.com/sale" }],
+        examples: { first_name: "Maria" },
+      },
+    },
+    responses: [
+      {
+        status: 201,
+        description: "Submitted: the stored template, `PENDING` until the review decides.",
+        schema: templateSchema,
+        example: {
+          id: EXAMPLE_IDS.template,
+          name: "winter_sale",
+          language: "en_US",
+          category: "MARKETING",
+          status: "PENDING",
+          statusReason: null,
+          parameterFormat: "NAMED",
+          components: [
+            { type: "HEADER", format: "TEXT", text: "Winter sale" },
+            { type: "BODY", text: "Hi {{first_name}}, our winter sale starts today: 20% off everything until Sunday.", example: { body_text_named_params: [{ param_name: "first_name", example: "Maria" }] } },
+            { type: "FOOTER", text: "Reply STOP to opt out" },
+            { type: "BUTTONS", buttons: [{ type: "URL", text: "Shop now", url: "https://shop.example.com/sale" }] },
+          ],
+          variables: [{ key: "body.first_name", component: "body", name: "first_name", example: "Maria" }],
+          sandbox: true,
+          syncedAt: null,
+          submittedAt: EXAMPLE_TIME,
+        },
+      },
+    ],
+    errors: [...JSON_BODY_ERRORS, "not_found", "template_exists", "template_refused", "sender_not_configured", "graph_error"],
   },
 ];

@@ -37,8 +37,22 @@ export function graphError(code: number, message: string, status = 400, details?
   };
 }
 
+/**
+ * Template creation (`POST /{version}/{waba-id}/message_templates`) answers as Meta does: a new id,
+ * PENDING, the category asked for. Anything else is an unknown path.
+ */
+export function templateCreated(request: FakeGraphRequest, id = `${1_000_000_000_000 + Math.floor(Math.random() * 1e9)}`): FakeGraphReply {
+  const category = String((request.body as { category?: unknown } | undefined)?.category ?? "UTILITY");
+  return { status: 200, body: { id, status: "PENDING", category } };
+}
+
+export const defaultGraphHandler: FakeGraphHandler = (request) =>
+  request.method === "POST" && /^\/v[\d.]+\/[^/]+\/message_templates$/.test(request.path)
+    ? templateCreated(request)
+    : { status: 404, body: { error: { message: "Unknown path", code: 100 } } };
+
 export async function startFakeGraph(initial?: FakeGraphHandler): Promise<FakeGraph> {
-  let handler: FakeGraphHandler = initial ?? (() => ({ status: 404, body: { error: { message: "Unknown path", code: 100 } } }));
+  let handler: FakeGraphHandler = initial ?? defaultGraphHandler;
   const requests: FakeGraphRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer(async (req, res) => {

@@ -2,7 +2,7 @@
 // and the errors the Cloud API client throws (for fakes that fail as WhatsApp would).
 import { GraphApiError } from "../graph";
 
-export { graphError, startFakeGraph, type FakeGraph, type FakeGraphHandler, type FakeGraphReply, type FakeGraphRequest } from "./fake-graph";
+export { defaultGraphHandler, graphError, startFakeGraph, templateCreated, type FakeGraph, type FakeGraphHandler, type FakeGraphReply, type FakeGraphRequest } from "./fake-graph";
 export { fakeGraphForFile } from "./fake-graph-hooks";
 export { createWhatsAppChannel } from "../index";
 
