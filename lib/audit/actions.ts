@@ -34,6 +34,7 @@ export const AUDIT_ACTION_LABELS = {
   "sender.default_changed": "Changed the default WhatsApp number",
   "sender.deleted": "Removed a WhatsApp number",
   "sender.settings_changed": "Changed WhatsApp settings",
+  "template.submitted": "Submitted a template for review",
   "campaign.deployed": "Deployed a campaign",
   "campaign.active": "Deployed a campaign",
   "campaign.paused": "Paused a campaign",
