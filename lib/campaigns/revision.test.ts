@@ -19,7 +19,8 @@ import type { NextRouteHandler } from "@/lib/routing/route";
 import { parseStrict } from "@/lib/http/request";
 import { campaignSchema } from "@/lib/openapi/schemas";
 import { callRoute, createApiAccount, type ApiAccount } from "@/lib/testing/api-factories";
-import { describeRevisionChanges, revisionChanges, type CampaignConfig } from "./revision";
+import { describeRevisionChanges, parseStoredRevision, revisionChanges, type CampaignConfig } from "./revision";
+import { updateRuleOf } from "./schemas";
 import type { CampaignView } from "./service";
 
 type Campaign = CampaignView & { deployment: unknown; errors?: { path: string; code: string }[]; currentVersion?: number; type?: string };
@@ -285,6 +286,16 @@ describe("revisionChanges and describeRevisionChanges", () => {
     const reordered = { ...live, triggerConfig: { example: null, fields: TRIGGER_CONFIG.fields.map((f) => ({ required: f.required, type: f.type, attribute: f.attribute, fallbacks: [], field: f.field })), countryField: null, phoneFallbacks: [], phoneField: "phone" } };
     expect(revisionChanges(live, reordered)).toEqual([]);
     expect(revisionChanges(live, { ...live, respectOptOut: false, templateId: "tpl_b", name: "New" })).toEqual(["name", "templateId", "respectOptOut"]);
+  });
+
+  it("reads a field stored without an update rule and the same field saved with the rule in effect as unchanged", () => {
+    const stored = parseStoredRevision({ ...live, savedAt: "2026-11-26T00:00:00.000Z" })!;
+    const saved = parseStoredRevision({ ...live, triggerConfig: { ...TRIGGER_CONFIG, fields: TRIGGER_CONFIG.fields.map((f) => ({ ...f, update: updateRuleOf(f) })) }, savedAt: "2026-11-26T00:00:00.000Z" })!;
+    expect(revisionChanges(stored, saved)).toEqual([]);
+    const never = parseStoredRevision({ ...live, triggerConfig: { ...TRIGGER_CONFIG, fields: TRIGGER_CONFIG.fields.map((f) => ({ ...f, update: "never" })) }, savedAt: "2026-11-26T00:00:00.000Z" })!;
+    expect(revisionChanges(stored, never)).toEqual(["triggerConfig"]);
+    const [line] = describeRevisionChanges(stored, never);
+    expect(line!.details[0]).toMatch(/^Changed \S+ \(.*, (updates the contact|fills the contact when empty) → .*, never stored\)$/);
   });
 
   it("describes fallbacks, the country code field and the example body", () => {

@@ -20,6 +20,7 @@ import {
   messageConfigSchema,
   parseStoredMessageConfig,
   parseStoredTriggerConfig,
+  updateRuleOf,
   triggerConfigSchema,
   type MessageConfig,
   type TriggerConfig,
@@ -149,14 +150,20 @@ function triggerDetails(live: TriggerConfig, next: TriggerConfig): string[] {
   for (const [field, row] of after) {
     const old = before.get(field);
     if (!old) lines.push(`Added ${field} → ${row.attribute}`);
-    else if (canonical(old) !== canonical(row)) lines.push(`Changed ${field} (${describeField(old)} → ${describeField(row)})`);
+    else if (canonical(old) !== canonical(row)) {
+      const ruleChanged = updateRuleOf(old) !== updateRuleOf(row);
+      lines.push(`Changed ${field} (${describeField(old, ruleChanged)} → ${describeField(row, ruleChanged)})`);
+    }
   }
   for (const field of before.keys()) if (!after.has(field)) lines.push(`Removed ${field}`);
   return lines;
 }
 
-function describeField(row: TriggerConfig["fields"][number]): string {
-  return `${row.attribute}, ${row.type}${row.required ? ", required" : ""}${row.fallbacks.length > 0 ? `, else ${row.fallbacks.join(", ")}` : ""}`;
+const UPDATE_WORDS = { always: "updates the contact", when_empty: "fills the contact when empty", never: "never stored" } as const;
+
+/** A field in words; its update rule only when it is what changed (`withRule`). */
+function describeField(row: TriggerConfig["fields"][number], withRule = false): string {
+  return `${row.attribute}, ${row.type}${row.required ? ", required" : ""}${row.fallbacks.length > 0 ? `, else ${row.fallbacks.join(", ")}` : ""}${withRule ? `, ${UPDATE_WORDS[updateRuleOf(row)]}` : ""}`;
 }
 
 function variableDetails(live: MessageConfig, next: MessageConfig): string[] {

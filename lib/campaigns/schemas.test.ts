@@ -69,9 +69,12 @@ describe("trigger configuration", () => {
       phoneField: "phone",
       phoneFallbacks: ["x.y"],
       countryField: null,
-      fields: [{ ...row("ok", "ok"), fallbacks: [] }],
+      fields: [{ ...row("ok", "ok"), fallbacks: [], update: "always" }],
       example: null,
     });
+    // The rule in effect is filled in: only when empty for the name, always for others, a stored rule kept.
+    const rules = parseStoredTriggerConfig({ phoneField: "phone", fields: [row("first", "name"), row("city", "city"), { ...row("order", "order_id"), update: "never" }] });
+    expect(rules.fields.map((f) => f.update)).toEqual(["when_empty", "always", "never"]);
   });
 
   it("rejects duplicate field names, a field reusing the phone field and a second writer of one attribute", () => {

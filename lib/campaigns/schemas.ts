@@ -312,6 +312,13 @@ export function defaultMessageConfig(): MessageConfig {
  * hand-edited or empty jsonb must not crash a page).
  */
 export function parseStoredTriggerConfig(value: unknown): TriggerConfig {
+  const config = readStoredTriggerConfig(value);
+  // Every field names the update rule in effect, so a field saved before rules existed and the same
+  // field saved again with its rule read the same (no phantom change between a live campaign and its draft).
+  return { ...config, fields: config.fields.map((field) => ({ ...field, update: updateRuleOf(field) })) };
+}
+
+function readStoredTriggerConfig(value: unknown): TriggerConfig {
   const parsed = triggerConfigSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const raw = (value ?? {}) as Record<string, unknown>;

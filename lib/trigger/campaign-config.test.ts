@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { campaigns } from "@/db/schema";
+import { parseStoredTriggerConfig } from "@/lib/campaigns/schemas";
 import { ApiError } from "@/lib/http/errors";
 import { createTriggerFixture, ORDER_MESSAGE_CONFIG, ORDER_TRIGGER_CONFIG } from "@/lib/testing/trigger-factories";
 import { compiledCampaignConfig } from "./campaign-config";
@@ -18,7 +19,7 @@ describe("compiled campaign configuration", () => {
   it("is reused while the version and the stored text are unchanged, and rebuilt when either changes", () => {
     const first = compiledCampaignConfig(stored(1));
     expect(compiledCampaignConfig(stored(1))).toBe(first);
-    expect(first.triggerConfig).toEqual(ORDER_TRIGGER_CONFIG);
+    expect(first.triggerConfig).toEqual(parseStoredTriggerConfig(ORDER_TRIGGER_CONFIG));
     const bumped = compiledCampaignConfig(stored(2));
     expect(bumped).not.toBe(first);
     const edited = compiledCampaignConfig(stored(2, { ...ORDER_TRIGGER_CONFIG, fields: [] }));

@@ -87,7 +87,7 @@ export interface DryRunMessage {
   text: string;
   /** The Cloud API `template` object that would be sent. */
   template: MessageTemplatePayload;
-  /** Contact attributes after this request would be applied (stored ones merged with the request's). */
+  /** The attributes the message renders from (the stored contact's merged with the request's); what is stored follows each field's update rule. */
   attributes: Record<string, unknown>;
 }
 
