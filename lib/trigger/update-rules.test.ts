@@ -30,7 +30,7 @@ async function fixture(triggerConfig: TriggerConfigInput, stored: { name: string
     name: stored.name,
     attributes: stored.attributes,
     updatedAt: new Date("2026-01-01T00:00:00Z"),
-    ...(stored.optedOut ? { optedOutAt: new Date("2026-11-20T09:30:00Z"), optOutMethod: "keyword" as const, optOutDetail: "STOP" } : {}),
+    ...(stored.optedOut ? { optedOutAt: new Date("2026-11-20T09:30:00Z"), optOutMethod: "keyword" as const, optOutDetail: "STOP", consentStatus: "unsubscribed" as const } : {}),
   });
   return fx;
 }
