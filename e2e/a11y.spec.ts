@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { ARTIFACTS, audit, expectNoViolations, type PageReport } from "./checks";
-import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, signInAsDemo, signUpNewUser } from "./fixtures";
 
 /** Reserved sandbox numbers (lib/channels/sandbox/index.ts): fails at once with 131026; times out on every attempt. */
 const UNDELIVERABLE = "+447700131026";
@@ -82,5 +82,27 @@ test("the app's main pages have no serious or critical WCAG 2.1 AA violations", 
   await page.getByRole("link", { name: "Edit Sandbox" }).click();
   await expect(page.getByRole("heading", { name: "Sandbox", level: 1 })).toBeVisible();
   await audit(page, "whatsapp-sender", reports);
+  expectNoViolations(reports);
+});
+
+test("the demo workspace's home with its checklist, the audit log, and the logs on a phone have no serious or critical violations", async ({ page }) => {
+  const reports: PageReport[] = [];
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAsDemo(page);
+  await expect(page.getByRole("region", { name: "Get started" })).toBeVisible();
+  await audit(page, "home-checklist", reports);
+  await page.goto("/settings/audit-log");
+  await expect(page.getByRole("table", { name: "Audit log" })).toBeVisible();
+  await audit(page, "audit-log", reports);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("list", { name: "Audit log" })).toBeVisible();
+  await audit(page, "audit-log-phone", reports, { screenshot: false });
+  await page.goto("/logs");
+  await expect(page.getByRole("list", { name: "Messages", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: /^Show details/ }).first().click();
+  await audit(page, "logs-cards", reports, { screenshot: false });
+  await page.getByRole("button", { name: "Filters" }).click();
+  await expect(page.getByRole("dialog", { name: "Filter messages" })).toBeVisible();
+  await audit(page, "logs-filters-sheet", reports, { screenshot: false });
   expectNoViolations(reports);
 });
