@@ -52,6 +52,10 @@ describe("seedDemoData", () => {
     expect(consent.filter((c) => c === "unknown").length).toBeGreaterThan(5);
     // One more opted out by replying STOP to the bulk campaign.
     expect(people.filter((p) => p.optedOutAt !== null)).toHaveLength(unsubscribedAtImport + 1);
+    const stored = (status: string) => people.filter((p) => p.consentStatus === status);
+    expect(stored("unsubscribed")).toHaveLength(unsubscribedAtImport + 1);
+    expect(stored("unknown")).toHaveLength(consent.filter((c) => c === "unknown").length);
+    expect(stored("subscribed").every((p) => p.consentSource === "import" && p.consentAt !== null)).toBe(true);
 
     const [list] = await db.select().from(contactLists).where(eq(contactLists.workspaceId, workspaceId));
     expect(list!.name).toBe(DEMO_LIST_NAME);

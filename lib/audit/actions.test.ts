@@ -23,7 +23,7 @@ function recordedActions(): Map<string, string[]> {
     const text = fs.readFileSync(path.join(ROOT, file), "utf8");
     if (!/recordAudit|auditRow|auditCampaign|auditTransition|backToDraft|insert into audit_events|keyAudit|recordMemberChange/.test(text)) continue;
     const actions = [
-      ...[...text.matchAll(/["'`]((?:api_key|sender|template|campaign|member|contact|webhook_endpoint|alerts|workspace|user)\.[a-z_]+)["'`]/g)].map((m) => m[1]!),
+      ...[...text.matchAll(/["'`]((?:api_key|sender|campaign|member|contact|import|template|webhook_endpoint|alerts|workspace|user)\.[a-z_]+)["'`]/g)].map((m) => m[1]!),
       ...[...text.matchAll(/auditCampaign\(\s*\w+,\s*\w+,\s*"([a-z_]+)"/g)].map((m) => `campaign.${m[1]}`),
     ];
     if (actions.length > 0) found.set(file, actions);
