@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
 import { MESSAGE_STATUS_LABELS } from "./format";
-import { attributeType, FIELD_LABELS, OP_LABELS, opsFor, takesValue, type ConditionField, type DraftCondition } from "./segment-conditions";
+import { attributeType, comparesText, FIELD_LABELS, OP_LABELS, opsFor, takesValue, type ConditionField, type DraftCondition } from "./segment-conditions";
 import type { AttributeDefinition, ContactList } from "./types";
 
 /** One condition of the builder: field, operator and a value input that fits the attribute's type. */
@@ -117,6 +117,15 @@ export function ConditionRow({
           <X aria-hidden />
         </Button>
       </div>
+      {comparesText(draft, definitions) && (
+        <div className="flex flex-wrap items-center gap-x-2 text-xs text-muted-foreground">
+          <label className="flex items-center gap-2 font-medium text-foreground">
+            <input type="checkbox" checked={draft.matchCase} onChange={(event) => onChange({ ...draft, matchCase: event.target.checked })} aria-label={`Match case in condition ${n}`} />
+            Match case
+          </label>
+          <span>{draft.matchCase ? "Only the exact text matches." : "Ignores capitals and surrounding spaces: “Madrid” also matches “ madrid ”."}</span>
+        </div>
+      )}
       {error && <p className="text-xs font-medium text-destructive">{error}</p>}
     </li>
   );

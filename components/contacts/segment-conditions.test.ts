@@ -26,6 +26,14 @@ describe("segment builder conditions", () => {
     expect(toCondition({ ...draft, key: "city", op: "equals", value: "" }, definitions).ok).toBe(false);
   });
 
+  it("sends matchCase only when asked, and only for text comparisons", () => {
+    const draft = newDraft("attribute", definitions);
+    expect(toCondition({ ...draft, key: "city", op: "equals", value: "Madrid" }, definitions)).toEqual({ ok: true, condition: { field: "attribute", key: "city", op: "equals", value: "Madrid" } });
+    expect(toCondition({ ...draft, key: "city", op: "contains", value: "Mad", matchCase: true }, definitions)).toEqual({ ok: true, condition: { field: "attribute", key: "city", op: "contains", value: "Mad", matchCase: true } });
+    expect(toCondition({ ...draft, key: "visits", op: "equals", value: "3", matchCase: true }, definitions)).toEqual({ ok: true, condition: { field: "attribute", key: "visits", op: "equals", value: 3 } });
+    expect(toCondition({ ...draft, key: "city", op: "is_set", value: "", matchCase: true }, definitions)).toEqual({ ok: true, condition: { field: "attribute", key: "city", op: "is_set" } });
+  });
+
   it("needs a list and a date where they apply", () => {
     expect(toCondition(newDraft("list", definitions), definitions).ok).toBe(false);
     expect(toCondition({ ...newDraft("list", definitions), listId: "lst_1" }, definitions)).toEqual({ ok: true, condition: { field: "list", op: "in", listId: "lst_1" } });
@@ -36,6 +44,8 @@ describe("segment builder conditions", () => {
   it("round-trips saved conditions", () => {
     const saved = [
       { field: "attribute" as const, key: "visits", op: "lte" as const, value: 2 },
+      { field: "attribute" as const, key: "city", op: "starts_with" as const, value: "Mad", matchCase: true },
+      { field: "attribute" as const, key: "city", op: "equals" as const, value: " madrid " },
       { field: "list" as const, op: "not_in" as const, listId: "lst_9" },
       { field: "opted_out" as const, value: true },
       { field: "created_at" as const, op: "after" as const, value: "2026-01-05" },

@@ -10,6 +10,8 @@ export interface DraftCondition {
   op: string;
   value: string;
   listId: string;
+  /** Text operators ignore case and surrounding spaces unless this is set. */
+  matchCase: boolean;
 }
 
 export const FIELD_LABELS: Record<ConditionField, string> = {
@@ -24,6 +26,7 @@ export const OP_LABELS: Record<string, string> = {
   equals: "is",
   not_equals: "is not",
   contains: "contains",
+  starts_with: "starts with",
   is_set: "is set",
   is_not_set: "is not set",
   gt: "is greater than",
@@ -37,7 +40,7 @@ export const OP_LABELS: Record<string, string> = {
 };
 
 const ATTRIBUTE_OPS_BY_TYPE: Record<AttributeType, string[]> = {
-  string: ["equals", "not_equals", "contains", "is_set", "is_not_set"],
+  string: ["equals", "not_equals", "contains", "starts_with", "is_set", "is_not_set"],
   number: ["equals", "not_equals", "gt", "gte", "lt", "lte", "is_set", "is_not_set"],
   boolean: ["equals", "is_set", "is_not_set"],
   date: ["equals", "before", "after", "is_set", "is_not_set"],
@@ -64,7 +67,7 @@ export function attributeType(key: string, definitions: AttributeDefinition[]): 
 
 let nextId = 1;
 export function newDraft(field: ConditionField, definitions: AttributeDefinition[], listId = ""): DraftCondition {
-  const draft: DraftCondition = { id: nextId++, field, key: definitions[0]?.key ?? "", op: "", value: "", listId };
+  const draft: DraftCondition = { id: nextId++, field, key: definitions[0]?.key ?? "", op: "", value: "", listId, matchCase: false };
   draft.op = opsFor(draft, definitions)[0] ?? "";
   if (field === "opted_out") draft.value = "false";
   if (field === "last_message_status") draft.value = "delivered";
@@ -72,10 +75,10 @@ export function newDraft(field: ConditionField, definitions: AttributeDefinition
 }
 
 export function fromCondition(condition: SegmentCondition): DraftCondition {
-  const base = { id: nextId++, key: "", op: "", value: "", listId: "" };
+  const base = { id: nextId++, key: "", op: "", value: "", listId: "", matchCase: false };
   switch (condition.field) {
     case "attribute":
-      return { ...base, field: "attribute", key: condition.key, op: condition.op, value: condition.value === undefined ? "" : String(condition.value) };
+      return { ...base, field: "attribute", key: condition.key, op: condition.op, value: condition.value === undefined ? "" : String(condition.value), matchCase: condition.matchCase === true };
     case "list":
       return { ...base, field: "list", op: condition.op, listId: condition.listId };
     case "opted_out":
@@ -88,6 +91,12 @@ export function fromCondition(condition: SegmentCondition): DraftCondition {
 }
 
 export const takesValue = (op: string) => op !== "is_set" && op !== "is_not_set";
+
+const TEXT_OPS = new Set(["equals", "not_equals", "contains", "starts_with"]);
+/** Whether the row compares text, so "Match case" applies to it. */
+export function comparesText(draft: DraftCondition, definitions: AttributeDefinition[]): boolean {
+  return draft.field === "attribute" && TEXT_OPS.has(draft.op) && attributeType(draft.key, definitions) === "string";
+}
 
 /** The API condition, or a message saying what is missing. */
 export function toCondition(draft: DraftCondition, definitions: AttributeDefinition[]): { ok: true; condition: SegmentCondition } | { ok: false; message: string } {
@@ -104,7 +113,8 @@ export function toCondition(draft: DraftCondition, definitions: AttributeDefinit
         return Number.isFinite(n) ? { ok: true, condition: { field: "attribute", key: draft.key, op, value: n } } : { ok: false, message: "Enter a number." };
       }
       if (type === "boolean") return { ok: true, condition: { field: "attribute", key: draft.key, op, value: raw === "true" } };
-      return { ok: true, condition: { field: "attribute", key: draft.key, op, value: type === "date" ? raw : draft.value } };
+      if (type === "date") return { ok: true, condition: { field: "attribute", key: draft.key, op, value: raw } };
+      return { ok: true, condition: { field: "attribute", key: draft.key, op, value: draft.value, ...(draft.matchCase && comparesText(draft, definitions) ? { matchCase: true } : {}) } };
     }
     case "list":
       return draft.listId ? { ok: true, condition: { field: "list", op: draft.op as "in" | "not_in", listId: draft.listId } } : { ok: false, message: "Pick a list." };

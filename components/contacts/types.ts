@@ -45,13 +45,13 @@ export interface ContactList {
 }
 
 export type SegmentCondition =
-  | { field: "attribute"; key: string; op: AttributeOp; value?: string | number | boolean }
+  | { field: "attribute"; key: string; op: AttributeOp; value?: string | number | boolean; matchCase?: boolean }
   | { field: "list"; op: "in" | "not_in"; listId: string }
   | { field: "opted_out"; value: boolean }
   | { field: "created_at"; op: "before" | "after"; value: string }
   | { field: "last_message_status"; op: "equals" | "not_equals"; value: string };
 
-export type AttributeOp = "equals" | "not_equals" | "contains" | "is_set" | "is_not_set" | "gt" | "gte" | "lt" | "lte" | "before" | "after";
+export type AttributeOp = "equals" | "not_equals" | "contains" | "starts_with" | "is_set" | "is_not_set" | "gt" | "gte" | "lt" | "lte" | "before" | "after";
 
 export interface SegmentFilter {
   match: "all" | "any";

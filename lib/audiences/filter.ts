@@ -10,10 +10,12 @@ export { isIsoDate };
 export const MAX_SEGMENT_CONDITIONS = 50;
 export const MAX_AUDIENCE_NAME_LENGTH = 100;
 
-export const ATTRIBUTE_OPS = ["equals", "not_equals", "contains", "is_set", "is_not_set", "gt", "gte", "lt", "lte", "before", "after"] as const;
+export const ATTRIBUTE_OPS = ["equals", "not_equals", "contains", "starts_with", "is_set", "is_not_set", "gt", "gte", "lt", "lte", "before", "after"] as const;
 type AttributeOp = (typeof ATTRIBUTE_OPS)[number];
 
 const NUMBER_OPS: readonly AttributeOp[] = ["gt", "gte", "lt", "lte"];
+/** Operators that compare text: they ignore case and surrounding white space unless `matchCase` is true. */
+export const TEXT_OPS: readonly AttributeOp[] = ["equals", "not_equals", "contains", "starts_with"];
 const DATE_OPS: readonly AttributeOp[] = ["before", "after"];
 
 const textValue = z.string().max(1024, "At most 1,024 characters.").refine(isStorableText, { message: STORABLE_TEXT_MESSAGE });
@@ -29,14 +31,19 @@ const attributeCondition = z
     key: identifierSchema,
     op: z.enum(ATTRIBUTE_OPS),
     value: z.union([textValue, z.number().refine(Number.isFinite, "Expected a finite number."), z.boolean()]).optional(),
+    matchCase: z
+      .boolean()
+      .optional()
+      .meta({ description: "Text operators (`equals`, `not_equals`, `contains`, `starts_with`) ignore letter case and surrounding white space unless this is `true`." }),
   })
   .superRefine((condition, ctx) => {
     const { op, value } = condition;
+    if (condition.matchCase !== undefined && !TEXT_OPS.includes(op)) ctx.addIssue({ code: "custom", path: ["matchCase"], message: `"matchCase" applies to text operators only, not "${op}".` });
     const fail = (message: string) => ctx.addIssue({ code: "custom", path: ["value"], message });
     if (op === "is_set" || op === "is_not_set") {
       if (value !== undefined) fail(`"${op}" takes no value.`);
     } else if (value === undefined) fail(`"${op}" needs a value.`);
-    else if (op === "contains" && (typeof value !== "string" || value === "")) fail("\"contains\" needs some text.");
+    else if ((op === "contains" || op === "starts_with") && (typeof value !== "string" || value.trim() === "")) fail(`"${op}" needs some text.`);
     else if (NUMBER_OPS.includes(op) && typeof value !== "number") fail(`"${op}" compares numbers; send a number.`);
     else if (DATE_OPS.includes(op) && (typeof value !== "string" || !isIsoDate(value))) fail(`"${op}" compares dates; send YYYY-MM-DD.`);
   });

@@ -56,6 +56,7 @@ const PEOPLE: Record<string, Seed> = {
     messages: [{ status: "sending", at: new Date("2026-02-04T10:00:00Z") }],
   },
   dora: { phone: "+351910000004", attributes: { points: null, city: 7 }, createdAt: new Date("2026-01-21T00:00:00Z") },
+  elena: { phone: "+351910000005", attributes: { city: "  LISBON\t", note: "Äpfel und Birnen" }, createdAt: new Date("2026-01-22T00:00:00Z") },
 };
 
 let workspaceId: string;
@@ -124,15 +125,34 @@ beforeAll(async () => {
 
 describe("segment filters", () => {
   it("attribute equals / not_equals match the exact JSON value and type", async () => {
-    expect(await matching([{ field: "attribute", key: "city", op: "equals", value: "Lisbon" }])).toEqual(["ana"]);
+    expect(await matching([{ field: "attribute", key: "city", op: "equals", value: "Lisbon", matchCase: true }])).toEqual(["ana"]);
     expect(await matching([{ field: "attribute", key: "vip", op: "equals", value: false }])).toEqual(["bruno"]);
     expect(await matching([{ field: "attribute", key: "points", op: "equals", value: 150 }])).toEqual(["ana"]);
     expect(await matching([{ field: "attribute", key: "points", op: "equals", value: "150" }])).toEqual([]);
-    expect(await matching([{ field: "attribute", key: "city", op: "not_equals", value: "Lisbon" }])).toEqual(["bruno", "carla", "dora"]);
+    expect(await matching([{ field: "attribute", key: "city", op: "not_equals", value: "Lisbon", matchCase: true }])).toEqual(["bruno", "carla", "dora", "elena"]);
+  });
+
+  it("text conditions ignore case and surrounding white space unless they match case", async () => {
+    const city = (op: "equals" | "not_equals" | "contains" | "starts_with", value: string | number, matchCase?: boolean): SegmentCondition =>
+      ({ field: "attribute", key: "city", op, value, ...(matchCase === undefined ? {} : { matchCase }) }) as SegmentCondition;
+    expect(await matching([city("equals", "Lisbon")])).toEqual(["ana", "carla", "elena"]);
+    expect(await matching([city("equals", " lisbon ")])).toEqual(["ana", "carla", "elena"]);
+    expect(await matching([city("equals", "lisbon", true)])).toEqual(["carla"]);
+    expect(await matching([city("not_equals", "LISBON")])).toEqual(["bruno", "dora"]);
+    expect(await matching([city("not_equals", "lisbon", true)])).toEqual(["ana", "bruno", "dora", "elena"]);
+    expect(await matching([city("contains", "ISB")])).toEqual(["ana", "carla", "elena"]);
+    expect(await matching([city("contains", "ISB", true)])).toEqual(["elena"]);
+    expect(await matching([city("starts_with", " lis")])).toEqual(["ana", "carla", "elena"]);
+    expect(await matching([city("starts_with", "Lis", true)])).toEqual(["ana"]);
+    expect(await matching([city("starts_with", "isbon")])).toEqual([]);
+    // Letters beyond ASCII fold too, and a number still equals only the number.
+    expect(await matching([{ field: "attribute", key: "note", op: "starts_with", value: "äPFEL" }])).toEqual(["elena"]);
+    expect(await matching([city("equals", 7)])).toEqual(["dora"]);
+    expect(await matching([city("equals", "7")])).toEqual([]);
   });
 
   it("contains is case-insensitive and treats % and _ literally", async () => {
-    expect(await matching([{ field: "attribute", key: "city", op: "contains", value: "LIS" }])).toEqual(["ana", "carla"]);
+    expect(await matching([{ field: "attribute", key: "city", op: "contains", value: "LIS" }])).toEqual(["ana", "carla", "elena"]);
     expect(await matching([{ field: "attribute", key: "note", op: "contains", value: "0% s" }])).toEqual(["ana"]);
     expect(await matching([{ field: "attribute", key: "note", op: "contains", value: "_" }])).toEqual(["ana"]);
     expect(await matching([{ field: "attribute", key: "city", op: "contains", value: "%" }])).toEqual([]);
@@ -140,10 +160,10 @@ describe("segment filters", () => {
   });
 
   it("is_set / is_not_set: null and empty text count as not set", async () => {
-    expect(await matching([{ field: "attribute", key: "note", op: "is_set" }])).toEqual(["ana"]);
+    expect(await matching([{ field: "attribute", key: "note", op: "is_set" }])).toEqual(["ana", "elena"]);
     expect(await matching([{ field: "attribute", key: "note", op: "is_not_set" }])).toEqual(["bruno", "carla", "dora"]);
     expect(await matching([{ field: "attribute", key: "points", op: "is_set" }])).toEqual(["ana", "bruno", "carla"]);
-    expect(await matching([{ field: "attribute", key: "points", op: "is_not_set" }])).toEqual(["dora"]);
+    expect(await matching([{ field: "attribute", key: "points", op: "is_not_set" }])).toEqual(["dora", "elena"]);
   });
 
   it("number comparisons only match numbers: text and null never match and never fail", async () => {
@@ -161,19 +181,19 @@ describe("segment filters", () => {
 
   it("list in / not_in", async () => {
     expect(await matching([{ field: "list", op: "in", listId }])).toEqual(["ana", "carla"]);
-    expect(await matching([{ field: "list", op: "not_in", listId }])).toEqual(["bruno", "dora"]);
+    expect(await matching([{ field: "list", op: "not_in", listId }])).toEqual(["bruno", "dora", "elena"]);
     expect(await matching([{ field: "list", op: "in", listId: otherListId }])).toEqual([]);
   });
 
   it("opted out true / false", async () => {
     expect(await matching([{ field: "opted_out", value: true }])).toEqual(["carla"]);
-    expect(await matching([{ field: "opted_out", value: false }])).toEqual(["ana", "bruno", "dora"]);
+    expect(await matching([{ field: "opted_out", value: false }])).toEqual(["ana", "bruno", "dora", "elena"]);
   });
 
   it("created_at before / after: a date covers its whole UTC day, a date-time is exact", async () => {
     expect(await matching([{ field: "created_at", op: "before", value: "2026-01-15" }])).toEqual(["ana"]);
-    expect(await matching([{ field: "created_at", op: "after", value: "2026-01-20" }])).toEqual(["dora"]);
-    expect(await matching([{ field: "created_at", op: "after", value: "2026-01-20T23:59:58Z" }])).toEqual(["carla", "dora"]);
+    expect(await matching([{ field: "created_at", op: "after", value: "2026-01-20" }])).toEqual(["dora", "elena"]);
+    expect(await matching([{ field: "created_at", op: "after", value: "2026-01-20T23:59:58Z" }])).toEqual(["carla", "dora", "elena"]);
     expect(await matching([{ field: "created_at", op: "before", value: "2026-01-15T10:00:00.001+00:00" }])).toEqual(["ana", "bruno"]);
   });
 
@@ -181,16 +201,16 @@ describe("segment filters", () => {
     expect(await matching([{ field: "last_message_status", op: "equals", value: "delivered" }])).toEqual(["ana"]);
     expect(await matching([{ field: "last_message_status", op: "equals", value: "failed" }])).toEqual(["bruno"]);
     expect(await matching([{ field: "last_message_status", op: "equals", value: "queued" }])).toEqual(["carla"]);
-    expect(await matching([{ field: "last_message_status", op: "not_equals", value: "failed" }])).toEqual(["ana", "carla", "dora"]);
+    expect(await matching([{ field: "last_message_status", op: "not_equals", value: "failed" }])).toEqual(["ana", "carla", "dora", "elena"]);
   });
 
   it("match all / any, and no conditions selects everyone", async () => {
     const lisbon: SegmentCondition = { field: "attribute", key: "city", op: "contains", value: "lisbon" };
     const optedIn: SegmentCondition = { field: "opted_out", value: false };
-    expect(await matching([lisbon, optedIn], "all")).toEqual(["ana"]);
-    expect(await matching([lisbon, optedIn], "any")).toEqual(["ana", "bruno", "carla", "dora"]);
-    expect(await matching([], "all")).toEqual(["ana", "bruno", "carla", "dora"]);
-    expect(await matching([], "any")).toEqual(["ana", "bruno", "carla", "dora"]);
+    expect(await matching([lisbon, optedIn], "all")).toEqual(["ana", "elena"]);
+    expect(await matching([lisbon, optedIn], "any")).toEqual(["ana", "bruno", "carla", "dora", "elena"]);
+    expect(await matching([], "all")).toEqual(["ana", "bruno", "carla", "dora", "elena"]);
+    expect(await matching([], "any")).toEqual(["ana", "bruno", "carla", "dora", "elena"]);
   });
 
   it("values travel as parameters: quotes and SQL in a value are just text", async () => {
@@ -198,7 +218,7 @@ describe("segment filters", () => {
     expect(await countSegmentFilter(await getDb(), workspaceId, filter)).toBe(0);
     const query = new PgDialect().sqlToQuery(compileSegmentFilter(filter));
     expect(query.sql).not.toContain("drop table");
-    expect(query.params).toContain("%'); drop table contacts; --%");
+    expect(query.params).toContain("'); drop table contacts; --");
   });
 
   it("refuses values that do not fit the operator", () => {
@@ -209,6 +229,8 @@ describe("segment filters", () => {
       { field: "attribute", key: "birthday", op: "before", value: "2026-02-30" },
       { field: "attribute", key: "bad key", op: "equals", value: 1 },
       { field: "attribute", key: "city", op: "contains", value: "" },
+      { field: "attribute", key: "city", op: "starts_with", value: "  " },
+      { field: "attribute", key: "points", op: "gt", value: 1, matchCase: true },
       { field: "created_at", op: "before", value: "yesterday" },
       { field: "last_message_status", op: "equals", value: "bounced" },
       { field: "phone", op: "equals", value: "+1" },
@@ -218,9 +240,9 @@ describe("segment filters", () => {
     }
   });
 
-  it("an equals condition is served by the GIN index on attributes", async () => {
+  it("a match-case equals condition is served by the GIN index on attributes", async () => {
     const db = await getDb();
-    const filter = segmentFilterSchema.parse({ match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: "Lisbon" }] });
+    const filter = segmentFilterSchema.parse({ match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: "Lisbon", matchCase: true }] });
     const plan = await db.transaction(async (tx) => {
       // Tiny tables favour a sequential scan; forbid it so the plan shows whether the index can serve the condition.
       await tx.execute(sql`set local enable_seqscan = off`);
@@ -230,6 +252,18 @@ describe("segment filters", () => {
     });
     expect(plan).toMatch(/contacts_attributes_idx/);
   });
+
+  it("a case-insensitive equals is served by the GIN index on the folded attributes", async () => {
+    const db = await getDb();
+    const filter = segmentFilterSchema.parse({ match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: " lisbon" }] });
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const result = (await tx.execute(sql`explain select count(*) from contacts c where ${compileSegmentFilter(filter)}`)) as unknown;
+      const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string>[];
+      return rows.map((row) => Object.values(row)[0]).join("\n");
+    });
+    expect(plan).toMatch(/contacts_attributes_folded_idx/);
+  });
 });
 
 describe("saved segments", () => {
@@ -238,12 +272,12 @@ describe("saved segments", () => {
   it("create, get, list, update and delete, each with a live count", async () => {
     const db = await getDb();
     const created = await createSegment(db, workspaceId, { name: "Lisboetas", filter });
-    expect(created).toMatchObject({ object: "segment", name: "Lisboetas", filter, contactCount: 2 });
+    expect(created).toMatchObject({ object: "segment", name: "Lisboetas", filter, contactCount: 3 });
     expect(await getSegment(db, workspaceId, created.id)).toEqual(created);
     const page = await listSegments(db, workspaceId, {});
     expect(page.data.map((s) => s.id)).toContain(created.id);
     const updated = await updateSegment(db, workspaceId, created.id, { filter: { match: "all", conditions: [...filter.conditions, { field: "opted_out", value: false }] } });
-    expect(updated.contactCount).toBe(1);
+    expect(updated.contactCount).toBe(2);
     expect(updated.name).toBe("Lisboetas");
     await deleteSegment(db, workspaceId, created.id);
     await expect(getSegment(db, workspaceId, created.id)).rejects.toMatchObject({ code: "not_found" });

@@ -38,18 +38,37 @@ function createdAtCompiled(op: "before" | "after", value: string): SQL {
   return op === "before" ? sql`${c.createdAt} < ${at}::timestamptz` : sql`${c.createdAt} > ${at}::timestamptz`;
 }
 
+/** A text attribute equal to `value` once both are folded; false (never null) for any other value. */
+function foldedEquals(attr: SQL, foldedText: SQL, value: string): SQL {
+  return sql`coalesce(jsonb_typeof(${attr}) = 'string' and ${foldedText} = ss_fold_text(${value}::text), false)`;
+}
+
+/**
+ * Text conditions ignore letter case and surrounding white space unless `matchCase` is set. The folding
+ * is ss_fold_text / ss_fold_attributes (db/migrations/0027_folded_attributes.sql), applied in SQL to both
+ * the stored values and the condition's value, so the count, the preview and every audience agree.
+ */
 function attributeCompiled(condition: Extract<SegmentCondition, { field: "attribute" }>): SQL {
   const { key, op, value } = condition;
   const attr = sql`(${c.attributes} -> ${key}::text)`;
   const text = sql`(${c.attributes} ->> ${key}::text)`;
+  const folded = typeof value === "string" && !condition.matchCase;
+  const foldedText = sql`ss_fold_text(${text})`;
   switch (op) {
     case "equals":
-      // Containment is what the GIN (jsonb_path_ops) index serves.
-      return sql`${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb`;
+      if (!folded) return sql`${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb`;
+      // The containment on ss_fold_attributes is what the folded GIN index serves; the cheap comparison
+      // beside it is what a sequential scan evaluates first (Postgres orders conditions by cost).
+      return sql`(${foldedEquals(attr, foldedText, String(value))} and ss_fold_attributes(${c.attributes}) @> jsonb_build_object(${key}::text, ss_fold_text(${value}::text)))`;
     case "not_equals":
-      return sql`not (${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb)`;
+      return folded ? sql`not ${foldedEquals(attr, foldedText, String(value))}` : sql`not (${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb)`;
     case "contains":
-      return sql`${text} ilike ${`%${escapeLike(String(value))}%`}`;
+    case "starts_with": {
+      const pattern = escapeLike(String(value));
+      if (!folded) return sql`${text} like ${op === "contains" ? `%${pattern}%` : `${pattern}%`}`;
+      const needle = sql`ss_fold_text(${pattern}::text)`;
+      return sql`${foldedText} like ${op === "contains" ? sql`'%' || ${needle} || '%'` : sql`${needle} || '%'`}`;
+    }
     case "is_set":
       return sql`nullif(${text}, '') is not null`;
     case "is_not_set":

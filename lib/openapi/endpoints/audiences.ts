@@ -33,7 +33,7 @@ const segmentExample = {
 };
 
 const FILTER_DOC =
-  "A filter is `{ match: \"all\" | \"any\", conditions: [...] }`. Conditions: `{ field: \"attribute\", key, op, value? }` with `op` one of `equals`, `not_equals`, `contains`, `is_set`, `is_not_set` (no value), `gt`, `gte`, `lt`, `lte` (a number: only numeric stored values match), `before`, `after` (a date `YYYY-MM-DD`); `{ field: \"list\", op: \"in\" | \"not_in\", listId }`; `{ field: \"opted_out\", value: true | false }`; `{ field: \"created_at\", op: \"before\" | \"after\", value }` (a date covers the whole UTC day, or an ISO 8601 date-time); `{ field: \"last_message_status\", op: \"equals\" | \"not_equals\", value }`.";
+  "A filter is `{ match: \"all\" | \"any\", conditions: [...] }`. Conditions: `{ field: \"attribute\", key, op, value? }` with `op` one of `equals`, `not_equals`, `contains`, `starts_with` (text: letter case and surrounding white space are ignored unless the condition has `matchCase: true`; segments saved before `matchCase` existed compare this way too), `is_set`, `is_not_set` (no value), `gt`, `gte`, `lt`, `lte` (a number: only numeric stored values match), `before`, `after` (a date `YYYY-MM-DD`); `{ field: \"list\", op: \"in\" | \"not_in\", listId }`; `{ field: \"opted_out\", value: true | false }`; `{ field: \"created_at\", op: \"before\" | \"after\", value }` (a date covers the whole UTC day, or an ISO 8601 date-time); `{ field: \"last_message_status\", op: \"equals\" | \"not_equals\", value }`.";
 
 const membership = (method: "POST" | "DELETE"): Endpoint => ({
   operationId: method === "POST" ? "addListContacts" : "removeListContacts",
