@@ -25,6 +25,7 @@ test("a text condition ignores case and surrounding spaces unless it matches cas
   await signUpNewUser(page, { workspace: "Segments Shop" });
   const key = await createApiKeyThroughUi(page, "Segments e2e");
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "x-api-key": key } });
+  expect((await api.post("/api/v1/contact-attributes", { data: { key: "city", type: "string" } })).ok()).toBe(true);
   expect((await api.post("/api/v1/contacts/bulk", { data: CONTACTS })).status()).toBe(200);
   await api.dispose();
 
