@@ -3,12 +3,13 @@
 // own checks (trigger: deploy, bulk: launch) are in its folder.
 import type { ChannelName } from "@/lib/channels/types";
 import type { FieldError } from "@/lib/http/errors";
+import { templateBlockReason } from "@/lib/templates/status";
 import { describeVariable, listTemplateVariables } from "@/lib/templates/variables";
 import type { ParameterFormat } from "@/lib/templates/types";
 import { messageConfigSchema } from "./schemas";
 
 /** A template as the checks see it: whether it belongs to the current sender, its status and variables. */
-export type CheckedTemplate = { name: string; status: string; parameterFormat: ParameterFormat; components: unknown[]; availableForSender: boolean } | null;
+export type CheckedTemplate = { name: string; status: string; statusReason?: string | null; parameterFormat: ParameterFormat; components: unknown[]; availableForSender: boolean } | null;
 
 /** The workspace's sender as the checks see it. */
 export interface CheckedSender {
@@ -33,7 +34,7 @@ export function templateChecks(template: CheckedTemplate): FieldError[] {
       {
         path: "message.template",
         code: "template_not_approved",
-        message: `The template "${template.name}" is ${template.status.toLowerCase()}; WhatsApp only sends approved templates.`,
+        message: templateBlockReason(template) ?? "",
       },
     ];
   }

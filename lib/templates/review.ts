@@ -6,31 +6,9 @@ import type { Executor } from "@/db";
 import { templates } from "@/db/schema";
 import { sandboxTemplateReviewMs, sandboxTemplateVerdict, type TemplateStatusChange } from "@/lib/channels";
 
-/** Statuses that stop a template from sending until WhatsApp (or the user, by editing it) clears them. */
-export const BLOCKING_TEMPLATE_STATUSES = ["PAUSED", "DISABLED"] as const;
+import { isBlockingTemplateStatus, templateBlockReason } from "./status";
 
-export function isBlockingTemplateStatus(status: string): boolean {
-  return (BLOCKING_TEMPLATE_STATUSES as readonly string[]).includes(status.toUpperCase());
-}
-
-/** Why a template that is not approved cannot send, in words (banners, launch checks, refused sends). */
-export function templateBlockReason(template: { name: string; status: string; statusReason?: string | null }): string | null {
-  const status = template.status.toUpperCase();
-  if (status === "APPROVED") return null;
-  const why = template.statusReason ? ` ${template.statusReason}` : "";
-  switch (status) {
-    case "PAUSED":
-      return `WhatsApp paused the template “${template.name}” for low quality: nothing is sent with it until WhatsApp lifts the pause.${why}`;
-    case "DISABLED":
-      return `WhatsApp disabled the template “${template.name}”: it can no longer send. Write a new template and use it instead.${why}`;
-    case "REJECTED":
-      return `WhatsApp rejected the template “${template.name}”.${why}`;
-    case "PENDING":
-      return `The template “${template.name}” is waiting for WhatsApp's review.`;
-    default:
-      return `The template “${template.name}” is ${status.toLowerCase()}: only approved templates can send.`;
-  }
-}
+export { BLOCKING_TEMPLATE_STATUSES, isBlockingTemplateStatus, templateBlockReason } from "./status";
 
 /**
  * Applies a review decision to the workspace's template of `account` it names (by the provider's
@@ -78,4 +56,28 @@ export async function settleSandboxReviews(db: Executor, workspaceId: string, no
     settled += await applyTemplateStatus(db, workspaceId, "sandbox", { externalId: row.externalId, name: row.name, language: row.language, ...verdict }, now);
   }
   return settled;
+}
+
+export interface TemplateBannerData {
+  templateId: string;
+  status: string;
+  title: string;
+  message: string;
+}
+
+/** The banner a campaign shows while WhatsApp has paused or disabled its template; null otherwise. */
+export async function templateBanner(db: Executor, workspaceId: string, templateId: string | null): Promise<TemplateBannerData | null> {
+  if (!templateId) return null;
+  const [row] = await db
+    .select({ name: templates.name, status: templates.status, statusReason: templates.statusReason })
+    .from(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, templateId)))
+    .limit(1);
+  if (!row || !isBlockingTemplateStatus(row.status)) return null;
+  return {
+    templateId,
+    status: row.status,
+    title: row.status === "PAUSED" ? "The campaign's template is paused" : "The campaign's template is disabled",
+    message: templateBlockReason(row) ?? "",
+  };
 }

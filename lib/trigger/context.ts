@@ -25,7 +25,7 @@ export interface TriggerContextRow {
     /** `send_policy -> 'frequencyCap'`: null when the campaign has none. */
     frequency_cap: unknown;
   } | null;
-  template: { name: string; language: string; status: string; parameterFormat: ParameterFormat; components: unknown[] } | null;
+  template: { name: string; language: string; status: string; statusReason: string | null; parameterFormat: ParameterFormat; components: unknown[] } | null;
   sender: { id: string } | null;
   contacts: {
     phone: string;
@@ -82,7 +82,7 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
       select
         (select coalesce(jsonb_agg(jsonb_build_object('bucket', rl.bucket, 'count', rl.count, 'reset_seconds', rl.reset_seconds)), '[]'::jsonb) from rl) as usage,
         (select to_jsonb(cmp) from cmp) as campaign,
-        (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status,
+        (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status, 'statusReason', t.status_reason,
                   'parameterFormat', t.parameter_format, 'components', t.components)
            from templates t join cmp on t.id = cmp.template_id where t.workspace_id = ${input.workspaceId}) as template,
         -- The campaign's sender (the workspace's default for a campaign stored before campaigns named one).

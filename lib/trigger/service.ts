@@ -14,6 +14,7 @@
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
 // contact at the same instant can both pass it (the count is not locked).
+import { templateBlockReason } from "@/lib/templates/status";
 import type { Executor } from "@/db";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
@@ -198,7 +199,7 @@ async function processTrigger(
       !context.sender
         ? "The workspace has no sender configured. Nothing was sent."
         : template
-          ? `The campaign's template ${template.name} is ${template.status.toLowerCase()}, not approved. Nothing was sent.`
+          ? `${templateBlockReason(template)} Nothing was sent.`
           : "The campaign's template no longer exists. Pick another template. Nothing was sent.",
     );
   }

@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import { BulkPage } from "@/app/(dashboard)/campaigns/[id]/bulk-pages";
 import { CampaignActivity } from "@/components/campaigns/charts/campaign-activity";
 import { SenderBanner } from "@/components/campaigns/sender-banner";
+import { TemplateBanner } from "@/components/campaigns/template-banner";
 import { TriggerPage } from "@/app/(dashboard)/campaigns/[id]/trigger-page";
 import { getDb, type Executor } from "@/db";
 import { requireUser } from "@/lib/auth";
@@ -11,6 +12,7 @@ import { campaignKind } from "@/lib/campaigns/kinds";
 import type { CampaignKind } from "@/lib/campaigns/schemas";
 import { getCampaign, type CampaignView } from "@/lib/campaigns/service";
 import { senderBanner } from "@/lib/senders/banner";
+import { templateBanner } from "@/lib/templates/review";
 import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 
 export const metadata: Metadata = { title: "Campaign" };
@@ -34,14 +36,16 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const { id } = await pageParams(params);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
-  const [banner, activity] = await Promise.all([
+  const [banner, blockedTemplate, activity] = await Promise.all([
     senderBanner(db, user.workspaceId),
+    templateBanner(db, user.workspaceId, campaign.templateId),
     campaign.status === "draft" ? null : loadActivity(db, user.workspaceId, campaign.id),
   ]);
   const KindPage = KIND_PAGES[campaign.kind];
   return (
     <div className="grid gap-6">
       <SenderBanner banner={banner} />
+      <TemplateBanner banner={blockedTemplate} />
       <KindPage db={db} workspaceId={user.workspaceId} campaign={campaign} />
       {activity && (
         <CampaignActivity
