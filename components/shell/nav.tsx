@@ -1,6 +1,6 @@
 "use client";
 
-import { BellRing, Building2, FileText, KeyRound, Megaphone, MessageCircle, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
+import { BellRing, Building2, FileText, KeyRound, LayoutTemplate, Megaphone, MessageCircle, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -8,6 +8,7 @@ import { cn } from "@/lib/utils";
 const sections = [
   { items: [
     { href: "/campaigns", label: "Campaigns", icon: Megaphone },
+    { href: "/templates", label: "Templates", icon: LayoutTemplate },
     { href: "/contacts", label: "Contacts", icon: Users },
     { href: "/logs", label: "Logs", icon: FileText },
   ] },
