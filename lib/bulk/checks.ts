@@ -2,6 +2,7 @@
 // its audience, rate and the daily messaging limit; blocking errors and warnings, each with a path.
 import { senderChecks, templateChecks, variableChecks, type CheckedSender, type CheckedTemplate } from "@/lib/campaigns/checks";
 import type { FieldError } from "@/lib/http/errors";
+import { promotionalCopyInNonMarketing } from "@/lib/templates/promotional";
 
 export interface BulkLaunchCheckInput {
   messageConfig: unknown;
@@ -19,6 +20,14 @@ export interface BulkLaunchCheckInput {
 export function bulkLaunchChecks(input: BulkLaunchCheckInput): { errors: FieldError[]; warnings: FieldError[] } {
   const errors: FieldError[] = [...templateChecks(input.template), ...variableChecks(input.messageConfig, input.template), ...senderChecks(input.sender)];
   const warnings: FieldError[] = [];
+  const promotional = input.template ? promotionalCopyInNonMarketing(input.template) : null;
+  if (input.template && promotional) {
+    warnings.push({
+      path: "message.template",
+      code: "promotional_copy",
+      message: `The template “${input.template.name}” is ${String(input.template.category).toLowerCase()}, but its copy looks promotional (“${promotional}”). WhatsApp expects offers in a marketing template and may re-categorise or pause it; write a marketing template for this campaign.`,
+    });
+  }
   if (input.audienceCount === 0) {
     errors.push({ path: "audience", code: "audience_empty", message: "The audience has no contact who can receive messages (opted-out contacts are left out)." });
   }

@@ -9,7 +9,7 @@ import type { ParameterFormat } from "@/lib/templates/types";
 import { messageConfigSchema } from "./schemas";
 
 /** A template as the checks see it: whether it belongs to the current sender, its status and variables. */
-export type CheckedTemplate = { name: string; status: string; statusReason?: string | null; parameterFormat: ParameterFormat; components: unknown[]; availableForSender: boolean } | null;
+export type CheckedTemplate = { name: string; status: string; statusReason?: string | null; category?: string; parameterFormat: ParameterFormat; components: unknown[]; availableForSender: boolean } | null;
 
 /** The workspace's sender as the checks see it. */
 export interface CheckedSender {
