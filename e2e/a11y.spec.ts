@@ -72,6 +72,14 @@ test("the app's main pages have no serious or critical WCAG 2.1 AA violations", 
   await page.goto("/contacts");
   await expect(page.getByRole("heading", { name: "Contacts", level: 1 })).toBeVisible();
   await audit(page, "contacts", reports);
+  await page.goto("/templates");
+  await expect(page.getByRole("heading", { name: "Templates", level: 1 })).toBeVisible();
+  await audit(page, "templates", reports);
+  await page.goto("/templates/new");
+  await page.getByLabel("Name").fill("Bad Name");
+  await page.getByLabel("Body").fill("{{1}} starts the body");
+  await expect(page.getByText("A variable cannot start or end the body")).toBeVisible();
+  await audit(page, "template-editor", reports);
   await page.goto("/settings/whatsapp");
   await expect(page.getByRole("heading", { name: "WhatsApp", level: 1 })).toBeVisible();
   await audit(page, "whatsapp-settings", reports);

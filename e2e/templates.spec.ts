@@ -4,7 +4,7 @@ import { signUpNewUser } from "./fixtures";
 test("write a template with limits checked as you type, submit it, and the sandbox approves it within seconds", async ({ page }) => {
   test.setTimeout(120_000);
   await signUpNewUser(page, { workspace: "Winter Shop" });
-  await page.getByRole("link", { name: "Templates" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Templates" }).click();
   await expect(page.getByRole("heading", { name: "Templates", level: 1 })).toBeVisible();
   // The demo marketing template is reviewed too: it does not stay in review.
   await page.getByRole("link", { name: "New template" }).first().click();

@@ -27,8 +27,8 @@ const STEPS: Record<FirstRunStepId, { title: string; description: (sandboxOnly: 
   template: {
     title: "Write a template",
     description: () => "Every business-initiated WhatsApp message uses an approved template. Write your own, or sync the ones of your WhatsApp account.",
-    href: "/settings/whatsapp",
-    action: "Templates",
+    href: "/templates/new",
+    action: "Write a template",
   },
   campaign: {
     title: "Send a campaign",
