@@ -133,11 +133,18 @@ test("build a bulk campaign for a 5-contact list, test send it, launch it, watch
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
   const csv = Papa.parse<Record<string, string>>(fs.readFileSync((await download.path())!, "utf8"), { header: true, skipEmptyLines: true });
   expect(csv.errors).toEqual([]);
-  const campaignRows = csv.data.filter((row) => row.phone_number !== "+14155550199");
+  // Test sends are left out by default, as the counts leave them out; every row says its source.
+  const campaignRows = csv.data;
   expect(campaignRows).toHaveLength(5);
+  expect(campaignRows.map((row) => row.source)).toEqual(Array(5).fill("bulk"));
   expect(campaignRows.map((row) => row.phone_number).sort()).toEqual(CONTACTS.map((c) => c.phone).sort());
   expect(campaignRows.find((row) => row.phone_number === "+14155550104")?.message).toContain("your latest order");
   expect(campaignRows.find((row) => row.phone_number === UNDELIVERABLE)?.status).toBe("failed");
+  await page.getByRole("checkbox", { name: "Include test sends" }).check();
+  const [withTests] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const all = Papa.parse<Record<string, string>>(fs.readFileSync((await withTests.path())!, "utf8"), { header: true, skipEmptyLines: true }).data;
+  expect(all).toHaveLength(6);
+  expect(all.filter((row) => row.source === "test").map((row) => row.phone_number)).toEqual(["+14155550199"]);
 
   // Send again to the failed one: a new draft with exactly that contact opens.
   await page.goto(`/campaigns/${campaignId}`);

@@ -50,6 +50,8 @@ async function insertFixture(db: Executor, workspaceId: string, campaignId: stri
     { renderedText: "not a phone", phoneNumber: "+1+1" },
     { renderedText: "E.164 but trailing newline", phoneNumber: "+14155550199\n" },
     { renderedText: "empty error code", errorCode: "", errorReason: "" },
+    { renderedText: "a test send", status: "delivered", source: "test" },
+    { renderedText: "a bulk send", status: "sent", source: "bulk" },
   ];
   await db.insert(messages).values(
     rows.map((row, index) => ({
@@ -86,16 +88,19 @@ beforeAll(async () => {
   await insertFixture(db, other.workspaceId, otherCampaign.id);
 });
 
+/** The query-string filters, plus `excludeTests` as the export route sets it. */
+const exportFilters = ({ excludeTests, ...filters }: Record<string, string>) => ({ ...parseLogFilters(filters), excludeTests: excludeTests === "true" });
+
 /** The papaparse path's bytes with a chosen line end (the COPY blob ends rows with LF). */
 async function papaparseText(db: Executor, filters: Record<string, string>, attributeKeys: string[], newline: string): Promise<string> {
   let out = csvHeaderLine(attributeKeys).replace(/\r\n$/, newline);
-  for await (const batch of rawExportBatches(db, scope, parseLogFilters(filters), attributeKeys, 4)) out += csvLines(batch, attributeKeys, newline);
+  for await (const batch of rawExportBatches(db, scope, exportFilters(filters), attributeKeys, 4)) out += csvLines(batch, attributeKeys, newline);
   return out;
 }
 
 async function copyBlobText(db: Executor, filters: Record<string, string>, attributeKeys: string[]): Promise<string> {
   const client = (db as unknown as { $client: { query(text: string): Promise<{ blob?: Blob }> } }).$client;
-  const result = await client.query(copyStatement(scope, parseLogFilters(filters), attributeKeys, "'/dev/blob'"));
+  const result = await client.query(copyStatement(scope, exportFilters(filters), attributeKeys, "'/dev/blob'"));
   return result.blob!.text();
 }
 
@@ -108,21 +113,22 @@ const cases: [string, Record<string, string>, string[]][] = [
   ["replies only", { direction: "inbound" }, ATTRIBUTES],
   ["messages sent only", { direction: "outbound", phone: "4155" }, []],
   ["replies and messages of a phone", { phone: "0102" }, ["city"]],
+  ["test sends left out", { excludeTests: "true" }, ["city"]],
 ];
 
 describe("COPY and papaparse give byte-identical exports", () => {
   it.each(cases)("%s", async (_name, filters, attributeKeys) => {
     const db = await getDb();
-    const papaparse = await text(await papaparseCsvStream(db, scope, parseLogFilters(filters), { attributeKeys, batchSize: 3 }));
+    const papaparse = await text(await papaparseCsvStream(db, scope, exportFilters(filters), { attributeKeys, batchSize: 3 }));
     if (onPostgres) {
       const client = postgresJsClient(db)!;
-      const copied = await text(await copyCsvStream(client, scope, parseLogFilters(filters), attributeKeys));
+      const copied = await text(await copyCsvStream(client, scope, exportFilters(filters), attributeKeys));
       expect(copied).toBe(papaparse);
       // The route's choice on Postgres is the COPY path.
-      expect(await text(await logsCsvStream(db, scope, parseLogFilters(filters), { attributeKeys }))).toBe(papaparse);
+      expect(await text(await logsCsvStream(db, scope, exportFilters(filters), { attributeKeys }))).toBe(papaparse);
     } else {
       expect(await copyBlobText(db, filters, attributeKeys)).toBe(await papaparseText(db, filters, attributeKeys, "\n"));
-      expect(await text(await logsCsvStream(db, scope, parseLogFilters(filters), { attributeKeys }))).toBe(papaparse);
+      expect(await text(await logsCsvStream(db, scope, exportFilters(filters), { attributeKeys }))).toBe(papaparse);
     }
   });
 
@@ -131,7 +137,7 @@ describe("COPY and papaparse give byte-identical exports", () => {
     const csv = await text(await logsCsvStream(db, scope, {}, { attributeKeys: ATTRIBUTES }));
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(
-      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction," +
+      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction,source," +
         "attributes.name,attributes.city,attributes.points,attributes.vip,attributes.prefs,attributes.formula,attributes.missing",
     );
     expect(csv).toContain(',"He said ""hi"", then left",read,,,');
@@ -149,13 +155,18 @@ describe("COPY and papaparse give byte-identical exports", () => {
     expect(csv).toContain("🎉 party 👍🏽");
     expect(csv).toContain(LONG.replace(/"/g, '""'));
     expect(csv.endsWith("\r\n")).toBe(true);
-    expect(lines.filter((line) => /^\d{4}-/.test(line))).toHaveLength(19);
+    expect(lines.filter((line) => /^\d{4}-/.test(line))).toHaveLength(21);
     // Replies: no template, status received, direction inbound; their text quoted and neutralised like any cell.
-    expect(csv).toContain(`,"He said ""stop"", then =1+2",received,,,,,,inbound,`);
+    expect(csv).toContain(`,"He said ""stop"", then =1+2",received,,,,,,inbound,reply,`);
     expect(csv).toContain(`,"Button: Stop promotions",received,`);
     expect(csv).toContain(`,"'=cmd",,"Reply: slot-2",received,`);
     expect(csv).toContain(`,"image (image/png): line 1\nline 2",received,`);
-    expect(lines.filter((line) => line.includes(",outbound,"))).toHaveLength(14);
+    expect(lines.filter((line) => line.includes(",outbound,"))).toHaveLength(16);
+    // How each message was sent: the fixture's default (trigger), a test send, a bulk send; `reply` for a reply.
+    expect(csv).toContain(`"a test send",delivered,,,,,,outbound,test,`);
+    expect(csv).toContain(`"a bulk send",sent,,,,,,outbound,bulk,`);
+    expect(lines.filter((line) => line.includes(",outbound,trigger,"))).toHaveLength(14);
+    expect(lines.filter((line) => line.includes(",inbound,reply,"))).toHaveLength(5);
   });
 });
 

@@ -11,7 +11,7 @@ import { contacts, inboundMessages, messages } from "@/db/schema";
 import { describeError } from "@/lib/logging";
 import type { LogFilters } from "./filters";
 import { inboundLogWhere, listsInbound, listsOutbound, logWhere, type LogScope } from "./query";
-import { attributeColumn, attributeValue, exportOrder, inboundExportOrder, inboundMessageText, isoUtc, LOG_CSV_COLUMNS, QUOTED_COLUMNS } from "./export-query";
+import { attributeColumn, attributeValue, exportOrder, inboundExportOrder, inboundMessageText, isoUtc, LOG_CSV_COLUMNS, QUOTED_COLUMNS, REPLY_SOURCE } from "./export-query";
 
 interface CopyQuery extends PromiseLike<unknown> {
   readable(): Promise<Readable>;
@@ -66,6 +66,7 @@ export function copySelect(scope: LogScope, filters: LogFilters, attributeKeys: 
     ["delivered_at", isoUtc(messages.deliveredAt)],
     ["read_at", isoUtc(messages.readAt)],
     ["direction", sql`'outbound'`],
+    ["source", sql`${messages.source}`],
     ...attributeCells,
   ];
   const inboundCells: [string, SQL][] = [
@@ -81,6 +82,7 @@ export function copySelect(scope: LogScope, filters: LogFilters, attributeKeys: 
     ["delivered_at", NULL_TEXT],
     ["read_at", NULL_TEXT],
     ["direction", sql`'inbound'`],
+    ["source", sql`${REPLY_SOURCE}::text`],
     ...attributeCells,
   ];
   const columns = (cells: [string, SQL][]) =>

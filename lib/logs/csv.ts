@@ -50,6 +50,7 @@ export function toCsvRecord(row: RawExportRow): (string | null)[] {
     row.deliveredAt,
     row.readAt,
     row.direction,
+    row.source,
     ...row.attributes.map(text),
   ];
 }
@@ -80,6 +81,16 @@ const attributesFlag = z.preprocess(
 /** `?attributes=true` (off by default): one column per mapped contact attribute after the fixed ones. */
 export function parseAttributesFlag(params: URLSearchParams): boolean {
   return z.object({ attributes: attributesFlag }).parse({ attributes: params.get("attributes") ?? undefined }).attributes === "true";
+}
+
+const includeTestsFlag = z.preprocess(
+  (value) => (value === "" ? undefined : value),
+  z.enum(["true", "false"], { error: "Use include_tests=true to add test sends to the export, or include_tests=false (the default)." }).optional(),
+);
+
+/** `?include_tests=true` (off by default): the export leaves test sends out, as the counts do. */
+export function parseIncludeTestsFlag(params: URLSearchParams): boolean {
+  return z.object({ include_tests: includeTestsFlag }).parse({ include_tests: params.get("include_tests") ?? undefined }).include_tests === "true";
 }
 
 export interface LogsCsvOptions {

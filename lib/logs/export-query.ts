@@ -23,7 +23,11 @@ export const LOG_CSV_COLUMNS = [
   "delivered_at",
   "read_at",
   "direction",
+  "source",
 ] as const;
+
+/** The `source` cell of a reply (a message sent has its own: `trigger`, `bulk` or `test`). */
+export const REPLY_SOURCE = "reply";
 
 /**
  * Columns that hold free text and are always quoted (when not empty): papaparse quotes a value
@@ -93,6 +97,8 @@ export interface RawExportRow {
   sentAt: string | null;
   deliveredAt: string | null;
   readAt: string | null;
+  /** How the message was sent (`trigger`, `bulk`, `test`), `reply` for a reply. */
+  source: string;
   position: string;
   attributes: (string | null)[];
 }
@@ -132,6 +138,7 @@ export function exportBatchQuery(
       sentAt: isoUtc(messages.sentAt),
       deliveredAt: isoUtc(messages.deliveredAt),
       readAt: isoUtc(messages.readAt),
+      source: sql<string>`${messages.source}`,
       position: cursorTimestamp(messages.createdAt),
       attributes,
     })
@@ -167,6 +174,7 @@ export function inboundExportBatchQuery(
       sentAt: sql<string | null>`null::text`,
       deliveredAt: sql<string | null>`null::text`,
       readAt: sql<string | null>`null::text`,
+      source: sql<string>`${REPLY_SOURCE}::text`,
       position: cursorTimestamp(inboundMessages.createdAt),
       attributes,
     })

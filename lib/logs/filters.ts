@@ -111,6 +111,11 @@ export interface LogFilters {
    * no delivery status: a status filter selects sent messages only.
    */
   direction?: LogDirection;
+  /**
+   * Leaves test sends out, as the counts do. The CSV export sets it unless asked for
+   * `include_tests=true`; the lists show test sends (marked) either way.
+   */
+  excludeTests?: boolean;
 }
 
 const cursorParam = z.preprocess(

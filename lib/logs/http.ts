@@ -3,7 +3,7 @@
 import type { Executor } from "@/db";
 import { json } from "@/lib/routing/route";
 import { getCampaign } from "@/lib/campaigns/service";
-import { logsCsvFileName, logsCsvStream, parseAttributesFlag } from "./csv";
+import { logsCsvFileName, logsCsvStream, parseAttributesFlag, parseIncludeTestsFlag } from "./csv";
 import { mappedExportAttributes } from "./export-query";
 import { parseLogFilters, parseLogListParams } from "./filters";
 import { countLogStatuses, listLogMessages, type LogPage } from "./query";
@@ -31,9 +31,9 @@ export async function campaignMessagesResponse(db: Executor, { workspaceId, camp
   return json(body, { headers: { "Cache-Control": "no-store" } });
 }
 
-/** `GET …/campaigns/{id}/logs.csv`: every message the filters select, streamed as CSV. */
+/** `GET …/campaigns/{id}/logs.csv`: every message the filters select (test sends only on request), streamed as CSV. */
 export async function campaignLogsCsvResponse(db: Executor, { workspaceId, campaignId, url }: CampaignRequest): Promise<Response> {
-  const filters = parseLogFilters(url.searchParams);
+  const filters = { ...parseLogFilters(url.searchParams), excludeTests: !parseIncludeTestsFlag(url.searchParams) };
   const withAttributes = parseAttributesFlag(url.searchParams);
   const campaign = await getCampaign(db, workspaceId, campaignId);
   const attributeKeys = withAttributes ? mappedExportAttributes(campaign) : [];

@@ -1,6 +1,6 @@
 // The one query module for campaign logs: filters → where clause, keyset pages, status counts and
 // the export batches. The logs pages, the JSON lists and the CSV export all read through here.
-import { and, eq, gte, inArray, like, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, like, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, encodeCursor, keysetCondition, type CursorDirection } from "@/db/cursor";
 import { inboundMessages, messages } from "@/db/schema";
@@ -46,6 +46,7 @@ export function logWhere(scope: LogScope, filters: LogFilters): SQL {
   if (filters.phone) conditions.push(like(messages.phoneNumber, `%${filters.phone}%`));
   if (filters.from) conditions.push(gte(messages.createdAt, filters.from));
   if (filters.to) conditions.push(lt(messages.createdAt, filters.to));
+  if (filters.excludeTests) conditions.push(ne(messages.source, "test"));
   return and(...conditions)!;
 }
 

@@ -1,5 +1,5 @@
 import { getDb } from "@/db";
-import { campaigns, inboundMessages, messages, type MessageStatus } from "@/db/schema";
+import { campaigns, inboundMessages, messages, type MessageSource, type MessageStatus } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 
 /** A bare campaign row (logs need nothing more than an id, a name and a workspace). */
@@ -25,6 +25,7 @@ export interface MessageRowInput {
   deliveredAt?: Date | null;
   readAt?: Date | null;
   failedAt?: Date | null;
+  source?: MessageSource;
 }
 
 /** Message rows as the trigger and the dispatcher would have left them. */
@@ -50,6 +51,7 @@ export async function insertMessageRows(workspaceId: string, campaignId: string,
         deliveredAt: row.deliveredAt ?? null,
         readAt: row.readAt ?? null,
         failedAt: row.failedAt ?? null,
+        ...(row.source ? { source: row.source } : {}),
       })),
     )
     .returning();

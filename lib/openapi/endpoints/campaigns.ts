@@ -352,7 +352,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Messages",
     summary: "Export a campaign's logs as CSV",
     description:
-      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, direction` (timestamps in ISO 8601 UTC). A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
+      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, direction, source` (timestamps in ISO 8601 UTC). `source` says how a message was sent: `bulk`, `trigger` or `test` (a test send), `reply` for a reply. Test sends are left out unless `include_tests=true`, as the campaign's counts leave them out. A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -366,6 +366,11 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "`true` adds one column per contact attribute the campaign maps (`attributes.<key>`, the contact's current value) after the fixed columns.",
         schema: { type: "string", enum: ["true", "false"], default: "false" },
       },
+      {
+        name: "include_tests",
+        description: "`true` adds the campaign's test sends (`source` `test`), which the export leaves out by default as the counts do.",
+        schema: { type: "string", enum: ["true", "false"], default: "false" },
+      },
     ],
     responses: [
       {
@@ -373,7 +378,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "The CSV file (`Content-Disposition: attachment`).",
         contentType: "text/csv",
         textExample:
-          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction\r\n2026-11-21T14:05:12.640Z,inm_3WqE5rTy7uIo9PaS,\"+14155552671\",,\"Button: Track my order\",received,,,,,,inbound\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,,outbound\r\n",
+          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction,source\r\n2026-11-21T14:05:12.640Z,inm_3WqE5rTy7uIo9PaS,\"+14155552671\",,\"Button: Track my order\",received,,,,,,inbound,reply\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,,outbound,trigger\r\n",
         headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" }, required: true } },
       },
     ],

@@ -27,6 +27,7 @@ beforeAll(async () => {
   await insertMessageRows(account.workspaceId, campaignId, [
     { phoneNumber: "+14155550101", status: "delivered", renderedText: "Hi, \"Ada\"", createdAt: new Date("2026-11-20T10:00:00Z") },
     { phoneNumber: "+14155550102", status: "failed", errorCode: "131026", errorReason: "=cmd|' /C calc'!A0", createdAt: new Date("2026-11-21T10:00:00Z") },
+    { phoneNumber: "+14155550103", status: "delivered", source: "test", createdAt: new Date("2026-11-21T11:00:00Z") },
   ]);
 });
 
@@ -51,6 +52,27 @@ describe("GET /api/v1/campaigns/{id}/logs.csv", () => {
     const rows = Papa.parse<string[]>(await response.text(), { skipEmptyLines: true }).data.slice(1);
     expect(rows.map((row) => row[2])).toEqual(["+14155550101"]);
     expect(rows[0]![4]).toBe('Hi, "Ada"');
+  });
+
+  it("leaves test sends out unless include_tests=true, and names each row's source", async () => {
+    const rowsOf = async (query: string) => Papa.parse<string[]>(await (await call(query, { "x-api-key": key })).text(), { skipEmptyLines: true }).data.slice(1);
+    const source = LOG_CSV_COLUMNS.indexOf("source");
+    expect(source).toBe(LOG_CSV_COLUMNS.length - 1);
+    const counted = await rowsOf("");
+    expect(counted.map((row) => [row[2], row[source]])).toEqual([
+      ["+14155550102", "trigger"],
+      ["+14155550101", "trigger"],
+    ]);
+    expect(await rowsOf("include_tests=false")).toEqual(counted);
+    const all = await rowsOf("include_tests=true");
+    expect(all.map((row) => [row[2], row[source]])).toEqual([
+      ["+14155550103", "test"],
+      ["+14155550102", "trigger"],
+      ["+14155550101", "trigger"],
+    ]);
+    const bad = await call("include_tests=yes", { "x-api-key": key });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("include_tests=true");
   });
 
   it("answers 401 without a key, 404 for another workspace's campaign, 422 for bad filters, 405 for POST", async () => {
