@@ -7,6 +7,7 @@ import { audienceContactsSql } from "@/lib/audiences/audience";
 import { loadList } from "@/lib/audiences/lists";
 import { c, compileSegmentFilter, segmentFilter } from "@/lib/audiences/segments";
 import { validationFailed } from "@/lib/http/errors";
+import type { SqlRendering } from "./render-sql";
 import { bulkAudienceSchema, type BulkAudience } from "./schemas";
 
 /** Reads a stored audience leniently (an empty or hand-edited jsonb is an empty audience). */
@@ -77,6 +78,48 @@ export async function bulkAudienceSql(db: Executor, workspaceId: string, audienc
   return sql`select a.id, a.phone_number from (${union}) a where a.id not in ${idArray(excluded)}`;
 }
 
+/** The one count of a bulk audience: the builder, the preview, the launch check and the launch all read it. */
+export interface AudienceTotals {
+  /** Contacts who get a message (unsubscribed contacts never): sent, or skipped for consent or an empty blank. */
+  total: number;
+  /** Of those, contacts left out for consent (`noConsentSql`): skipped at launch (`no_consent`). */
+  noConsent: number;
+  /** Of those with consent, contacts for whom some variable without a fallback has no value: skipped at launch (`variables_missing`). */
+  withEmptyVariables: number;
+  /** Of `total`: contacts who subscribed. */
+  subscribed: number;
+  /** Per variable key without a fallback: contacts of the audience with no value for it. */
+  emptyByVariable: Record<string, number>;
+}
+
+/**
+ * Counts an audience (`bulkAudienceSql`) in one statement: its size, by consent, and, given the
+ * template's rendering, its contacts with an empty variable (overall and per variable).
+ */
+export async function countAudienceTotals(
+  db: Executor,
+  audienceSql: SQL,
+  rendering: Pick<SqlRendering, "missing" | "missingJoins" | "missingByVariable"> | null,
+  noConsent: SQL = sql`false`,
+): Promise<AudienceTotals> {
+  const perVariable = rendering?.missingByVariable ?? [];
+  const [row] = await queryRows<Record<string, number | string>>(
+    db,
+    sql`select count(*)::int as total, (count(*) filter (where ${noConsent}))::int as no_consent,
+        (count(*) filter (where c.consent_status = 'subscribed'))::int as subscribed,
+        ${rendering ? sql`(count(*) filter (where (${rendering.missing}) and not ${noConsent}))::int` : sql`0`} as missing
+        ${sql.join(perVariable.map((variable, index) => sql`, (count(*) filter (where ${variable.missing}))::int as ${sql.raw(`m${index}`)}`), sql``)}
+      from (${audienceSql}) a join contacts c on c.id = a.id ${rendering ? rendering.missingJoins : sql``}`,
+  );
+  return {
+    total: Number(row?.total ?? 0),
+    noConsent: Number(row?.no_consent ?? 0),
+    withEmptyVariables: Number(row?.missing ?? 0),
+    subscribed: Number(row?.subscribed ?? 0),
+    emptyByVariable: Object.fromEntries(perVariable.map((variable, index) => [variable.key, Number(row?.[`m${index}`] ?? 0)])),
+  };
+}
+
 export interface AudienceCount {
   count: number;
   optedOutExcluded: number;
@@ -96,15 +139,12 @@ export async function countBulkAudience(db: Executor, workspaceId: string, audie
   for (const id of new Set(audience.segmentIds)) selectors.push(compileSegmentFilter(await segmentFilter(db, workspaceId, id)));
   if (audience.contactIds && audience.contactIds.length > 0) selectors.push(sql`${c.id} in ${idArray(audience.contactIds)}`);
   const excluded = audience.excludeContactIds ?? [];
-  const [row] = await queryRows<{ count: number | string; opted_out: number | string; subscribed: number | string }>(
+  const { total: count, subscribed } = await countAudienceTotals(db, audienceSql, null);
+  const [row] = await queryRows<{ opted_out: number | string }>(
     db,
-    sql`select (select count(*) from (${audienceSql}) a)::int as count,
-      (select count(*) from (${audienceSql}) a join contacts c on c.id = a.id where c.consent_status = 'subscribed')::int as subscribed,
-      (select count(*) from contacts c where ${c.workspaceId} = ${workspaceId} and ${c.optedOutAt} is not null
+    sql`select (select count(*) from contacts c where ${c.workspaceId} = ${workspaceId} and ${c.optedOutAt} is not null
         and (${sql.join(selectors, sql` or `)})
         ${excluded.length > 0 ? sql`and ${c.id} not in ${idArray(excluded)}` : sql``})::int as opted_out`,
   );
-  const count = Number(row?.count ?? 0);
-  const subscribed = Number(row?.subscribed ?? 0);
   return { count, optedOutExcluded: Number(row?.opted_out ?? 0), consent: { subscribed, unknown: count - subscribed } };
 }

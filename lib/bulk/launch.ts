@@ -12,9 +12,9 @@ import { ApiError, conflict, type FieldError } from "@/lib/http/errors";
 import { lockMessagingAccount } from "@/lib/senders/messaging-account";
 import { campaignSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
-import { bulkAudienceSql, consentRuleOf, countBulkAudience, isAudienceEmpty, noConsentSql, parseStoredAudience, type ConsentRule } from "./audience";
+import { bulkAudienceSql, consentRuleOf, countAudienceTotals, countBulkAudience, isAudienceEmpty, noConsentSql, parseStoredAudience, type ConsentRule } from "./audience";
 import { bulkLaunchChecks } from "./checks";
-import { renderingSql, type SqlRendering } from "./render-sql";
+import { renderingSql } from "./render-sql";
 import type { BulkAudience } from "./schemas";
 import { snapshotAudience, writeSnapshotChunk } from "./snapshot";
 import { tierUsage, type TierUsage } from "./tier";
@@ -31,6 +31,8 @@ export interface LaunchCheck {
   warnings: FieldError[];
   audienceCount: number;
   consent: { marketing: boolean; includeUnknown: boolean; subscribed: number; unknown: number; unsubscribed: number; skipped: number };
+  /** Contacts of the audience with an empty variable: stored as skipped at launch, never sent. */
+  skippedForEmptyVariables: number;
   tier: { tier: TierUsage["tier"]; limit: number | null; usedLast24h: number; available: number | null };
   exceedsTier: boolean;
   sendableNow: number;
@@ -49,26 +51,6 @@ interface LaunchPlan {
 }
 type SQL = ReturnType<typeof sql>;
 
-/**
- * The audience size, how many of its contacts are left out for consent, how many of the others have
- * an empty variable, and how many are subscribed, in one statement.
- */
-async function countForLaunch(
-  db: Executor,
-  audienceSql: SQL,
-  rendering: SqlRendering | null,
-  noConsent: SQL,
-): Promise<{ total: number; missing: number; noConsent: number; subscribed: number }> {
-  const [row] = await queryRows<{ total: number | string; missing: number | string; no_consent: number | string; subscribed: number | string }>(
-    db,
-    sql`select count(*)::int as total, (count(*) filter (where ${noConsent}))::int as no_consent,
-        (count(*) filter (where c.consent_status = 'subscribed'))::int as subscribed,
-        ${rendering ? sql`(count(*) filter (where (${rendering.missing}) and not ${noConsent}))::int` : sql`0`} as missing
-      from (${audienceSql}) a join contacts c on c.id = a.id ${rendering ? rendering.joins : sql``}`,
-  );
-  return { total: Number(row?.total ?? 0), missing: Number(row?.missing ?? 0), noConsent: Number(row?.no_consent ?? 0), subscribed: Number(row?.subscribed ?? 0) };
-}
-
 async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, options: { allowTierWait: boolean; now: Date }): Promise<LaunchPlan> {
   const sender = await campaignSenderRow(db, workspaceId, row.senderId);
   const templateRow = row.templateId ? await getTemplateRow(db, workspaceId, row.templateId) : null;
@@ -80,11 +62,12 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
   const audienceSql = isAudienceEmpty(audience) ? null : await bulkAudienceSql(db, workspaceId, audience);
   const rendering = template ? renderingSql(template, messageConfig) : null;
   const consentRule = consentRuleOf(templateRow?.category, audience);
-  const counts = audienceSql ? await countForLaunch(db, audienceSql, rendering, noConsentSql(consentRule)) : { total: 0, missing: 0, noConsent: 0, subscribed: 0 };
+  const counts = audienceSql ? await countAudienceTotals(db, audienceSql, rendering, noConsentSql(consentRule)) : { total: 0, withEmptyVariables: 0, noConsent: 0, subscribed: 0 };
   const unsubscribed = isAudienceEmpty(audience) ? 0 : (await countBulkAudience(db, workspaceId, audience)).optedOutExcluded;
-  const audienceCount = counts.total - (audience.excludeContactsWithEmptyVariables ? counts.missing : 0);
-  // Contacts with an empty variable or without consent are skipped, never sent: they use none of the daily limit.
-  const toSend = counts.total - counts.missing - counts.noConsent;
+  // Every contact of the audience gets a message; those without consent or with an empty variable
+  // get a skipped one (listed with its reason), never sent: they use none of the daily limit.
+  const audienceCount = counts.total;
+  const toSend = counts.total - counts.withEmptyVariables - counts.noConsent;
   const usage = await tierUsage(db, sender, options.now);
   const { errors, warnings } = bulkLaunchChecks({
     messageConfig: row.messageConfig,
@@ -117,6 +100,7 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
         unsubscribed,
         skipped: counts.noConsent,
       },
+      skippedForEmptyVariables: counts.withEmptyVariables,
       tier: { tier: usage.tier, limit: usage.limit, usedLast24h: usage.usedLast24h, available: usage.available },
       exceedsTier,
       sendableNow,
@@ -167,7 +151,6 @@ async function snapshotAndQueueFirstChunk(tx: Executor, workspaceId: string, row
     missing: rendering.missing,
     missingJoins: rendering.missingJoins,
     noConsent: noConsentSql(plan.consentRule),
-    excludeMissing: plan.audience.excludeContactsWithEmptyVariables === true,
     available: plan.check.exceedsTier ? plan.check.sendableNow : null,
     now,
     chunkSize,

@@ -9,7 +9,7 @@ import { contactAttributes } from "@/lib/outbox/compose";
 import { attributeText } from "@/lib/templates/resolve";
 import { listTemplateVariables, previewTemplate, type TemplatePreview } from "@/lib/templates";
 import { getTemplateRow } from "@/lib/templates/service";
-import { bulkAudienceSql } from "./audience";
+import { bulkAudienceSql, countAudienceTotals } from "./audience";
 import { renderingSql } from "./render-sql";
 import { previewRequestSchema, type PreviewRequest } from "./schemas";
 
@@ -20,6 +20,8 @@ export interface BulkPreview {
   rendered: { text: string; preview: TemplatePreview } | null;
   emptyVariables: string[];
   contactsWithEmptyVariables: number;
+  /** Per variable key (those without a fallback): how many contacts of the audience have no value for it. */
+  contactsWithEmptyVariable: Record<string, number>;
 }
 
 /** The text a preview shows: header text, body and footer, as `renderTemplate` joins them. */
@@ -35,20 +37,17 @@ export async function previewBulkMessage(db: Executor, workspaceId: string, inpu
   const audienceSql = await bulkAudienceSql(db, workspaceId, request.audience);
   const rendering = renderingSql(template, messageConfig);
   const exclude = request.audience.excludeContactsWithEmptyVariables === true;
-  const [counts] = await queryRows<{ total: number | string; missing: number | string }>(
-    db,
-    sql`select count(*)::int as total, (count(*) filter (where ${rendering.missing}))::int as missing
-      from (${audienceSql}) a join contacts c on c.id = a.id ${rendering.joins}`,
-  );
-  const missingCount = Number(counts?.missing ?? 0);
-  const total = Number(counts?.total ?? 0) - (exclude ? missingCount : 0);
+  const counts = await countAudienceTotals(db, audienceSql, rendering);
+  const missingCount = counts.withEmptyVariables;
+  // The contacts stepped through: those left out are skipped at launch, never shown.
+  const total = counts.total - (exclude ? missingCount : 0);
   const [contact] = await queryRows<{ id: string; phone_number: string; name: string | null; attributes: Record<string, unknown> | null }>(
     db,
     sql`select c.id, c.phone_number, c.name, c.attributes from (${audienceSql}) a join contacts c on c.id = a.id ${exclude ? rendering.joins : sql``}
       ${exclude ? sql`where not ${rendering.missing}` : sql``}
       order by c.id offset ${request.index} limit 1`,
   );
-  if (!contact) return { total, index: request.index, contact: null, rendered: null, emptyVariables: [], contactsWithEmptyVariables: missingCount };
+  if (!contact) return { total, index: request.index, contact: null, rendered: null, emptyVariables: [], contactsWithEmptyVariables: missingCount, contactsWithEmptyVariable: counts.emptyByVariable };
 
   const attributes = contactAttributes(contact.phone_number, { name: contact.name, attributes: contact.attributes }, {});
   const byKey = new Map(messageConfig.variables.map((v) => [v.key, v]));
@@ -68,5 +67,6 @@ export async function previewBulkMessage(db: Executor, workspaceId: string, inpu
     rendered: { text: previewText(preview), preview },
     emptyVariables,
     contactsWithEmptyVariables: missingCount,
+    contactsWithEmptyVariable: counts.emptyByVariable,
   };
 }

@@ -56,6 +56,8 @@ export interface SqlRendering {
   missing: SQL;
   /** The joins `missing` alone needs (the raw values of the variables without a fallback; none when all have one). */
   missingJoins: SQL;
+  /** Per variable without a fallback (by key): true when it has no value for the contact (after `missingJoins`). */
+  missingByVariable: { key: string; missing: SQL }[];
 }
 
 /** The SQL expressions that render `template` with `messageConfig` for the contact aliased `c`. */
@@ -67,6 +69,7 @@ export function renderingSql(template: TemplateLike & { name: string; language: 
   const flattened: SQL[] = [];
   const placeholders: string[] = [];
   const missingParts: SQL[] = [];
+  const missingByVariable: { key: string; missing: SQL }[] = [];
   const rawWithoutFallback: SQL[] = [];
   const markerValues: Record<string, string> = {};
   variables.forEach((variable, index) => {
@@ -84,6 +87,7 @@ export function renderingSql(template: TemplateLike & { name: string; language: 
     placeholders.push(`{{${variable.name}}}`);
     if (fallback === null) {
       missingParts.push(sql.raw(`r.r${index} is null`));
+      missingByVariable.push({ key: variable.key, missing: sql.raw(`r.r${index} is null`) });
       rawWithoutFallback.push(sql`${value} as r${sql.raw(String(index))}`);
     }
     markerValues[variable.key] = marker(index);
@@ -139,5 +143,6 @@ export function renderingSql(template: TemplateLike & { name: string; language: 
     payload,
     missing: missingParts.length === 0 ? sql`false` : sql`(${sql.join(missingParts, sql` or `)})`,
     missingJoins: rawWithoutFallback.length === 0 ? sql`` : sql`cross join lateral (select ${sql.join(rawWithoutFallback, sql`, `)}) r`,
+    missingByVariable,
   };
 }

@@ -73,6 +73,9 @@ export const previewResponseSchema = z.object({
     .nullable(),
   emptyVariables: z.array(z.string()).meta({ description: "Variables of this contact with neither an attribute value nor a fallback.", example: [] }),
   contactsWithEmptyVariables: z.number().int().meta({ description: "Contacts of the audience with at least one empty variable." }),
+  contactsWithEmptyVariable: z
+    .record(z.string(), z.number().int())
+    .meta({ description: "Per variable key without a fallback: contacts of the audience with no value for it (the builder warns about a variable only when its count is above 0)." }),
 });
 
 export const testSendRequestSchema = z.object({
@@ -111,7 +114,7 @@ export const launchCheckResponseSchema = z.object({
   ready: z.boolean().meta({ description: "True when `launch` would start now (with `allowTierWait` if `exceedsTier`)." }),
   errors: z.array(checkIssueSchema).meta({ description: "Everything that blocks the launch." }),
   warnings: z.array(checkIssueSchema).meta({ description: "Worth knowing, never blocking (e.g. the daily limit is unknown)." }),
-  audienceCount: z.number().int(),
+  audienceCount: z.number().int().meta({ description: "Contacts who get a message (opted-out contacts never do), the same count as `POST /api/v1/audiences/count`." }),
   consent: z
     .object({
       marketing: z.boolean().meta({ description: "The template's category is MARKETING: only subscribed contacts get it unless unknown consent is included." }),
@@ -122,6 +125,10 @@ export const launchCheckResponseSchema = z.object({
       skipped: z.number().int().meta({ description: "Contacts stored as `skipped` with error `no_consent` (part of `audienceCount`, never sent)." }),
     })
     .meta({ description: "The audience by consent." }),
+  skippedForEmptyVariables: z
+    .number()
+    .int()
+    .meta({ description: "Of `audienceCount`, contacts for whom a template variable has no value and no fallback: stored as `skipped` (`variables_missing`) at launch, never sent." }),
   tier: tierStatusSchema,
   exceedsTier: z.boolean().meta({ description: "The audience is larger than what the daily limit allows now." }),
   sendableNow: z.number().int().meta({ description: "Recipients that would be sent at once; the rest wait for the limit (with `allowTierWait`)." }),

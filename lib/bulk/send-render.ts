@@ -13,6 +13,8 @@ import { getTemplateRow } from "@/lib/templates/service";
 
 export const VARIABLES_MISSING_CODE = "variables_missing";
 export const VARIABLES_MISSING_REASON = "A template variable had no value for this contact and no fallback.";
+/** The same skip when the campaign leaves such contacts out ("Leave out contacts with empty blanks"). */
+export const LEFT_OUT_REASON = "Left out: a template variable had no value for this contact and no fallback.";
 export const TEMPLATE_MISSING_CODE = "template_missing";
 const TEMPLATE_MISSING_REASON = "The campaign's template was deleted before this message was sent.";
 

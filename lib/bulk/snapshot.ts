@@ -21,7 +21,7 @@ import { randomBase62 } from "@/lib/crypto/random";
 import { CANCELLED_CODE, CANCELLED_REASON } from "@/lib/messaging/errors";
 import { insertChunkMessages, SNAPSHOT_KIND } from "@/lib/outbox/snapshot-chunks";
 import { NO_CONSENT_CODE, NO_CONSENT_REASON } from "./audience";
-import { VARIABLES_MISSING_CODE, VARIABLES_MISSING_REASON } from "./send-render";
+import { LEFT_OUT_REASON, VARIABLES_MISSING_CODE, VARIABLES_MISSING_REASON } from "./send-render";
 import { HELD_UNTIL, TIER_WAIT_CODE, TIER_WAIT_REASON } from "./tier";
 
 type SQL = ReturnType<typeof sql>;
@@ -43,8 +43,6 @@ export interface SnapshotInput {
   missingJoins: SQL;
   /** True for a contact (aliased `c`) left out for consent (`noConsentSql`): stored skipped, `no_consent`. */
   noConsent: SQL;
-  /** Leave contacts with an empty variable out instead of storing them as skipped. */
-  excludeMissing: boolean;
   /** Sendable contacts due now; the rest are held for the daily tier. Null: all due. */
   available: number | null;
   now: Date;
@@ -88,7 +86,7 @@ export async function snapshotAudience(tx: Executor, input: SnapshotInput): Prom
           ((row_number() over (order by r.contact_id) - 1) / ${size}::int)::int as chunk,
           (case when r.no_consent then ${KIND.noConsent} when r.missing then ${KIND.skipped} when ${held} then ${KIND.held} else ${KIND.due} end)::smallint as kind
         from (select r.*, ${input.available === null ? sql`0::bigint` : sql`row_number() over (partition by r.missing or r.no_consent order by r.contact_id)`} as position
-          from audience r ${input.excludeMissing ? sql`where not r.missing` : sql``}) r
+          from audience r) r
       ),
       inserted as (
         insert into bulk_snapshot_chunks (campaign_id, chunk, workspace_id, sender_id, template_name, template_language, id_prefix,
@@ -126,12 +124,15 @@ export async function writeSnapshotChunk(db: Executor, campaignId?: string): Pro
     if (!chunk) return null;
     // The campaign's row lock orders this write with a cancel: either the cancel sees these rows
     // queued and skips them, or this sees the campaign cancelled.
-    const [campaign] = await queryRows<{ status: string }>(tx, sql`select status from campaigns where id = ${chunk.campaign_id} for share`);
+    const [campaign] = await queryRows<{ status: string; left_out: boolean | null }>(
+      tx,
+      sql`select status, (audience ->> 'excludeContactsWithEmptyVariables') = 'true' as left_out from campaigns where id = ${chunk.campaign_id} for share`,
+    );
     const written = await insertChunkMessages(tx, {
       campaignId: chunk.campaign_id,
       chunk: chunk.chunk,
       cancelled: campaign?.status === "cancelled" ? { code: CANCELLED_CODE, reason: CANCELLED_REASON } : null,
-      skipped: { code: VARIABLES_MISSING_CODE, reason: VARIABLES_MISSING_REASON },
+      skipped: { code: VARIABLES_MISSING_CODE, reason: campaign?.left_out ? LEFT_OUT_REASON : VARIABLES_MISSING_REASON },
       noConsent: { code: NO_CONSENT_CODE, reason: NO_CONSENT_REASON },
       held: { code: TIER_WAIT_CODE, reason: TIER_WAIT_REASON, until: HELD_UNTIL },
     });

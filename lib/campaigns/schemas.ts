@@ -223,7 +223,7 @@ export const bulkAudienceSchema = z.object({
   excludeContactsWithEmptyVariables: z
     .boolean()
     .optional()
-    .meta({ description: "Leave out contacts for whom a template variable would come out empty (no attribute value and no fallback). Otherwise they get a `skipped` message with error `variables_missing`." }),
+    .meta({ description: "Leave out contacts for whom a template variable would come out empty (no attribute value and no fallback): the preview steps over them. Either way they get a `skipped` message with error `variables_missing` at launch (its reason says they were left out), counted as skipped." }),
   includeUnknownConsent: z
     .boolean()
     .optional()

@@ -81,7 +81,10 @@ export function LaunchDialog({
     }
   }
 
-  const waiting = check ? check.audienceCount - check.sendableNow : 0;
+  // Contacts with an empty blank get a skipped message (listed in the logs with why), never a send.
+  const skipped = check?.skippedForEmptyVariables ?? 0;
+  const toSend = check ? Math.max(0, check.audienceCount - skipped - skippedForConsent) : 0;
+  const waiting = check ? toSend - check.sendableNow : 0;
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <DialogContent className="max-w-xl">
@@ -101,6 +104,14 @@ export function LaunchDialog({
           <div className="grid gap-4">
             <ul className="grid gap-2" aria-label="Launch check">
               <CheckRow ok={check.audienceCount > 0} label={`Audience: ${number(check.audienceCount)} ${check.audienceCount === 1 ? "recipient" : "recipients"}`} />
+              {skipped > 0 && (
+                <li className="flex items-start gap-2 text-sm text-amber-800" data-testid="launch-skipped">
+                  <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-label="Warning" />
+                  <span>
+                    {number(skipped)} of them {skipped === 1 ? "is" : "are"} skipped, not sent: a blank has no value and no fallback (counted as skipped and listed in the logs with why).
+                  </span>
+                </li>
+              )}
               {check.errors.map((e) => (
                 <CheckRow key={`${e.path}:${e.code}`} ok={false} label={e.message} />
               ))}
@@ -123,7 +134,7 @@ export function LaunchDialog({
               <div role="status" className="flex items-start gap-2.5 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900">
                 <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
                 <p>
-                  Your daily limit lets <strong>{number(check.sendableNow)}</strong> of {number(check.audienceCount)} go out now. The other {number(waiting)} wait
+                  Your daily limit lets <strong>{number(check.sendableNow)}</strong> of {number(toSend)} go out now. The other {number(waiting)} wait
                   until the limit frees up
                   {" "}(it counts unique recipients over a rolling 24 hours).
                 </p>
@@ -150,7 +161,7 @@ export function LaunchDialog({
           ) : (
             <Button type="button" onClick={() => launch(false)} disabled={busy || !check?.ready}>
               <Rocket aria-hidden />
-              {busy ? (later ? "Scheduling…" : "Launching…") : later ? "Schedule" : `Send to ${number(Math.max(0, (check?.audienceCount ?? 0) - skippedForConsent))} now`}
+              {busy ? (later ? "Scheduling…" : "Launching…") : later ? "Schedule" : `Send to ${number(toSend)} now`}
             </Button>
           )}
         </DialogFooter>

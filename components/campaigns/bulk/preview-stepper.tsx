@@ -51,7 +51,8 @@ export function PreviewStepper({
   const index = position.baseKey === baseKey ? position.index : 0;
   const setIndex = (next: number) => setPosition({ baseKey, index: next });
   const [answer, setAnswer] = useState<{ key: string; data?: PreviewAnswer; error?: string } | null>(null);
-  const ready = Boolean(settled.templateId) && settled.audience.listIds.length + settled.audience.segmentIds.length > 0;
+  // A "Send again" draft's audience is contacts chosen one by one: an audience too.
+  const ready = Boolean(settled.templateId) && settled.audience.listIds.length + settled.audience.segmentIds.length + (settled.audience.contactIds?.length ?? 0) > 0;
   const key = JSON.stringify({ ...settled, index });
 
   useEffect(() => {
