@@ -23,6 +23,7 @@ export function MessageNode({
   syncing,
   editable,
   attributesFrom = "trigger",
+  emptyCounts,
 }: {
   form: BuilderForm;
   templates: TemplateView[];
@@ -33,6 +34,11 @@ export function MessageNode({
   editable: boolean;
   /** Bulk campaigns fill the blanks from the saved contact only: no request, one group of attributes. */
   attributesFrom?: "trigger" | "contact";
+  /**
+   * Bulk: per variable key, how many contacts of the audience have no value for it (the preview's
+   * count, which also decides "every contact has a value"). Once known, it alone decides the warning.
+   */
+  emptyCounts?: Record<string, number>;
 }) {
   const templateId = useWatch({ control: form.control, name: "templateId" });
   const trigger = useWatch({ control: form.control, name: "triggerConfig" });
@@ -131,7 +137,8 @@ export function MessageNode({
               const current = form.getValues(`messageConfig.variables.${index}.attribute`);
               const check = variableChecks.get(variable.key);
               const mapping = mappings?.[index];
-              const mightBeEmpty = mayBeEmpty(mapping, alwaysSent);
+              const emptyCount = emptyCounts?.[variable.key] ?? 0;
+              const mightBeEmpty = mayBeEmpty(mapping, alwaysSent) && (!emptyCounts || emptyCount > 0);
               return (
                 <div key={variable.key} className="grid gap-1">
                   <div className="grid items-center gap-2 sm:grid-cols-[13rem_minmax(0,1fr)_minmax(0,1fr)]">
@@ -180,7 +187,9 @@ export function MessageNode({
                       <p className="flex items-center gap-1.5 text-xs text-amber-700">
                         <Info className="size-3.5 shrink-0" aria-hidden />
                         {fromContact
-                          ? `Some contacts may not have ${mapping?.attribute}. Add a fallback, or they count as contacts with empty variables.`
+                          ? emptyCounts
+                            ? `${emptyCount.toLocaleString("en-US")} ${emptyCount === 1 ? "contact has" : "contacts have"} no ${mapping?.attribute}. Add a fallback, or they are skipped.`
+                            : `Some contacts may not have ${mapping?.attribute}. Add a fallback, or they count as contacts with empty variables.`
                           : options.fromTrigger.includes(mapping?.attribute ?? "")
                             ? `${mapping?.attribute} is optional in the request. Add a fallback, or requests without a value are refused.`
                             : `${mapping?.attribute} comes from the saved contact, which may not have it yet. Add a fallback, or requests without a value are refused.`}

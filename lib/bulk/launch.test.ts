@@ -17,7 +17,7 @@ import { runBulkHousekeeping } from "./housekeeping";
 import { getLaunchCheck, launchBulkCampaign, scheduleBulkCampaign, zonedDateTimeToUtc } from "./launch";
 import { cancelBulkCampaign } from "./lifecycle";
 import { getBulkProgress } from "./progress";
-import { renderClaimedBulkMessages } from "./send-render";
+import { LEFT_OUT_REASON, renderClaimedBulkMessages } from "./send-render";
 import { bulkMessages, bulkStatusCounts, createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone } from "./test-fixtures";
 import { HELD_UNTIL } from "./tier";
 
@@ -196,15 +196,25 @@ describe("bulk launch: the snapshot", () => {
     const fixture = await createBulkFixture({ contacts: 4, attributes: (i) => (i < 1 ? { city: "Lisbon" } : { code: `C${i}` }) });
     const db = await getDb();
     const check = await getLaunchCheck(db, fixture.workspaceId, fixture.campaignId);
-    expect(check).toMatchObject({ ready: true, audienceCount: 4, sendableNow: 3, exceedsTier: false });
+    expect(check).toMatchObject({ ready: true, audienceCount: 4, skippedForEmptyVariables: 1, sendableNow: 3, exceedsTier: false });
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
     const stored = await bulkMessages(fixture.campaignId);
     expect(stored.filter((m) => m.status === "skipped").map((m) => [m.contactId, m.errorCode])).toEqual([[fixture.contactIds[0], "variables_missing"]]);
 
     const other = await createBulkFixture({ contacts: 4, attributes: (i) => (i < 2 ? {} : { code: `C${i}` }) });
     await updateCampaign(db, other.workspaceId, other.campaignId, { audience: { listIds: [other.listId], segmentIds: [], excludeContactsWithEmptyVariables: true } });
+    // One count everywhere: the builder's, the launch check's and the campaign's; the contacts left out are skipped with why.
+    expect((await countBulkAudience(db, other.workspaceId, { listIds: [other.listId], segmentIds: [] })).count).toBe(4);
+    expect(await getLaunchCheck(db, other.workspaceId, other.campaignId)).toMatchObject({ audienceCount: 4, skippedForEmptyVariables: 2, sendableNow: 2 });
     await launchBulkCampaign(db, other.workspaceId, other.campaignId);
-    expect(await bulkStatusCounts(other.campaignId)).toEqual({ queued: 2 });
+    expect(await bulkStatusCounts(other.campaignId)).toEqual({ queued: 2, skipped: 2 });
+    const leftOut = (await bulkMessages(other.campaignId)).filter((m) => m.status === "skipped");
+    expect(leftOut.map((m) => [m.contactId, m.errorCode, m.errorReason]).sort()).toEqual(
+      [other.contactIds[0], other.contactIds[1]].sort().map((id) => [id, "variables_missing", LEFT_OUT_REASON]),
+    );
+    const progress = await getBulkProgress(db, other.workspaceId, other.campaignId);
+    expect(progress.total).toBe(4);
+    expect(progress.funnel.skipped).toBe(2);
   });
 
   it("refuses to launch with every failing check listed: empty audience, unapproved template", async () => {

@@ -2,7 +2,6 @@
 // once) and scheduling of bulk campaigns.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { queryRows } from "@/db/rows";
 import type { AuditActor } from "@/lib/audit/service";
 import { parseStoredMessageConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
 import { campaignKind, expectKind } from "@/lib/campaigns/kinds";

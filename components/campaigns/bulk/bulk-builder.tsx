@@ -51,6 +51,8 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
   const [saved, setSaved] = useState(() => initialSettings(initialCampaign));
   const [settings, setSettings] = useState(saved);
   const [checks, setChecks] = useState<FieldError[]>([]);
+  // The preview's per-blank counts: one source for its "every contact has a value" and the blanks' warnings.
+  const [emptyCounts, setEmptyCounts] = useState<Record<string, number>>();
   const [busy, setBusy] = useState<null | "save" | "launch" | "sync">(null);
   const [launch, setLaunch] = useState<{ open: boolean; check: LaunchCheck | null; plan: LaunchPlan }>({ open: false, check: null, plan: { kind: "now" } });
 
@@ -206,6 +208,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
             syncing={busy === "sync"}
             editable={editable}
             attributesFrom="contact"
+            emptyCounts={emptyCounts}
           />
           <ScheduleCard
             schedule={settings.schedule}
@@ -222,6 +225,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
             businessName={sender.name}
             excludeEmpty={settings.audience.excludeContactsWithEmptyVariables ?? false}
             onExcludeEmptyChange={(exclude) => update({ audience: { ...settings.audience, excludeContactsWithEmptyVariables: exclude } })}
+            onCounts={setEmptyCounts}
             disabled={!editable}
           />
         </aside>

@@ -36,12 +36,15 @@ export function PreviewStepper({
   businessName,
   excludeEmpty,
   onExcludeEmptyChange,
+  onCounts,
   disabled,
 }: {
   request: PreviewRequest;
   businessName: string;
   excludeEmpty: boolean;
   onExcludeEmptyChange: (exclude: boolean) => void;
+  /** Per variable key, the audience's contacts without a value (undefined until known): the message node's warnings read it. */
+  onCounts?: (emptyByVariable: Record<string, number> | undefined) => void;
   disabled?: boolean;
 }) {
   const settled = useDebounced(request, 400);
@@ -71,6 +74,13 @@ export function PreviewStepper({
   const shown = Math.min(index, Math.max(total - 1, 0));
   const preview = data?.rendered ? toTemplatePreview(data.rendered.preview) : null;
   const emptyCount = data?.contactsWithEmptyVariables ?? 0;
+  const emptyByVariable = data?.contactsWithEmptyVariable;
+  const countsKey = emptyByVariable ? JSON.stringify(emptyByVariable) : "";
+  useEffect(() => {
+    onCounts?.(countsKey ? (JSON.parse(countsKey) as Record<string, number>) : undefined);
+    // `countsKey` stands for the counts; the callback is the builder's state setter.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [countsKey]);
 
   return (
     <section className="grid gap-3" aria-labelledby="bulk-preview-title">
