@@ -30,9 +30,18 @@ test("test a trigger campaign from the builder before deploying, then from the l
   const live = page.getByRole("dialog", { name: "Your campaign is live" });
   await live.getByRole("button", { name: "Send a test message" }).click();
   dialog = page.getByRole("dialog", { name: "Send a test" });
-  await dialog.getByLabel("Your phone number").fill("+14155550143");
+  // Numbers as people write them, with spaces, two at once; then a national number with its country.
+  await dialog.getByLabel("Your phone number").fill("+34 612 34 56 78, +16466204510");
   await dialog.getByRole("button", { name: "Send test" }).click();
-  await expect(dialog.getByTestId("test-message")).toContainText(/Sent|Delivered|Read/, { timeout: 30_000 });
+  await expect(dialog.getByTestId("test-message")).toHaveCount(2);
+  await expect(dialog.getByTestId("test-message").filter({ hasText: "+34612345678" })).toContainText(/Sent|Delivered|Read/, { timeout: 30_000 });
+  await expect(dialog.getByTestId("test-message").filter({ hasText: "+16466204510" })).toContainText(/Sent|Delivered|Read/, { timeout: 30_000 });
+  await dialog.getByLabel("Your phone number").fill("612 34 56 79");
+  await dialog.getByRole("button", { name: "Send again" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("no country code");
+  await dialog.getByLabel("Country of numbers without a country code").selectOption("ES");
+  await dialog.getByRole("button", { name: "Send again" }).click();
+  await expect(dialog.getByTestId("test-message").filter({ hasText: "+34612345679" })).toBeVisible();
 
   // Tests show in the logs, marked, and never in the campaign's counts.
   await page.goto(`/campaigns/${campaignId}/logs`);

@@ -7,7 +7,10 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField, fieldAria } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
+import { countryOptions } from "@/components/contacts/import/countries";
+import { NativeSelect } from "@/components/campaigns/native-select";
 import { writeFieldPath } from "@/lib/campaigns/field-path";
+import { splitPhoneList } from "@/lib/contacts/phone";
 import type { MessageStatus } from "@/lib/statuses/messages";
 import { requestJson } from "@/lib/http/client";
 
@@ -23,9 +26,7 @@ export interface TestMessage {
 const FINAL = new Set(["delivered", "read", "failed", "skipped"]);
 const POLL_MS = 2000;
 
-export function splitPhones(text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).map((p) => p.trim()).filter(Boolean))];
-}
+const COUNTRY_KEY = "sendstream:test-send-country";
 
 /** The example request without its phone field (the dialog asks for the phone on its own). */
 function exampleText(example: Record<string, unknown>, phoneField: string): string {
@@ -54,6 +55,7 @@ export function TestSendDialog({
 }) {
   const [open, setOpen] = useState(false);
   const [phones, setPhones] = useState("");
+  const [country, setCountry] = useState("");
   const [body, setBody] = useState("");
   const [phoneField, setPhoneField] = useState("phone");
   const [phoneError, setPhoneError] = useState<string>();
@@ -77,7 +79,13 @@ export function TestSendDialog({
     return () => clearInterval(timer);
   }, [open, pending, sent]);
 
+  function changeCountry(code: string) {
+    setCountry(code);
+    localStorage.setItem(COUNTRY_KEY, code);
+  }
+
   function changeOpen(next: boolean) {
+    if (next) setCountry(localStorage.getItem(COUNTRY_KEY) ?? "");
     if (next && trigger) {
       const { example, phoneField: field } = trigger();
       setPhoneField(field);
@@ -90,7 +98,7 @@ export function TestSendDialog({
     event.preventDefault();
     setPhoneError(undefined);
     setBodyErrors([]);
-    const list = splitPhones(phones);
+    const list = splitPhoneList(phones);
     if (list.length === 0) {
       setPhoneError("Enter at least one phone number in international format, e.g. +14155552671.");
       return;
@@ -114,7 +122,7 @@ export function TestSendDialog({
       }
       const result = await requestJson<{ data: TestMessage[] }>(`/api/v1/campaigns/${campaignId}/test-send`, {
         method: "POST",
-        body: request ? { phones: list, request } : { phones: list },
+        body: { phones: list, ...(country ? { country } : {}), ...(request ? { request } : {}) },
       });
       if (!result.ok) {
         const errors = result.problem.errors ?? [];
@@ -147,9 +155,27 @@ export function TestSendDialog({
                 : "The message goes out for real through your sender, filled from the contact with that phone number (or the fallbacks). Tests are marked as such in the logs and never count toward the campaign."}
             </DialogDescription>
           </DialogHeader>
-          <FormField id="test-phones" label={trigger ? "Your phone number" : "Phone numbers"} error={phoneError} hint="In international format; several can be separated by commas.">
-            <Textarea {...fieldAria("test-phones", phoneError, true)} rows={1} placeholder="+14155552671" value={phones} onChange={(event) => setPhones(event.target.value)} />
+          <FormField
+            id="test-phones"
+            label={trigger ? "Your phone number" : "Phone numbers"}
+            error={phoneError}
+            hint="With + and the country code, or pick the country below; several numbers go on separate lines or between commas."
+          >
+            <Textarea {...fieldAria("test-phones", phoneError, true)} rows={2} placeholder="+14155552671" value={phones} onChange={(event) => setPhones(event.target.value)} />
           </FormField>
+          <div className="grid gap-2">
+            <label htmlFor="test-country" className="text-sm font-medium">
+              Country of numbers without a country code
+            </label>
+            <NativeSelect id="test-country" value={country} onChange={(event) => changeCountry(event.target.value)}>
+              <option value="">None (numbers start with +)</option>
+              {countryOptions().map((option) => (
+                <option key={option.code} value={option.code}>
+                  {option.label}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
           {trigger && (
             <div className="grid gap-2">
               <label htmlFor="test-request" className="text-sm font-medium">

@@ -89,7 +89,7 @@ describe("bulk campaign routes", () => {
     expect(sent.body.data[0]!.text).toMatch(/^Hello Person \d/);
     const invalid = await callRoute<Body>(TEST_SEND, "POST", at(fixture.campaignId, "/test-send"), { key, params: { id: fixture.campaignId }, body: { phones: ["12345"] } });
     expect(invalid.status).toBe(422);
-    expect(invalid.body.errors?.[0]).toMatchObject({ path: "phones.0" });
+    expect(invalid.body.errors?.[0]).toMatchObject({ path: "phones[0]" });
     const progress = await callRoute<Body>(PROGRESS, "GET", at(fixture.campaignId, "/progress"), { key, params: { id: fixture.campaignId } });
     expect(progress.body).toMatchObject({ status: "draft", total: 0 });
   });

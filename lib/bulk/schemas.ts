@@ -83,7 +83,15 @@ export const testSendRequestSchema = z.object({
     .array(z.string().min(1).max(32))
     .min(1, "Give at least one phone number.")
     .max(MAX_TEST_PHONES, `At most ${MAX_TEST_PHONES} phone numbers.`)
-    .meta({ description: "E.164 phone numbers to send the test to.", example: ["+14155552671"] }),
+    .meta({
+      description: "Phone numbers to send the test to: E.164, or as people write them (`+34 612 34 56 78`); without a country code when `country` is given.",
+      example: ["+14155552671"],
+    }),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, "Use a two-letter country code such as ES or US.")
+    .optional()
+    .meta({ description: "ISO 3166 country of the numbers written without a country code.", example: "ES" }),
   request: z
     .record(z.string(), z.unknown())
     .optional()

@@ -6,8 +6,7 @@ import { queryRows } from "@/db/rows";
 import { contacts } from "@/db/schema";
 import { templateChecks } from "@/lib/campaigns/checks";
 import { parseStoredMessageConfig } from "@/lib/campaigns/schemas";
-import { parsePhone } from "@/lib/contacts/phone";
-import { ApiError, validationFailed, type FieldError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
 import { composeFor, type CampaignSending } from "@/lib/outbox/compose";
 import { queueTestMessages, type TestMessage } from "@/lib/outbox/test-sends";
@@ -19,18 +18,10 @@ import { MAX_TEST_PHONES } from "./schemas";
 
 type StoredContact = { id: string; phone_number: string; name: string | null; attributes: Record<string, unknown> | null; opted_out_at: unknown };
 
-/** Queues one test message per phone; the caller dispatches them (`dispatchSoon`). */
+/** Queues one test message per phone (E.164, read by sendTestMessages); the caller dispatches them (`dispatchSoon`). */
 export async function sendBulkTest(db: Executor, workspaceId: string, id: string, phones: string[]): Promise<PublicMessage[]> {
   const row = await loadBulkCampaignRow(db, workspaceId, id);
-  const errors: FieldError[] = [];
-  const parsed: string[] = [];
-  phones.slice(0, MAX_TEST_PHONES).forEach((raw, index) => {
-    const phone = parsePhone(raw);
-    if (phone.ok) parsed.push(phone.phone);
-    else errors.push({ path: `phones.${index}`, code: "invalid_phone", message: `Not a valid phone number in E.164 (${phone.reason}).` });
-  });
-  if (errors.length > 0) throw validationFailed(errors);
-  const unique = [...new Set(parsed)];
+  const unique = [...new Set(phones.slice(0, MAX_TEST_PHONES))];
 
   const sender = await campaignSenderRow(db, workspaceId, row.senderId);
   const template = row.templateId ? await getTemplateRow(db, workspaceId, row.templateId) : null;

@@ -33,7 +33,10 @@ export type LifecycleHandler = (db: Executor, workspaceId: string, id: string, o
 
 /** A test send's body (`POST /api/v1/campaigns/{id}/test-send`, schema in lib/bulk/schemas.ts). */
 export interface TestSendInput {
+  /** E.164 by the time a kind sees them (sendTestMessages reads what was typed). */
   phones: string[];
+  /** For numbers typed without a country code (ISO 3166 alpha-2). */
+  country?: string;
   request?: Record<string, unknown>;
 }
 

@@ -1,9 +1,18 @@
 import examples from "libphonenumber-js/examples.mobile.json";
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
 import { describe, expect, it } from "vitest";
-import { isValidE164Fast, NO_COUNTRY_CODE_REASON, parsePhone, SCIENTIFIC_NOTATION_REASON } from "./phone";
+import { isValidE164Fast, NO_COUNTRY_CODE_REASON, parsePhone, SCIENTIFIC_NOTATION_REASON, splitPhoneList } from "./phone";
 
 const ok = (phone: string) => ({ ok: true, phone });
+
+describe("splitPhoneList", () => {
+  it("splits on lines, commas and semicolons, never on the spaces inside a number", () => {
+    expect(splitPhoneList("+34 612 34 56 78, +16466204510")).toEqual(["+34 612 34 56 78", "+16466204510"]);
+    expect(splitPhoneList("+1 (415) 555-2671\n+44 20 7946 0958;\r\n +34.612.34.56.78 ,,")).toEqual(["+1 (415) 555-2671", "+44 20 7946 0958", "+34.612.34.56.78"]);
+    expect(splitPhoneList("+16466204510, +16466204510")).toEqual(["+16466204510"]);
+    expect(splitPhoneList(" , ; \n")).toEqual([]);
+  });
+});
 
 describe("parsePhone", () => {
   it("accepts E.164 and international formatting with + or 00", () => {

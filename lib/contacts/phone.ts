@@ -31,6 +31,14 @@ export const e164PhoneSchema = z
     message: "Not a valid phone number in E.164 format (a + and the country code, no spaces), such as +14155552671.",
   });
 
+/**
+ * Several numbers typed or pasted into one box: one per line, or separated by commas or semicolons.
+ * Spaces stay inside a number (`+34 612 34 56 78` is one number); duplicates are dropped.
+ */
+export function splitPhoneList(text: string): string[] {
+  return [...new Set(text.split(/[,;\r\n]+/).map((phone) => phone.trim()).filter(Boolean))];
+}
+
 export function parsePhone(raw: string, options: { defaultCountry?: CountryCode | null } = {}): ParsedPhone {
   const text = raw.trim();
   if (text === "") return { ok: false, reason: "no phone number" };

@@ -8,6 +8,7 @@ import { newId } from "@/lib/crypto/random";
 import { dispatchSettled } from "@/lib/messaging";
 import { runDispatch } from "@/lib/messaging/dispatcher";
 import type { PublicMessage } from "@/lib/messaging/public-message";
+import { splitPhoneList } from "@/lib/contacts/phone";
 import { callRoute } from "@/lib/testing/api-factories";
 import { SANDBOX_EXTERNAL_PREFIX } from "@/lib/templates/service";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
@@ -50,6 +51,24 @@ describe("test sends of a trigger campaign", () => {
     expect(await db.select().from(contacts).where(eq(contacts.workspaceId, fixture.workspaceId))).toHaveLength(0);
     const funnel = await countFunnel(db, { workspaceId: fixture.workspaceId, campaignIds: [fixture.campaignId] });
     expect(funnel.sent).toBe(0);
+  });
+
+  it("reads the numbers as typed, by the one phone rule: the list the UI splits from `+34 612 34 56 78, +16466204510`, and a national number with its country", async () => {
+    const fixture = await sandboxFixture({ status: "draft" });
+    const typed = splitPhoneList("+34 612 34 56 78, +16466204510");
+    expect(typed).toEqual(["+34 612 34 56 78", "+16466204510"]);
+    const result = await send(fixture, { phones: typed, request: { first_name: "Maria", order: "A-1" } });
+    expect(result.status).toBe(202);
+    expect(result.body.data.map((m) => m.phone)).toEqual(["+34612345678", "+16466204510"]);
+    const national = await send(fixture, { phones: ["612 34 56 78"], country: "ES", request: { first_name: "Maria", order: "A-1" } });
+    expect(national.status).toBe(202);
+    expect(national.body.data.map((m) => m.phone)).toEqual(["+34612345678"]);
+    const noCountry = await send(fixture, { phones: ["612 34 56 78"], request: { first_name: "Maria", order: "A-1" } });
+    expect(noCountry.status).toBe(422);
+    expect(noCountry.body.errors).toEqual([expect.objectContaining({ path: "phones[0]", code: "invalid_phone", message: expect.stringContaining("no country code") })]);
+    const unknownCountry = await send(fixture, { phones: ["612 34 56 78"], country: "XX", request: { order: "A-1" } });
+    expect(unknownCountry.status).toBe(422);
+    expect(unknownCountry.body.errors?.map((e) => e.path)).toContain("country");
   });
 
   it("answers 422 with the trigger's own errors, pointed at the request's fields or the phone, and stores nothing", async () => {
