@@ -33,8 +33,8 @@ async function seed(workspaceId: string, rows: number, offset: number): Promise<
     insert into contacts (id, workspace_id, phone_number, name, attributes, created_at)
     select 'ctc_b' || (${offset}::int + i), ${workspaceId}, '+1555' || lpad((${offset}::int + i)::text, 7, '0'), 'Customer ' || i,
            jsonb_build_object(
-             'city', case when i % 40 = 7 then '  ' || cities[1 + i % 20] || ' '
-                          when i % 25 = 3 then lower(cities[1 + i % 20])
+             'city', case when (i / 20) % 40 = 7 then '  ' || cities[1 + i % 20] || ' '
+                          when (i / 20) % 25 = 3 then lower(cities[1 + i % 20])
                           else cities[1 + i % 20] end,
              'plan', (array['free', 'pro', 'business'])[1 + i % 3],
              'points', i % 1000,
