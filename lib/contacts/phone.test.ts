@@ -40,6 +40,12 @@ describe("parsePhone", () => {
     }
   });
 
+  it("suggests the international reading of a number that carries its country code without the +", () => {
+    const result = parsePhone("34624011493", { defaultCountry: "US" });
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining("with a + it is +34 624 01 14 93 (Spain)") });
+    expect(parsePhone("555", { defaultCountry: "US" })).toEqual({ ok: false, reason: expect.not.stringContaining("with a +") });
+  });
+
   it("says why a number is invalid", () => {
     expect(parsePhone("")).toEqual({ ok: false, reason: "no phone number" });
     expect(parsePhone("call me")).toMatchObject({ ok: false, reason: expect.stringContaining("not a phone number") });

@@ -56,7 +56,20 @@ export function parsePhone(raw: string, options: { defaultCountry?: CountryCode 
   const country = international === null ? options.defaultCountry ?? undefined : undefined;
   const parsed = country ? parsePhoneNumberFromString(input, { defaultCountry: country, extract: false }) : parsePhoneNumberFromString(input, { extract: false });
   if (parsed?.isValid()) return { ok: true, phone: parsed.number };
-  return { ok: false, reason: invalidReason(input, country) };
+  const reason = invalidReason(input, country);
+  const suggestion = country ? asInternational(digits) : null;
+  return { ok: false, reason: suggestion ? `${reason}; with a + it is ${suggestion}: was the country code written without its +?` : reason };
+}
+
+let regionNames: Intl.DisplayNames | undefined;
+
+/** `34624011493` read with a `+` in front, when that makes a valid number: "+34 624 01 14 93 (Spain)". */
+function asInternational(digits: string): string | null {
+  const parsed = parsePhoneNumberFromString(`+${digits}`, { extract: false });
+  if (!parsed?.isValid()) return null;
+  regionNames ??= new Intl.DisplayNames(["en"], { type: "region" });
+  const country = parsed.country ? regionNames.of(parsed.country) : undefined;
+  return `${parsed.formatInternational()}${country ? ` (${country})` : ""}`;
 }
 
 function invalidReason(input: string, country: CountryCode | undefined): string {

@@ -9,6 +9,21 @@ export function FileStep({ onFile, error, disabled }: { onFile: (file: File) => 
   const [over, setOver] = React.useState(false);
   return (
     <div className="grid gap-3">
+      {/* Before its label, so the label can show the input's keyboard focus (Tab, then Enter or Space opens the file picker). */}
+      <input
+        id="import-file"
+        type="file"
+        accept=".csv,text/csv"
+        // Enabled once the workspace's attributes are known, so the column guesses can use them.
+        disabled={disabled}
+        aria-label="CSV file"
+        className="peer sr-only"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (file) onFile(file);
+          event.target.value = "";
+        }}
+      />
       <label
         htmlFor="import-file"
         onDragOver={(event) => {
@@ -23,7 +38,7 @@ export function FileStep({ onFile, error, disabled }: { onFile: (file: File) => 
           if (file && !disabled) onFile(file);
         }}
         className={cn(
-          "flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border border-dashed px-6 py-14 text-center transition-colors hover:bg-muted/40",
+          "flex cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border border-dashed px-6 py-14 text-center transition-colors hover:bg-muted/40 peer-focus-visible:border-primary peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50",
           over && "border-primary bg-primary/5",
         )}
       >
@@ -35,20 +50,6 @@ export function FileStep({ onFile, error, disabled }: { onFile: (file: File) => 
           The first row holds the column names. One column must hold phone numbers; files with a million rows are fine.
         </span>
       </label>
-      <input
-        id="import-file"
-        type="file"
-        accept=".csv,text/csv"
-        // Enabled once the workspace's attributes are known, so the column guesses can use them.
-        disabled={disabled}
-        aria-label="CSV file"
-        className="sr-only"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (file) onFile(file);
-          event.target.value = "";
-        }}
-      />
       {error && <p role="alert" className="text-sm text-destructive">{error}</p>}
     </div>
   );

@@ -16,6 +16,7 @@ import { guessColumns, subscribesContacts, toColumnTargets, validateColumns, typ
 import { OptionsStep, type ListChoice } from "./options-step";
 import { uploadCsv } from "./upload";
 
+const COUNTRY_KEY = "sendstream:import-country";
 const STEPS = ["Choose a file", "Map columns", "Options", "Import"] as const;
 
 interface Loaded {
@@ -38,6 +39,10 @@ export function ImportWizard() {
   const [choices, setChoices] = React.useState<ColumnChoice[]>([]);
   const [showErrors, setShowErrors] = React.useState(false);
   const [defaultCountry, setDefaultCountry] = React.useState("");
+  function chooseCountry(code: string) {
+    setDefaultCountry(code);
+    localStorage.setItem(COUNTRY_KEY, code);
+  }
   const [updateExisting, setUpdateExisting] = React.useState(true);
   const [permission, setPermission] = React.useState(false);
   const [list, setList] = React.useState<ListChoice>({ kind: "none" });
@@ -50,6 +55,8 @@ export function ImportWizard() {
 
   async function pickFile(file: File) {
     setFileError(null);
+    // The last import's country is this one's default (in this browser).
+    setDefaultCountry((current) => current || (localStorage.getItem(COUNTRY_KEY) ?? ""));
     if (file.size === 0) {
       setFileError("This file is empty.");
       return;
@@ -156,7 +163,7 @@ export function ImportWizard() {
           existing={existing}
           defaultCountry={defaultCountry}
           onChoice={(index, choice) => setChoices((current) => current.map((c, i) => (i === index ? choice : c)))}
-          onDefaultCountry={setDefaultCountry}
+          onDefaultCountry={chooseCountry}
           permission={permission}
           onPermission={setPermission}
           permissionError={showErrors ? permissionError : null}
