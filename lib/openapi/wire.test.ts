@@ -367,7 +367,7 @@ describe("the API on the wire", () => {
     await call("listCampaignMessages", { params, query: { limit: "3" }, expect: 200 });
     await call("listCampaignMessages", { params, query: { direction: "both" }, expect: 422 });
     const replyCsv = await call("exportCampaignLogs", { params, query: { direction: "inbound", phone: "351" }, expect: 200 });
-    expect(replyCsv.text).toMatch(/,received,,,,,,inbound\r\n/);
+    expect(replyCsv.text).toMatch(/,received,,,,,,inbound,reply\r\n/);
     await call("exportCampaignLogs", { params, query: { direction: "sideways" }, expect: 422 });
     await call("exportCampaignLogs", { params: { id: "cmp_doesnotexist" }, expect: 404 });
     await call("exportCampaignLogs", { params, query: { from: "yesterday" }, expect: 422 });
