@@ -13,6 +13,7 @@ import { createApiKey } from "@/lib/api-keys/service";
 import { createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone, type BulkFixture } from "@/lib/bulk/test-fixtures";
 import { newId } from "@/lib/crypto/random";
 import { recordInboundMessages } from "@/lib/inbound/record";
+import { defaultGraphHandler, fakeGraphForFile, graphError } from "@/lib/channels/whatsapp/testing";
 import { dispatchSettled } from "@/lib/messaging";
 import { getSenderRow } from "@/lib/senders/service";
 import { createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
@@ -35,6 +36,7 @@ const ALLOWED_UNEXERCISED: Record<string, string> = {
   "triggerCampaignOutbound 409 idempotency_conflict": "The same race, on the other path.",
 };
 
+const fakeGraph = fakeGraphForFile();
 const document = buildOpenApiDocument({ baseUrl: "http://localhost" });
 const recorder = new WireRecorder(document);
 
@@ -553,6 +555,24 @@ describe("the API on the wire", () => {
     await call("listTemplates", { query: { senderId: params.id }, expect: 200 });
     await call("listTemplates", { query: { senderId: "snd_doesnotexist" }, expect: 404 });
     await call("listTemplates", { query: { senderId: "x".repeat(65) }, expect: 422 });
+
+    // Templates written in the app go to the sender's business account (here the fake Graph API).
+    const template = { name: "wire_winter_sale", category: "MARKETING", language: "en_US", body: "Hi {{first_name}}, our winter sale starts today with new offers.", examples: { first_name: "Maria" } };
+    await call("submitTemplate", { json: { ...template, senderId: params.id }, expect: 201 });
+    await call("submitTemplate", { json: { ...template, senderId: params.id }, expect: 409 });
+    await call("submitTemplate", { json: { ...template, senderId: "snd_doesnotexist" }, expect: 404 });
+    await call("submitTemplate", { json: { ...template, body: "{{first_name}}" }, expect: 422 });
+    try {
+      fakeGraph().handle(() => graphError(2388299, "Variables can't be at the start or end of the template.", 400));
+      await call("submitTemplate", { json: { ...template, name: "wire_refused", senderId: params.id }, expect: 422 });
+      // An outage page instead of an answer: not a refusal of the template.
+      fakeGraph().handle(() => ({ status: 502, text: "<html>Bad Gateway</html>" }));
+      await call("submitTemplate", { json: { ...template, name: "wire_unavailable", senderId: params.id }, expect: 502 });
+    } finally {
+      fakeGraph().handle(defaultGraphHandler);
+    }
+    await (await getDb()).update(senders).set({ accessTokenEncrypted: null }).where(eq(senders.id, params.id));
+    await call("submitTemplate", { json: { ...template, name: "wire_no_token", senderId: params.id }, expect: 409 });
 
     await call("deleteSender", { params: { id: defaultSenderId }, ...owner, expect: 409 });
     await call("deleteSender", { params, ...owner, expect: 409 });
