@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, like, notLike, or, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { templates, workspaces } from "@/db/schema";
-import { ChannelRequestError, getChannel, type ChannelName } from "@/lib/channels";
+import { ChannelRequestError, getChannel, type ChannelName, type ChannelSender } from "@/lib/channels";
 import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { campaignSenderRow, isSenderConfigured, templateAccount, type SenderRow } from "@/lib/senders/service";
@@ -117,6 +117,31 @@ export function templateFitsSender(row: Pick<TemplateRow, "externalId" | "accoun
   return !isSandboxTemplate(row) && (row.account === "" || row.account === templateAccount(sender));
 }
 
+/**
+ * The sender as its channel's template calls take it. A WhatsApp number needs its business account and
+ * access token first; `then` names what to do again once they are there ("sync", "submit").
+ */
+export function templateChannelSender(sender: SenderRow, workspaceId: string, then: string): ChannelSender {
+  if (sender.provider !== "sandbox" && (!isSenderConfigured(sender) || !sender.wabaId || !sender.accessTokenEncrypted)) {
+    throw new ApiError("sender_not_configured", `Add your WhatsApp Business Account ID and access token in Settings → WhatsApp, then ${then} again.`);
+  }
+  return {
+    id: sender.id,
+    workspaceId,
+    channel: sender.provider,
+    address: sender.phoneNumberId,
+    account: sender.wabaId,
+    accessTokenEncrypted: sender.accessTokenEncrypted,
+    throughputPerSecond: sender.throughputPerSecond,
+  };
+}
+
+/** What a problem answer carries of a channel's failure: the provider's own code, subcode and words. */
+export function channelFailureExtensions(error: ChannelRequestError) {
+  const { code, subcode, details, kind } = error.failure;
+  return { graph: { code, subcode, details, kind } };
+}
+
 export interface SyncResult {
   provider: ChannelName;
   total: number;
@@ -138,24 +163,13 @@ export async function syncTemplates(db: Executor, workspaceId: string, options: 
     const list = await listTemplates(db, workspaceId, { senderId: sender.id });
     return { provider: "sandbox", total: list.length, approved: list.filter((t) => t.status === "APPROVED").length, removed: 0 };
   }
-  if (!isSenderConfigured(sender) || !sender.wabaId || !sender.accessTokenEncrypted) {
-    throw new ApiError("sender_not_configured", "Add your WhatsApp Business Account ID and access token in Settings → WhatsApp, then sync again.");
-  }
   let remote;
   try {
-    remote = await getChannel(sender.provider).listTemplates(db, {
-      id: sender.id,
-      workspaceId,
-      channel: sender.provider,
-      address: sender.phoneNumberId,
-      account: sender.wabaId,
-      accessTokenEncrypted: sender.accessTokenEncrypted,
-      throughputPerSecond: sender.throughputPerSecond,
-    });
+    remote = await getChannel(sender.provider).listTemplates(db, templateChannelSender(sender, workspaceId, "sync"));
   } catch (error) {
     if (!(error instanceof ChannelRequestError)) throw error;
-    const { message, code, subcode, details, kind } = error.failure;
-    throw new ApiError("graph_error", `${message}${code ? ` (code ${code})` : ""}`, { extensions: { graph: { code, subcode, details, kind } } });
+    const { message, code } = error.failure;
+    throw new ApiError("graph_error", `${message}${code ? ` (code ${code})` : ""}`, { extensions: channelFailureExtensions(error) });
   }
   const now = new Date();
   const account = templateAccount(sender);

@@ -8,9 +8,9 @@ import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { ChannelRequestError, getChannel } from "@/lib/channels";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, validationFailed } from "@/lib/http/errors";
-import { campaignSenderRow, isSenderConfigured, templateAccount } from "@/lib/senders/service";
+import { campaignSenderRow, templateAccount } from "@/lib/senders/service";
 import { definitionComponents, definitionFormat, templateDefinitionIssues, type TemplateDefinition } from "./definition";
-import { SANDBOX_EXTERNAL_PREFIX, toTemplateView, type TemplateView } from "./service";
+import { channelFailureExtensions, SANDBOX_EXTERNAL_PREFIX, templateChannelSender, toTemplateView, type TemplateView } from "./service";
 
 export async function submitTemplate(
   db: Executor,
@@ -39,9 +39,7 @@ export async function submitTemplate(
       errors: [{ path: "name", code: "template_exists", message: "This name is taken in this language." }],
     });
   }
-  if (!sandbox && (!isSenderConfigured(sender) || !sender.wabaId || !sender.accessTokenEncrypted)) {
-    throw new ApiError("sender_not_configured", "Add your WhatsApp Business Account ID and access token in Settings → WhatsApp, then submit again.");
-  }
+  const channelSender = templateChannelSender(sender, workspaceId, "submit");
   const submission = {
     name: definition.name,
     language: definition.language,
@@ -51,24 +49,14 @@ export async function submitTemplate(
   };
   let created;
   try {
-    created = await getChannel(sender.provider).submitTemplate(
-      {
-        id: sender.id,
-        workspaceId,
-        channel: sender.provider,
-        address: sender.phoneNumberId,
-        account: sender.wabaId,
-        accessTokenEncrypted: sender.accessTokenEncrypted,
-        throughputPerSecond: sender.throughputPerSecond,
-      },
-      submission,
-    );
+    created = await getChannel(sender.provider).submitTemplate(channelSender, submission);
   } catch (error) {
     if (!(error instanceof ChannelRequestError)) throw error;
-    const { message, code, subcode, details, kind } = error.failure;
+    const { message, code, details, kind } = error.failure;
     const words = `${details && details !== message ? `${message}: ${details}` : message}${code ? ` (code ${code})` : ""}`;
-    if (kind === "graph") throw new ApiError("template_refused", `WhatsApp refused the template. ${words}`, { extensions: { graph: { code, subcode, details, kind } } });
-    throw new ApiError("graph_error", words, { extensions: { graph: { code, subcode, details, kind } } });
+    const extensions = channelFailureExtensions(error);
+    if (kind === "graph") throw new ApiError("template_refused", `WhatsApp refused the template. ${words}`, { extensions });
+    throw new ApiError("graph_error", words, { extensions });
   }
   const now = new Date();
   return db.transaction(async (tx) => {
