@@ -2,11 +2,12 @@
 
 import { BellRing, X } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toaster";
 import type { NoticeView } from "@/lib/alerts/schemas";
 import { requestJson } from "@/lib/http/client";
+import { useVisibleInterval } from "@/components/ui/use-visible-interval";
 
 const LINK_TEXT: Record<NoticeView["kind"], string> = {
   campaign_failure_rate: "See the failures",
@@ -24,15 +25,11 @@ const REFRESH_MS = 30_000;
 export function NoticesBanner({ initialNotices, enabled = true }: { initialNotices: NoticeView[]; enabled?: boolean }) {
   const [notices, setNotices] = useState(initialNotices);
 
-  useEffect(() => {
-    if (!enabled) return;
-    const timer = setInterval(async () => {
-      if (document.visibilityState !== "visible") return;
-      const result = await requestJson<{ data: NoticeView[] }>("/api/alerts/notices");
-      if (result.ok) setNotices(result.data.data);
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [enabled]);
+  const refresh = useCallback(async () => {
+    const result = await requestJson<{ data: NoticeView[] }>("/api/alerts/notices");
+    if (result.ok) setNotices(result.data.data);
+  }, []);
+  useVisibleInterval(refresh, REFRESH_MS, enabled);
 
   if (notices.length === 0) return null;
 

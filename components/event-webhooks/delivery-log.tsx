@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronDown, ChevronRight, Loader2 } from "lucide-react";
-import { Fragment, useCallback, useEffect, useState } from "react";
+import { Fragment, useCallback, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
@@ -9,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { toast } from "@/components/ui/toaster";
 import type { DeliveryPage, WebhookDeliveryView } from "@/lib/event-webhooks/schemas";
 import { requestJson } from "@/lib/http/client";
+import { useVisibleInterval } from "@/components/ui/use-visible-interval";
 
 /** How often the newest page is read again while the page is open: deliveries change by themselves. */
 const REFRESH_MS = 2_000;
@@ -28,12 +29,7 @@ export function DeliveryLog({ endpointId, initialPage, added }: { endpointId: st
     if (result.ok) setNewest(result.data.data);
   }, [base]);
 
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible") void refresh();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [refresh]);
+  useVisibleInterval(refresh, REFRESH_MS);
 
   async function loadOlder() {
     if (!cursor) return;

@@ -1,11 +1,12 @@
 "use client";
 
 import { CircleCheck, CircleX, Inbox } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import type { TestReceiptView } from "@/lib/event-webhooks/schemas";
 import { requestJson } from "@/lib/http/client";
+import { useVisibleInterval } from "@/components/ui/use-visible-interval";
 
 const REFRESH_MS = 2_000;
 
@@ -19,12 +20,7 @@ export function TestReceipts({ endpointId, initialReceipts }: { endpointId: stri
     if (result.ok) setReceipts(result.data.data);
   }, [url]);
 
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible") void refresh();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [refresh]);
+  useVisibleInterval(refresh, REFRESH_MS);
 
   return (
     <Card className="mt-4">
