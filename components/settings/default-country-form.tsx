@@ -43,7 +43,7 @@ export function DefaultCountryForm({ initialCountry }: { initialCountry: string 
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <FormField id="workspace-default-country" label="Default country" error={error} hint="None: such numbers are refused, never guessed.">
+          <FormField id="workspace-default-country" label="Default country" error={error} hint="With no default country, such numbers are refused (never guessed) unless the import or test picks a country.">
             <NativeSelect {...fieldAria("workspace-default-country", error, true)} value={country} onChange={(event) => setCountry(event.target.value)} className="max-w-sm">
               <option value="">None</option>
               {countryOptions().map((option) => (
