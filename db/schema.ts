@@ -79,6 +79,8 @@ export const workspaces = pgTable("workspaces", {
   name: text("name").notNull(),
   /** Inbound replies that opt a contact out, besides STOP and UNSUBSCRIBE (upper case, trimmed). */
   optOutKeywords: jsonb("opt_out_keywords").$type<string[]>().notNull().default([]),
+  /** ISO 3166 code of the country a phone number without a country code is read in (import, test send); null: none. */
+  defaultCountry: text("default_country"),
   createdAt: createdAt(),
 });
 

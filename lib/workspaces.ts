@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { getCountries } from "libphonenumber-js/max";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { memberships, workspaces } from "@/db/schema";
@@ -69,5 +70,48 @@ export async function renameWorkspace(
     await renameSandboxFooters(tx, workspaceId, before.name, name);
     await recordAudit(tx, { workspaceId, actor, action: "workspace.renamed", targetType: "workspace", targetId: workspaceId, metadata: { from: before.name, to: name } });
     return { id: workspaceId, name };
+  });
+}
+
+const COUNTRIES = new Set<string>(getCountries());
+
+/** `PUT /api/workspace/default-country`: the country numbers without a country code are read in, or null for none. */
+export const defaultCountrySchema = z
+  .object({
+    defaultCountry: z
+      .string()
+      .refine((code) => COUNTRIES.has(code), { message: "Choose a country from the list (an ISO 3166-1 alpha-2 code in upper case, such as GB or US)." })
+      .nullable(),
+  })
+  .strict();
+export type DefaultCountryInput = z.input<typeof defaultCountrySchema>;
+
+/**
+ * The workspace's default country: where import, test send and any other phone field start. The one place that
+ * decides the default; each form may pick another country for that one use.
+ */
+export async function getDefaultCountry(db: Executor, workspaceId: string): Promise<string | null> {
+  const [row] = await db.select({ defaultCountry: workspaces.defaultCountry }).from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
+  if (!row) throw notFound("Workspace not found.");
+  return row.defaultCountry;
+}
+
+/** Sets the default country (any member, as the opt-out keywords); the audit row keeps the old and the new one. */
+export async function setDefaultCountry(db: Executor, workspaceId: string, input: DefaultCountryInput, actor: AuditActor): Promise<{ defaultCountry: string | null }> {
+  const { defaultCountry } = defaultCountrySchema.parse(input);
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ defaultCountry: workspaces.defaultCountry }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update").limit(1);
+    if (!before) throw notFound("Workspace not found.");
+    if (before.defaultCountry === defaultCountry) return { defaultCountry };
+    await tx.update(workspaces).set({ defaultCountry }).where(eq(workspaces.id, workspaceId));
+    await recordAudit(tx, {
+      workspaceId,
+      actor,
+      action: "workspace.default_country_changed",
+      targetType: "workspace",
+      targetId: workspaceId,
+      metadata: { from: before.defaultCountry, to: defaultCountry },
+    });
+    return { defaultCountry };
   });
 }

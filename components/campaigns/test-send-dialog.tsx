@@ -8,6 +8,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormField, fieldAria } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import { countryOptions } from "@/components/contacts/import/countries";
+import { useWorkspaceDefaultCountry } from "@/components/contacts/import/default-country";
 import { NativeSelect } from "@/components/campaigns/native-select";
 import { writeFieldPath } from "@/lib/campaigns/field-path";
 import { splitPhoneList } from "@/lib/contacts/phone";
@@ -25,8 +26,6 @@ export interface TestMessage {
 
 const FINAL = new Set(["delivered", "read", "failed", "skipped"]);
 const POLL_MS = 2000;
-
-const COUNTRY_KEY = "sendstream:test-send-country";
 
 /** The example request without its phone field (the dialog asks for the phone on its own). */
 function exampleText(example: Record<string, unknown>, phoneField: string): string {
@@ -55,6 +54,7 @@ export function TestSendDialog({
 }) {
   const [open, setOpen] = useState(false);
   const [phones, setPhones] = useState("");
+  const workspaceCountry = useWorkspaceDefaultCountry();
   const [country, setCountry] = useState("");
   const [body, setBody] = useState("");
   const [phoneField, setPhoneField] = useState("phone");
@@ -81,11 +81,11 @@ export function TestSendDialog({
 
   function changeCountry(code: string) {
     setCountry(code);
-    localStorage.setItem(COUNTRY_KEY, code);
   }
 
   function changeOpen(next: boolean) {
-    if (next) setCountry(localStorage.getItem(COUNTRY_KEY) ?? "");
+    // Each test starts at the workspace's default country (Settings → Workspace).
+    if (next) setCountry(workspaceCountry.country);
     if (next && trigger) {
       const { example, phoneField: field } = trigger();
       setPhoneField(field);

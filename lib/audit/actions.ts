@@ -73,6 +73,7 @@ export const AUDIT_ACTION_LABELS = {
   "webhook_endpoint.deleted": "Deleted a webhook endpoint",
   "alerts.settings_changed": "Changed alert settings",
   "workspace.renamed": "Renamed the workspace",
+  "workspace.default_country_changed": "Changed the default country",
   "workspace.opt_out_keywords_changed": "Changed the opt-out keywords",
   "user.password_reset_requested": "Asked for a password reset",
   "user.password_reset": "Reset their password",

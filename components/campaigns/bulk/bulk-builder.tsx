@@ -4,7 +4,7 @@ import type { ChannelName } from "@/lib/channels/types";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { CalendarX, Info, Rocket } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toaster";
@@ -54,6 +54,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
   // The preview's per-blank counts: one source for its "every contact has a value" and the blanks' warnings.
   const [emptyCounts, setEmptyCounts] = useState<Record<string, number>>();
   const [busy, setBusy] = useState<null | "save" | "launch" | "sync">(null);
+  const launchButton = useRef<HTMLButtonElement>(null);
   const [launch, setLaunch] = useState<{ open: boolean; check: LaunchCheck | null; plan: LaunchPlan }>({ open: false, check: null, plan: { kind: "now" } });
 
   const form: BuilderForm = useForm<EditorFormValues, unknown, CampaignEditorValues>({
@@ -167,7 +168,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
               {busy === "save" ? "Saving…" : campaign.status === "draft" ? "Save draft" : "Save changes"}
             </Button>
             <TestSendDialog campaignId={campaign.id} beforeSend={save} disabled={busy !== null || !templateId} />
-            <Button type="button" onClick={openLaunch} disabled={busy !== null}>
+            <Button ref={launchButton} type="button" onClick={openLaunch} disabled={busy !== null}>
               <Rocket aria-hidden /> {later ? "Schedule…" : "Launch…"}
             </Button>
           </>
@@ -240,6 +241,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
         plan={launch.plan}
         sandbox={sender.provider === "sandbox"}
         policy={describeSendPolicy(saved.sendPolicy)}
+        returnFocusTo={launchButton}
         onLaunched={() => {
           toast.success(launch.plan.kind === "later" ? "Campaign scheduled" : "Campaign launched");
           router.push(`/campaigns/${campaign.id}`);

@@ -1,7 +1,7 @@
 "use client";
 
 import { AlertTriangle, CheckCircle2, Rocket, XCircle } from "lucide-react";
-import { useState } from "react";
+import { useState, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
 import { SendPolicySummary } from "../send-policy-fields";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -43,6 +43,7 @@ export function LaunchDialog({
   sandbox,
   policy = [],
   onLaunched,
+  returnFocusTo,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -54,6 +55,8 @@ export function LaunchDialog({
   /** The campaign's send policy in words; empty when none. */
   policy?: string[];
   onLaunched: () => void;
+  /** The button that opened the dialog: it is opened programmatically (after a save), so focus goes back here on close. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -87,7 +90,15 @@ export function LaunchDialog({
   const waiting = check ? toSend - check.sendableNow : 0;
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <DialogContent className="max-w-xl">
+      <DialogContent
+        className="max-w-xl"
+        onCloseAutoFocus={(event) => {
+          const target = returnFocusTo?.current;
+          if (!target) return;
+          event.preventDefault();
+          target.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>{later ? "Schedule this campaign?" : "Launch this campaign?"}</DialogTitle>
           <DialogDescription>

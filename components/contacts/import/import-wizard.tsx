@@ -10,13 +10,13 @@ import { formatCount } from "../format";
 import type { AttributeDefinition, ContactImport, ContactList, Page } from "../types";
 import { useApi } from "../use-api";
 import { readPreview, scanFile, type CsvPreview, type CsvScan } from "./csv-scan";
+import { useWorkspaceDefaultCountry } from "./default-country";
 import { FileStep } from "./file-step";
 import { MappingStep } from "./mapping-step";
 import { guessColumns, subscribesContacts, toColumnTargets, validateColumns, type ColumnChoice } from "./mapping";
 import { OptionsStep, type ListChoice } from "./options-step";
 import { uploadCsv } from "./upload";
 
-const COUNTRY_KEY = "sendstream:import-country";
 const STEPS = ["Choose a file", "Map columns", "Options", "Import"] as const;
 
 interface Loaded {
@@ -38,11 +38,10 @@ export function ImportWizard() {
   const [scanProgress, setScanProgress] = React.useState(0);
   const [choices, setChoices] = React.useState<ColumnChoice[]>([]);
   const [showErrors, setShowErrors] = React.useState(false);
-  const [defaultCountry, setDefaultCountry] = React.useState("");
-  function chooseCountry(code: string) {
-    setDefaultCountry(code);
-    localStorage.setItem(COUNTRY_KEY, code);
-  }
+  // The workspace's default country until this import picks another (for this import only).
+  const workspaceCountry = useWorkspaceDefaultCountry();
+  const [chosenCountry, chooseCountry] = React.useState<string | null>(null);
+  const defaultCountry = chosenCountry ?? workspaceCountry.country;
   const [updateExisting, setUpdateExisting] = React.useState(true);
   const [permission, setPermission] = React.useState(false);
   const [list, setList] = React.useState<ListChoice>({ kind: "none" });
@@ -55,8 +54,6 @@ export function ImportWizard() {
 
   async function pickFile(file: File) {
     setFileError(null);
-    // The last import's country is this one's default (in this browser).
-    setDefaultCountry((current) => current || (localStorage.getItem(COUNTRY_KEY) ?? ""));
     if (file.size === 0) {
       setFileError("This file is empty.");
       return;

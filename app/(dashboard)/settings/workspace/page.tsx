@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { DefaultCountryForm } from "@/components/settings/default-country-form";
 import { WorkspaceNameForm } from "@/components/settings/workspace-name-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDb } from "@/db";
@@ -18,8 +19,9 @@ export default async function WorkspaceSettingsPage() {
   return (
     <>
       <PageHeader title="Workspace" description="Settings that apply to everyone in this workspace." />
-      <div className="max-w-3xl">
+      <div className="grid max-w-3xl gap-6">
         <WorkspaceNameForm initialName={workspace.name} canRename={owner} maxLength={WORKSPACE_NAME_MAX} />
+        <DefaultCountryForm initialCountry={workspace.defaultCountry} />
       </div>
     </>
   );
