@@ -88,6 +88,8 @@ export interface AudienceTotals {
   withEmptyVariables: number;
   /** Of `total`: contacts who subscribed. */
   subscribed: number;
+  /** Of `total`: contacts of unknown consent with an empty variable (skipped for it when they are included). */
+  unknownWithEmptyVariables: number;
   /** Per variable key without a fallback: contacts of the audience with no value for it. */
   emptyByVariable: Record<string, number>;
 }
@@ -107,7 +109,8 @@ export async function countAudienceTotals(
     db,
     sql`select count(*)::int as total, (count(*) filter (where ${noConsent}))::int as no_consent,
         (count(*) filter (where c.consent_status = 'subscribed'))::int as subscribed,
-        ${rendering ? sql`(count(*) filter (where (${rendering.missing}) and not ${noConsent}))::int` : sql`0`} as missing
+        ${rendering ? sql`(count(*) filter (where (${rendering.missing}) and not ${noConsent}))::int` : sql`0`} as missing,
+        ${rendering ? sql`(count(*) filter (where (${rendering.missing}) and c.consent_status <> 'subscribed'))::int` : sql`0`} as missing_unknown
         ${sql.join(perVariable.map((variable, index) => sql`, (count(*) filter (where ${variable.missing}))::int as ${sql.raw(`m${index}`)}`), sql``)}
       from (${audienceSql}) a join contacts c on c.id = a.id ${rendering ? rendering.missingJoins : sql``}`,
   );
@@ -116,6 +119,7 @@ export async function countAudienceTotals(
     noConsent: Number(row?.no_consent ?? 0),
     withEmptyVariables: Number(row?.missing ?? 0),
     subscribed: Number(row?.subscribed ?? 0),
+    unknownWithEmptyVariables: Number(row?.missing_unknown ?? 0),
     emptyByVariable: Object.fromEntries(perVariable.map((variable, index) => [variable.key, Number(row?.[`m${index}`] ?? 0)])),
   };
 }

@@ -7,6 +7,7 @@ import { getCampaign } from "@/lib/campaigns/service";
 import { countBulkAudience, NO_CONSENT_CODE } from "./audience";
 import { getLaunchCheck, launchBulkCampaign, scheduleBulkCampaign } from "./launch";
 import { getBulkProgress } from "./progress";
+import { launchFigures } from "./launch-figures";
 import { bulkMessages, createBulkFixture } from "./test-fixtures";
 import { createApiKey } from "@/lib/api-keys/service";
 import { callRoute } from "@/lib/testing/api-factories";
@@ -31,7 +32,7 @@ describe("bulk campaigns and consent", () => {
     const db = await getDb();
     expect(await countBulkAudience(db, fx.workspaceId, { listIds: [fx.listId], segmentIds: [] })).toEqual({ count: 5, optedOutExcluded: 2, consent: { subscribed: 2, unknown: 3 } });
     const check = await getLaunchCheck(db, fx.workspaceId, fx.campaignId);
-    expect(check.consent).toEqual({ marketing: true, includeUnknown: false, subscribed: 2, unknown: 3, unsubscribed: 2, skipped: 3 });
+    expect(check.consent).toEqual({ marketing: true, includeUnknown: false, subscribed: 2, unknown: 3, unsubscribed: 2, skipped: 3, unknownWithEmptyVariables: 0 });
     expect(check).toMatchObject({ ready: true, audienceCount: 5, sendableNow: 2 });
 
     await launchBulkCampaign(db, fx.workspaceId, fx.campaignId);
@@ -47,6 +48,27 @@ describe("bulk campaigns and consent", () => {
     const launched = (await audits(fx.campaignId)).find((a) => a.action === "campaign.launched");
     expect(launched?.metadata.consent).toMatchObject({ marketing: true, includeUnknown: false, skipped: 3 });
     expect((await audits(fx.campaignId)).some((a) => a.action === "campaign.unknown_consent_included")).toBe(false);
+  });
+
+  it("the launch dialog's figures for either consent choice match what each launch stores (empty blanks among unknown consent included)", async () => {
+    // Contacts 1 (subscribed) and 3 (unknown consent) have no code: a variable without a fallback.
+    const attributes = (i: number) => (i === 1 || i === 3 ? { name: "A" } : { name: "A", code: `CODE${i}` });
+    for (const include of [false, true]) {
+      const fx = await createBulkFixture({ contacts: 5, optedOut: 2, consent: (i) => (i < 2 ? "subscribed" : "unknown"), attributes });
+      const db = await getDb();
+      const check = await getLaunchCheck(db, fx.workspaceId, fx.campaignId);
+      expect(check).toMatchObject({ audienceCount: 5, skippedForEmptyVariables: 1, consent: { skipped: 3, unknownWithEmptyVariables: 1 } });
+      const figures = launchFigures(check, include);
+      await launchBulkCampaign(db, fx.workspaceId, fx.campaignId, { includeUnknownConsent: include, actor: SYSTEM_ACTOR });
+      const stored = await bulkMessages(fx.campaignId);
+      const count = (predicate: (m: (typeof stored)[number]) => boolean) => stored.filter(predicate).length;
+      expect({
+        toSend: count((m) => m.status === "queued"),
+        skippedForEmptyVariables: count((m) => m.errorCode === "variables_missing"),
+        skippedForConsent: count((m) => m.errorCode === NO_CONSENT_CODE),
+      }).toEqual({ toSend: figures.toSend, skippedForEmptyVariables: figures.skippedForEmptyVariables, skippedForConsent: figures.skippedForConsent });
+      expect(figures).toMatchObject(include ? { toSend: 3, skippedForEmptyVariables: 2, skippedForConsent: 0 } : { toSend: 1, skippedForEmptyVariables: 1, skippedForConsent: 3 });
+    }
   });
 
   it("including unknown consent at launch sends to them too, is stored on the campaign and audited; unsubscribed still never", async () => {
@@ -66,7 +88,7 @@ describe("bulk campaigns and consent", () => {
     const fx = await fixture();
     const db = await getDb();
     await db.update(templates).set({ category: "UTILITY" }).where(eq(templates.id, fx.templateId));
-    expect((await getLaunchCheck(db, fx.workspaceId, fx.campaignId)).consent).toEqual({ marketing: false, includeUnknown: false, subscribed: 2, unknown: 3, unsubscribed: 2, skipped: 0 });
+    expect((await getLaunchCheck(db, fx.workspaceId, fx.campaignId)).consent).toEqual({ marketing: false, includeUnknown: false, subscribed: 2, unknown: 3, unsubscribed: 2, skipped: 0, unknownWithEmptyVariables: 0 });
     await db.update(templates).set({ category: "MARKETING" }).where(eq(templates.id, fx.templateId));
     const at = new Date(Date.now() + 3_600_000).toISOString();
     await scheduleBulkCampaign(db, fx.workspaceId, fx.campaignId, { scheduledAt: at, timeZone: "UTC", includeUnknownConsent: true });
@@ -89,7 +111,7 @@ describe("bulk campaigns and consent", () => {
     const { key } = await createApiKey(db, fx.workspaceId, { userId: fx.userId, ip: null, userAgent: null }, { name: "Consent tests" });
     const params = { id: fx.campaignId };
     const check = await callRoute<Record<string, unknown>>(LAUNCH_CHECK, "GET", `/api/v1/campaigns/${fx.campaignId}/launch-check`, { key, params });
-    expect(check.body.consent).toEqual({ marketing: true, includeUnknown: false, subscribed: 2, unknown: 3, unsubscribed: 2, skipped: 3 });
+    expect(check.body.consent).toEqual({ marketing: true, includeUnknown: false, subscribed: 2, unknown: 3, unsubscribed: 2, skipped: 3, unknownWithEmptyVariables: 0 });
     const refused = await callRoute(LAUNCH, "POST", `/api/v1/campaigns/${fx.campaignId}/launch`, { key, params, body: { includeUnknownConsent: "yes" } });
     expect(refused.status).toBe(422);
     const launched = await callRoute<Record<string, unknown>>(LAUNCH, "POST", `/api/v1/campaigns/${fx.campaignId}/launch`, { key, params, body: { includeUnknownConsent: true } });

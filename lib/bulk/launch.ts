@@ -29,7 +29,7 @@ export interface LaunchCheck {
   errors: FieldError[];
   warnings: FieldError[];
   audienceCount: number;
-  consent: { marketing: boolean; includeUnknown: boolean; subscribed: number; unknown: number; unsubscribed: number; skipped: number };
+  consent: { marketing: boolean; includeUnknown: boolean; subscribed: number; unknown: number; unsubscribed: number; skipped: number; unknownWithEmptyVariables: number };
   /** Contacts of the audience with an empty variable: stored as skipped at launch, never sent. */
   skippedForEmptyVariables: number;
   tier: { tier: TierUsage["tier"]; limit: number | null; usedLast24h: number; available: number | null };
@@ -61,7 +61,7 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
   const audienceSql = isAudienceEmpty(audience) ? null : await bulkAudienceSql(db, workspaceId, audience);
   const rendering = template ? renderingSql(template, messageConfig) : null;
   const consentRule = consentRuleOf(templateRow?.category, audience);
-  const counts = audienceSql ? await countAudienceTotals(db, audienceSql, rendering, noConsentSql(consentRule)) : { total: 0, withEmptyVariables: 0, noConsent: 0, subscribed: 0 };
+  const counts = audienceSql ? await countAudienceTotals(db, audienceSql, rendering, noConsentSql(consentRule)) : { total: 0, withEmptyVariables: 0, noConsent: 0, subscribed: 0, unknownWithEmptyVariables: 0 };
   const unsubscribed = isAudienceEmpty(audience) ? 0 : (await countBulkAudience(db, workspaceId, audience)).optedOutExcluded;
   // Every contact of the audience gets a message; those without consent or with an empty variable
   // get a skipped one (listed with its reason), never sent: they use none of the daily limit.
@@ -98,6 +98,7 @@ async function planLaunch(db: Executor, workspaceId: string, row: CampaignRow, o
         unknown: counts.total - counts.subscribed,
         unsubscribed,
         skipped: counts.noConsent,
+        unknownWithEmptyVariables: counts.unknownWithEmptyVariables,
       },
       skippedForEmptyVariables: counts.withEmptyVariables,
       tier: { tier: usage.tier, limit: usage.limit, usedLast24h: usage.usedLast24h, available: usage.available },

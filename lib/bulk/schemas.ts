@@ -131,6 +131,10 @@ export const launchCheckResponseSchema = z.object({
       unknown: z.number().int().meta({ description: "Contacts with unknown consent: sent to unless `marketing` and not `includeUnknown`." }),
       unsubscribed: z.number().int().meta({ description: "Contacts the audience selects who unsubscribed: never sent to (no message is stored)." }),
       skipped: z.number().int().meta({ description: "Contacts stored as `skipped` with error `no_consent` (part of `audienceCount`, never sent)." }),
+      unknownWithEmptyVariables: z
+        .number()
+        .int()
+        .meta({ description: "Of `unknown`, contacts with an empty variable: counted in `skippedForEmptyVariables` only while unknown consent is included." }),
     })
     .meta({ description: "The audience by consent." }),
   skippedForEmptyVariables: z

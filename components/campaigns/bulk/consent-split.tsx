@@ -5,11 +5,6 @@ import type { LaunchCheck } from "./types";
 
 const number = (n: number) => n.toLocaleString("en-US");
 
-/** Contacts a launch leaves out for consent with this choice (marketing templates only). */
-export function consentSkipped(consent: LaunchCheck["consent"], includeUnknown: boolean): number {
-  return consent.marketing && !includeUnknown ? consent.unknown : 0;
-}
-
 /**
  * The launch check's audience by consent, and (for a marketing template) the choice to include
  * contacts of unknown consent, with its warning.

@@ -7,7 +7,8 @@ import { SendPolicySummary } from "../send-policy-fields";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { requestJson } from "@/lib/http/client";
 import { cn } from "@/lib/utils";
-import { ConsentSplit, consentSkipped } from "./consent-split";
+import { ConsentSplit } from "./consent-split";
+import { launchFigures } from "@/lib/bulk/launch-figures";
 import type { LaunchCheck } from "./types";
 import { formatInstant } from "./zoned-time";
 
@@ -63,8 +64,14 @@ export function LaunchDialog({
   const later = plan.kind === "later";
   const [includeUnknown, setIncludeUnknown] = useState<boolean | null>(null);
   const include = includeUnknown ?? check?.consent.includeUnknown ?? false;
-  // A marketing template's unknown-consent contacts are stored as skipped unless included.
-  const skippedForConsent = check ? consentSkipped(check.consent, include) : 0;
+  // A marketing template's unknown-consent contacts are stored as skipped unless included; contacts
+  // with an empty blank get a skipped message (listed in the logs with why), never a send.
+  const figures = check ? launchFigures(check, include) : null;
+  const skipped = figures?.skippedForEmptyVariables ?? 0;
+  const toSend = figures?.toSend ?? 0;
+  const sendableNow = figures?.sendableNow ?? 0;
+  const exceedsTier = figures?.exceedsTier ?? false;
+  const waiting = toSend - sendableNow;
 
   async function launch(allowTierWait: boolean) {
     setBusy(true);
@@ -84,10 +91,6 @@ export function LaunchDialog({
     }
   }
 
-  // Contacts with an empty blank get a skipped message (listed in the logs with why), never a send.
-  const skipped = check?.skippedForEmptyVariables ?? 0;
-  const toSend = check ? Math.max(0, check.audienceCount - skipped - skippedForConsent) : 0;
-  const waiting = check ? toSend - check.sendableNow : 0;
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <DialogContent
@@ -139,13 +142,13 @@ export function LaunchDialog({
               <Stat term="Used last 24 h" value={number(check.tier.usedLast24h)} />
               <Stat term="Available now" value={check.tier.available === null ? "No limit" : number(check.tier.available)} />
               <Stat term="Sending rate" value={`${number(check.sendRatePerSecond)} / second`} wide />
-              <Stat term="Takes about" value={duration(check.estimatedDurationSeconds)} wide />
+              <Stat term="Takes about" value={duration(figures?.estimatedDurationSeconds ?? 0)} wide />
             </dl>
-            {check.exceedsTier && (
+            {exceedsTier && (
               <div role="status" className="flex items-start gap-2.5 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5 text-sm text-amber-900">
                 <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
                 <p>
-                  Your daily limit lets <strong>{number(check.sendableNow)}</strong> of {number(toSend)} go out now. The other {number(waiting)} wait
+                  Your daily limit lets <strong>{number(sendableNow)}</strong> of {number(toSend)} go out now. The other {number(waiting)} wait
                   until the limit frees up
                   {" "}(it counts unique recipients over a rolling 24 hours).
                 </p>
@@ -164,10 +167,10 @@ export function LaunchDialog({
           <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
             Not yet
           </Button>
-          {check?.exceedsTier ? (
-            <Button type="button" onClick={() => launch(true)} disabled={busy || !check.ready} className="h-auto min-h-9 whitespace-normal">
+          {exceedsTier ? (
+            <Button type="button" onClick={() => launch(true)} disabled={busy || !check?.ready} className="h-auto min-h-9 whitespace-normal">
               <Rocket aria-hidden />
-              {busy ? "Launching…" : `Send ${number(check.sendableNow)} ${later ? "at the start" : "now"} and the rest as the limit frees up`}
+              {busy ? "Launching…" : `Send ${number(sendableNow)} ${later ? "at the start" : "now"} and the rest as the limit frees up`}
             </Button>
           ) : (
             <Button type="button" onClick={() => launch(false)} disabled={busy || !check?.ready}>
