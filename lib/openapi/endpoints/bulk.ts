@@ -213,7 +213,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
           errors: [{ path: "tier", code: "tier_exceeded", message: "The daily messaging limit allows 1,750 more recipients now; the audience has 2,500. Launch with allowTierWait to send the rest as the rolling 24 hours free up." }],
           warnings: [],
           audienceCount: 2500,
-          consent: { marketing: true, includeUnknown: false, subscribed: 2461, unknown: 39, unsubscribed: 12, skipped: 39 },
+          consent: { marketing: true, includeUnknown: false, subscribed: 2461, unknown: 39, unsubscribed: 12, skipped: 39, unknownWithEmptyVariables: 0 },
           skippedForEmptyVariables: 0,
           tier: { tier: "TIER_2K", limit: 2000, usedLast24h: 250, available: 1750 },
           exceedsTier: true,
