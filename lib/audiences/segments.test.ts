@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
@@ -263,6 +263,22 @@ describe("segment filters", () => {
       return rows.map((row) => Object.values(row)[0]).join("\n");
     });
     expect(plan).toMatch(/contacts_attributes_folded_idx/);
+    // The index's recheck reads the stored folded copy rather than folding each candidate row again.
+    expect(plan).toMatch(/attributes_folded @>/);
+    expect(plan).not.toMatch(/ss_fold_attributes/);
+  });
+
+  it("the stored folded copy follows every write of the attributes", async () => {
+    const db = await getDb();
+    const own = (await createTestAccount()).workspaceId;
+    const id = newId("ctc");
+    await db.insert(contacts).values({ id, workspaceId: own, phoneNumber: "+351910000009", attributes: { city: "Porto" } });
+    const count = (value: string) =>
+      countSegmentFilter(db, own, segmentFilterSchema.parse({ match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value }] }));
+    expect(await count("PORTO")).toBe(1);
+    await db.update(contacts).set({ attributes: { city: " Faro " } }).where(eq(contacts.id, id));
+    expect(await count("porto")).toBe(0);
+    expect(await count("faro")).toBe(1);
   });
 });
 

@@ -38,36 +38,47 @@ function createdAtCompiled(op: "before" | "after", value: string): SQL {
   return op === "before" ? sql`${c.createdAt} < ${at}::timestamptz` : sql`${c.createdAt} > ${at}::timestamptz`;
 }
 
-/** A text attribute equal to `value` once both are folded; false (never null) for any other value. */
-function foldedEquals(attr: SQL, foldedText: SQL, value: string): SQL {
-  return sql`coalesce(jsonb_typeof(${attr}) = 'string' and ${foldedText} = ss_fold_text(${value}::text), false)`;
+/**
+ * The stored folded copy of `c.attributes`: ss_fold_attributes(attributes), a generated column Postgres
+ * computes on every write (db/migrations/0029_stored_folded_attributes.sql, GIN indexed). Not in the
+ * drizzle schema (no other code reads it), hence named here under the alias every condition uses.
+ */
+const foldedAttributes = sql`${sql.identifier("c")}.${sql.identifier("attributes_folded")}`;
+
+/**
+ * `{ key: folded value }`, contained in the folded attributes exactly when the stored string folds to the
+ * same text. jsonb_object (immutable), not jsonb_build_object (stable): Postgres folds it into a constant
+ * when planning instead of building it again for every row it checks (measured: "is not" 0.43 s → 0.21 s
+ * over 1,000,000 contacts).
+ */
+function foldedPair(key: string, value: string): SQL {
+  return sql`jsonb_object(array[${key}::text], array[ss_fold_text(${value}::text)])`;
 }
 
 /**
  * Text conditions ignore letter case and surrounding white space unless `matchCase` is set. The folding
- * is ss_fold_text / ss_fold_attributes (db/migrations/0027_folded_attributes.sql), applied in SQL to both
- * the stored values and the condition's value, so the count, the preview and every audience agree.
+ * is ss_fold_text / ss_fold_attributes (db/migrations/0027_folded_attributes.sql): the stored values are
+ * read folded from `attributes_folded`, the condition's value is folded by ss_fold_text in the same
+ * statement, so the count, the preview and every audience agree. This function is the one place that
+ * compiles them; nothing else folds attributes.
  */
 function attributeCompiled(condition: Extract<SegmentCondition, { field: "attribute" }>): SQL {
   const { key, op, value } = condition;
   const attr = sql`(${c.attributes} -> ${key}::text)`;
   const text = sql`(${c.attributes} ->> ${key}::text)`;
   const folded = typeof value === "string" && !condition.matchCase;
-  const foldedText = sql`ss_fold_text(${text})`;
   switch (op) {
     case "equals":
-      if (!folded) return sql`${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb`;
-      // The containment on ss_fold_attributes is what the folded GIN index serves; the cheap comparison
-      // beside it is what a sequential scan evaluates first (Postgres orders conditions by cost).
-      return sql`(${foldedEquals(attr, foldedText, String(value))} and ss_fold_attributes(${c.attributes}) @> jsonb_build_object(${key}::text, ss_fold_text(${value}::text)))`;
+      // Served by contacts_attributes_folded_idx; the GIN match is lossy, and its recheck reads the stored value.
+      return folded ? sql`${foldedAttributes} @> ${foldedPair(key, String(value))}` : sql`${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb`;
     case "not_equals":
-      return folded ? sql`not ${foldedEquals(attr, foldedText, String(value))}` : sql`not (${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb)`;
+      return folded ? sql`not (${foldedAttributes} @> ${foldedPair(key, String(value))})` : sql`not (${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb)`;
     case "contains":
     case "starts_with": {
       const pattern = escapeLike(String(value));
       if (!folded) return sql`${text} like ${op === "contains" ? `%${pattern}%` : `${pattern}%`}`;
       const needle = sql`ss_fold_text(${pattern}::text)`;
-      return sql`${foldedText} like ${op === "contains" ? sql`'%' || ${needle} || '%'` : sql`${needle} || '%'`}`;
+      return sql`(${foldedAttributes} ->> ${key}::text) like ${op === "contains" ? sql`'%' || ${needle} || '%'` : sql`${needle} || '%'`}`;
     }
     case "is_set":
       return sql`nullif(${text}, '') is not null`;
