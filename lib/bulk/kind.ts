@@ -11,6 +11,7 @@ import { campaignSenderRow } from "@/lib/senders/service";
 import { getTemplateRow } from "@/lib/templates/service";
 import { bulkAudienceSql, isAudienceEmpty, parseStoredAudience } from "./audience";
 import { launchErrors } from "./launch";
+import { assertTemplateNotBlocked } from "./template-hold";
 import type { BulkSettings } from "./schemas";
 import { sendBulkTest } from "./test-send";
 
@@ -71,7 +72,11 @@ export const bulkKind: CampaignKindDefinition = {
     transitions: { paused: ["sending"], sending: ["paused"], cancelled: ["scheduled", "sending", "paused"], archived: ["draft", "completed", "cancelled"] },
     actions: {
       /** paused → sending. */
-      resume: (db, workspaceId, id, options) => transition(db, workspaceId, id, "sending", ["paused"], options),
+      resume: (db, workspaceId, id, options) =>
+        transition(db, workspaceId, id, "sending", ["paused"], options, async (tx, row) => {
+          await assertTemplateNotBlocked(tx, workspaceId, row);
+          return {};
+        }),
     },
     unsupported: (action: CampaignAction) =>
       action === "deploy"

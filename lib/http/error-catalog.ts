@@ -92,6 +92,12 @@ export const ERROR_CATALOG = [
     description: "The campaign has no draft revision: change the active campaign with `PATCH` first, then publish.",
   },
   {
+    code: "template_blocked",
+    status: 409,
+    title: "Template paused or disabled",
+    description: "WhatsApp paused or disabled the campaign's template: its campaign stays paused until the template is approved again (or the campaign is cancelled).",
+  },
+  {
     code: "invalid_status_transition",
     status: 409,
     title: "Conflict",

@@ -12,6 +12,7 @@ import { recordInboundMessages } from "./record";
 import { recordStatusReports, type AddressedStatusReport } from "@/lib/outbox/statuses";
 import { templateAccount } from "@/lib/senders/service";
 import { applyTemplateStatus } from "@/lib/templates/review";
+import { holdCampaignsOfBlockedTemplates } from "@/lib/bulk/template-hold";
 
 /** Meta sends at most 3 MB; a little headroom. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -140,7 +141,11 @@ export async function handleWebhookDelivery(
     const workspaces = new Map(verified.filter((sender) => sender.account === change.account).map((sender) => [sender.workspaceId, sender]));
     for (const [workspaceId, sender] of workspaces) {
       const account = templateAccount({ provider: channelName, wabaId: sender.account, workspaceId });
-      for (const templateStatus of change.templateStatuses) templateChanges += await applyTemplateStatus(db, workspaceId, account, templateStatus);
+      for (const templateStatus of change.templateStatuses) {
+        const changed = await applyTemplateStatus(db, workspaceId, account, templateStatus);
+        templateChanges += changed.length;
+        await holdCampaignsOfBlockedTemplates(db, workspaceId, changed);
+      }
     }
   }
   return { ok: true, applied: outcome.applied, ignored, pending: outcome.pending, replies, inbound: stored, templates: templateChanges };

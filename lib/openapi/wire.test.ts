@@ -422,9 +422,15 @@ describe("the API on the wire", () => {
     await call("launchBulkCampaign", { params: trigger, expect: 409 });
     await call("launchBulkCampaign", { params, json: { version: 99 }, expect: 409 });
     await call("launchBulkCampaign", { params, json: { allowTierWait: false }, expect: 200 });
+    const db = await getDb();
+    // While WhatsApp has its template paused, a paused bulk campaign cannot resume.
+    await call("pauseCampaign", { params, expect: 200 });
+    await db.update(templates).set({ status: "PAUSED" }).where(eq(templates.id, fx.templateId));
+    await call("resumeCampaign", { params, expect: 409 });
+    await db.update(templates).set({ status: "APPROVED" }).where(eq(templates.id, fx.templateId));
+    await call("resumeCampaign", { params, expect: 200 });
     await dispatchSettled();
     // Retargeting reads the finished campaign's failures.
-    const db = await getDb();
     await db.update(messages).set({ status: "failed", errorCode: "131026", errorReason: "Message undeliverable." }).where(and(eq(messages.campaignId, fx.campaignId), eq(messages.source, "bulk")));
     await db.update(campaigns).set({ status: "completed", completedAt: new Date() }).where(eq(campaigns.id, fx.campaignId));
     await call("retargetBulkCampaign", { params, json: { audience: "failed", name: "Wire retarget" }, expect: 201 });

@@ -12,22 +12,22 @@ export { BLOCKING_TEMPLATE_STATUSES, isBlockingTemplateStatus, templateBlockReas
 
 /**
  * Applies a review decision to the workspace's template of `account` it names (by the provider's
- * id, else by name and language). Approval clears the reason. Returns the rows changed.
+ * id, else by name and language). Approval clears the reason. Returns the ids of the templates changed.
  */
-export async function applyTemplateStatus(db: Executor, workspaceId: string, account: string, change: TemplateStatusChange, now = new Date()): Promise<number> {
+export async function applyTemplateStatus(db: Executor, workspaceId: string, account: string, change: TemplateStatusChange, now = new Date()): Promise<string[]> {
   const status = change.status.toUpperCase();
   const which = change.externalId
     ? eq(templates.externalId, change.externalId)
     : change.name && change.language
       ? and(eq(templates.name, change.name), eq(templates.language, change.language))
       : undefined;
-  if (!which) return 0;
+  if (!which) return [];
   const changed = await db
     .update(templates)
     .set({ status, statusReason: status === "APPROVED" ? null : change.reason, updatedAt: now })
     .where(and(eq(templates.workspaceId, workspaceId), eq(templates.account, account), which))
     .returning({ id: templates.id });
-  return changed.length;
+  return changed.map((row) => row.id);
 }
 
 /**
@@ -53,7 +53,7 @@ export async function settleSandboxReviews(db: Executor, workspaceId: string, no
   let settled = 0;
   for (const row of due) {
     const verdict = sandboxTemplateVerdict(row);
-    settled += await applyTemplateStatus(db, workspaceId, "sandbox", { externalId: row.externalId, name: row.name, language: row.language, ...verdict }, now);
+    settled += (await applyTemplateStatus(db, workspaceId, "sandbox", { externalId: row.externalId, name: row.name, language: row.language, ...verdict }, now)).length;
   }
   return settled;
 }

@@ -143,9 +143,10 @@ const lifecycle = (action: "deploy" | "pause" | "resume" | "archive" | "unarchiv
     },
     resume: {
       summary: "Resume a campaign",
-      description: "Moves a `paused` campaign back to `active` after running the deploy checks again (it may have been edited while paused).",
+      description:
+        "Moves a paused trigger campaign back to `active` after running the deploy checks again (it may have been edited while paused), a paused bulk campaign back to `sending`. A bulk campaign that was paused because WhatsApp paused or disabled its template answers 409 `template_blocked` until the template is approved again.",
       example: { ...activeCampaignExample, version: 5 },
-      errors: ["deploy_checks_failed", "invalid_status_transition", "version_conflict"] as ErrorCode[],
+      errors: ["deploy_checks_failed", "template_blocked", "invalid_status_transition", "version_conflict"] as ErrorCode[],
     },
     archive: {
       summary: "Archive a campaign",
