@@ -79,3 +79,12 @@ describe("bulk builder settings", () => {
     expect(scheduledInstant({ mode: "later", local: "2026-11-24T03:30", timeZone: "Europe/Lisbon" }, now)).toEqual({ instant: new Date("2026-11-24T03:30:00.000Z") });
   });
 });
+
+describe("the builder keeps the launch dialog's consent choice", () => {
+  it("saving sends includeUnknownConsent back as stored, and leaves it out when it was never chosen", () => {
+    const chosen = initialSettings(bulkCampaign({ audience: { listIds: ["lst_1"], segmentIds: [], includeUnknownConsent: true } }));
+    expect(bulkUpdateBody({ name: "Spring", templateId: null, messageConfig: { variables: [] } } as never, chosen, 3).audience).toMatchObject({ includeUnknownConsent: true });
+    const never = initialSettings(bulkCampaign({ audience: { listIds: ["lst_1"], segmentIds: [] } }));
+    expect("includeUnknownConsent" in never.audience).toBe(false);
+  });
+});

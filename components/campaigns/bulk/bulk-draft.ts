@@ -27,6 +27,8 @@ export function initialSettings(campaign: BulkCampaign): BulkSettings {
       ...(audience?.contactIds ? { contactIds: [...audience.contactIds] } : {}),
       ...(audience?.excludeContactIds ? { excludeContactIds: [...audience.excludeContactIds] } : {}),
       excludeContactsWithEmptyVariables: audience?.excludeContactsWithEmptyVariables ?? false,
+      // Chosen in the launch dialog; kept as stored so saving the builder never drops it.
+      ...(audience?.includeUnknownConsent !== undefined ? { includeUnknownConsent: audience.includeUnknownConsent } : {}),
     },
     schedule: {
       mode: bulk?.scheduledAt ? "later" : "now",

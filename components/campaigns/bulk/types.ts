@@ -10,7 +10,7 @@ import type {
 import type { BulkAudience } from "@/lib/campaigns/schemas";
 
 export type { RetargetAudience };
-export type AudienceSelection = Pick<BulkAudience, "listIds" | "segmentIds" | "contactIds" | "excludeContactIds" | "excludeContactsWithEmptyVariables">;
+export type AudienceSelection = Pick<BulkAudience, "listIds" | "segmentIds" | "contactIds" | "excludeContactIds" | "excludeContactsWithEmptyVariables" | "includeUnknownConsent">;
 export type AudienceCount = z.output<typeof audienceCountResponseSchema>;
 export type PreviewAnswer = z.output<typeof previewResponseSchema>;
 export type LaunchCheck = z.output<typeof launchCheckResponseSchema>;
