@@ -80,7 +80,7 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   // Open a contact and opt it out.
   await table.getByRole("link", { name: "+14155550103" }).click();
   await expect(page.getByRole("heading", { name: "+14155550103", level: 1 })).toBeVisible();
-  await expect(page.getByLabel("city", { exact: true })).toHaveValue("Lisbon");
+  await expect(page.getByLabel("City", { exact: true })).toHaveValue("Lisbon");
   await page.getByRole("button", { name: "Opt out" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Opt this contact out?" });
   await confirm.getByRole("button", { name: "Opt out" }).click();

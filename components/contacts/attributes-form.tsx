@@ -8,6 +8,7 @@ import { FormField, fieldAria } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toaster";
 import { requestJson } from "@/lib/http/client";
+import { humanizeKey } from "./format";
 import type { AttributeDefinition, AttributeType, Contact } from "./types";
 
 type Draft = Record<string, string>;
@@ -98,7 +99,7 @@ export function AttributesForm({ contact, definitions, onSaved }: { contact: Con
               const value = draft[field.key] ?? "";
               const set = (next: string) => setDraft((current) => ({ ...current, [field.key]: next }));
               return (
-                <FormField key={field.key} id={id} label={<span className="font-mono">{field.key}</span>} error={errors[field.key]} hint={field.type} className="content-start">
+                <FormField key={field.key} id={id} label={<span title={field.key}>{humanizeKey(field.key)}</span>} error={errors[field.key]} hint={field.type} className="content-start">
                   {field.type === "boolean" ? (
                     <NativeSelect {...fieldAria(id, errors[field.key], true)} value={value} onChange={(event) => set(event.target.value)}>
                       <option value="">Not set</option>

@@ -5,7 +5,7 @@ import { NativeSelect } from "@/components/campaigns/native-select";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
-import { MESSAGE_STATUS_LABELS } from "./format";
+import { humanizeKey, MESSAGE_STATUS_LABELS } from "./format";
 import { attributeType, comparesText, FIELD_LABELS, OP_LABELS, opsFor, takesValue, type ConditionField, type DraftCondition } from "./segment-conditions";
 import type { AttributeDefinition, ContactList } from "./types";
 
@@ -101,7 +101,7 @@ export function ConditionRow({
         {draft.field === "attribute" && (
           <NativeSelect aria-label={`Attribute of condition ${n}`} value={draft.key} onChange={(event) => setKey(event.target.value)} className="min-w-36">
             {definitions.map((definition) => (
-              <option key={definition.key} value={definition.key}>{definition.key}</option>
+              <option key={definition.key} value={definition.key}>{humanizeKey(definition.key)}</option>
             ))}
           </NativeSelect>
         )}

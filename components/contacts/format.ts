@@ -55,3 +55,16 @@ export function attributeText(value: unknown): string {
   if (typeof value === "boolean") return value ? "Yes" : "No";
   return String(value);
 }
+
+/**
+ * The one label of an attribute key wherever keys are shown: `first_name` → "First name",
+ * `orderId` → "Order id", `vip` → "Vip". The key itself stays what the API and filters use.
+ */
+export function humanizeKey(key: string): string {
+  const words = key
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/[_\s]+/g, " ")
+    .trim()
+    .toLowerCase();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : key;
+}

@@ -76,7 +76,7 @@ export function ListsManager() {
                 {lists.map((list) => (
                   <TableRow key={list.id}>
                     <TableCell className="max-w-72 truncate font-medium">
-                      <Link href={`/contacts?listId=${list.id}`} className="hover:text-primary hover:underline">{list.name}</Link>
+                      <Link href={`/contacts/lists/${list.id}`} className="hover:text-primary hover:underline">{list.name}</Link>
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{formatCount(list.contactCount)}</TableCell>
                     <TableCell className="text-muted-foreground"><time dateTime={list.createdAt}>{formatDate(list.createdAt)}</time></TableCell>

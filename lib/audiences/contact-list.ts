@@ -3,15 +3,14 @@
 import { and, desc, eq, ilike, like, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
-import type { ListContactsQuery } from "@/lib/contacts/schemas";
+import type { CountContactsQuery, ListContactsQuery } from "@/lib/contacts/schemas";
 import { CONTACT_ID, contactViewColumns, toContactView, type ContactView } from "@/lib/contacts/service";
 import { c, escapeLike, invalidCursor } from "@/lib/contacts/sql";
 import { loadList } from "./lists";
 import { compileSegmentFilter, segmentFilter } from "./segments";
 
-/** Newest first, keyset-paginated (microsecond-exact), searched and filtered. */
-export async function listContacts(db: Executor, workspaceId: string, query: Partial<ListContactsQuery>): Promise<{ data: ContactView[]; nextCursor: string | null }> {
-  const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
+/** The conditions of the list's filters (search, list, segment, consent), shared by the page and its count. */
+async function filterConditions(db: Executor, workspaceId: string, query: Partial<CountContactsQuery>): Promise<SQL[]> {
   const conditions: SQL[] = [eq(c.workspaceId, workspaceId)];
   if (query.search) {
     const digits = query.search.replace(/\D/g, "");
@@ -24,6 +23,22 @@ export async function listContacts(db: Executor, workspaceId: string, query: Par
   }
   if (query.segmentId) conditions.push(compileSegmentFilter(await segmentFilter(db, workspaceId, query.segmentId)));
   if (query.optedOut !== undefined) conditions.push(query.optedOut ? sql`${c.optedOutAt} is not null` : sql`${c.optedOutAt} is null`);
+  return conditions;
+}
+
+/** How many contacts the list shows with these filters (all of them without any): the one count of the contacts pages. */
+export async function countContacts(db: Executor, workspaceId: string, query: Partial<CountContactsQuery> = {}): Promise<{ contactCount: number }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(c)
+    .where(and(...(await filterConditions(db, workspaceId, query))));
+  return { contactCount: row?.count ?? 0 };
+}
+
+/** Newest first, keyset-paginated (microsecond-exact), searched and filtered. */
+export async function listContacts(db: Executor, workspaceId: string, query: Partial<ListContactsQuery>): Promise<{ data: ContactView[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
+  const conditions = await filterConditions(db, workspaceId, query);
   if (query.cursor) {
     const cursor = decodeCursor(query.cursor, { id: CONTACT_ID });
     if (!cursor || cursor.direction !== "older") throw invalidCursor();

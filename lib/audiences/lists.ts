@@ -30,6 +30,7 @@ export const membershipSchema = z
   });
 export type MembershipInput = z.output<typeof membershipSchema>;
 
+
 export interface ListView {
   id: string;
   object: "list";
@@ -164,7 +165,7 @@ async function resolveMembers(db: Executor, workspaceId: string, input: Membersh
   };
 }
 
-async function countMembers(db: Executor, listId: string): Promise<number> {
+export async function countMembers(db: Executor, listId: string): Promise<number> {
   const [row] = await queryRows<{ count: number | string }>(db, sql`select count(*)::int as count from contact_list_members where list_id = ${listId}`);
   return Number(row?.count ?? 0);
 }
@@ -197,3 +198,4 @@ export async function removeListMembers(db: Executor, workspaceId: string, listI
   }
   return { listId, changed, unknownContactIds: resolved.unknownContactIds, unknownPhones: resolved.unknownPhones, contactCount: await countMembers(db, listId) };
 }
+

@@ -68,6 +68,10 @@ export const createContactSchema = upsertContactSchema
     phone: contactPhoneSchema,
     consent: consentStatusSchema.optional(),
     optedOut: z.boolean().optional().meta({ description: "Deprecated: send `consent`. `true` is `unsubscribed`; `false` lifts an unsubscribe (`subscribed`)." }),
+    ifExists: z
+      .enum(["update", "error"])
+      .optional()
+      .meta({ description: "`update` (the default) updates a contact with this phone; `error` answers 409 `contact_exists` and changes nothing (the web app's Add contact)." }),
   })
   .refine((input) => input.consent === undefined || input.optedOut === undefined, { message: "Send consent or the deprecated optedOut, not both.", path: ["optedOut"] });
 export type CreateContactInput = z.output<typeof createContactSchema>;
@@ -112,6 +116,10 @@ export const listContactsQuerySchema = z.object({
     .meta({ description: "`true`: only opted-out contacts; `false`: only contacts who may receive bulk messages." }),
 });
 export type ListContactsQuery = z.output<typeof listContactsQuerySchema>;
+
+/** `GET /api/v1/contacts/count`: the list's filters, without paging. */
+export const countContactsQuerySchema = listContactsQuerySchema.pick({ search: true, listId: true, segmentId: true, optedOut: true });
+export type CountContactsQuery = z.output<typeof countContactsQuerySchema>;
 
 export const pageQuerySchema = z.object(pageQueryShape);
 export type PageQuery = z.output<typeof pageQuerySchema>;

@@ -6,7 +6,7 @@ import { queryRows } from "@/db/rows";
 import { contacts, type ConsentSource, type ConsentStatus, type OptOutMethod } from "@/db/schema";
 import type { AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
-import { notFound, validationFailed } from "@/lib/http/errors";
+import { conflict, notFound, validationFailed } from "@/lib/http/errors";
 import { toLogStatus, type LogStatus } from "@/lib/statuses/messages";
 import type { Actor } from "@/lib/workspaces";
 import { typedAttributeErrors } from "./attributes";
@@ -240,6 +240,7 @@ export async function createOrUpdateContact(
   await assertTypedAttributes(db, workspaceId, input.attributes);
   const { id, created } = await db.transaction(async (tx) => {
     const row = await upsertRow(tx, workspaceId, input.phone, input);
+    if (!row.created && input.ifExists === "error") throw conflict(`A contact with the phone number ${input.phone} already exists.`, "contact_exists");
     const status = await requestedConsent(tx, row.id, input);
     if (status) await setContactConsent(tx, workspaceId, row.id, status, consentChangeOf(actor), auditActor);
     return row;

@@ -444,6 +444,11 @@ describe("the API on the wire", () => {
     const phone = testPhone();
     const created = await call("createContact", { json: { phone, name: "Rita", attributes: { city: "Faro" } }, expect: 201 });
     await call("createContact", { json: { phone, optedOut: false }, expect: 200 });
+    await call("createContact", { json: { phone, name: "Not Rita", ifExists: "error" }, expect: 409 });
+    await call("countContacts", { expect: 200 });
+    await call("countContacts", { query: { search: "Rita", optedOut: "false" }, expect: 200 });
+    await call("countContacts", { query: { listId: "lst_doesnotexist" }, expect: 404 });
+    await call("countContacts", { query: { optedOut: "maybe" }, expect: 422 });
     const byId = { idOrPhone: String(created.body.id) };
     await call("getContact", { params: { idOrPhone: phone }, expect: 200 });
     await call("getContact", { params: byId, expect: 200 });
@@ -507,6 +512,8 @@ describe("the API on the wire", () => {
     await call("renameList", { params: missing, json: { name: "X" }, expect: 404 });
     await call("addListContacts", { params, json: { contactIds: [fx.contactIds[0]!, "ctc_doesnotexist"], phones: ["+14155550001"] }, expect: 200 });
     await call("addListContacts", { params: missing, json: { contactIds: [fx.contactIds[0]!] }, expect: 404 });
+    await call("addListContacts", { params, json: { segmentId: existing("/api/v1/segments/{id}").id! }, expect: 200 });
+    await call("addListContacts", { params, json: { segmentId: "seg_doesnotexist" }, expect: 404 });
     await call("removeListContacts", { params, json: { contactIds: [fx.contactIds[0]!] }, expect: 200 });
     await call("removeListContacts", { params: missing, json: { contactIds: [fx.contactIds[0]!] }, expect: 404 });
     await call("deleteList", { params, expect: 204 });

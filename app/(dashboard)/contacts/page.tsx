@@ -21,7 +21,7 @@ function param(raw: SearchParams, key: string): string | undefined {
 
 export default async function ContactsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await connection();
-  await requireUser();
+  const user = await requireUser();
   const raw = await searchParams;
   const query = Object.fromEntries(["search", "listId", "segmentId", "optedOut", "cursor"].map((key) => [key, param(raw, key)])) as ContactsQuery;
   return (
@@ -30,13 +30,13 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
         title="Contacts"
         description="The people your workspace messages: their phone numbers, attributes, lists and consent."
         actions={
-          <Button asChild>
+          <Button asChild variant="outline">
             <Link href="/contacts/import"><Upload aria-hidden />Import contacts</Link>
           </Button>
         }
       />
       <ContactsNav />
-      <ContactsBrowser key={JSON.stringify(query)} query={query} />
+      <ContactsBrowser key={JSON.stringify(query)} query={query} columnScope={`${user.workspaceId}.${user.id}`} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 // Endpoints of the audiences area; spread into ENDPOINTS in ../registry.ts.
+import { addMembershipSchema } from "@/lib/audiences/list-members";
 import { createListSchema, membershipSchema, updateListSchema } from "@/lib/audiences/lists";
 import { countSegmentSchema, createSegmentSchema, updateSegmentSchema } from "@/lib/audiences/filter";
 import { pageQuerySchema } from "@/lib/contacts/schemas";
@@ -41,10 +42,10 @@ const membership = (method: "POST" | "DELETE"): Endpoint => ({
   path: "/api/v1/lists/{id}/contacts",
   tag: "Audiences",
   summary: method === "POST" ? "Add contacts to a list" : "Remove contacts from a list",
-  description: `${method === "POST" ? "Adds" : "Removes"} up to 1,000 contacts, by id, by phone number or both. Ids and phone numbers that match no contact of the workspace are reported back and change nothing; ${method === "POST" ? "members already in the list" : "contacts not in the list"} are not counted in \`changed\`.`,
+  description: `${method === "POST" ? "Adds" : "Removes"} up to 1,000 contacts, by id, by phone number or both. Ids and phone numbers that match no contact of the workspace are reported back and change nothing; ${method === "POST" ? "members already in the list" : "contacts not in the list"} are not counted in \`changed\`.${method === "POST" ? " Or send `{ segmentId }` alone: every contact the saved segment selects now joins the list in one statement (adding it again changes nothing). Another workspace's list or segment is a 404." : ""}`,
   auth: "apiKey",
   pathParams: [listIdParam],
-  body: { schema: membershipSchema, strict: true, required: true, example: { contactIds: [EXAMPLE_IDS.contact], phones: ["+351912345678"] } },
+  body: { schema: method === "POST" ? addMembershipSchema : membershipSchema, strict: true, required: true, example: { contactIds: [EXAMPLE_IDS.contact], phones: ["+351912345678"] } },
   responses: [
     {
       status: 200,

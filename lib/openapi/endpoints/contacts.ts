@@ -1,9 +1,9 @@
 // Endpoints of the contacts area; spread into ENDPOINTS in ../registry.ts.
 import { defineAttributeSchema } from "@/lib/contacts/attributes";
-import { createContactSchema, listContactsQuerySchema, patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
+import { countContactsQuerySchema, createContactSchema, listContactsQuerySchema, patchContactSchema, upsertContactSchema } from "@/lib/contacts/schemas";
 import { contactTimelineQuerySchema } from "@/lib/inbound/timeline";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter, type SuccessResponse } from "../endpoint";
-import { contactAttributeListSchema, contactAttributeSchema, contactMessagePageSchema, contactPageSchema, contactSchema, EXAMPLE_IDS } from "../schemas";
+import { contactAttributeListSchema, contactAttributeSchema, contactMessagePageSchema, contactPageSchema, contactSchema, EXAMPLE_IDS, segmentCountSchema } from "../schemas";
 
 
 export const contactExample = {
@@ -109,7 +109,20 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
       example: { phone: "+14155552671", name: "Maria", attributes: { order_id: "A-10482", vip: true }, consent: "subscribed" },
     },
     responses: upsertResponses("id"),
-    errors: JSON_BODY_ERRORS,
+    errors: [...JSON_BODY_ERRORS, "contact_exists"],
+  },
+  {
+    operationId: "countContacts",
+    method: "GET",
+    path: "/api/v1/contacts/count",
+    tag: "Contacts",
+    summary: "Count contacts",
+    description: "How many contacts the list of contacts holds with these filters (all of the workspace's contacts without any): the same `search`, `listId`, `segmentId` and `optedOut` as List contacts.",
+    auth: "apiKey",
+    query: countContactsQuerySchema,
+    responses: [{ status: 200, description: "The count.", schema: segmentCountSchema, example: { contactCount: 1234 } }],
+    errors: ["not_found", "validation_failed"],
+    example: { query: { optedOut: "false" } },
   },
   {
     operationId: "getContact",

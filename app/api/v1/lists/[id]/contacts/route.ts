@@ -1,13 +1,14 @@
 import { getDb } from "@/db";
-import { addListMembers, membershipSchema, removeListMembers } from "@/lib/audiences/lists";
+import { addMembershipSchema, addToList } from "@/lib/audiences/list-members";
+import { membershipSchema, removeListMembers } from "@/lib/audiences/lists";
 import { json, methodNotAllowed, withWorkspace } from "@/lib/routing/route";
 import { readStrictBody } from "@/lib/http/request";
 
 type Params = { id: string };
 
 export const POST = withWorkspace<Params>(async ({ request, params, workspaceId }) => {
-  const input = await readStrictBody(request, membershipSchema);
-  return json(await addListMembers(await getDb(), workspaceId, params.id, input));
+  const input = await readStrictBody(request, addMembershipSchema);
+  return json(await addToList(await getDb(), workspaceId, params.id, input));
 });
 
 export const DELETE = withWorkspace<Params>(async ({ request, params, workspaceId }) => {
