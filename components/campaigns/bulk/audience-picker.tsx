@@ -31,7 +31,7 @@ export function useAudienceCount(selection: AudienceSelection) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, empty]);
 
-  if (empty) return { count: { count: 0, optedOutExcluded: 0 }, loading: false, error: undefined };
+  if (empty) return { count: { count: 0, optedOutExcluded: 0, consent: { subscribed: 0, unknown: 0 } } satisfies AudienceCount, loading: false, error: undefined };
   const current = state?.key === key && JSON.stringify(wanted) === key;
   return { count: state?.count, loading: !current, error: current ? state?.error : undefined };
 }
@@ -96,6 +96,12 @@ export function AudiencePicker({
             ) : count ? (
               <>
                 <strong className="font-semibold tabular-nums">{number(count.count)}</strong> {count.count === 1 ? "recipient" : "recipients"}
+                {count.consent.unknown > 0 && (
+                  <span className="text-muted-foreground">
+                    {" "}
+                    · {number(count.consent.subscribed)} subscribed, {number(count.consent.unknown)} unknown consent (a marketing template reaches only subscribed contacts unless you include them at launch)
+                  </span>
+                )}
                 {loading && <span className="text-muted-foreground"> · updating…</span>}
               </>
             ) : (
