@@ -10,6 +10,7 @@ import { toast } from "@/components/ui/toaster";
 import { parsePhone, type CountryCode } from "@/lib/contacts/phone";
 import { requestJson } from "@/lib/http/client";
 import { countryOptions } from "./import/countries";
+import { useWorkspaceDefaultCountry } from "./import/default-country";
 import { AttributeRows, attributeValues, type AttributeRow } from "./attribute-rows";
 import { CONSENT_STATUS_LABELS } from "./format";
 
@@ -17,7 +18,10 @@ type Errors = Partial<Record<"phone" | "name" | "attributes" | "form", string>>;
 
 /** Add one contact by hand: POST /api/v1/contacts with `ifExists: "error"`, so a known phone is a 409 shown on the field. */
 export function AddContactDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (id: string) => void }) {
-  const [country, setCountry] = React.useState("");
+  // The workspace's default country until one is picked here.
+  const workspaceCountry = useWorkspaceDefaultCountry();
+  const [pickedCountry, setCountry] = React.useState<string | null>(null);
+  const country = pickedCountry ?? workspaceCountry.country;
   const [phone, setPhone] = React.useState("");
   const [name, setName] = React.useState("");
   const [consent, setConsent] = React.useState("unknown");
