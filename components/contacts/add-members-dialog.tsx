@@ -12,11 +12,26 @@ import { useApi } from "./use-api";
 
 type Props = { listId: string; open: boolean; onOpenChange: (open: boolean) => void; onChanged: () => void };
 
+/** Adds to the list, then closes the dialog and refreshes the page's members; `busy` while it runs. */
+function useAddToList({ listId, onOpenChange, onChanged }: Props) {
+  const [busy, setBusy] = React.useState(false);
+  async function add(body: { contactIds: string[] } | { segmentId: string }) {
+    setBusy(true);
+    const ok = await changeMembers(listId, "POST", body);
+    setBusy(false);
+    if (!ok) return;
+    onOpenChange(false);
+    onChanged();
+  }
+  return { busy, add };
+}
+
 /** Search the workspace's contacts by phone or name, tick some, add them to the list. */
-export function AddMembersDialog({ listId, open, onOpenChange, onChanged }: Props) {
+export function AddMembersDialog(props: Props) {
+  const { open, onOpenChange } = props;
   const [search, setSearch] = React.useState("");
   const [picked, setPicked] = React.useState<Map<string, string>>(new Map());
-  const [busy, setBusy] = React.useState(false);
+  const { busy, add: addToList } = useAddToList(props);
   const query = search.trim();
   const results = useApi<Page<Contact>>(query ? `/api/v1/contacts?limit=20&search=${encodeURIComponent(query)}` : "/api/v1/contacts?limit=20");
   const rows = results.data?.data ?? [];
@@ -30,14 +45,7 @@ export function AddMembersDialog({ listId, open, onOpenChange, onChanged }: Prop
     });
   }
 
-  async function add() {
-    setBusy(true);
-    const ok = await changeMembers(listId, "POST", { contactIds: [...picked.keys()] });
-    setBusy(false);
-    if (!ok) return;
-    onOpenChange(false);
-    onChanged();
-  }
+  const add = () => addToList({ contactIds: [...picked.keys()] });
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -74,20 +82,14 @@ export function AddMembersDialog({ listId, open, onOpenChange, onChanged }: Prop
 }
 
 /** Pick a saved segment; everyone it selects now joins the list (one statement on the server). */
-export function AddFromSegmentDialog({ listId, open, onOpenChange, onChanged }: Props) {
+export function AddFromSegmentDialog(props: Props) {
+  const { open, onOpenChange } = props;
   const segments = useApi<Page<Segment>>("/api/v1/segments?limit=100");
   const [segmentId, setSegmentId] = React.useState("");
-  const [busy, setBusy] = React.useState(false);
+  const { busy, add: addToList } = useAddToList(props);
   const options = segments.data?.data ?? [];
 
-  async function add() {
-    setBusy(true);
-    const ok = await changeMembers(listId, "POST", { segmentId });
-    setBusy(false);
-    if (!ok) return;
-    onOpenChange(false);
-    onChanged();
-  }
+  const add = () => addToList({ segmentId });
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
