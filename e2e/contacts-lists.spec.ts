@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { audit, expectNoViolations, type PageReport } from "./checks";
 import { createApiKeyThroughUi, signUpNewUser, waitForToastsToClose } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
@@ -20,6 +21,7 @@ async function shoot(page: Page, name: string) {
 }
 
 test("add a contact, see the count, fill a list by hand and from a segment, remove, choose columns", async ({ page, playwright, baseURL }) => {
+  const reports: PageReport[] = [];
   await signUpNewUser(page, { workspace: "Lists Shop" });
   const key = await createApiKeyThroughUi(page, "Lists e2e");
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "x-api-key": key } });
@@ -48,6 +50,7 @@ test("add a contact, see the count, fill a list by hand and from a segment, remo
   await dialog.getByLabel("Attribute 1 key").fill("city");
   await dialog.getByLabel("City value").fill("Madrid");
   await shoot(page, "add-contact");
+  await audit(page, "add-contact-dialog", reports, { screenshot: false });
   await dialog.getByRole("button", { name: "Add contact" }).click();
   await expect(dialog).toBeHidden();
   await expect(count).toHaveText("4 contacts");
@@ -90,6 +93,7 @@ test("add a contact, see the count, fill a list by hand and from a segment, remo
   const picker = page.getByRole("dialog", { name: "Add contacts" });
   await picker.getByLabel("Search contacts").fill("Pau");
   await expect(picker.getByRole("checkbox")).toHaveCount(1);
+  await audit(page, "add-members-dialog", reports, { screenshot: false });
   await picker.getByRole("checkbox").check();
   await picker.getByRole("button", { name: "Add 1 to list" }).click();
   await expect(picker).toBeHidden();
@@ -109,6 +113,7 @@ test("add a contact, see the count, fill a list by hand and from a segment, remo
   }
   await expect(members.locator("tbody tr")).toHaveCount(4);
   await shoot(page, "list");
+  await audit(page, "list-detail", reports, { screenshot: false });
 
   // Remove one by its row, then two ticked.
   await members.getByRole("button", { name: "Remove +34612000103 from the list" }).click();
@@ -119,4 +124,5 @@ test("add a contact, see the count, fill a list by hand and from a segment, remo
   await expect(page.getByText("1 contact", { exact: true })).toBeVisible();
   await expect(members.locator("tbody tr")).toHaveCount(1);
   await expect(members.getByRole("row", { name: /\+34612000104/ })).toBeVisible();
+  expectNoViolations(reports);
 });
