@@ -66,6 +66,9 @@ test("the workspace's default country reads numbers without a country code; leav
   await page.getByLabel("Attribute for Body {{2}}").selectOption("order_number");
   await expect(page.getByTestId("empty-variables")).toContainText("2 contacts have blanks that would come out empty", { timeout: 15_000 });
   await expect(page.getByTestId("preview-position")).toHaveText("1 of 5");
+  // Per blank, from the same count: every contact has a name (no warning there), 2 have no order number.
+  await expect(page.getByText("2 contacts have no order_number. Add a fallback, or they are skipped.")).toBeVisible();
+  await expect(page.getByText(/contacts? (have|has) no name|may not have name/)).toHaveCount(0);
   await page.getByRole("checkbox", { name: "Leave out contacts with empty blanks" }).check();
   // The builder: one audience of 5 (the preview steps through all of them, to count the blanks), 2 of them left out.
   await expect(page.getByTestId("audience-count")).toHaveText(/^5 recipients/);
