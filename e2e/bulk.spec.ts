@@ -154,4 +154,8 @@ test("build a bulk campaign for a 5-contact list, test send it, launch it, watch
   await expect(page).toHaveURL(/\/campaigns\/cmp_[A-Za-z0-9]+$/);
   await expect(page.getByTestId("campaign-status")).toHaveText("Draft");
   await expect(page.getByTestId("audience-count")).toHaveText(/^1 recipient/);
+  // The draft shows who it is for and previews that contact's message.
+  await expect(page.getByText(/Plus 1 contacts chosen one by one/)).toBeVisible();
+  await expect(page.getByTestId("preview-position")).toHaveText("1 of 1");
+  await expect(page.getByText("Choose an audience and a template")).toHaveCount(0);
 });
