@@ -85,7 +85,7 @@ export function SendersTable({ senders }: { senders: SenderListItem[] }) {
 
   return (
     <>
-      <div className="hidden md:block">
+      <div className="hidden min-w-0 md:block">
         <Table>
           <TableCaption className="sr-only">Senders</TableCaption>
           <TableHeader>
