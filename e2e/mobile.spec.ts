@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test, type Locator } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { ARTIFACTS, expectFitsPhone } from "./checks";
 import { buildOrderCampaign, signInAsDemo, signUpNewUser } from "./fixtures";
 
@@ -111,4 +111,126 @@ test("logs on a phone: each message a card with its status badge in view, filter
   await expect(failed.first().locator("[data-slot=badge]").filter({ hasText: "Failed" })).toBeInViewport({ ratio: 1 });
   await expect(failed.first().getByText(/undeliverable|restricted/)).toBeVisible();
   await expectFitsPhone(page, "logs-cards-failed");
+});
+
+/** The page itself never scrolls sideways: on the 390 px phone, or at the given desktop width. */
+async function expectNoSidewaysScroll(page: Page, width = 390) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}
+
+test("campaign logs on a phone: the server HTML already shows cards, no table flashing before hydration", async ({ browser, page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAsDemo(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/logs");
+  // A campaign of the demo workspace that has messages: its card links to its logs.
+  const campaignLogs = await page.getByRole("list", { name: "Messages", exact: true }).locator('a[href^="/campaigns/"][href$="/logs"]').first().getAttribute("href");
+  expect(campaignLogs).toMatch(/^\/campaigns\/cmp_[A-Za-z0-9]+\/logs$/);
+
+  // Without JavaScript the page is the server's HTML as it first paints: cards and the Filters
+  // button on a phone, the table and the inline filter form hidden (display: none, so not exposed twice).
+  const noScript = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 390, height: 844 },
+    storageState: await page.context().storageState(),
+    baseURL: test.info().project.use.baseURL,
+  });
+  const server = await noScript.newPage();
+  await server.goto(campaignLogs!);
+  await expect(server.getByRole("list", { name: "Messages", exact: true }).getByRole("listitem").first()).toBeVisible();
+  await expect(server.getByRole("table", { name: "Messages", exact: true })).toBeHidden();
+  await expect(server.getByRole("search", { name: "Filter messages" })).toBeHidden();
+  await expect(server.getByRole("button", { name: "Filters" })).toBeVisible();
+  await expectNoSidewaysScroll(server);
+  await noScript.close();
+
+  // Hydrated, the same: one list of cards named "Messages", no table.
+  await page.goto(campaignLogs!);
+  const cards = page.getByRole("list", { name: "Messages", exact: true });
+  await expect(cards.getByRole("listitem").first()).toBeVisible();
+  await expect(page.getByRole("table", { name: "Messages", exact: true })).toHaveCount(0);
+  await expectFitsPhone(page, "campaign-logs-cards");
+  await expectNoSidewaysScroll(page);
+  // The sheet's form has its own field ids: its labels name its own fields.
+  await page.getByRole("button", { name: "Filters" }).click();
+  const sheet = page.getByRole("dialog", { name: "Filter messages" });
+  await expect(sheet.getByLabel("Status")).toBeVisible();
+  await expect(sheet.getByLabel("Phone number")).toBeEditable();
+  await page.keyboard.press("Escape");
+
+  // At 1280 px it is the table with the inline filters, and no cards.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(page.getByRole("table", { name: "Messages", exact: true }).locator("tbody tr[data-message-id]").first()).toBeVisible();
+  await expect(page.getByRole("list", { name: "Messages", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("search", { name: "Filter messages" }).getByLabel("Status")).toBeVisible();
+  await expectNoSidewaysScroll(page, 1280);
+  if (ARTIFACTS) await page.screenshot({ path: `${ARTIFACTS}/desktop-campaign-logs-1280.png`, fullPage: true });
+});
+
+test("several senders on a phone: one card per sender with its details, no sideways scroll", async ({ page }) => {
+  await signUpNewUser(page, { workspace: "Two Numbers" });
+  await page.goto("/settings/whatsapp");
+  await page.getByRole("button", { name: "Add sender" }).click();
+  const add = page.getByRole("dialog", { name: "Add sender" });
+  await add.getByLabel("Name", { exact: true }).fill("Brand France customer care");
+  await add.getByLabel("Phone number ID").fill("106540352242922");
+  await add.getByLabel("WhatsApp Business Account ID").fill("102290129340398");
+  await add.getByLabel("Access token").fill("EAAG-secret-token-9876");
+  await reachAndClick(add.getByRole("button", { name: "Add sender" }));
+  await expect(page.getByRole("heading", { name: "Brand France customer care", level: 1 })).toBeVisible();
+
+  await page.goto("/settings/whatsapp");
+  const senders = page.getByRole("list", { name: "Senders" });
+  await expect(senders.getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByRole("table")).toHaveCount(0);
+  const brand = senders.getByRole("listitem").filter({ hasText: "Brand France customer care" });
+  await expect(brand.getByRole("term")).toHaveText(["Provider", "Number", "Throughput", "Quality", "Messaging limit"]);
+  await expect(brand.getByRole("definition").first()).toHaveText("WhatsApp Cloud API");
+  await expect(brand).toContainText("Not tested");
+  await expect(brand.getByRole("link", { name: "Edit Brand France customer care" })).toBeVisible();
+  await expect(brand.getByRole("button", { name: "Make default: Brand France customer care" })).toBeVisible();
+  await expect(brand.getByRole("button", { name: "Delete Brand France customer care" })).toBeVisible();
+  await expectFitsPhone(page, "senders-cards");
+  await expectNoSidewaysScroll(page);
+
+  // 1280 px keeps the table, one row per sender.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(page.getByRole("table").getByRole("row", { name: /Brand France customer care/ })).toContainText("Not tested");
+  await expect(page.getByRole("list", { name: "Senders" })).toHaveCount(0);
+  // The wide table scrolls inside its own box, as before; the page does not.
+  await expectNoSidewaysScroll(page, 1280);
+  if (ARTIFACTS) await page.screenshot({ path: `${ARTIFACTS}/desktop-senders-1280.png`, fullPage: true });
+});
+
+test("contacts on a phone: the table scrolls inside its own box to its last column, the page does not", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInAsDemo(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/contacts");
+  const table = page.getByRole("table", { name: "Contacts" });
+  await expect(table.locator("tbody tr[data-contact-id]").first()).toBeVisible();
+  await expect(page.getByText("Scroll the table sideways to see every column.")).toBeVisible();
+  await expectFitsPhone(page, "contacts-table");
+  await expectNoSidewaysScroll(page);
+
+  // The box scrolls (and takes keyboard focus), and its last column comes into view.
+  const box = page.getByRole("region", { name: "Contacts table" });
+  const { scrollWidth, clientWidth } = await box.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth }));
+  expect(scrollWidth).toBeGreaterThan(clientWidth);
+  expect(clientWidth).toBeLessThanOrEqual(390);
+  const created = table.getByRole("columnheader", { name: "Created" });
+  await expect(created).not.toBeInViewport();
+  await box.focus();
+  await expect(box).toBeFocused();
+  await box.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+  await expect(created).toBeInViewport({ ratio: 1 });
+  await expectNoSidewaysScroll(page);
+  if (ARTIFACTS) await page.screenshot({ path: `${ARTIFACTS}/mobile-contacts-table-scrolled-390.png`, fullPage: true });
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.reload();
+  await expect(table.locator("tbody tr[data-contact-id]").first()).toBeVisible();
+  await expect(page.getByText("Scroll the table sideways to see every column.")).toBeHidden();
+  await expectNoSidewaysScroll(page, 1280);
+  if (ARTIFACTS) await page.screenshot({ path: `${ARTIFACTS}/desktop-contacts-1280.png`, fullPage: true });
 });

@@ -76,7 +76,7 @@ export function ContactsBrowser({ query, columnScope }: { query: ContactsQuery; 
   }
 
   return (
-    <div className="grid gap-5">
+    <div className="grid min-w-0 grid-cols-1 gap-5">
       <ContactsFilters values={filters} lists={lists.data?.data ?? []} segments={segments.data?.data ?? []} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="contacts-count">
@@ -94,71 +94,80 @@ export function ContactsBrowser({ query, columnScope }: { query: ContactsQuery; 
           {contacts.problem.detail}
         </p>
       ) : (
-        <div className="overflow-hidden rounded-xl border" aria-busy={contacts.loading}>
-          <Table aria-label="Contacts">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Phone</TableHead>
-                <TableHead>Name</TableHead>
-                {columns.map((key) => (
-                  <TableHead key={key} title={key}>{humanizeKey(key)}</TableHead>
-                ))}
-                <TableHead>Lists</TableHead>
-                <TableHead>Consent</TableHead>
-                <TableHead>Last message</TableHead>
-                <TableHead>Created</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((contact) => (
-                <TableRow key={contact.id} data-contact-id={contact.id}>
-                  <TableCell className="font-mono text-xs">
-                    <Link href={`/contacts/${contact.id}`} className="font-medium hover:text-primary hover:underline">
-                      {contact.phone}
-                    </Link>
-                  </TableCell>
-                  <TableCell className="max-w-48 truncate">{contact.name ?? <span className="text-muted-foreground">—</span>}</TableCell>
+        <div className="grid min-w-0 gap-2">
+          <p id="contacts-scroll-hint" className="text-xs text-muted-foreground md:hidden">
+            Scroll the table sideways to see every column.
+          </p>
+          <div className="min-w-0 overflow-hidden rounded-xl border" aria-busy={contacts.loading}>
+            {/* Wide tables scroll inside their own box (keyboard too: it takes focus), never the page. */}
+            <Table
+              aria-label="Contacts"
+              container={{ role: "region", "aria-label": "Contacts table", "aria-describedby": "contacts-scroll-hint", tabIndex: 0, className: "scroll-shadow-x focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-inset" }}
+            >
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Phone</TableHead>
+                  <TableHead>Name</TableHead>
                   {columns.map((key) => (
-                    <TableCell key={key} className="max-w-40 truncate text-muted-foreground">
-                      {attributeText(contact.attributes?.[key])}
-                    </TableCell>
+                    <TableHead key={key} title={key}>{humanizeKey(key)}</TableHead>
                   ))}
-                  <TableCell className="max-w-48 truncate text-muted-foreground">
-                    {contact.lists?.length ? contact.lists.map((list) => list.name).join(", ") : "—"}
-                  </TableCell>
-                  <TableCell>
-                    {contact.consent?.optedOut ? (
-                      <Badge variant="warning">Unsubscribed</Badge>
-                    ) : contact.consent?.status === "subscribed" ? (
-                      <Badge variant="success">Subscribed</Badge>
-                    ) : (
-                      <span className="text-muted-foreground">Unknown</span>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    {contact.lastMessageStatus ? <MessageStatusBadge status={contact.lastMessageStatus} /> : <span className="text-muted-foreground">—</span>}
-                  </TableCell>
-                  <TableCell className="text-muted-foreground">
-                    <time dateTime={contact.createdAt}>{formatDate(contact.createdAt)}</time>
-                  </TableCell>
+                  <TableHead>Lists</TableHead>
+                  <TableHead>Consent</TableHead>
+                  <TableHead>Last message</TableHead>
+                  <TableHead>Created</TableHead>
                 </TableRow>
-              ))}
-              {!contacts.loading && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={6 + columns.length} className="py-10 text-center text-muted-foreground">
-                    No contacts match these filters.
-                  </TableCell>
-                </TableRow>
-              )}
-              {contacts.loading && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={6 + columns.length} className="py-10 text-center text-muted-foreground">
-                    Loading contacts…
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
+              </TableHeader>
+              <TableBody>
+                {rows.map((contact) => (
+                  <TableRow key={contact.id} data-contact-id={contact.id}>
+                    <TableCell className="font-mono text-xs">
+                      <Link href={`/contacts/${contact.id}`} className="font-medium hover:text-primary hover:underline">
+                        {contact.phone}
+                      </Link>
+                    </TableCell>
+                    <TableCell className="max-w-48 truncate">{contact.name ?? <span className="text-muted-foreground">—</span>}</TableCell>
+                    {columns.map((key) => (
+                      <TableCell key={key} className="max-w-40 truncate text-muted-foreground">
+                        {attributeText(contact.attributes?.[key])}
+                      </TableCell>
+                    ))}
+                    <TableCell className="max-w-48 truncate text-muted-foreground">
+                      {contact.lists?.length ? contact.lists.map((list) => list.name).join(", ") : "—"}
+                    </TableCell>
+                    <TableCell>
+                      {contact.consent?.optedOut ? (
+                        <Badge variant="warning">Unsubscribed</Badge>
+                      ) : contact.consent?.status === "subscribed" ? (
+                        <Badge variant="success">Subscribed</Badge>
+                      ) : (
+                        <span className="text-muted-foreground">Unknown</span>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      {contact.lastMessageStatus ? <MessageStatusBadge status={contact.lastMessageStatus} /> : <span className="text-muted-foreground">—</span>}
+                    </TableCell>
+                    <TableCell className="text-muted-foreground">
+                      <time dateTime={contact.createdAt}>{formatDate(contact.createdAt)}</time>
+                    </TableCell>
+                  </TableRow>
+                ))}
+                {!contacts.loading && rows.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={6 + columns.length} className="py-10 text-center text-muted-foreground">
+                      No contacts match these filters.
+                    </TableCell>
+                  </TableRow>
+                )}
+                {contacts.loading && rows.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={6 + columns.length} className="py-10 text-center text-muted-foreground">
+                      Loading contacts…
+                    </TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          </div>
         </div>
       )}
       {(cursor || contacts.data?.nextCursor) && (

@@ -4,7 +4,6 @@ import { useRouter } from "next/navigation";
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { TimeZoneName } from "@/components/ui/local-time";
-import { useBelowMd } from "@/components/ui/use-below-md";
 import { Table, TableBody, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { requestJson } from "@/lib/http/client";
 import type { CampaignMessagesBody } from "@/lib/logs/http";
@@ -43,6 +42,7 @@ export function LiveLogs({
   polling,
   campaignNames,
   filters,
+  sheetFilters,
   activeFilters,
   pagination,
   empty,
@@ -55,7 +55,10 @@ export function LiveLogs({
   polling: LivePolling | null;
   /** Workspace-wide view: campaign id → name, shown as a column. */
   campaignNames?: Record<string, string>;
+  /** The filter form shown inline from `md` up. */
   filters: React.ReactNode;
+  /** The same form for the phone's filters sheet (its own field ids). */
+  sheetFilters: React.ReactNode;
   /** How many filters are set (shown on the phone's "Filters" button). */
   activeFilters: number;
   pagination: React.ReactNode;
@@ -64,8 +67,6 @@ export function LiveLogs({
   maxAttempts: number;
 }) {
   const router = useRouter();
-  // Phones get cards and a filters sheet; one layout is rendered at a time.
-  const narrow = useBelowMd();
   const [rows, setRows] = React.useState(initialRows);
   const [counts, setCounts] = React.useState(initialCounts);
   const [fresh, setFresh] = React.useState<Set<string>>(new Set());
@@ -131,7 +132,12 @@ export function LiveLogs({
   return (
     <div className="grid min-w-0 grid-cols-1 gap-5">
       <StatusCountTiles counts={counts} hrefs={statusHrefs} active={activeStatus} />
-      {narrow ? <FiltersSheet activeCount={activeFilters}>{filters}</FiltersSheet> : filters}
+      {/* Both layouts are in the server HTML and CSS picks one (display: none hides the other from
+          assistive tech too), so a phone never flashes the wide layout before hydration. */}
+      <div className="md:hidden">
+        <FiltersSheet activeCount={activeFilters}>{sheetFilters}</FiltersSheet>
+      </div>
+      <div className="hidden min-w-0 md:block">{filters}</div>
       <p aria-live="polite" className="sr-only">{announcement}</p>
       {overflow && (
         <div role="status" className="flex items-center justify-between gap-3 rounded-lg border border-primary/30 bg-accent px-4 py-2 text-sm">
@@ -143,58 +149,59 @@ export function LiveLogs({
       )}
       {rows.length === 0 ? (
         empty
-      ) : narrow ? (
-        <ol aria-label="Messages" className="min-w-0 divide-y rounded-xl border bg-card shadow-xs">
-          {rows.map((row) =>
-            row.direction === "inbound" ? (
-              <InboundCard key={row.id} row={row} fresh={fresh.has(row.id)} />
-            ) : (
-              <MessageCard
-                key={row.id}
-                row={row}
-                fresh={fresh.has(row.id)}
-                campaignName={campaignNames?.[row.campaignId]}
-                showCampaign={Boolean(campaignNames)}
-                maxAttempts={maxAttempts}
-              />
-            ),
-          )}
-        </ol>
       ) : (
-        <div className="min-w-0 rounded-xl border bg-card shadow-xs">
-          <Table aria-label="Messages">
-            <TableHeader>
-              <TableRow>
-                <TableHead className="w-8"><span className="sr-only">Details</span></TableHead>
-                <TableHead>
-                  Time (<TimeZoneName />)
-                </TableHead>
-                <TableHead>Direction</TableHead>
-                {campaignNames && <TableHead>Campaign</TableHead>}
-                <TableHead>Phone</TableHead>
-                <TableHead>Message</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Error or reason</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((row) =>
-                row.direction === "inbound" ? (
-                  <InboundRow key={row.id} row={row} fresh={fresh.has(row.id)} showCampaign={Boolean(campaignNames)} />
-                ) : (
-                  <MessageRow
-                    key={row.id}
-                    row={row}
-                    fresh={fresh.has(row.id)}
-                    campaignName={campaignNames?.[row.campaignId]}
-                    showCampaign={Boolean(campaignNames)}
-                    maxAttempts={maxAttempts}
-                  />
-                ),
-              )}
-            </TableBody>
-          </Table>
-        </div>
+        <>
+          <div className="hidden min-w-0 rounded-xl border bg-card shadow-xs md:block">
+            <Table aria-label="Messages">
+              <TableHeader>
+                <TableRow>
+                  <TableHead className="w-8"><span className="sr-only">Details</span></TableHead>
+                  <TableHead>
+                    Time (<TimeZoneName />)
+                  </TableHead>
+                  <TableHead>Direction</TableHead>
+                  {campaignNames && <TableHead>Campaign</TableHead>}
+                  <TableHead>Phone</TableHead>
+                  <TableHead>Message</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>Error or reason</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((row) =>
+                  row.direction === "inbound" ? (
+                    <InboundRow key={row.id} row={row} fresh={fresh.has(row.id)} showCampaign={Boolean(campaignNames)} />
+                  ) : (
+                    <MessageRow
+                      key={row.id}
+                      row={row}
+                      fresh={fresh.has(row.id)}
+                      campaignName={campaignNames?.[row.campaignId]}
+                      showCampaign={Boolean(campaignNames)}
+                      maxAttempts={maxAttempts}
+                    />
+                  ),
+                )}
+              </TableBody>
+            </Table>
+          </div>
+          <ol aria-label="Messages" className="min-w-0 divide-y rounded-xl border bg-card shadow-xs md:hidden">
+            {rows.map((row) =>
+              row.direction === "inbound" ? (
+                <InboundCard key={row.id} row={row} fresh={fresh.has(row.id)} />
+              ) : (
+                <MessageCard
+                  key={row.id}
+                  row={row}
+                  fresh={fresh.has(row.id)}
+                  campaignName={campaignNames?.[row.campaignId]}
+                  showCampaign={Boolean(campaignNames)}
+                  maxAttempts={maxAttempts}
+                />
+              ),
+            )}
+          </ol>
+        </>
       )}
       {pagination}
     </div>

@@ -24,6 +24,7 @@ export function LogsFilters({
   values,
   campaigns,
   directions = false,
+  idPrefix = "logs",
 }: {
   action: string;
   values: LogsFilterValues;
@@ -31,6 +32,8 @@ export function LogsFilters({
   campaigns?: { id: string; name: string }[];
   /** A campaign's logs list replies too: filter by direction. */
   directions?: boolean;
+  /** Prefix of the fields' ids: the phone's filters sheet renders a second copy of the form. */
+  idPrefix?: string;
 }) {
   const active = Boolean(values.status || values.phone || values.from || values.to || values.campaign || values.direction);
   const status = statusFilterOptions(values.status);
@@ -38,8 +41,8 @@ export function LogsFilters({
     <form method="get" action={action} role="search" aria-label="Filter messages" className="flex flex-wrap items-end gap-3 rounded-xl border bg-card p-4 shadow-xs">
       {campaigns && (
         <div className="grid min-w-48 flex-1 gap-1.5">
-          <label htmlFor="logs-campaign" className="text-xs font-medium text-muted-foreground">Campaign</label>
-          <select id="logs-campaign" name="campaign" defaultValue={values.campaign ?? ""} className={selectClass}>
+          <label htmlFor={`${idPrefix}-campaign`} className="text-xs font-medium text-muted-foreground">Campaign</label>
+          <select id={`${idPrefix}-campaign`} name="campaign" defaultValue={values.campaign ?? ""} className={selectClass}>
             <option value="">All campaigns</option>
             {campaigns.map((campaign) => (
               <option key={campaign.id} value={campaign.id}>{campaign.name}</option>
@@ -49,8 +52,8 @@ export function LogsFilters({
       )}
       {directions && (
         <div className="grid min-w-36 gap-1.5">
-          <label htmlFor="logs-direction" className="text-xs font-medium text-muted-foreground">Direction</label>
-          <select id="logs-direction" name="direction" defaultValue={values.direction ?? ""} className={selectClass}>
+          <label htmlFor={`${idPrefix}-direction`} className="text-xs font-medium text-muted-foreground">Direction</label>
+          <select id={`${idPrefix}-direction`} name="direction" defaultValue={values.direction ?? ""} className={selectClass}>
             <option value="">Sent and received</option>
             <option value="outbound">Sent</option>
             <option value="inbound">Received (replies)</option>
@@ -58,8 +61,8 @@ export function LogsFilters({
         </div>
       )}
       <div className="grid min-w-36 gap-1.5">
-        <label htmlFor="logs-status" className="text-xs font-medium text-muted-foreground">Status</label>
-        <select id="logs-status" name="status" defaultValue={status.selected} className={selectClass}>
+        <label htmlFor={`${idPrefix}-status`} className="text-xs font-medium text-muted-foreground">Status</label>
+        <select id={`${idPrefix}-status`} name="status" defaultValue={status.selected} className={selectClass}>
           <option value="">All statuses</option>
           {status.options.map((option) => (
             <option key={option.value} value={option.value}>{option.label}</option>
@@ -67,16 +70,16 @@ export function LogsFilters({
         </select>
       </div>
       <div className="grid min-w-44 flex-1 gap-1.5">
-        <label htmlFor="logs-phone" className="text-xs font-medium text-muted-foreground">Phone number</label>
-        <Input id="logs-phone" name="phone" type="search" inputMode="tel" placeholder="e.g. +1 415 555" defaultValue={values.phone ?? ""} />
+        <label htmlFor={`${idPrefix}-phone`} className="text-xs font-medium text-muted-foreground">Phone number</label>
+        <Input id={`${idPrefix}-phone`} name="phone" type="search" inputMode="tel" placeholder="e.g. +1 415 555" defaultValue={values.phone ?? ""} />
       </div>
       <div className="grid gap-1.5">
-        <label htmlFor="logs-from" className="text-xs font-medium text-muted-foreground">From (UTC)</label>
-        <Input id="logs-from" name="from" type="date" defaultValue={values.from ?? ""} className="w-40" />
+        <label htmlFor={`${idPrefix}-from`} className="text-xs font-medium text-muted-foreground">From (UTC)</label>
+        <Input id={`${idPrefix}-from`} name="from" type="date" defaultValue={values.from ?? ""} className="w-40" />
       </div>
       <div className="grid gap-1.5">
-        <label htmlFor="logs-to" className="text-xs font-medium text-muted-foreground">To (UTC)</label>
-        <Input id="logs-to" name="to" type="date" defaultValue={values.to ?? ""} className="w-40" />
+        <label htmlFor={`${idPrefix}-to`} className="text-xs font-medium text-muted-foreground">To (UTC)</label>
+        <Input id={`${idPrefix}-to`} name="to" type="date" defaultValue={values.to ?? ""} className="w-40" />
       </div>
       <div className="flex gap-2">
         <Button type="submit">Apply filters</Button>

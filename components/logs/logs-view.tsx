@@ -90,6 +90,8 @@ export function LogsView({
     </>
   );
   const filterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} directions={!campaigns} />;
+  // Phones open the same form in a sheet; its own ids keep each label tied to its own field.
+  const sheetFilterBar = <LogsFilters action={basePath} values={data.values} campaigns={campaigns} directions={!campaigns} idPrefix="logs-sheet" />;
 
   if (!data.ok) {
     return (
@@ -121,6 +123,7 @@ export function LogsView({
         }
         campaignNames={campaigns && Object.fromEntries(campaigns.map((campaign) => [campaign.id, campaign.name]))}
         filters={filterBar}
+        sheetFilters={sheetFilterBar}
         activeFilters={activeFilterCount(data.values)}
         maxAttempts={MAX_SEND_ATTEMPTS}
         empty={data.noMessages ? noMessages : <NoMatchesEmptyState clearHref={basePath} />}

@@ -1,9 +1,10 @@
 import type * as React from "react";
 import { cn } from "@/lib/utils";
 
-export function Table({ className, ...props }: React.ComponentProps<"table">) {
+/** `container`: props of the box that scrolls sideways (e.g. a labelled, focusable region). */
+export function Table({ className, container, ...props }: React.ComponentProps<"table"> & { container?: React.ComponentProps<"div"> }) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div data-slot="table-container" {...container} className={cn("relative w-full overflow-x-auto", container?.className)}>
       <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );
