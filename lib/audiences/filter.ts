@@ -1,7 +1,7 @@
 // The segment filter: what the segment builder edits, the API accepts and segments.ts compiles to
 // SQL. Plain zod with no database imports, so the browser can validate a filter as it is built.
 import { z } from "zod";
-import { consentStatuses } from "@/db/schema";
+import type { ConsentStatus } from "@/db/schema";
 import { identifierSchema, isIsoDate } from "@/lib/contacts/identifiers";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
@@ -51,6 +51,10 @@ const attributeCondition = z
 
 const listCondition = z.object({ field: z.literal("list"), op: z.enum(["in", "not_in"]), listId: z.string().min(1).max(64) });
 const optedOutCondition = z.object({ field: z.literal("opted_out"), value: z.boolean() });
+/** db/schema's consentStatuses, restated so the browser needs no database module; the record keeps the two in step. */
+const CONSENT_STATUS_SET: Record<ConsentStatus, true> = { subscribed: true, unknown: true, unsubscribed: true };
+const consentStatuses = Object.keys(CONSENT_STATUS_SET) as [ConsentStatus, ...ConsentStatus[]];
+
 const consentCondition = z
   .object({
     field: z.literal("consent"),
