@@ -226,7 +226,7 @@ function assertConsentCell(column: NonNullable<ReturnType<typeof consentColumn>>
   throw validationFailed(
     [
       {
-        path: `file.rows[${rowNumber}].${column.header.trim()}`,
+        path: `file.rows[${rowNumber}].consent`,
         code: "invalid_consent",
         message: `Row ${rowNumber}: ${shown} is not a consent value; send subscribed, unsubscribed or unknown (or yes/no, true/false, 1/0), or leave the cell empty.`,
       },
