@@ -130,6 +130,13 @@ test("import a CSV, read its report, opt a contact out and count a segment", asy
   await page.getByLabel("Field of condition 2").selectOption("opted_out");
   await page.getByLabel("Value of condition 2").selectOption("false");
   await expect(page.getByTestId("segment-count")).toHaveText("1 contact matches");
+  // Consent status: Ana never stated hers (unknown); Cleo unsubscribed by replying STOP.
+  await page.getByRole("button", { name: "Add condition" }).click();
+  await page.getByLabel("Field of condition 3").selectOption({ label: "Consent" });
+  await expect(page.getByLabel("Consent status of condition 3")).toHaveValue("subscribed");
+  await expect(page.getByTestId("segment-count")).toHaveText("0 contacts match");
+  await page.getByLabel("Consent status of condition 3").selectOption("unknown");
+  await expect(page.getByTestId("segment-count")).toHaveText("1 contact matches");
   await page.getByRole("button", { name: "Create segment" }).click();
   await expect(page).toHaveURL(/\/contacts\/segments\/seg_[A-Za-z0-9]+$/);
   await expect(page.getByRole("heading", { name: "Lisbon, opted in", level: 1 })).toBeVisible();

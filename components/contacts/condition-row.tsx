@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
 import { humanizeKey, MESSAGE_STATUS_LABELS } from "./format";
-import { attributeType, comparesText, FIELD_LABELS, OP_LABELS, opsFor, takesValue, type ConditionField, type DraftCondition } from "./segment-conditions";
+import { attributeType, comparesText, CONSENT_STATUS_LABELS, FIELD_LABELS, OP_LABELS, opsFor, takesValue, type ConditionField, type DraftCondition } from "./segment-conditions";
 import type { AttributeDefinition, ContactList } from "./types";
 
 /** One condition of the builder: field, operator and a value input that fits the attribute's type. */
@@ -32,7 +32,7 @@ export function ConditionRow({
   const type = draft.field === "attribute" ? attributeType(draft.key, definitions) : null;
 
   function setField(field: ConditionField) {
-    const next = { ...draft, field, value: field === "opted_out" ? "false" : field === "last_message_status" ? "delivered" : "" };
+    const next = { ...draft, field, value: field === "opted_out" ? "false" : field === "last_message_status" ? "delivered" : field === "consent" ? "subscribed" : "" };
     next.op = opsFor(next, definitions)[0] ?? "";
     onChange(next);
   }
@@ -76,6 +76,14 @@ export function ConditionRow({
       <NativeSelect aria-label={`Value of condition ${n}`} value={draft.value} onChange={(event) => onChange({ ...draft, value: event.target.value })} className="min-w-40 flex-1">
         <option value="false">is opted in</option>
         <option value="true">is opted out</option>
+      </NativeSelect>
+    );
+  } else if (draft.field === "consent") {
+    valueInput = (
+      <NativeSelect aria-label={`Consent status of condition ${n}`} value={draft.value} onChange={(event) => onChange({ ...draft, value: event.target.value })} className="min-w-32 flex-1">
+        {Object.entries(CONSENT_STATUS_LABELS).map(([status, label]) => (
+          <option key={status} value={status}>{label}</option>
+        ))}
       </NativeSelect>
     );
   } else if (draft.field === "created_at") {

@@ -41,6 +41,15 @@ describe("segment builder conditions", () => {
     expect(toCondition(newDraft("opted_out", definitions), definitions)).toEqual({ ok: true, condition: { field: "opted_out", value: false } });
   });
 
+  it("a consent row defaults to subscribed, sends a known status and round-trips", () => {
+    const draft = newDraft("consent", definitions);
+    expect(toCondition(draft, definitions)).toEqual({ ok: true, condition: { field: "consent", op: "equals", value: "subscribed" } });
+    expect(toCondition({ ...draft, op: "not_equals", value: "unknown" }, definitions)).toEqual({ ok: true, condition: { field: "consent", op: "not_equals", value: "unknown" } });
+    expect(toCondition({ ...draft, value: "yes" }, definitions).ok).toBe(false);
+    const saved = { field: "consent", op: "equals", value: "unsubscribed" } as const;
+    expect(toCondition(fromCondition(saved), definitions)).toEqual({ ok: true, condition: saved });
+  });
+
   it("round-trips saved conditions", () => {
     const saved = [
       { field: "attribute" as const, key: "visits", op: "lte" as const, value: 2 },

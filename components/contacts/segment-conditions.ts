@@ -1,5 +1,5 @@
 // The segment builder's editable rows and their translation to the API's filter conditions.
-import type { AttributeDefinition, AttributeType, SegmentCondition } from "./types";
+import type { AttributeDefinition, AttributeType, ConsentStatus, SegmentCondition } from "./types";
 
 export type ConditionField = SegmentCondition["field"];
 
@@ -17,7 +17,8 @@ export interface DraftCondition {
 export const FIELD_LABELS: Record<ConditionField, string> = {
   attribute: "Attribute",
   list: "List membership",
-  opted_out: "Consent",
+  opted_out: "Opt-out",
+  consent: "Consent",
   created_at: "Created",
   last_message_status: "Last message status",
 };
@@ -55,6 +56,7 @@ export function opsFor(draft: DraftCondition, definitions: AttributeDefinition[]
     case "created_at":
       return ["before", "after"];
     case "last_message_status":
+    case "consent":
       return ["equals", "not_equals"];
     case "opted_out":
       return [];
@@ -71,6 +73,7 @@ export function newDraft(field: ConditionField, definitions: AttributeDefinition
   draft.op = opsFor(draft, definitions)[0] ?? "";
   if (field === "opted_out") draft.value = "false";
   if (field === "last_message_status") draft.value = "delivered";
+  if (field === "consent") draft.value = "subscribed";
   return draft;
 }
 
@@ -83,12 +86,17 @@ export function fromCondition(condition: SegmentCondition): DraftCondition {
       return { ...base, field: "list", op: condition.op, listId: condition.listId };
     case "opted_out":
       return { ...base, field: "opted_out", value: String(condition.value) };
+    case "consent":
+      return { ...base, field: "consent", op: condition.op, value: condition.value };
     case "created_at":
       return { ...base, field: "created_at", op: condition.op, value: condition.value.slice(0, 10) };
     case "last_message_status":
       return { ...base, field: "last_message_status", op: condition.op, value: condition.value };
   }
 }
+
+export const CONSENT_STATUS_LABELS: Record<ConsentStatus, string> = { subscribed: "subscribed", unknown: "unknown", unsubscribed: "unsubscribed" };
+const isConsentStatus = (value: string): value is ConsentStatus => Object.hasOwn(CONSENT_STATUS_LABELS, value);
 
 export const takesValue = (op: string) => op !== "is_set" && op !== "is_not_set";
 
@@ -126,5 +134,9 @@ export function toCondition(draft: DraftCondition, definitions: AttributeDefinit
         : { ok: false, message: "Pick a date." };
     case "last_message_status":
       return { ok: true, condition: { field: "last_message_status", op: draft.op as "equals" | "not_equals", value: draft.value } };
+    case "consent":
+      return isConsentStatus(draft.value)
+        ? { ok: true, condition: { field: "consent", op: draft.op as "equals" | "not_equals", value: draft.value } }
+        : { ok: false, message: "Pick a consent status." };
   }
 }

@@ -48,6 +48,7 @@ export type SegmentCondition =
   | { field: "attribute"; key: string; op: AttributeOp; value?: string | number | boolean; matchCase?: boolean }
   | { field: "list"; op: "in" | "not_in"; listId: string }
   | { field: "opted_out"; value: boolean }
+  | { field: "consent"; op: "equals" | "not_equals"; value: ConsentStatus }
   | { field: "created_at"; op: "before" | "after"; value: string }
   | { field: "last_message_status"; op: "equals" | "not_equals"; value: string };
 

@@ -1,6 +1,7 @@
 // The segment filter: what the segment builder edits, the API accepts and segments.ts compiles to
 // SQL. Plain zod with no database imports, so the browser can validate a filter as it is built.
 import { z } from "zod";
+import type { ConsentStatus } from "@/db/schema";
 import { identifierSchema, isIsoDate } from "@/lib/contacts/identifiers";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 import { LOG_STATUSES } from "@/lib/statuses/messages";
@@ -50,6 +51,17 @@ const attributeCondition = z
 
 const listCondition = z.object({ field: z.literal("list"), op: z.enum(["in", "not_in"]), listId: z.string().min(1).max(64) });
 const optedOutCondition = z.object({ field: z.literal("opted_out"), value: z.boolean() });
+/** db/schema's consentStatuses, restated so the browser needs no database module; the record keeps the two in step. */
+const CONSENT_STATUS_SET: Record<ConsentStatus, true> = { subscribed: true, unknown: true, unsubscribed: true };
+const consentStatuses = Object.keys(CONSENT_STATUS_SET) as [ConsentStatus, ...ConsentStatus[]];
+
+const consentCondition = z
+  .object({
+    field: z.literal("consent"),
+    op: z.enum(["equals", "not_equals"]),
+    value: z.enum(consentStatuses),
+  })
+  .meta({ description: "The contact's consent status (`subscribed`, `unsubscribed` or `unknown`) is, or is not, this one." });
 const createdAtCondition = z.object({ field: z.literal("created_at"), op: z.enum(["before", "after"]), value: isoDateOrTime });
 const lastMessageCondition = z.object({
   field: z.literal("last_message_status"),
@@ -57,7 +69,7 @@ const lastMessageCondition = z.object({
   value: z.enum(LOG_STATUSES),
 });
 
-export const segmentConditionSchema = z.discriminatedUnion("field", [attributeCondition, listCondition, optedOutCondition, createdAtCondition, lastMessageCondition]);
+export const segmentConditionSchema = z.discriminatedUnion("field", [attributeCondition, listCondition, optedOutCondition, consentCondition, createdAtCondition, lastMessageCondition]);
 export type SegmentCondition = z.output<typeof segmentConditionSchema>;
 
 export const segmentFilterSchema = z

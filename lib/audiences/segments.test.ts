@@ -25,6 +25,7 @@ interface Seed {
   phone: string;
   attributes?: Record<string, unknown>;
   optedOut?: boolean;
+  subscribed?: boolean;
   createdAt?: Date;
   messages?: { status: MessageStatus; at: Date }[];
 }
@@ -33,6 +34,7 @@ const PEOPLE: Record<string, Seed> = {
   ana: {
     phone: "+351910000001",
     attributes: { city: "Lisbon", points: 150, vip: true, birthday: "1990-05-01", note: "100% sure_thing" },
+    subscribed: true,
     createdAt: new Date("2026-01-10T10:00:00Z"),
     messages: [
       { status: "failed", at: new Date("2026-02-01T10:00:00Z") },
@@ -56,7 +58,7 @@ const PEOPLE: Record<string, Seed> = {
     messages: [{ status: "sending", at: new Date("2026-02-04T10:00:00Z") }],
   },
   dora: { phone: "+351910000004", attributes: { points: null, city: 7 }, createdAt: new Date("2026-01-21T00:00:00Z") },
-  elena: { phone: "+351910000005", attributes: { city: "  LISBON\t", note: "Äpfel und Birnen" }, createdAt: new Date("2026-01-22T00:00:00Z") },
+  elena: { phone: "+351910000005", attributes: { city: "  LISBON\t", note: "Äpfel und Birnen" }, subscribed: true, createdAt: new Date("2026-01-22T00:00:00Z") },
 };
 
 let workspaceId: string;
@@ -78,7 +80,9 @@ async function seed(workspaceId: string): Promise<Record<string, string>> {
       attributes: person.attributes ?? {},
       optedOutAt: person.optedOut ? new Date() : null,
       optOutMethod: person.optedOut ? "manual" : null,
-      consentStatus: person.optedOut ? "unsubscribed" : "unknown",
+      consentStatus: person.optedOut ? "unsubscribed" : person.subscribed ? "subscribed" : "unknown",
+      consentSource: person.optedOut ? "manual" : person.subscribed ? "api" : null,
+      consentAt: person.optedOut || person.subscribed ? new Date() : null,
       createdAt: person.createdAt,
     });
     for (const message of person.messages ?? []) {
@@ -188,6 +192,15 @@ describe("segment filters", () => {
   it("opted out true / false", async () => {
     expect(await matching([{ field: "opted_out", value: true }])).toEqual(["carla"]);
     expect(await matching([{ field: "opted_out", value: false }])).toEqual(["ana", "bruno", "dora", "elena"]);
+  });
+
+  it("consent is / is not subscribed, unknown, unsubscribed", async () => {
+    expect(await matching([{ field: "consent", op: "equals", value: "subscribed" }])).toEqual(["ana", "elena"]);
+    expect(await matching([{ field: "consent", op: "equals", value: "unknown" }])).toEqual(["bruno", "dora"]);
+    expect(await matching([{ field: "consent", op: "equals", value: "unsubscribed" }])).toEqual(["carla"]);
+    expect(await matching([{ field: "consent", op: "not_equals", value: "subscribed" }])).toEqual(["bruno", "carla", "dora"]);
+    expect(await matching([{ field: "consent", op: "equals", value: "unknown" }, { field: "consent", op: "equals", value: "subscribed" }], "any")).toEqual(["ana", "bruno", "dora", "elena"]);
+    expect(segmentFilterSchema.safeParse({ match: "all", conditions: [{ field: "consent", op: "equals", value: "yes" }] }).success).toBe(false);
   });
 
   it("created_at before / after: a date covers its whole UTC day, a date-time is exact", async () => {

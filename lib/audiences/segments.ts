@@ -109,6 +109,8 @@ function conditionCompiled(condition: SegmentCondition): SQL {
       return condition.op === "in" ? listMember(condition.listId) : sql`not ${listMember(condition.listId)}`;
     case "opted_out":
       return condition.value ? sql`${c.optedOutAt} is not null` : sql`${c.optedOutAt} is null`;
+    case "consent":
+      return condition.op === "equals" ? sql`${c.consentStatus} = ${condition.value}` : sql`${c.consentStatus} <> ${condition.value}`;
     case "created_at":
       return createdAtCompiled(condition.op, condition.value);
     case "last_message_status": {

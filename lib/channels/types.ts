@@ -137,6 +137,8 @@ export interface ChannelTemplate {
   status: string;
   parameterFormat: "POSITIONAL" | "NAMED";
   components: unknown[];
+  /** Why the provider rejected it, in words a marketer can act on; null when it gives no reason (or did not reject it). */
+  statusReason: string | null;
 }
 
 export interface NumberInfo {

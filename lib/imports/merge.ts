@@ -32,7 +32,8 @@ const LARGE_IMPORT_ROWS = 20_000;
  * - consent (lib/contacts/consent.ts, rule `import`): `unsubscribed` unsubscribes (method `import`,
  *   detail the file name) a contact who is not already; `subscribed` subscribes unknown contacts and
  *   those an import unsubscribed; `unknown` lifts only an import's unsubscribe; an empty cell
- *   changes nothing (new contacts: unknown);
+ *   changes nothing (new contacts: unknown). A CSV body of `POST /contacts/bulk` (`consentChange`)
+ *   follows its JSON form instead: the caller's source and detail, rule `direct`;
  * - every valid contact joins the list (already a member: nothing happens).
  */
 export async function runImport(db: Executor, workspaceId: string, importId: string): Promise<MergeCounts | null> {
@@ -106,9 +107,12 @@ async function registerAttributes(tx: Executor, workspaceId: string, options: St
 
 async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string): Promise<{ counts: MergeCounts; staged: number }> {
   const update = options.updateExisting ? sql`true` : sql`false`;
-  const change = { source: "import" as const, detail: sql`${fileName}` };
+  // A CSV body of POST /contacts/bulk states consent as its JSON form does (the caller's, rule `direct`).
+  const change = options.consentChange
+    ? { source: options.consentChange.source, detail: sql`${options.consentChange.detail}` }
+    : { source: "import" as const, detail: sql`${fileName}` };
   const fresh = newContactConsentSql(sql`v.consent`, change);
-  const consentChanges = consentChangeSql(sql`v.consent`, "import");
+  const consentChanges = consentChangeSql(sql`v.consent`, options.consentChange ? "direct" : "import");
   const [row] = await queryRows<{ valid: number; invalid: number; distinct_phones: number; created: number; updated: number }>(
     tx,
     sql`with staged as (

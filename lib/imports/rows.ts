@@ -6,6 +6,7 @@ import { parsePhone, type CountryCode } from "@/lib/contacts/phone";
 import { MAX_CONTACT_NAME_LENGTH } from "@/lib/contacts/schemas";
 import { isStorableText, toStorableText } from "@/lib/http/storable-text";
 import type { AttributeType, ConsentStatus } from "@/db/schema";
+import { CONSENT_PRESETS, consentKey, CSV_BODY_CONSENT_VALUES } from "./consent-values";
 import type { ImportOptions } from "./schemas";
 
 export interface StagedRow {
@@ -34,21 +35,9 @@ export type RowMapper = (record: string[], rowNumber: number) => StagedRow;
  * The deprecated `opted_out` column as a consent value mapping: true/yes/1 unsubscribe, false/no/0
  * lift an unsubscribe an import made (the merge never lifts one made by reply, by hand or by the API).
  */
-export const OPTED_OUT_VALUES: Readonly<Record<string, ConsentStatus>> = {
-  true: "unsubscribed",
-  yes: "unsubscribed",
-  y: "unsubscribed",
-  "1": "unsubscribed",
-  false: "unknown",
-  no: "unknown",
-  n: "unknown",
-  "0": "unknown",
-};
+export const OPTED_OUT_VALUES: Readonly<Record<string, ConsentStatus>> = CONSENT_PRESETS.opted_out.values;
 
-/** How a consent cell is compared with the mapping's values. */
-export function consentKey(cell: string): string {
-  return cell.trim().toLowerCase();
-}
+export { consentKey };
 
 /** A consent cell through its value mapping: null for an empty cell, undefined for a value not in the mapping. */
 export function parseConsentCell(cell: string, values: ReadonlyMap<string, ConsentStatus>): ConsentStatus | null | undefined {
@@ -160,7 +149,10 @@ export function headerMismatches(options: Pick<ImportOptions, "columns">, header
   return problems;
 }
 
-/** The default mapping of a CSV sent without one: phone and name by header, every other column a string attribute. */
+/**
+ * The default mapping of a CSV sent without one: phone, name, consent (CSV_BODY_CONSENT_VALUES) and the
+ * deprecated opted_out by header, every other column a string attribute.
+ */
 export function defaultColumns(header: string[]): { columns: ImportOptions["columns"]; problems: string[] } {
   const problems: string[] = [];
   const normalized = header.map((h) => h.trim().toLowerCase());
@@ -170,6 +162,7 @@ export function defaultColumns(header: string[]): { columns: ImportOptions["colu
     if (key === "phone") return { index, header: h, target: { type: "phone" as const } };
     if (key === "name") return { index, header: h, target: { type: "name" as const } };
     if (key === "opted_out") return { index, header: h, target: { type: "opted_out" as const } };
+    if (key === "consent") return { index, header: h, target: { type: "consent" as const, values: { ...CSV_BODY_CONSENT_VALUES } } };
     return { index, header: h, target: { type: "attribute" as const, key: h.trim(), attributeType: "string" as const } };
   });
   return { columns, problems };

@@ -5,6 +5,7 @@ import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/
 import { queryRows } from "@/db/rows";
 import { contactImportRows, contactImports, contactLists } from "@/db/schema";
 import { attributeTypesOf } from "@/lib/contacts/attributes";
+import { consentChangeOf } from "@/lib/contacts/service";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed, type FieldError } from "@/lib/http/errors";
@@ -100,7 +101,15 @@ export async function createImport(db: Executor, workspaceId: string, options: I
 
 /** A job for a CSV body sent to `POST /contacts/bulk`: columns from the header, existing contacts updated. */
 export async function createCsvBodyImport(db: Executor, workspaceId: string, fileName: string, actor: Actor | null): Promise<ImportView> {
-  const stored: StoredOptions = { fileName, columns: [], defaultCountry: null, updateExisting: true, permissionConfirmed: false, autoColumns: true };
+  const stored: StoredOptions = {
+    fileName,
+    columns: [],
+    defaultCountry: null,
+    updateExisting: true,
+    permissionConfirmed: false,
+    autoColumns: true,
+    ...(actor ? { consentChange: consentChangeOf(actor) } : {}),
+  };
   const [row] = await db
     .insert(contactImports)
     .values({ id: newId("imp"), workspaceId, fileName, options: stored as unknown as Record<string, unknown>, ...creator(actor) })

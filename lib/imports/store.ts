@@ -3,13 +3,13 @@
 // `contact_import_rows`.
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { contactImportRows, contactImports } from "@/db/schema";
+import { contactImportRows, contactImports, type ConsentStatus } from "@/db/schema";
 import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { payloadTooLarge } from "@/lib/http/body";
 import { isStorableText } from "@/lib/http/storable-text";
 import { describeError } from "@/lib/logging";
 import { csvRecords, MAX_RECORD_CHARS, RecordTooLong } from "./csv";
-import { defaultColumns, headerMismatches, rowMapper, tooLongRow } from "./rows";
+import { defaultColumns, headerMismatches, parseConsentCell, rowMapper, tooLongRow } from "./rows";
 import { importOptionsSchema, MAX_IMPORT_FILE_BYTES, type ImportOptions } from "./schemas";
 import { openStagingSink, type StagingSink } from "./staging";
 
@@ -18,6 +18,11 @@ export interface StoredOptions extends ImportOptions {
   /** Set for a CSV body sent without a mapping: the columns come from the header. */
   autoColumns?: boolean;
   header?: string[];
+  /**
+   * Set for a CSV body of `POST /contacts/bulk`: consent is the caller's, as in its JSON form (source
+   * `api` with the key's name, or `manual` with the user's email; rule `direct`), not an import's.
+   */
+  consentChange?: { source: "api" | "manual"; detail: string | null };
 }
 
 const PROGRESS_EVERY_ROWS = 20_000;
@@ -139,6 +144,7 @@ export async function storeImportFile(
   try {
     sink = reportingFailures(await openStagingSink(db, importId).catch((error: unknown) => Promise.reject(new StagingFailure("Starting to stage the rows failed.", { cause: error }))));
     let map: ReturnType<typeof rowMapper> | null = null;
+    let strictConsent: ReturnType<typeof consentColumn> = null;
     let rowNumber = 1;
     for await (const batch of csvRecords(utf8Text(body, options.limitBytes ?? MAX_IMPORT_FILE_BYTES))) {
       for (const record of batch) {
@@ -146,9 +152,11 @@ export async function storeImportFile(
           if (record instanceof RecordTooLong) throw headerTooLong();
           stored = withHeader(stored, record);
           map = rowMapper(stored);
+          strictConsent = stored.autoColumns ? consentColumn(stored) : null;
           continue;
         }
         rowNumber++;
+        if (strictConsent && !(record instanceof RecordTooLong)) assertConsentCell(strictConsent, record, rowNumber);
         await sink.add(record instanceof RecordTooLong ? tooLongRow(rowNumber, MAX_RECORD_CHARS, record.unclosedQuote) : map(record, rowNumber));
         rowsRead++;
         if (rowsRead % PROGRESS_EVERY_ROWS === 0) {
@@ -185,11 +193,12 @@ function withHeader(stored: StoredOptions, header: string[]): StoredOptions {
   if (stored.autoColumns) {
     const { columns, problems } = defaultColumns(header);
     if (problems.length > 0) throw headerProblem(problems);
-    const parsed = importOptionsSchema.safeParse({ ...stored, columns, autoColumns: undefined, header: undefined });
+    // The caller states consent as the JSON form does (no permission confirmation there either).
+    const parsed = importOptionsSchema.safeParse({ ...stored, columns, permissionConfirmed: true, autoColumns: undefined, header: undefined, consentChange: undefined });
     if (!parsed.success) {
       throw headerProblem(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
     }
-    return { ...parsed.data, autoColumns: true, header };
+    return { ...parsed.data, autoColumns: true, header, ...(stored.consentChange ? { consentChange: stored.consentChange } : {}) };
   }
   const unstorable = header.findIndex((cell) => !isStorableText(cell));
   if (unstorable !== -1) {
@@ -201,6 +210,29 @@ function withHeader(stored: StoredOptions, header: string[]): StoredOptions {
   const problems = headerMismatches(stored, header);
   if (problems.length > 0) throw headerProblem(problems);
   return { ...stored, header };
+}
+
+/** The consent column of a CSV body, whose values are refused with 422 (the JSON form's rule) rather than row by row. */
+function consentColumn(stored: StoredOptions): { index: number; header: string; values: Map<string, ConsentStatus> } | null {
+  const column = stored.columns.find((candidate) => candidate.target.type === "consent");
+  if (!column || column.target.type !== "consent") return null;
+  return { index: column.index, header: column.header, values: new Map(Object.entries(column.target.values)) };
+}
+
+function assertConsentCell(column: NonNullable<ReturnType<typeof consentColumn>>, record: string[], rowNumber: number): void {
+  const cell = record[column.index] ?? "";
+  if (parseConsentCell(cell, column.values) !== undefined) return;
+  const shown = isStorableText(cell) ? `"${cell.trim().slice(0, 40)}"` : "a value with a NUL character";
+  throw validationFailed(
+    [
+      {
+        path: `file.rows[${rowNumber}].consent`,
+        code: "invalid_consent",
+        message: `Row ${rowNumber}: ${shown} is not a consent value; send subscribed, unsubscribed or unknown (or yes/no, true/false, 1/0), or leave the cell empty.`,
+      },
+    ],
+    `Row ${rowNumber} of the file has a consent value that is not one of subscribed, unsubscribed, unknown, yes, no, true, false, 1, 0; nothing was imported.`,
+  );
 }
 
 function headerTooLong(): ApiError {

@@ -34,7 +34,7 @@ describe("templates", () => {
     await updateSenderSettings(db, workspaceId, { provider: "whatsapp", phoneNumberId: "1065403522", wabaId: "1022901293", accessToken: "EAAtok" });
     let remote = [
       { id: "9001", name: "welcome", language: "en_US", category: "MARKETING", status: "APPROVED", parameter_format: "NAMED", components: [{ type: "BODY", text: "Hi {{name}}" }] },
-      { id: "9002", name: "receipt", language: "de", category: "UTILITY", status: "REJECTED", components: [{ type: "BODY", text: "Beleg {{1}}" }] },
+      { id: "9002", name: "receipt", language: "de", category: "UTILITY", status: "REJECTED", rejected_reason: "INVALID_FORMAT", components: [{ type: "BODY", text: "Beleg {{1}}" }] },
     ];
     fakeGraph().handle((req) => {
       if (req.path !== "/v23.0/1022901293/message_templates") return { status: 404, body: {} };
@@ -49,12 +49,38 @@ describe("templates", () => {
       ["welcome", "APPROVED", "NAMED", ["body.name"]],
       ["receipt", "REJECTED", "POSITIONAL", ["body.1"]],
     ]);
+    // The Templates page shows why, in the words the status webhook uses.
+    expect(list.find((t) => t.name === "receipt")!.statusReason).toBe("The template's format is invalid (variables, examples or length).");
+    expect(list.find((t) => t.name === "welcome")!.statusReason).toBeNull();
 
     remote = [{ ...remote[0]!, status: "PAUSED" }];
     expect(await syncTemplates(db, workspaceId)).toEqual({ provider: "whatsapp", total: 1, approved: 0, removed: 1 });
     const after = await listTemplates(db, workspaceId);
     expect(after.map((t) => `${t.name}:${t.status}`).sort()).toEqual(["receipt:DELETED", "welcome:PAUSED"]);
     expect(after.find((t) => t.name === "welcome")!.id).toBe(list.find((t) => t.name === "welcome")!.id);
+  });
+
+  it("keeps a rejection reason up to date: a new reason replaces it, approval clears it, a list without one keeps the webhook's", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    await updateSenderSettings(db, workspaceId, { provider: "whatsapp", phoneNumberId: "1065403523", wabaId: "1022901294", accessToken: "EAAtok" });
+    const template = { id: "9101", name: "promo", language: "en", category: "UTILITY", components: [{ type: "BODY", text: "Sale!" }] };
+    let remote: Record<string, unknown>[] = [{ ...template, status: "REJECTED", rejected_reason: "PROMOTIONAL" }];
+    fakeGraph().handle((req) => (req.path === "/v23.0/1022901294/message_templates" ? { body: { data: remote, paging: { cursors: {} } } } : { status: 404, body: {} }));
+    const reason = async () => (await listTemplates(db, workspaceId)).find((t) => t.name === "promo")!.statusReason;
+
+    await syncTemplates(db, workspaceId);
+    expect(await reason()).toBe("Promotional content is not allowed in this category.");
+    remote = [{ ...template, status: "REJECTED", rejected_reason: "TAG_CONTENT_MISMATCH" }];
+    await syncTemplates(db, workspaceId);
+    expect(await reason()).toBe("The content does not match the category or language chosen.");
+    // Still rejected, the list saying NONE: the reason already stored (by a sync or the status webhook) stays.
+    remote = [{ ...template, status: "REJECTED", rejected_reason: "NONE" }];
+    await syncTemplates(db, workspaceId);
+    expect(await reason()).toBe("The content does not match the category or language chosen.");
+    remote = [{ ...template, status: "APPROVED", rejected_reason: "NONE" }];
+    await syncTemplates(db, workspaceId);
+    expect(await reason()).toBeNull();
   });
 
   it("answers a refused sync with the Graph error and changes nothing", async () => {

@@ -188,6 +188,7 @@ export async function syncTemplates(db: Executor, workspaceId: string, options: 
           status: t.status,
           parameterFormat: t.parameterFormat,
           components: t.components,
+          statusReason: t.statusReason,
           syncedAt: now,
         })
         .onConflictDoUpdate({
@@ -198,6 +199,10 @@ export async function syncTemplates(db: Executor, workspaceId: string, options: 
             status: t.status,
             parameterFormat: t.parameterFormat,
             components: t.components,
+            // The list's rejection reason; without one, a reason the status webhook gave for the same
+            // status (a pause, a rejection) stays, and any other status has none.
+            statusReason: sql`case when ${t.statusReason}::text is not null then ${t.statusReason}::text
+              when ${templates.status} = ${t.status}::text and ${t.status}::text <> 'APPROVED' then ${templates.statusReason} end`,
             syncedAt: now,
             updatedAt: now,
           },

@@ -1,6 +1,10 @@
 // Column mapping of the import wizard: guesses from headers and sample values, validation, and the
 // `columns` member of `POST /api/v1/imports`.
+import { CONSENT_PRESETS, consentKey, type ConsentPreset } from "@/lib/imports/consent-values";
+
 import type { AttributeDefinition, AttributeType, ColumnTarget, ConsentStatus } from "../types";
+
+export { CONSENT_PRESETS, consentKey, type ConsentPreset };
 
 /** A consent column: each value of the column (lower case, trimmed) → a status; values left out refuse their row. */
 export type ConsentValues = Record<string, ConsentStatus>;
@@ -10,26 +14,6 @@ export type ColumnChoice =
   | { kind: "consent"; preset: ConsentPreset; values: ConsentValues }
   | { kind: "existing"; key: string }
   | { kind: "new"; key: string; attributeType: AttributeType };
-
-/**
- * Presets of an opt-in column: "no" means the contact did not opt in (unknown: no marketing, as
- * before for other messages), not that they opted out; a value can be set to Unsubscribed by hand.
- */
-export const CONSENT_PRESETS = {
-  yes_no: { label: "Yes / No", values: { yes: "subscribed", y: "subscribed", no: "unknown", n: "unknown" } },
-  true_false: { label: "True / False", values: { true: "subscribed", false: "unknown" } },
-  one_zero: { label: "1 / 0", values: { "1": "subscribed", "0": "unknown" } },
-  subscribed: { label: "Subscribed / Unsubscribed", values: { subscribed: "subscribed", unsubscribed: "unsubscribed", unknown: "unknown" } },
-  opted_out: {
-    label: "Opted out (true / false)",
-    values: { true: "unsubscribed", yes: "unsubscribed", y: "unsubscribed", "1": "unsubscribed", false: "unknown", no: "unknown", n: "unknown", "0": "unknown" },
-  },
-  custom: { label: "Custom", values: {} },
-} as const satisfies Record<string, { label: string; values: ConsentValues }>;
-export type ConsentPreset = keyof typeof CONSENT_PRESETS;
-
-/** How a consent cell is compared with the mapping (the server compares the same way). */
-export const consentKey = (cell: string) => cell.trim().toLowerCase();
 
 /** The preset whose values cover the column's values best (yes/no for `Yes`, `no`…). */
 export function presetFor(values: string[], optedOutColumn = false): ConsentPreset {

@@ -59,7 +59,12 @@ describe("listMessageTemplates", () => {
         paging: { cursors: { before: "b0", after: "c1" }, next: `${"https://graph.facebook.com"}/next1` },
       },
       c1: {
-        data: [{ id: "2", name: "b", language: "de", category: "MARKETING", status: "PENDING", components: [] }, { id: "3", language: "x" }],
+        data: [
+          { id: "2", name: "b", language: "de", category: "MARKETING", status: "PENDING", components: [], rejected_reason: "NONE" },
+          { id: "3", language: "x" },
+          { id: "4", name: "c", language: "fr", category: "MARKETING", status: "REJECTED", components: [], rejected_reason: "INCORRECT_CATEGORY" },
+          { id: "5", name: "d", language: "fr", category: "MARKETING", status: "REJECTED", components: [], rejected_reason: "NONE" },
+        ],
         paging: { cursors: { before: "c1", after: "c2" } },
       },
     };
@@ -67,12 +72,24 @@ describe("listMessageTemplates", () => {
     const before = graph.requests.length;
     const list = await listMessageTemplates(config, "555", { pageSize: 1 });
     expect(list).toEqual([
-      { id: "1", name: "a", language: "en_US", category: "UTILITY", status: "APPROVED", parameterFormat: "NAMED", components: [{ type: "BODY", text: "{{x}}" }] },
-      { id: "2", name: "b", language: "de", category: "MARKETING", status: "PENDING", parameterFormat: "POSITIONAL", components: [] },
+      { id: "1", name: "a", language: "en_US", category: "UTILITY", status: "APPROVED", parameterFormat: "NAMED", components: [{ type: "BODY", text: "{{x}}" }], statusReason: null },
+      { id: "2", name: "b", language: "de", category: "MARKETING", status: "PENDING", parameterFormat: "POSITIONAL", components: [], statusReason: null },
+      {
+        id: "4",
+        name: "c",
+        language: "fr",
+        category: "MARKETING",
+        status: "REJECTED",
+        parameterFormat: "POSITIONAL",
+        components: [],
+        statusReason: "The content does not fit the category chosen: promotional copy belongs in a marketing template.",
+      },
+      { id: "5", name: "d", language: "fr", category: "MARKETING", status: "REJECTED", parameterFormat: "POSITIONAL", components: [], statusReason: null },
     ]);
     const calls = graph.requests.slice(before);
     expect(calls.map((c) => c.query.get("after"))).toEqual([null, "c1"]);
     expect(calls[0]!.query.get("limit")).toBe("1");
+    expect(calls[0]!.query.get("fields")?.split(",")).toContain("rejected_reason");
   });
 });
 

@@ -1,6 +1,7 @@
 // WhatsApp Business Management calls: the phone number's profile and limits, and template listing.
 import type { ChannelTemplate } from "../types";
 import { graphRequest, type GraphConfig } from "./graph";
+import { describeTemplateRejection } from "./templates";
 
 export interface PhoneNumberInfo {
   id: string;
@@ -68,6 +69,8 @@ interface TemplatePage {
     status?: string;
     parameter_format?: string;
     components?: unknown[];
+    /** Why Meta rejected it (`INVALID_FORMAT`, `NONE` when not rejected). */
+    rejected_reason?: string;
   }[];
   paging?: { cursors?: { after?: string }; next?: string };
 }
@@ -84,21 +87,24 @@ export async function listMessageTemplates(
   for (let page = 0; page < maxPages; page++) {
     const body = await graphRequest<TemplatePage>(config, "GET", `${encodeURIComponent(wabaId)}/message_templates`, {
       query: {
-        fields: "id,name,language,category,status,parameter_format,components",
+        fields: "id,name,language,category,status,parameter_format,components,rejected_reason",
         limit: options.pageSize ?? 100,
         after,
       },
     });
     for (const item of body.data ?? []) {
       if (!item.name || !item.language) continue;
+      const status = String(item.status ?? "PENDING").toUpperCase();
       templates.push({
         id: item.id ?? null,
         name: item.name,
         language: item.language,
         category: String(item.category ?? "UTILITY").toUpperCase(),
-        status: String(item.status ?? "PENDING").toUpperCase(),
+        status,
         parameterFormat: String(item.parameter_format ?? "POSITIONAL").toUpperCase() === "NAMED" ? "NAMED" : "POSITIONAL",
         components: Array.isArray(item.components) ? item.components : [],
+        // Worded as the status webhook words it (templates.ts).
+        statusReason: status === "REJECTED" && typeof item.rejected_reason === "string" ? describeTemplateRejection(item.rejected_reason) : null,
       });
     }
     after = body.paging?.cursors?.after;

@@ -1,11 +1,17 @@
 // Endpoints of the imports area (and the bulk contact upsert, which can start an import); spread
 // into ENDPOINTS in ../registry.ts.
+import { CSV_BODY_CONSENT_VALUES } from "@/lib/imports/consent-values";
 import { MAX_RECORD_CHARS } from "@/lib/imports/csv";
 import { bulkContactsSchema, bulkResultSchema, importOptionsSchema, importPageSchema, importSchema, listImportsQuerySchema } from "@/lib/imports/schemas";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter } from "../endpoint";
 import { EXAMPLE_IDS } from "../schemas";
 
 const IMPORT_ID = "imp_2XyZ7bNm4QwE9rTu";
+
+/** The `consent` column of a CSV body, from the values the server accepts. */
+const CSV_CONSENT_TEXT = `A \`consent\` column sets consent as the JSON form's \`consent\` does (source \`api\`, the key's name as detail): ${Object.entries(CSV_BODY_CONSENT_VALUES)
+  .map(([value, status]) => `\`${value}\` → ${status}`)
+  .join(", ")} (any letter case); an empty cell leaves consent as it is. Any other value answers 422 naming the row (\`file.rows[{row}].consent\`, rows numbered as in a spreadsheet, the header is row 1) and imports nothing.`;
 const NEXT_CURSOR = "WyJvIiwiMjAyNi0xMS0yMVQxNDowMzowNy41MTIwMDBaIiwiaW1wXzJYeVo3Yk5tNFF3RTlyVHUiXQ";
 
 const importLocation = { description: "`/api/v1/imports/{id}` of the import.", schema: { type: "string" }, required: true };
@@ -154,7 +160,7 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
     tag: "Contacts",
     summary: "Upsert many contacts",
     description:
-      "A JSON array of up to 1,000 contacts (each `{ phone, name?, attributes?, optedOut? }`, E.164 phones, each phone once), created or updated by phone in one statement: all or nothing, with per-item errors such as `[3].phone`. Attributes are merged into the stored ones and must fit their declared types. For more, send a CSV file as the body with `Content-Type: text/csv` (`--data-binary @contacts.csv`): it becomes an import job (202, `Location: /api/v1/imports/{id}`) whose header row maps the columns — `phone` (required), `name`, `opted_out`, and every other column a text attribute named after its header; existing contacts are updated. The file follows the rules of an import's file (UTF-8, the row length cap, rows refused one by one with their reasons).",
+      `A JSON array of up to 1,000 contacts (each \`{ phone, name?, attributes?, consent?, optedOut? }\`, E.164 phones, each phone once), created or updated by phone in one statement: all or nothing, with per-item errors such as \`[3].phone\`. Attributes are merged into the stored ones and must fit their declared types. For more, send a CSV file as the body with \`Content-Type: text/csv\` (\`--data-binary @contacts.csv\`): it becomes an import job (202, \`Location: /api/v1/imports/{id}\`) whose header row maps the columns — \`phone\` (required), \`name\`, \`consent\`, \`opted_out\`, and every other column a text attribute named after its header; existing contacts are updated. ${CSV_CONSENT_TEXT} The file follows the rules of an import's file (UTF-8, the row length cap, other rows refused one by one with their reasons).`,
     auth: "apiKey",
     body: {
       schema: bulkContactsSchema,
@@ -169,8 +175,8 @@ export const IMPORTS_ENDPOINTS: Endpoint[] = [
     csvBody: {
       required: true,
       description:
-        "Or a CSV file with `Content-Type: text/csv` (up to 200 MiB): the header row maps the columns (`phone` required, `name`, `opted_out`, any other column a text attribute named after its header).",
-      example: "phone,name,city\r\n+351912345678,Rita Alves,Porto\r\n+14155552671,Maria,San Francisco\r\n",
+        `Or a CSV file with \`Content-Type: text/csv\` (up to 200 MiB): the header row maps the columns (\`phone\` required, \`name\`, \`consent\`, \`opted_out\`, any other column a text attribute named after its header). ${CSV_CONSENT_TEXT}`,
+      example: "phone,name,consent,city\r\n+351912345678,Rita Alves,subscribed,Porto\r\n+14155552671,Maria,no,San Francisco\r\n",
     },
     responses: [
       {

@@ -120,6 +120,45 @@ describe("POST /api/v1/contacts/bulk (CSV)", () => {
     expect((await contact(owner, "+447911123514")).body).toMatchObject({ name: "After" });
   });
 
+  it("a consent column sets consent as the JSON form does: statuses and yes/no, true/false, 1/0, source api with the key's name", async () => {
+    // An earlier unsubscribe by the API: the JSON form's rule (`direct`) lets the caller lift it, unlike an import's.
+    await bulk(owner, [{ phone: "+447911123526", consent: "unsubscribed" }]);
+    const csv = [
+      "phone,Consent,city",
+      "+447911123521,subscribed,York",
+      "+447911123522,Unsubscribed,York",
+      "+447911123523,yes,York",
+      "+447911123524, 0 ,York",
+      "+447911123525,,York",
+      "+447911123526,TRUE,York",
+      "+447911123527,no,York",
+    ].join("\n");
+    const response = await bulk(owner, `${csv}\n`, { "content-type": "text/csv" });
+    expect(response.status).toBe(202);
+    expect(await finished(owner, response.headers.get("location")!)).toMatchObject({ status: "completed", created: 6, updated: 1, invalid: 0 });
+    const consentOf = async (phone: string) => ((await contact(owner, phone)).body as { consent: Record<string, unknown> }).consent;
+    expect(await consentOf("+447911123521")).toMatchObject({ status: "subscribed", source: "api" });
+    expect(await consentOf("+447911123522")).toMatchObject({ status: "unsubscribed", source: "api", optedOut: true, method: "api", detail: "Test integration" });
+    expect(await consentOf("+447911123523")).toMatchObject({ status: "subscribed", source: "api" });
+    expect(await consentOf("+447911123524")).toMatchObject({ status: "unknown" });
+    expect(await consentOf("+447911123525")).toMatchObject({ status: "unknown", source: null });
+    expect(await consentOf("+447911123526")).toMatchObject({ status: "subscribed", source: "api", optedOut: false });
+    expect(await consentOf("+447911123527")).toMatchObject({ status: "unknown" });
+    // The column is consent, not an attribute.
+    expect((await contact(owner, "+447911123521")).body).toMatchObject({ attributes: { city: "York" } });
+    expect(((await contact(owner, "+447911123521")).body as { attributes: Record<string, unknown> }).attributes).not.toHaveProperty("Consent");
+  });
+
+  it("422 naming the row for a consent value it does not know, importing nothing and leaving no job", async () => {
+    const response = await bulk(owner, "phone,consent\n+447911123531,yes\n+447911123532,maybe\n+447911123533,no\n", { "content-type": "text/csv" });
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toEqual([expect.objectContaining({ path: "file.rows[3].consent", code: "invalid_consent", message: expect.stringMatching(/^Row 3: "maybe"/) })]);
+    expect(response.body.detail).toMatch(/Row 3/);
+    expect((await contact(owner, "+447911123531")).status).toBe(404);
+    const jobs = await callRoute<{ data: ImportView[] }>(LIST_IMPORTS, "GET", "/api/v1/imports?limit=100", { key: owner.key });
+    expect(jobs.body.data.filter((job) => job.status === "awaiting_file")).toEqual([]);
+  });
+
   it("415 for a body that is neither JSON nor CSV", async () => {
     expect((await bulk(owner, "phone\n+447911123505\n", { "content-type": "text/plain" })).status).toBe(415);
   });
