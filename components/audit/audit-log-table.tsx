@@ -1,7 +1,6 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { useBelowMd } from "@/components/ui/use-below-md";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { auditActionLabel } from "@/lib/audit/actions";
 import type { AuditEventView } from "@/lib/audit/service";
@@ -90,9 +89,24 @@ function AuditLogList({ events }: { events: AuditEventView[] }) {
   );
 }
 
+/**
+ * A table on wide screens, a list on phones: both are rendered and CSS shows one (the other is
+ * display:none, so assistive technology meets it once), so a phone never sees the table first.
+ */
 export function AuditLogTable({ events }: { events: AuditEventView[] }) {
-  const narrow = useBelowMd();
-  if (narrow) return <AuditLogList events={events} />;
+  return (
+    <>
+      <div className="hidden md:block">
+        <AuditLogWideTable events={events} />
+      </div>
+      <div className="md:hidden">
+        <AuditLogList events={events} />
+      </div>
+    </>
+  );
+}
+
+function AuditLogWideTable({ events }: { events: AuditEventView[] }) {
   return (
     <Table aria-label="Audit log">
       <TableHeader>
