@@ -213,6 +213,19 @@ test("several WhatsApp numbers: add one, make it the default, choose it in a cam
   await expect(table.getByRole("row", { name: /Sandbox/ })).not.toContainText("Default");
   await screenshotsAtBothWidths(page, "settings-senders");
 
+  // Templates are listed per number: the default's first, the others one link away.
+  await page.goto("/templates");
+  const numbers = page.getByRole("navigation", { name: "WhatsApp number" });
+  await expect(numbers.getByRole("link", { name: "Brand FR (default)" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByText("No templates yet")).toBeVisible();
+  await numbers.getByRole("link", { name: "Sandbox" }).click();
+  await expect(page).toHaveURL(/\/templates\?sender=snd_/);
+  await expect(numbers.getByRole("link", { name: "Sandbox" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("cell", { name: "order_confirmation" })).toBeVisible();
+  await screenshotsAtBothWidths(page, "templates-per-number");
+  await page.goto("/templates?sender=snd_doesnotexist");
+  await expect(page.getByRole("heading", { name: "This page does not exist" })).toBeVisible();
+
   // A new campaign gets the default sender, and can switch to another one.
   await page.goto("/campaigns");
   await page.getByRole("button", { name: "New campaign" }).first().click();

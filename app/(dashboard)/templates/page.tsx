@@ -2,6 +2,7 @@ import { FileText, Plus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
+import { SenderSwitch } from "@/components/templates/sender-switch";
 import { TemplateStatusBadge } from "@/components/templates/template-status";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -9,17 +10,25 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
+import { orNotFound } from "@/lib/http/page-not-found";
+import { listSenderRows } from "@/lib/senders/service";
 import { listTemplates } from "@/lib/templates/service";
 
 export const metadata: Metadata = { title: "Templates" };
 
 const CATEGORY: Record<string, string> = { MARKETING: "Marketing", UTILITY: "Utility", AUTHENTICATION: "Authentication" };
 
-/** The default sender's templates with their review status and WhatsApp's reason. */
-export default async function TemplatesPage() {
+/** A sender's templates (the default one's unless `?sender=` names another) with their review status and WhatsApp's reason. */
+export default async function TemplatesPage({ searchParams }: { searchParams: Promise<{ sender?: string | string[] }> }) {
   await connection();
   const user = await requireUser();
-  const templates = await listTemplates(await getDb(), user.workspaceId);
+  const db = await getDb();
+  const requested = (await searchParams).sender;
+  const senderId = typeof requested === "string" && requested ? requested : undefined;
+  const senders = await listSenderRows(db, user.workspaceId);
+  // Another workspace's sender, or none at all: the not-found page, as for any other id.
+  const selected = senderId ? senders.find((sender) => sender.id === senderId) : (senders.find((sender) => sender.isDefault) ?? senders[0]);
+  const templates = await orNotFound(listTemplates(db, user.workspaceId, { senderId: selected?.id ?? senderId }));
   const newButton = (
     <Button asChild>
       <Link href="/templates/new">
@@ -34,6 +43,7 @@ export default async function TemplatesPage() {
         description="Every business-initiated WhatsApp message uses a template WhatsApp approved. Write one here and submit it for review; its status updates when WhatsApp decides."
         actions={newButton}
       />
+      <SenderSwitch senders={senders.map(({ id, name, isDefault }) => ({ id, name, isDefault }))} selectedId={selected?.id ?? ""} />
       {templates.length === 0 ? (
         <EmptyState icon={<FileText aria-hidden />} title="No templates yet" description="Write your first template, or sync the ones of your WhatsApp account in Settings → WhatsApp." action={newButton} />
       ) : (
