@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getCountries } from "libphonenumber-js/max";
 import { z } from "zod";
+import { countryCodeSchema } from "@/lib/contacts/phone";
 import type { Executor } from "@/db";
 import { memberships, workspaces } from "@/db/schema";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
@@ -73,15 +73,10 @@ export async function renameWorkspace(
   });
 }
 
-const COUNTRIES = new Set<string>(getCountries());
-
 /** `PUT /api/workspace/default-country`: the country numbers without a country code are read in, or null for none. */
 export const defaultCountrySchema = z
   .object({
-    defaultCountry: z
-      .string()
-      .refine((code) => COUNTRIES.has(code), { message: "Choose a country from the list (an ISO 3166-1 alpha-2 code in upper case, such as GB or US)." })
-      .nullable(),
+    defaultCountry: countryCodeSchema("Choose a country from the list (an ISO 3166-1 alpha-2 code in upper case, such as GB or US).").nullable(),
   })
   .strict();
 export type DefaultCountryInput = z.input<typeof defaultCountrySchema>;

@@ -2,9 +2,16 @@
 // reason. A number without a country code is never guessed into one: it needs an explicit default
 // country. Spreadsheet damage (`4.41E+11`) has lost digits and is refused, never repaired.
 import { z } from "zod";
-import { Metadata, parsePhoneNumberFromString, validatePhoneNumberLength, type CountryCode } from "libphonenumber-js/max";
+import { getCountries, Metadata, parsePhoneNumberFromString, validatePhoneNumberLength, type CountryCode } from "libphonenumber-js/max";
 
 export type { CountryCode } from "libphonenumber-js/max";
+
+const COUNTRIES = new Set<string>(getCountries());
+
+/** A default country for numbers written without a country code: an ISO 3166-1 alpha-2 code the phone rule knows. */
+export function countryCodeSchema(message: string) {
+  return z.string().refine((code) => COUNTRIES.has(code), { message });
+}
 
 export type ParsedPhone = { ok: true; phone: string } | { ok: false; reason: string };
 

@@ -1,9 +1,9 @@
 // CSV import jobs as the REST API and the import wizard describe them: the options of a job and
 // the job itself (progress and report).
-import { getCountries } from "libphonenumber-js/max";
 import { z } from "zod";
 import { attributeTypes, consentStatuses } from "@/db/schema";
 import { attributeKeySchema } from "@/lib/contacts/attributes";
+import { countryCodeSchema } from "@/lib/contacts/phone";
 import { createContactSchema } from "@/lib/contacts/schemas";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 
@@ -11,7 +11,6 @@ export const MAX_IMPORT_COLUMNS = 200;
 /** The upload cap: 200 MiB is several million rows of a typical export. */
 export const MAX_IMPORT_FILE_BYTES = 200 * 1024 * 1024;
 
-const COUNTRIES = new Set<string>(getCountries());
 const storable = (schema: z.ZodString) => schema.refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } });
 
 export const columnTargetSchema = z.discriminatedUnion("type", [
@@ -48,9 +47,7 @@ export const importOptionsSchema = z
   .object({
     fileName: storable(z.string().trim().min(1, "Name the file.").max(255)),
     columns: z.array(importColumnSchema).min(1).max(MAX_IMPORT_COLUMNS),
-    defaultCountry: z
-      .string()
-      .refine((code) => COUNTRIES.has(code), { message: "Expected an ISO 3166-1 alpha-2 country code in upper case, such as GB or US." })
+    defaultCountry: countryCodeSchema("Expected an ISO 3166-1 alpha-2 country code in upper case, such as GB or US.")
       .nullable()
       .optional()
       .describe("Used only for numbers written without + and a country code; without it such numbers are invalid (never guessed)."),
