@@ -78,6 +78,7 @@ test("import an opt-in column as consent with the permission confirmation; a mar
   const campaignId = page.url().split("/").pop()!;
   await page.getByRole("checkbox", { name: /Opt-in file/ }).check();
   await expect(page.getByTestId("audience-count")).toHaveText(/^5 recipients · 3 subscribed, 2 unknown consent/);
+  await shoot(page, "builder-count");
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "weekly_offers · en_US · marketing" });
   await page.getByLabel("Attribute for Body {{1}}").selectOption("name");
 

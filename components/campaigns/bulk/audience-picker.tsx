@@ -97,9 +97,9 @@ export function AudiencePicker({
               <>
                 <strong className="font-semibold tabular-nums">{number(count.count)}</strong> {count.count === 1 ? "recipient" : "recipients"}
                 {count.consent.unknown > 0 && (
-                  <span className="text-muted-foreground">
+                  <span className="text-muted-foreground" title="A marketing template reaches only subscribed contacts unless the launch includes unknown consent.">
                     {" "}
-                    · {number(count.consent.subscribed)} subscribed, {number(count.consent.unknown)} unknown consent (a marketing template reaches only subscribed contacts unless you include them at launch)
+                    · {number(count.consent.subscribed)} subscribed, {number(count.consent.unknown)} unknown consent
                   </span>
                 )}
                 {loading && <span className="text-muted-foreground"> · updating…</span>}
