@@ -3,6 +3,7 @@
 import { Plus, X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { isIdentifier } from "@/lib/contacts/identifiers";
 import { humanizeKey } from "./format";
 
 export interface AttributeRow {
@@ -16,7 +17,7 @@ export function attributeValues(rows: AttributeRow[]): { ok: true; values: Recor
   for (const row of rows) {
     const key = row.key.trim();
     if (!key && !row.value.trim()) continue;
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key)) return { ok: false, error: `"${key}" is not an attribute key: letters, digits and _, not starting with a digit.` };
+    if (!isIdentifier(key)) return { ok: false, error: `"${key}" is not an attribute key: letters, digits and _, not starting with a digit.` };
     values[key] = row.value;
   }
   return { ok: true, values };
