@@ -81,6 +81,10 @@ export const workspaces = pgTable("workspaces", {
   optOutKeywords: jsonb("opt_out_keywords").$type<string[]>().notNull().default([]),
   /** ISO 3166 code of the country a phone number without a country code is read in (import, test send); null: none. */
   defaultCountry: text("default_country"),
+  /** A campaign's `replied` step counts a reply that arrives this many hours after its latest message to the contact. */
+  replyAttributionHours: integer("reply_attribution_hours").notNull().default(72),
+  /** False: members see only the conversations assigned to them or to nobody (owners and admins see all). */
+  inboxMembersSeeAll: boolean("inbox_members_see_all").notNull().default(true),
   createdAt: createdAt(),
 });
 
@@ -409,8 +413,11 @@ export const contactImportRows = pgTable(
 /** `skipped`: deliberately not sent (the contact opted out, …); `error_code` says why. */
 export const messageStatuses = ["queued", "sending", "sent", "delivered", "read", "failed", "skipped"] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
-/** `trigger` and `test` messages go before `bulk` ones on the same sender; `test` sends stay out of campaign counts. */
-export const messageSources = ["trigger", "bulk", "test"] as const;
+/**
+ * `trigger`, `test` and `reply` messages go before `bulk` ones on the same sender; `test` sends stay
+ * out of campaign counts; `reply` messages are a conversation's (lib/conversations): no campaign.
+ */
+export const messageSources = ["trigger", "bulk", "test", "reply"] as const;
 export type MessageSource = (typeof messageSources)[number];
 
 export const messages = pgTable(
@@ -419,7 +426,8 @@ export const messages = pgTable(
     id: text("id").primaryKey(),
     /** With campaign_id one foreign key (one check per inserted row, not two): the campaign's workspace. */
     workspaceId: text("workspace_id").notNull(),
-    campaignId: text("campaign_id").notNull(),
+    /** Null only for a conversation's reply (`source = 'reply'`). */
+    campaignId: text("campaign_id"),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     /**
      * The sender the message was queued for, and the only one that may send it. No foreign key: a
@@ -429,11 +437,14 @@ export const messages = pgTable(
     senderId: text("sender_id"),
     apiKeyId: text("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
     phoneNumber: text("phone_number").notNull(),
-    templateName: text("template_name").notNull(),
-    templateLanguage: text("template_language").notNull(),
+    /** Null for a free-form reply (text, image, document). */
+    templateName: text("template_name"),
+    templateLanguage: text("template_language"),
     /** The message as the recipient reads it, for logs and export. */
     renderedText: text("rendered_text").notNull(),
-    /** Provider-ready template components with their parameters. */
+    /** The member who wrote a conversation's reply; null for campaign messages and automatic replies. */
+    authorUserId: text("author_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Provider-ready content: `{ template }`, or for a reply `{ text }`, `{ image }`, `{ document }`. */
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
     status: text("status", { enum: messageStatuses }).notNull().default("queued"),
     source: text("source", { enum: messageSources }).notNull().default("trigger"),
@@ -458,6 +469,11 @@ export const messages = pgTable(
     deliveredAt: at("delivered_at"),
     readAt: at("read_at"),
     failedAt: at("failed_at"),
+    /**
+     * When the contact first replied to this message: the latest sent campaign message to the contact
+     * within the workspace's attribution window before the reply (lib/conversations/attribution.ts).
+     */
+    repliedAt: at("replied_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -466,6 +482,7 @@ export const messages = pgTable(
     index("messages_campaign_created_idx").on(t.campaignId, t.createdAt.desc(), t.id.desc()),
     index("messages_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
     index("messages_contact_created_idx").on(t.contactId, t.createdAt.desc()),
+    check("messages_campaign_unless_reply", sql`campaign_id is not null or source = 'reply'`),
     // Due trigger and test messages (claimed first); bulk ones are claimed per sending campaign.
     index("messages_due_idx")
       .on(t.nextAttemptAt)
@@ -487,6 +504,8 @@ export const messages = pgTable(
     index("messages_sender_sent_idx")
       .on(t.senderId, t.sentAt)
       .where(sql`sent_at is not null`),
+    // A campaign's replied step and its Replies filter.
+    index("messages_campaign_replied_idx").on(t.campaignId, t.repliedAt).where(sql`replied_at is not null`),
     // Alerts: the failures of the last minutes (failed rows only, a small index).
     index("messages_failed_at_idx").on(t.failedAt).where(sql`status = 'failed'`),
   ],
@@ -535,6 +554,69 @@ export const inboundMessages = pgTable(
       .on(t.replyToMessageId)
       .where(sql`reply_to_message_id is not null`),
   ],
+);
+
+/** `open` until a member closes it; a new inbound message reopens it. */
+export const conversationStatuses = ["open", "closed"] as const;
+export type ConversationStatus = (typeof conversationStatuses)[number];
+
+/**
+ * A contact and one of the workspace's numbers (lib/conversations). Created by the contact's first
+ * message to that number (or a member writing first); its timeline is the messages of both
+ * directions between the two plus its `conversation_events`. `last_inbound_at` opens WhatsApp's
+ * 24-hour customer-service window; `unread` counts inbound messages since a member last opened it.
+ */
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    /** The number. No foreign key, as on `messages`: a replaced sender's id stays named. */
+    senderId: text("sender_id").notNull(),
+    status: text("status", { enum: conversationStatuses }).notNull().default("open"),
+    assigneeUserId: text("assignee_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The campaign whose message the contact's first reply answered. */
+    campaignId: text("campaign_id").references(() => campaigns.id, { onDelete: "set null" }),
+    lastInboundAt: at("last_inbound_at"),
+    /** The newest message of either direction, or note: the inbox's order. */
+    lastActivityAt: at("last_activity_at").notNull().defaultNow(),
+    /** One line of the newest message, for the list. */
+    lastPreview: text("last_preview"),
+    lastDirection: text("last_direction", { enum: ["inbound", "outbound"] }),
+    unread: integer("unread").notNull().default(0),
+    closedAt: at("closed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("conversations_contact_sender_idx").on(t.workspaceId, t.contactId, t.senderId),
+    index("conversations_workspace_activity_idx").on(t.workspaceId, t.lastActivityAt.desc(), t.id.desc()),
+    index("conversations_assignee_activity_idx").on(t.workspaceId, t.assigneeUserId, t.lastActivityAt.desc(), t.id.desc()),
+    index("conversations_unread_idx").on(t.workspaceId).where(sql`unread > 0`),
+  ],
+);
+
+export const conversationEventKinds = ["note", "assigned", "unassigned", "closed", "reopened"] as const;
+export type ConversationEventKind = (typeof conversationEventKinds)[number];
+
+/** What happened in a conversation besides messages: internal notes, assignment, closing and reopening. */
+export const conversationEvents = pgTable(
+  "conversation_events",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id").notNull().references(() => conversations.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id").notNull(),
+    kind: text("kind", { enum: conversationEventKinds }).notNull(),
+    /** Who did it; null when the system did (a new inbound message reopens). */
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** `assigned`: to whom. */
+    assigneeUserId: text("assignee_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** `note`: its text. */
+    body: text("body"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("conversation_events_conversation_created_idx").on(t.conversationId, t.createdAt.desc(), t.id.desc())],
 );
 
 /**
@@ -695,6 +777,9 @@ export const webhookEventTypes = [
   "message.skipped",
   "campaign.completed",
   "contact.opted_out",
+  "message.received",
+  "conversation.assigned",
+  "conversation.closed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number] | "webhook.test";
 

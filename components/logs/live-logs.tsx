@@ -176,7 +176,7 @@ export function LiveLogs({
                       key={row.id}
                       row={row}
                       fresh={fresh.has(row.id)}
-                      campaignName={campaignNames?.[row.campaignId]}
+                      campaignName={row.campaignId ? campaignNames?.[row.campaignId] : undefined}
                       showCampaign={Boolean(campaignNames)}
                       maxAttempts={maxAttempts}
                     />
@@ -194,7 +194,7 @@ export function LiveLogs({
                   key={row.id}
                   row={row}
                   fresh={fresh.has(row.id)}
-                  campaignName={campaignNames?.[row.campaignId]}
+                  campaignName={row.campaignId ? campaignNames?.[row.campaignId] : undefined}
                   showCampaign={Boolean(campaignNames)}
                   maxAttempts={maxAttempts}
                 />

@@ -33,13 +33,17 @@ export function MessageCard({ row, fresh, campaignName, showCampaign, maxAttempt
         <span aria-hidden>·</span>
         <LocalTime iso={row.createdAt} />
         <span aria-hidden>·</span>
-        <span className="font-mono">{row.template.name}</span>
+        <span className="font-mono">{row.template?.name ?? "reply"}</span>
         {showCampaign && (
           <>
             <span aria-hidden>·</span>
-            <Link href={`/campaigns/${row.campaignId}/logs`} className="underline-offset-4 hover:underline">
-              {campaignName ?? row.campaignId}
-            </Link>
+            {row.campaignId ? (
+              <Link href={`/campaigns/${row.campaignId}/logs`} className="underline-offset-4 hover:underline">
+                {campaignName ?? row.campaignId}
+              </Link>
+            ) : (
+              <span>Conversation reply</span>
+            )}
           </>
         )}
       </div>

@@ -78,9 +78,13 @@ export function MessageRow({
         />
         {showCampaign && (
           <TableCell className="max-w-32 truncate">
-            <Link href={`/campaigns/${row.campaignId}/logs`} title={campaignName} className="hover:underline">
-              {campaignName ?? row.campaignId}
-            </Link>
+            {row.campaignId ? (
+              <Link href={`/campaigns/${row.campaignId}/logs`} title={campaignName} className="hover:underline">
+                {campaignName ?? row.campaignId}
+              </Link>
+            ) : (
+              <span className="text-muted-foreground">Conversation reply</span>
+            )}
           </TableCell>
         )}
         <TableCell className="font-mono text-xs">{row.phone}</TableCell>
@@ -144,7 +148,13 @@ export function MessageDetails({ row, retrying, maxAttempts, local }: { row: Pub
       <dd className="whitespace-pre-wrap break-words">{row.text}</dd>
       <dt className="text-muted-foreground">Template</dt>
       <dd>
-        {row.template.name} <span className="text-muted-foreground">({row.template.language})</span>
+        {row.template ? (
+          <>
+            {row.template.name} <span className="text-muted-foreground">({row.template.language})</span>
+          </>
+        ) : (
+          "None: a free-form reply in a conversation"
+        )}
         {row.source === "test" && <span className="text-muted-foreground"> · test send</span>}
       </dd>
       <dt className="text-muted-foreground">Message id</dt>

@@ -30,7 +30,7 @@ export const FUNNEL_STATUSES: Record<keyof Funnel, MessageStatus[]> = {
 };
 
 /** Messages a campaign's counts include (test sends are not). */
-export const COUNTED_MESSAGES: SQL = sql`source <> 'test'`;
+export const COUNTED_MESSAGES: SQL = sql`source in ('trigger', 'bulk')`;
 
 export function emptyFunnel(): Funnel {
   return { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 };
@@ -80,6 +80,7 @@ export async function countFunnelsByCampaign(db: Executor, scope: FunnelScope): 
     .groupBy(messages.campaignId, messages.status);
   const byCampaign = new Map<string, Partial<Record<MessageStatus, number>>>();
   for (const row of rows) {
+    if (row.campaignId === null) continue;
     const counts = byCampaign.get(row.campaignId) ?? {};
     counts[row.status] = (counts[row.status] ?? 0) + Number(row.count);
     byCampaign.set(row.campaignId, counts);

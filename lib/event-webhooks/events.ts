@@ -22,10 +22,10 @@ export function messageFromSnapshot(row: Snapshot): PublicMessageRow {
   return {
     id: text(row, "id"),
     status: text(row, "status") as MessageStatus,
-    campaignId: text(row, "campaign_id"),
+    campaignId: textOrNull(row, "campaign_id"),
     phoneNumber: text(row, "phone_number"),
-    templateName: text(row, "template_name"),
-    templateLanguage: text(row, "template_language"),
+    templateName: textOrNull(row, "template_name"),
+    templateLanguage: textOrNull(row, "template_language"),
     renderedText: text(row, "rendered_text"),
     providerMessageId: textOrNull(row, "wamid"),
     errorCode: textOrNull(row, "error_code"),
@@ -39,6 +39,7 @@ export function messageFromSnapshot(row: Snapshot): PublicMessageRow {
     deliveredAt: dateOrNull(row, "delivered_at"),
     readAt: dateOrNull(row, "read_at"),
     failedAt: dateOrNull(row, "failed_at"),
+    repliedAt: dateOrNull(row, "replied_at"),
   };
 }
 

@@ -15,6 +15,9 @@ export const WEBHOOK_EVENT_LABELS: Record<(typeof webhookEventTypes)[number], st
   "message.skipped": "A message was skipped (opted out, cancelled)",
   "campaign.completed": "A bulk campaign finished sending",
   "contact.opted_out": "A contact opted out",
+  "message.received": "A contact sent a message",
+  "conversation.assigned": "A conversation was assigned to a member",
+  "conversation.closed": "A conversation was closed",
 };
 
 export const ENDPOINT_NOT_FOUND = "No webhook endpoint with this id exists in your workspace.";

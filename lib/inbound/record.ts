@@ -14,6 +14,8 @@ import { applyConsentReply, matchConsentKeyword, normaliseReply, STOP_PROMOTIONS
 import { newId } from "@/lib/crypto/random";
 import { toStorableText } from "@/lib/http/storable-text";
 import { createSharedThroughputLimiter, senderLane, type ThroughputLimiter } from "@/lib/messaging/throughput";
+import { attributeReplies, touchConversations, type StoredInbound } from "./conversation-activity";
+import { inboundSummary } from "./public";
 
 // The stored kinds and the channel contract's kinds are the same list.
 type SameKinds = [InboundKind] extends [(typeof inboundKinds)[number]] ? ([(typeof inboundKinds)[number]] extends [InboundKind] ? true : never) : never;
@@ -197,6 +199,27 @@ export async function recordInboundMessages(
     await limiter.reserve(senderLane(senderId), perSecond, stored, (options.now ?? Date.now)());
   }
 
+  const fresh: StoredInbound[] = rows
+    .filter((row) => row.stored && row.contact_id !== null)
+    .map((row) => {
+      const message = messages[row.ord]!;
+      const reaction = message.reaction && { emoji: message.reaction.emoji, wamid: message.reaction.providerMessageId };
+      return {
+        id: row.id,
+        contactId: row.contact_id!,
+        receivedAt: message.at,
+        preview: toStorableText(inboundSummary({ ...message, reaction })),
+        replyToMessageId: row.reply_to,
+        campaignId: row.campaign_id,
+      };
+    });
+  const attributed = await attributeReplies(db, scope, fresh);
+  await touchConversations(
+    db,
+    scope,
+    fresh.map((message) => ({ ...message, campaignId: message.campaignId ?? attributed.get(message.id) ?? null })),
+  );
+
   const keywords = rows[0]?.keywords ?? [];
   const recorded: RecordedInbound[] = [];
   for (const row of rows) {
@@ -212,7 +235,7 @@ export async function recordInboundMessages(
       contactId: row.contact_id,
       contactCreated: Boolean(row.contact_created),
       replyToMessageId: row.reply_to,
-      campaignId: row.campaign_id,
+      campaignId: row.campaign_id ?? attributed.get(row.id) ?? null,
       consent,
     });
   }

@@ -52,6 +52,7 @@ describe("messages list response", () => {
       error: { code: "131026", reason: "Message undeliverable" },
       attempts: 0,
       nextAttemptAt: null,
+      repliedAt: null,
       source: "trigger",
       createdAt: "2026-11-20T11:00:00.000Z",
       updatedAt: expect.any(String),

@@ -15,7 +15,7 @@ import type { ChannelSender } from "@/lib/channels";
 import { claimOwnerGone } from "./owner";
 import { applySendPolicies } from "./send-policies";
 
-export interface ClaimedMessage {
+interface ClaimedFields {
   id: string;
   /** E.164. */
   phoneNumber: string;
@@ -26,9 +26,7 @@ export interface ClaimedMessage {
   workspaceId: string;
   /** The sender the message was queued for (null only for rows written before senders were pinned). */
   senderId: string | null;
-  campaignId: string;
   contactId: string | null;
-  source: MessageSource;
   /** Set on a reclaimed row: `outcome_unknown` means an earlier attempt may have reached Meta. */
   errorCode: string | null;
   /** Set on a reclaimed row whose request may have left (its process died or its lease ran out mid-send): never sent again. */
@@ -40,6 +38,9 @@ export interface ClaimedMessage {
   /** The campaign's stored send policy (`{}` for none), read by the claim itself (send-policies.ts). */
   sendPolicy?: unknown;
 }
+
+/** A claimed campaign message (trigger, bulk, test) names its campaign; a conversation's reply has none. */
+export type ClaimedMessage = ClaimedFields & ({ source: Exclude<MessageSource, "reply">; campaignId: string } | { source: "reply"; campaignId: null });
 
 interface ClaimInput {
   now: Date;
@@ -92,10 +93,10 @@ async function claim(db: Executor, input: ClaimInput, where: SQL | undefined): P
       // In the claim's own statement: send policies cost no round trip of their own.
       sendPolicy: sql<unknown>`(select c.send_policy from campaigns c where c.id = messages.campaign_id)`,
     });
-  return applySendPolicies(db, rows.map((row) => ({ ...row, lease: input.lease })), input.now);
+  return applySendPolicies(db, rows.map((row) => ({ ...row, lease: input.lease }) as ClaimedMessage), input.now);
 }
 
-/** Due trigger and test messages (queued, or sending with an expired lease or a gone owner), oldest first. */
+/** Due trigger, test and reply messages (queued, or sending with an expired lease or a gone owner), oldest first. */
 export function claimPriorityMessages(
   db: Executor,
   input: ClaimInput & { excludeWorkspaceIds?: string[]; onlyWorkspaceIds?: string[] },
@@ -120,7 +121,7 @@ export function claimPriorityMessages(
  */
 export type ClaimRenderer = (
   db: Executor,
-  rows: ClaimedMessage[],
+  rows: Extract<ClaimedMessage, { campaignId: string }>[],
   now: Date,
 ) => Promise<{ rendered: Map<string, Record<string, unknown>>; dropped: Set<string> }>;
 
@@ -138,7 +139,8 @@ export async function claimBulkMessages(db: Executor, input: ClaimInput & { camp
     and(eq(messages.campaignId, input.campaignId), sql`${messages.status} in ('queued', 'sending') and ${messages.source} = 'bulk'`),
   );
   if (!input.render || !claimed.some(isBare)) return claimed;
-  const { rendered, dropped } = await input.render(db, claimed, input.now);
+  // Claimed by the campaign's id: every row names it.
+  const { rendered, dropped } = await input.render(db, claimed as Extract<ClaimedMessage, { campaignId: string }>[], input.now);
   return claimed.filter((m) => !dropped.has(m.id)).map((m) => ({ ...m, payload: rendered.get(m.id) ?? m.payload }));
 }
 

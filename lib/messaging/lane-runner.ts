@@ -217,7 +217,8 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
         // sender's slot: what holds every 1-second window of the campaign's `sent_at` to its rate.
         let startedAt: number | null;
         try {
-          startedAt = campaignRate !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep) : clock.now();
+          startedAt =
+            campaignRate !== null && message.campaignId !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep) : clock.now();
         } catch (error) {
           console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
           inFlight.release();

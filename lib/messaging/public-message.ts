@@ -10,9 +10,11 @@ export interface PublicMessage {
   direction: "outbound";
   /** `sending` (a dispatcher holds the message right now) reads as `queued`. */
   status: LogStatus;
-  campaignId: string;
+  /** Null for a conversation's reply (`source: "reply"`). */
+  campaignId: string | null;
   phone: string;
-  template: { name: string; language: string };
+  /** Null for a free-form reply (text, image, document). */
+  template: { name: string; language: string } | null;
   /** The message as the recipient reads it. */
   text: string;
   /** WhatsApp message id once the provider accepted the message. */
@@ -21,7 +23,9 @@ export interface PublicMessage {
   attempts: number;
   /** When the next send attempt is due, while a message waits for a retry (queued after a failed attempt); null otherwise. */
   nextAttemptAt: string | null;
-  /** What created the message: a trigger call, a bulk campaign or a test send. */
+  /** When the contact first replied to it (the campaign's `replied` step); null until then. */
+  repliedAt: string | null;
+  /** What created the message: a trigger call, a bulk campaign, a test send or a conversation's reply. */
   source: MessageSource;
   createdAt: string;
   updatedAt: string;
@@ -55,7 +59,8 @@ export type PublicMessageRow = Pick<
   | "deliveredAt"
   | "readAt"
   | "failedAt"
->;
+> &
+  Partial<Pick<MessageRow, "repliedAt">>;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
@@ -67,12 +72,13 @@ export function toPublicMessage(row: PublicMessageRow): PublicMessage {
     status: toLogStatus(row.status),
     campaignId: row.campaignId,
     phone: row.phoneNumber,
-    template: { name: row.templateName, language: row.templateLanguage },
+    template: row.templateName && row.templateLanguage ? { name: row.templateName, language: row.templateLanguage } : null,
     text: row.renderedText,
     wamid: row.providerMessageId,
     error: row.status === "failed" || row.errorReason ? { code: row.errorCode, reason: row.errorReason ?? "Unknown error" } : null,
     attempts: row.attempts,
     nextAttemptAt: waitingForRetry(row) ? row.nextAttemptAt.toISOString() : null,
+    repliedAt: iso(row.repliedAt ?? null),
     source: row.source,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -12,8 +12,10 @@ import type { ClaimedMessage } from "./claims";
 
 const list = (values: string[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
-/** Whether a policy may hold this message back: a first send, not a test. */
-const subjectToPolicy = (message: ClaimedMessage) => message.source !== "test" && message.errorCode !== "outcome_unknown" && !message.inFlightAt && !message.providerMessageId;
+type CampaignClaim = Extract<ClaimedMessage, { campaignId: string }>;
+
+/** Whether a policy may hold this message back: a first send of a campaign (not a test, not a conversation's reply). */
+const subjectToPolicy = (message: ClaimedMessage): message is CampaignClaim => message.source !== "test" && message.source !== "reply" && message.errorCode !== "outcome_unknown" && !message.inFlightAt && !message.providerMessageId;
 
 /** The claimed messages that may be sent now; the others are deferred or skipped here. */
 export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[], now: Date): Promise<ClaimedMessage[]> {
@@ -53,7 +55,7 @@ export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[],
 }
 
 /** The policies that hold something back, per campaign, from what each claimed row carries. */
-function policiesOf(claimed: ClaimedMessage[]): Map<string, SendPolicy> {
+function policiesOf(claimed: CampaignClaim[]): Map<string, SendPolicy> {
   const policies = new Map<string, SendPolicy>();
   for (const message of claimed) {
     if (policies.has(message.campaignId)) continue;
@@ -82,7 +84,7 @@ async function overCap(db: Executor, claimed: ClaimedMessage[], cap: FrequencyCa
         where contact_id in (${list(claimed.map((m) => m.contactId!))})
           and id not in (${list(claimed.map((m) => m.id))})
           and coalesce(sent_at, created_at) >= now() - make_interval(hours => ${cap.periodHours})
-          and source <> 'test' and status in ('sending', 'sent', 'delivered', 'read')
+          and source in ('trigger', 'bulk') and status in ('sending', 'sent', 'delivered', 'read')
           ${cap.scope === "campaign" ? sql`and campaign_id = ${campaignId}` : sql``}
         group by contact_id`,
   );

@@ -254,9 +254,9 @@ export const messageSchema = z.object({
   object: z.literal("message"),
   direction: z.literal("outbound").meta({ description: "A message sent to the contact. Messages the contact sent are `inbound`." }),
   status: messageStatus,
-  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
+  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign).nullable().meta({ description: "Null for a conversation's reply (`source: \"reply\"`)." }),
   phone,
-  template: z.object({ name: z.string(), language: z.string() }),
+  template: z.object({ name: z.string(), language: z.string() }).nullable().meta({ description: "Null for a free-form reply (text, image, document) inside the customer-service window." }),
   text: z.string().meta({ description: "The message as the recipient reads it." }),
   wamid: z.string().nullable().meta({ description: "WhatsApp's message id once the provider accepted the message." }),
   error: z
@@ -267,7 +267,12 @@ export const messageSchema = z.object({
   nextAttemptAt: timestamp()
     .nullable()
     .meta({ description: "While a message waits for a retry (`queued` after a failed attempt, with the failure in `error`): when the next attempt is due. Null otherwise." }),
-  source: z.enum(messageSources).meta({ description: "What created the message: `trigger` (a webhook call), `bulk` (a bulk campaign's launch) or `test` (a test send)." }),
+  repliedAt: timestamp()
+    .nullable()
+    .meta({ description: "When the contact first replied to this campaign message (the campaign's `replied` step): the latest message sent to them on that number within the workspace's attribution window (72 h by default), or the one they quoted." }),
+  source: z.enum(messageSources).meta({
+    description: "What created the message: `trigger` (a webhook call), `bulk` (a bulk campaign's launch), `test` (a test send) or `reply` (a member's or an automatic reply in a conversation).",
+  }),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   sentAt: timestamp().nullable(),
@@ -309,7 +314,9 @@ export const inboundMessageSchema = z.object({
   replyToMessageId: opaqueId("msg", EXAMPLE_IDS.message)
     .nullable()
     .meta({ description: "The message of ours it answers (WhatsApp's context, or the message reacted to), when it is in the workspace." }),
-  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign).nullable().meta({ description: "The campaign of `replyToMessageId`." }),
+  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign)
+    .nullable()
+    .meta({ description: "The campaign it answers: that of `replyToMessageId`, else of the latest campaign message sent to the contact on that number within the attribution window." }),
   receivedAt: timestamp("When the contact sent it (WhatsApp's timestamp)."),
   createdAt: timestamp("When it was stored: the timeline's order."),
 });

@@ -37,6 +37,7 @@ export interface TestMessageInput {
   sentAt?: Date | null;
   createdAt?: Date;
   senderId?: string | null;
+  contactId?: string | null;
 }
 
 /** Inserts one message (queued and due now unless overridden); returns its id. */
@@ -61,6 +62,7 @@ export async function createTestMessage(input: TestMessageInput): Promise<string
     attempts: input.attempts ?? 0,
     sentAt: input.sentAt ?? null,
     ...(input.senderId !== undefined ? { senderId: input.senderId } : {}),
+    ...(input.contactId !== undefined ? { contactId: input.contactId } : {}),
     ...(input.createdAt ? { createdAt: input.createdAt } : {}),
   });
   return id;

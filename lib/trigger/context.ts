@@ -103,7 +103,7 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
              join messages m on m.contact_id = ct.id
              where coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
                and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
-               and m.source <> 'test' and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
+               and m.source in ('trigger', 'bulk') and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
              group by ct.phone_number) r)
         else '{}'::jsonb end as recent`;
 }

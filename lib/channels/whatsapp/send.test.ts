@@ -55,6 +55,32 @@ describe("the WhatsApp channel's send (against a local fake Graph API)", () => {
     expect(request!.body).toEqual({ messaging_product: "whatsapp", recipient_type: "individual", to: "+14155550126", type: "template", template });
   });
 
+  it("posts a conversation's free-form text, image and document as the Cloud API's own message types", async () => {
+    fakeGraph().handle(() => accepted("wamid.free-form"));
+    const channel = createWhatsAppChannel();
+    const text = { body: "It ships tomorrow.", preview_url: false };
+    const image = { link: "https://cdn.example.com/blue.jpg", caption: "In blue" };
+    const document = { link: "https://cdn.example.com/invoice.pdf", filename: "invoice.pdf" };
+    for (const payload of [{ text }, { image }, { document }]) await channel.send({ ...message, payload }, sender("EAAG-secret"));
+    const bodies = fakeGraph().requests.map((request) => request.body);
+    expect(bodies).toEqual([
+      { messaging_product: "whatsapp", recipient_type: "individual", to: "+14155550126", type: "text", text },
+      { messaging_product: "whatsapp", recipient_type: "individual", to: "+14155550126", type: "image", image },
+      { messaging_product: "whatsapp", recipient_type: "individual", to: "+14155550126", type: "document", document },
+    ]);
+  });
+
+  it("refuses a payload with neither a template nor content, without a request", async () => {
+    fakeGraph().handle(() => accepted("wamid.never"));
+    const channel = createWhatsAppChannel();
+    const error = await channel.send({ ...message, payload: { video: {} } }, sender()).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(channel.classifyError(error)).toMatchObject({ class: "permanent", code: "invalid_payload" });
+    expect(fakeGraph().requests).toHaveLength(0);
+  });
+
   it("classifies throughput (130429) as retryable with a minimum delay", async () => {
     const failure = await failureFor(() => graphError(130429, "Rate limit hit", 400));
     expect(failure).toMatchObject({ class: "retryable", code: "130429" });

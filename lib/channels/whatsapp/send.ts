@@ -1,4 +1,4 @@
-// The WhatsApp Cloud API send: one template message per request.
+// The WhatsApp Cloud API send: one message (a template, or a conversation's free-form reply) per request.
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { ChannelSendError } from "../send-error";
 import type { ChannelSender, OutboundSend, SendAccepted } from "../types";
@@ -18,13 +18,23 @@ interface SendMessageResponse {
   messages?: { id?: string; message_status?: string }[];
 }
 
-/** The Cloud API request body for a template message. */
-export function templateSendBody(message: Pick<OutboundSend, "to" | "payload">) {
+/** The content kinds a payload may carry besides a template: a conversation's free-form replies. */
+const FREE_FORM_KINDS = ["text", "image", "document"] as const;
+
+/**
+ * The Cloud API request body: a template message (`payload.template`), or inside the
+ * customer-service window a free-form `text`, `image` or `document` (`payload.text` etc., in the
+ * Cloud API's own shape, composed by lib/conversations).
+ */
+export function messageSendBody(message: Pick<OutboundSend, "to" | "payload">) {
+  const base = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to };
   const template = message.payload.template;
-  if (!template || typeof template !== "object") {
-    throw new ChannelSendError({ class: "permanent", code: "invalid_payload", reason: "The message has no template to send." });
+  if (template && typeof template === "object") return { ...base, type: "template", template };
+  for (const kind of FREE_FORM_KINDS) {
+    const content = message.payload[kind];
+    if (content && typeof content === "object") return { ...base, type: kind, [kind]: content };
   }
-  return { messaging_product: "whatsapp", recipient_type: "individual", to: message.to, type: "template", template };
+  throw new ChannelSendError({ class: "permanent", code: "invalid_payload", reason: "The message has no template or content to send." });
 }
 
 export type WhatsAppSend = (message: OutboundSend, sender: ChannelSender) => Promise<SendAccepted>;
@@ -59,7 +69,7 @@ export function createWhatsAppSend(options: { timeoutMs?: number } = {}): WhatsA
         senderFault: true,
       });
     }
-    const body = templateSendBody(message);
+    const body = messageSendBody(message);
     const config = graphConfigFromEnv(tokenFor(sender), options.timeoutMs ?? WHATSAPP_SEND_TIMEOUT_MS);
     const response = await postGraphJson<SendMessageResponse>(config, `${encodeURIComponent(sender.address)}/messages`, body);
     const wamid = response.messages?.[0]?.id;

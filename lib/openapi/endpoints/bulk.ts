@@ -179,6 +179,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
               error: null,
               attempts: 0,
               nextAttemptAt: null,
+              repliedAt: null,
               source: "test",
               createdAt: EXAMPLE_TIME,
               updatedAt: EXAMPLE_TIME,

@@ -116,6 +116,7 @@ const messageExample = {
   error: null,
   attempts: 1,
   nextAttemptAt: null,
+  repliedAt: null,
   source: "trigger",
   createdAt: EXAMPLE_TIME,
   updatedAt: "2026-11-21T14:03:09.120Z",

@@ -237,6 +237,7 @@ export const CONTACTS_ENDPOINTS: Endpoint[] = [
               error: null,
               attempts: 1,
               nextAttemptAt: null,
+              repliedAt: null,
               source: "trigger",
               createdAt: EXAMPLE_TIME,
               updatedAt: "2026-11-21T14:03:09.120Z",

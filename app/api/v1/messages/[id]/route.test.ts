@@ -39,6 +39,7 @@ describe("GET /api/v1/messages/{id}", () => {
       direction: "outbound",
       status: "queued",
       source: "trigger",
+      repliedAt: null,
       campaignId: fx.campaignId,
       phone: "+14155552671",
       template: { name: "order_shipped", language: "en_US" },
