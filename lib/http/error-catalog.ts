@@ -175,6 +175,25 @@ export const ERROR_CATALOG = [
     description: "Simulated replies are for the sandbox sender. With WhatsApp connected, real replies arrive on the webhook.",
     audience: "web_app",
   },
+  {
+    code: "window_closed",
+    status: 409,
+    title: "Customer-service window closed",
+    description:
+      "Free-form replies (text, image, document) can only be sent within 24 hours of the contact's last message (`windowEndsAt` says when it closed, null when the contact never wrote). Send an approved template instead; the window opens again when the contact answers.",
+  },
+  {
+    code: "sender_replaced",
+    status: 409,
+    title: "Number replaced",
+    description: "The conversation's number was replaced or deleted, so nothing can be sent from it. The contact's next message opens a conversation on the current number.",
+  },
+  {
+    code: "contact_opted_out",
+    status: 409,
+    title: "Contact opted out",
+    description: "The contact opted out of marketing messages, so a marketing template is not sent to them. Answer with a free-form reply inside the customer-service window, or a utility template.",
+  },
   { code: "api_key_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many API keys as it may have. Delete one first.", audience: "web_app" },
   { code: "webhook_endpoint_limit_reached", status: 409, title: "Conflict", description: "The workspace has as many webhook endpoints as it may have. Delete one first.", audience: "web_app" },
   { code: "webhook_endpoint_disabled", status: 409, title: "Conflict", description: "The webhook endpoint is switched off; switch it on before sending to it.", audience: "web_app" },

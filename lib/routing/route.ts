@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { after } from "next/server";
 import { getDb } from "@/db";
 import { apiKeyUnauthorized, lastUsedIsStale, readPresentedApiKey, recordApiKeyUse } from "@/lib/api-keys/authenticate";
@@ -213,6 +213,27 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json");
   return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/**
+ * JSON with a strong validator for pollers (the inbox): the body's SHA-256 as the `ETag`, and
+ * `304 Not Modified` with no body when the request's `If-None-Match` names it, so a client polling
+ * every second or two moves bytes only when something changed.
+ */
+export function jsonWithEtag(request: Request, body: unknown): Response {
+  const text = JSON.stringify(body);
+  const etag = `"${createHash("sha256").update(text).digest("base64url").slice(0, 32)}"`;
+  const presented = request.headers.get("if-none-match");
+  if (presented && presented.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
+    return new Response(null, { status: 304, headers: { ETag: etag } });
+  }
+  return new Response(text, { headers: { "Content-Type": "application/json", ETag: etag } });
+}
+
+/** Every method answers 405 but those a route object then implements: `{ ...onlyMethods(["GET"]), GET: … }`. */
+export function onlyMethods(allowed: string[]): Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", NextRouteHandler> {
+  const notAllowed = methodNotAllowed(allowed);
+  return { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
 }
 
 /** 405 for a method a route does not implement, with the `Allow` header RFC 9110 requires. */

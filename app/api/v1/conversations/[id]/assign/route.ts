@@ -1,0 +1,3 @@
+import { conversationAssignRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationAssignRoutes;

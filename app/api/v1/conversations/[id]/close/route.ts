@@ -1,0 +1,3 @@
+import { conversationCloseRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationCloseRoutes;

@@ -1,0 +1,3 @@
+import { conversationNoteRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationNoteRoutes;

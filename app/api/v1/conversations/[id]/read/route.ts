@@ -1,0 +1,3 @@
+import { conversationReadRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationReadRoutes;

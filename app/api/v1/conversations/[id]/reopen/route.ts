@@ -1,0 +1,3 @@
+import { conversationReopenRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationReopenRoutes;

@@ -1,0 +1,3 @@
+import { conversationReplyRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationReplyRoutes;

@@ -1,0 +1,3 @@
+import { conversationRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationRoutes;

@@ -1,0 +1,3 @@
+import { conversationTimelineRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationTimelineRoutes;

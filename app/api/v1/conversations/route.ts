@@ -1,0 +1,3 @@
+import { conversationListRoutes } from "@/lib/conversations/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = conversationListRoutes;
