@@ -10,6 +10,7 @@ import { installJobs } from "@/lib/jobs/runner";
 import { defineJob, type AnyJob } from "@/lib/jobs/types";
 import type { DispatchDeps } from "@/lib/messaging/dispatch-contract";
 import { dispatchJob } from "@/lib/messaging/jobs";
+import { simulateSandboxCampaignReplies } from "@/lib/inbound/sandbox-campaign-replies";
 import { advanceSandboxDeliveries } from "@/lib/outbox/sandbox-deliveries";
 
 /** What a dispatch pass is handed from other domains (every pass of the process gets the same). */
@@ -17,7 +18,8 @@ export function dispatchDependencies(): Pick<DispatchDeps, "renderClaimed" | "ho
   return {
     renderClaimed: bulkDispatchHooks.renderClaimed,
     housekeeping: bulkDispatchHooks.housekeeping,
-    simulateDeliveries: (db: Executor, now: Date) => advanceSandboxDeliveries(db, now),
+    // Deliveries first: a reply needs its message read.
+    simulateDeliveries: async (db: Executor, now: Date) => (await advanceSandboxDeliveries(db, now)) + (await simulateSandboxCampaignReplies(db, now)),
   };
 }
 
