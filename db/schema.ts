@@ -556,6 +556,32 @@ export const inboundMessages = pgTable(
   ],
 );
 
+/**
+ * Keyword auto-replies of one number (lib/inbound/auto-replies.ts): a contact's message that is
+ * exactly `keyword` (compared like consent keywords: case, surrounding spaces and punctuation
+ * ignored), or a quick-reply button / interactive reply with that payload or title, is answered at
+ * once with a text or a template, inside the customer-service window the message just opened.
+ */
+export const autoReplies = pgTable(
+  "auto_replies",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    /** Follows the sender when a number change gives it a new id (lib/senders/service.ts replaceSenderIdentity). */
+    senderId: text("sender_id").notNull().references(() => senders.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    /** Normalised (`normaliseReply`): upper case, no surrounding punctuation. */
+    keyword: text("keyword").notNull(),
+    replyType: text("reply_type", { enum: ["text", "template"] }).notNull(),
+    text: text("text"),
+    templateId: text("template_id").references(() => templates.id, { onDelete: "cascade" }),
+    variables: jsonb("variables").$type<Record<string, string>>().notNull().default({}),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("auto_replies_sender_keyword_idx").on(t.workspaceId, t.senderId, t.keyword)],
+);
+
 /** `open` until a member closes it; a new inbound message reopens it. */
 export const conversationStatuses = ["open", "closed"] as const;
 export type ConversationStatus = (typeof conversationStatuses)[number];

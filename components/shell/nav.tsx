@@ -1,6 +1,6 @@
 "use client";
 
-import { BellRing, Building2, FileText, KeyRound, LayoutTemplate, Megaphone, MessageCircle, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
+import { BellRing, Building2, FileText, KeyRound, LayoutTemplate, Megaphone, MessageCircle, Reply, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -20,6 +20,7 @@ const sections = [
     { href: "/settings/webhooks", label: "Webhooks", icon: Webhook, manage: true },
     { href: "/settings/alerts", label: "Alerts", icon: BellRing, manage: true },
     { href: "/settings/contacts", label: "Opt-out keywords", icon: UserCog },
+    { href: "/settings/auto-replies", label: "Auto-replies", icon: Reply },
     { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
   ] },
 ];

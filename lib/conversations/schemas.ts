@@ -9,8 +9,7 @@ import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text"
 export const TEXT_MAX = 4096;
 export const CAPTION_MAX = 1024;
 export const NOTE_MAX = 4096;
-/** How long after the contact's last message a free-form reply may be sent (WhatsApp's customer-service window). */
-export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+export { SERVICE_WINDOW_MS } from "@/lib/inbound/window";
 
 const emptyToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const storable = (schema: z.ZodString) => schema.refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } });

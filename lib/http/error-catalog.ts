@@ -183,6 +183,13 @@ export const ERROR_CATALOG = [
       "Free-form replies (text, image, document) can only be sent within 24 hours of the contact's last message (`windowEndsAt` says when it closed, null when the contact never wrote). Send an approved template instead; the window opens again when the contact answers.",
   },
   {
+    code: "auto_reply_exists",
+    status: 409,
+    title: "Auto-reply exists",
+    description: "The number already answers this keyword automatically: change that auto-reply instead.",
+    audience: "web_app",
+  },
+  {
     code: "sender_replaced",
     status: 409,
     title: "Number replaced",

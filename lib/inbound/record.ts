@@ -14,7 +14,9 @@ import { applyConsentReply, matchConsentKeyword, normaliseReply, STOP_PROMOTIONS
 import { newId } from "@/lib/crypto/random";
 import { toStorableText } from "@/lib/http/storable-text";
 import { createSharedThroughputLimiter, senderLane, type ThroughputLimiter } from "@/lib/messaging/throughput";
+import { answerAutomatically, type AnswerableMessage } from "./auto-replies";
 import { attributeReplies, touchConversations, type StoredInbound } from "./conversation-activity";
+import { SERVICE_WINDOW_MS } from "./window";
 import { inboundSummary } from "./public";
 
 // The stored kinds and the channel contract's kinds are the same list.
@@ -48,6 +50,8 @@ export interface RecordOutcome {
   stored: number;
   /** Messages already stored (redeliveries), changed nothing. */
   duplicates: number;
+  /** Keyword auto-replies queued (the caller dispatches them). */
+  autoReplies: number;
   messages: RecordedInbound[];
 }
 
@@ -116,7 +120,7 @@ export async function recordInboundMessages(
   messages: readonly InboundMessage[],
   options: { limiter?: ThroughputLimiter; now?: () => number } = {},
 ): Promise<RecordOutcome> {
-  if (messages.length === 0) return { stored: 0, duplicates: 0, messages: [] };
+  if (messages.length === 0) return { stored: 0, duplicates: 0, autoReplies: 0, messages: [] };
   const { workspaceId, senderId } = scope;
   const json = JSON.stringify(
     messages.map(storable).map((message, ord) => ({
@@ -222,9 +226,13 @@ export async function recordInboundMessages(
 
   const keywords = rows[0]?.keywords ?? [];
   const recorded: RecordedInbound[] = [];
+  // Only a message still inside its customer-service window is answered (a webhook retried for a day is not).
+  const now = (options.now ?? Date.now)();
+  const answerable: AnswerableMessage[] = [];
   for (const row of rows) {
     const message = messages[row.ord]!;
     const match = consentOf(message, keywords);
+    if (row.stored && row.contact_id && now - message.at.getTime() < SERVICE_WINDOW_MS) answerable.push({ message, contactId: row.contact_id, consentKeyword: match !== null });
     const consent: ReplyOutcome = match
       ? await applyConsentReply(db, workspaceId, { phone: message.from, text: message.text ?? match.keyword, match, messageId: message.providerMessageId, at: message.at }, keywords)
       : { action: "none" };
@@ -239,5 +247,6 @@ export async function recordInboundMessages(
       consent,
     });
   }
-  return { stored, duplicates: messages.length - stored, messages: recorded };
+  const autoReplies = await answerAutomatically(db, scope, answerable, new Date(now));
+  return { stored, duplicates: messages.length - stored, autoReplies, messages: recorded };
 }

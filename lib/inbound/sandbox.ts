@@ -11,6 +11,7 @@ import type { InboundKind } from "@/lib/channels/types";
 import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 import { findSandboxSender } from "@/lib/senders/service";
+import { dispatchSoon } from "@/lib/messaging";
 import { recordInboundMessages } from "./record";
 
 const words = (empty: string, max: number, tooLong: string) =>
@@ -133,7 +134,9 @@ export async function simulateInboundReply(db: Executor, workspaceId: string, in
   const message = sandboxInboundMessage(contentOf(input), { from: contact.phone, profileName: contact.name, answers });
   const {
     messages: [recorded],
+    autoReplies,
   } = await recordInboundMessages(db, { workspaceId, senderId: sender.id }, [message]);
+  if (autoReplies > 0) dispatchSoon();
   const [after] = await db.select({ optedOutAt: contacts.optedOutAt }).from(contacts).where(eq(contacts.id, contact.id)).limit(1);
   const consent = recorded!.consent;
   return {

@@ -8,6 +8,7 @@ import { senders } from "@/db/schema";
 import { getChannel, type ChannelName, type HeaderSource, type ParsedWebhookChange } from "@/lib/channels";
 import { decryptSecret } from "@/lib/crypto/secrets";
 import { constantTimeEqual } from "@/lib/crypto/constant-time";
+import { dispatchSoon } from "@/lib/messaging";
 import { recordInboundMessages } from "./record";
 import { recordStatusReports, type AddressedStatusReport } from "@/lib/outbox/statuses";
 import { templateAccount } from "@/lib/senders/service";
@@ -125,15 +126,19 @@ export async function handleWebhookDelivery(
 
   let replies = 0;
   let stored = 0;
+  let autoReplies = 0;
   for (const change of changes) {
     if (!change.address || change.inbound.length === 0) continue;
     // An inbound message belongs to the sender whose number received it: the number, never the account.
     for (const sender of verified.filter((candidate) => candidate.address === change.address)) {
       const recorded = await recordInboundMessages(db, { workspaceId: sender.workspaceId, senderId: sender.id }, change.inbound);
       stored += recorded.stored;
+      autoReplies += recorded.autoReplies;
       replies += recorded.messages.filter((message) => message.consent.action !== "none").length;
     }
   }
+  // Keyword auto-replies leave at once, not at the next pass.
+  if (autoReplies > 0) dispatchSoon();
   // A template decision is about the business account: every verified workspace with a number of it.
   let templateChanges = 0;
   for (const change of changes) {
