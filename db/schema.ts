@@ -582,6 +582,22 @@ export const autoReplies = pgTable(
   (t) => [uniqueIndex("auto_replies_sender_keyword_idx").on(t.workspaceId, t.senderId, t.keyword)],
 );
 
+/** Canned answers members insert into a conversation's reply; `{{attribute}}` is filled from the contact. */
+export const savedReplies = pgTable(
+  "saved_replies",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    /** What members pick it by ("Shipping times"). */
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("saved_replies_workspace_title_idx").on(t.workspaceId, t.title)],
+);
+
 /** `open` until a member closes it; a new inbound message reopens it. */
 export const conversationStatuses = ["open", "closed"] as const;
 export type ConversationStatus = (typeof conversationStatuses)[number];

@@ -1,6 +1,6 @@
 "use client";
 
-import { BellRing, Building2, FileText, KeyRound, LayoutTemplate, Megaphone, MessageCircle, Reply, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
+import { BellRing, Building2, FileText, KeyRound, LayoutTemplate, Megaphone, MessageCircle, MessageSquareText, Reply, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
@@ -21,6 +21,7 @@ const sections = [
     { href: "/settings/alerts", label: "Alerts", icon: BellRing, manage: true },
     { href: "/settings/contacts", label: "Opt-out keywords", icon: UserCog },
     { href: "/settings/auto-replies", label: "Auto-replies", icon: Reply },
+    { href: "/settings/saved-replies", label: "Saved replies", icon: MessageSquareText },
     { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
   ] },
 ];

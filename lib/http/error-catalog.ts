@@ -190,6 +190,13 @@ export const ERROR_CATALOG = [
     audience: "web_app",
   },
   {
+    code: "saved_reply_exists",
+    status: 409,
+    title: "Saved reply exists",
+    description: "The workspace already has a saved reply with this name.",
+    audience: "web_app",
+  },
+  {
     code: "sender_replaced",
     status: 409,
     title: "Number replaced",
