@@ -50,6 +50,11 @@ export const problemSchema = z
     instance: z.string().optional(),
     errors: z.array(fieldErrorSchema).optional().meta({ description: "Per-field problems (422 responses)." }),
     requestId: z.string().optional().meta({ description: "Quote it when contacting support.", example: "5b0c1e9a-2f4d-4c7e-9a41-6f3d2b8e7c10" }),
+    windowEndsAt: z.iso
+      .datetime()
+      .nullable()
+      .optional()
+      .meta({ description: "`window_closed`: when the customer-service window closed (24 hours after the contact's last message); null when the contact never wrote." }),
   })
   .meta({ description: "RFC 9457 problem details (`application/problem+json`)." });
 
