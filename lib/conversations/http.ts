@@ -9,7 +9,7 @@ import { json, jsonWithEtag, onlyMethods, withWorkspace, type WorkspaceContext }
 import { sendReply } from "./reply";
 import { assignSchema, listConversationsQuerySchema, noteSchema, replySchema } from "./schemas";
 import { addNote, assignConversation, getConversation, listConversations, markConversationRead, setConversationStatus, type Viewer } from "./service";
-import { conversationTimeline, conversationTimelineQuerySchema } from "./timeline";
+import { conversationTimeline, conversationTimelineQuerySchema, type ConversationEventItem } from "./timeline";
 
 type Params = { id: string };
 const viewerOf = ({ workspaceId, actor, role }: WorkspaceContext<unknown>): Viewer => ({ workspaceId, actor, role });
@@ -56,7 +56,9 @@ export const conversationNoteRoutes = {
   POST: withWorkspace<Params>(async (context) => {
     const { body } = await readStrictBody(context.request, noteSchema);
     const note = await addNote(await getDb(), viewerOf(context), context.params.id, body);
-    return json({ id: note.id, object: "conversation_event", direction: "internal", kind: "note", body: note.body, createdAt: note.createdAt.toISOString() }, { status: 201 });
+    const actor = context.actor.type === "user" ? { id: context.actor.id, name: context.actor.name } : null;
+    const item: ConversationEventItem = { id: note.id, object: "conversation_event", direction: "internal", kind: "note", actor, assignee: null, body: note.body, createdAt: note.createdAt.toISOString() };
+    return json(item, { status: 201 });
   }),
 };
 

@@ -45,9 +45,18 @@ const mediaUrl = z
 
 /** A reply: free-form (`text`, `image`, `document`) inside the 24-hour window, a `template` at any time. */
 export const replySchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: words("Write the reply.", TEXT_MAX) }),
-  z.object({ type: z.literal("image"), url: mediaUrl, caption: optionalWords(CAPTION_MAX) }),
-  z.object({ type: z.literal("document"), url: mediaUrl, caption: optionalWords(CAPTION_MAX), filename: optionalWords(240) }),
+  z.object({ type: z.literal("text"), text: words("Write the reply.", TEXT_MAX).meta({ description: "The message, at most 4,096 characters; a link in it gets a preview." }) }),
+  z.object({
+    type: z.literal("image"),
+    url: mediaUrl.meta({ description: "A public https URL WhatsApp fetches the image from (JPEG or PNG, at most 5 MB); it must answer when the reply is sent." }),
+    caption: optionalWords(CAPTION_MAX).meta({ description: "At most 1,024 characters." }),
+  }),
+  z.object({
+    type: z.literal("document"),
+    url: mediaUrl.meta({ description: "A public https URL WhatsApp fetches the document from; it must answer when the reply is sent." }),
+    caption: optionalWords(CAPTION_MAX).meta({ description: "At most 1,024 characters." }),
+    filename: optionalWords(240).meta({ description: "The name the contact sees (default: the URL's last segment)." }),
+  }),
   z.object({
     type: z.literal("template"),
     templateId: z.string().min(1).max(100).meta({ description: "An approved template of the conversation's number (`GET /api/v1/templates?senderId=`)." }),

@@ -17,7 +17,7 @@ import { decryptSecret } from "@/lib/crypto/secrets";
 import { ApiError, badRequest, notFound } from "@/lib/http/errors";
 import { describeError } from "@/lib/logging";
 import { privateUrlsAllowed } from "@/lib/http/public-address";
-import { renderEventBody } from "./events";
+import { renderEventBody, withInboundLinks } from "./events";
 import { DeliveryError, postJson, type PostResult } from "@/lib/http/post-json";
 import { ENDPOINT_NOT_FOUND, TEST_ENDPOINT_URL, type DeliveryPage, type WebhookDeliveryView } from "./schemas";
 import { recordTestReceipt, TEST_ENDPOINT_ANSWER } from "./test-endpoint";
@@ -110,7 +110,8 @@ export async function deliverDueWebhooks(db: Executor, options: WebhookPassOptio
 /** The event's body, rendered once and kept, so every attempt and every endpoint signs the same bytes. */
 async function eventBody(db: Executor, delivery: ClaimedDelivery): Promise<string> {
   if (delivery.body !== null) return delivery.body;
-  const snapshot = typeof delivery.snapshot === "string" ? (JSON.parse(delivery.snapshot) as Record<string, unknown>) : delivery.snapshot;
+  const stored = typeof delivery.snapshot === "string" ? (JSON.parse(delivery.snapshot) as Record<string, unknown>) : delivery.snapshot;
+  const snapshot = delivery.type === "message.received" ? await withInboundLinks(db, stored) : stored;
   const body = renderEventBody({ id: delivery.event_id, type: delivery.type, createdAt: new Date(delivery.event_created_at), snapshot });
   const [kept] = await queryRows<{ body: string }>(
     db,

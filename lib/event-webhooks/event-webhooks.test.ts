@@ -8,7 +8,14 @@ import { GET as deliveriesRoute } from "@/app/api/webhook-endpoints/[id]/deliver
 import { POST as resendRoute } from "@/app/api/webhook-endpoints/[id]/deliveries/[deliveryId]/resend/route";
 import { POST as rollRoute } from "@/app/api/webhook-endpoints/[id]/roll-secret/route";
 import { getDb } from "@/db";
-import { auditEvents, contacts, messages, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema";
+import { auditEvents, contacts, conversations, messages, webhookDeliveries, webhookEndpoints, webhookEvents } from "@/db/schema";
+import { SYSTEM_ACTOR } from "@/lib/audit/service";
+import type { InboundMessage } from "@/lib/channels/types";
+import { assignConversation, setConversationStatus, type Viewer } from "@/lib/conversations/service";
+import { recordInboundMessages } from "@/lib/inbound/record";
+import { inboundMessageSchema } from "@/lib/openapi/schemas";
+import { parseStrict } from "@/lib/http/request";
+import { getSenderRow } from "@/lib/senders/service";
 import { newId } from "@/lib/crypto/random";
 import { callRoute, createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { createTestCampaign, createTestMessage } from "@/lib/testing/messaging-factories";
@@ -267,6 +274,82 @@ describe("events", () => {
     expect(byType("campaign.completed")[0]).toMatchObject({ object: "campaign", id: campaignId, status: "completed", counts: { skipped: 1, failed: 1 } });
     expect(byType("contact.opted_out").map((c) => c.phone).sort()).toEqual(["+14155550198", "+14155550199"]);
     expect(byType("contact.opted_out").find((c) => c.phone === "+14155550199")).toMatchObject({ optOutMethod: "keyword", optOutDetail: "STOP" });
+  });
+});
+
+describe("conversation events", () => {
+  const inbound = (from: string, providerMessageId: string, text: string): InboundMessage => ({
+    providerMessageId,
+    from,
+    profileName: "Ana",
+    at: new Date(),
+    kind: "text",
+    text,
+    payload: null,
+    media: null,
+    location: null,
+    reaction: null,
+    contextProviderMessageId: null,
+  });
+  const bodiesOf = (type: string) =>
+    receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).filter((body) => body.type === type).map((body) => body.data);
+
+  it("message.received: one event per stored inbound message, the public inbound message with the campaign it answers; a redelivery sends none", async () => {
+    const db = await getDb();
+    const { endpoint } = await createEndpoint(["message.received"]);
+    const sender = await getSenderRow(db, account.workspaceId);
+    const phone = "+14155550177";
+    const contactId = newId("ctc");
+    await db.insert(contacts).values({ id: contactId, workspaceId: account.workspaceId, phoneNumber: phone, name: "Ana" });
+    const campaignId = await createTestCampaign(account.workspaceId);
+    await createTestMessage({ workspaceId: account.workspaceId, campaignId, phoneNumber: phone, contactId, senderId: sender.id, status: "sent", sentAt: new Date(Date.now() - 60_000) });
+    const scope = { workspaceId: account.workspaceId, senderId: sender.id };
+    const first = await recordInboundMessages(db, scope, [inbound(phone, "wamid.EVT1", "Is it in blue?"), inbound(phone, "wamid.EVT2", "Size M please")]);
+    expect(first.stored).toBe(2);
+    const again = await recordInboundMessages(db, scope, [inbound(phone, "wamid.EVT1", "Is it in blue?")]);
+    expect(again.duplicates).toBe(1);
+
+    expect(await pass()).toMatchObject({ attempted: 2, succeeded: 2 });
+    const received = bodiesOf("message.received");
+    expect(received.map((data) => data.wamid).sort()).toEqual(["wamid.EVT1", "wamid.EVT2"]);
+    for (const data of received) {
+      expect(parseStrict(inboundMessageSchema, data)).toMatchObject({ object: "message", direction: "inbound", kind: "text", phone, contactId, senderId: sender.id, campaignId });
+    }
+    expect(received.find((data) => data.wamid === "wamid.EVT1")).toMatchObject({ id: first.messages[0]!.id, text: "Is it in blue?" });
+    expect((await deliveriesOf(endpoint.id)).map((d) => d.status)).toEqual(["succeeded", "succeeded"]);
+  });
+
+  it("conversation.assigned when assigned to a member (not when unassigned), conversation.closed when closed (not reopened, not twice)", async () => {
+    const db = await getDb();
+    await createEndpoint(["conversation.assigned", "conversation.closed"]);
+    const sender = await getSenderRow(db, account.workspaceId);
+    const recorded = await recordInboundMessages(db, { workspaceId: account.workspaceId, senderId: sender.id }, [inbound("+14155550178", "wamid.EVT3", "Hello?")]);
+    const [conversation] = await db.select().from(conversations).where(eq(conversations.contactId, recorded.messages[0]!.contactId!));
+    const viewer: Viewer = { workspaceId: account.workspaceId, actor: { type: "user", id: account.userId, email: "user@example.test", name: "Test User" }, role: "owner" };
+    await assignConversation(db, viewer, conversation!.id, account.userId, SYSTEM_ACTOR);
+    await assignConversation(db, viewer, conversation!.id, account.userId, SYSTEM_ACTOR); // not a change
+    await assignConversation(db, viewer, conversation!.id, null, SYSTEM_ACTOR);
+    await setConversationStatus(db, viewer, conversation!.id, "closed", SYSTEM_ACTOR);
+    await setConversationStatus(db, viewer, conversation!.id, "closed", SYSTEM_ACTOR);
+    await setConversationStatus(db, viewer, conversation!.id, "open", SYSTEM_ACTOR);
+
+    await pass();
+    const common = { object: "conversation", id: conversation!.id, contactId: conversation!.contactId, senderId: sender.id, campaignId: null, unread: 1 };
+    expect(bodiesOf("conversation.assigned")).toEqual([
+      {
+        ...common,
+        status: "open",
+        assigneeId: account.userId,
+        lastInboundAt: conversation!.lastInboundAt!.toISOString(),
+        lastActivityAt: conversation!.lastActivityAt.toISOString(),
+        closedAt: null,
+        createdAt: conversation!.createdAt.toISOString(),
+      },
+    ]);
+    const closed = bodiesOf("conversation.closed");
+    expect(closed).toHaveLength(1);
+    expect(closed[0]).toMatchObject({ ...common, status: "closed", assigneeId: null, closedAt: expect.any(String) });
+    expect(receiver.received).toHaveLength(2);
   });
 });
 

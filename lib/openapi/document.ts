@@ -10,6 +10,8 @@ import {
   campaignPageSchema,
   campaignSchema,
   contactSchema,
+  conversationEventSchema,
+  conversationSchema,
   fieldErrorSchema,
   meSchema,
   messagePageSchema,
@@ -43,6 +45,8 @@ const NAMED_SCHEMAS: [string, z.ZodType, "request" | "response"][] = [
   ["Contact", contactSchema, "response"],
   ["Message", messageSchema, "response"],
   ["InboundMessage", inboundMessageSchema, "response"],
+  ["Conversation", conversationSchema, "response"],
+  ["ConversationEvent", conversationEventSchema, "response"],
   ["MessagePage", messagePageSchema, "response"],
   ["Me", meSchema, "response"],
   ["TriggerAccepted", triggerAcceptedSchema, "response"],
@@ -199,8 +203,8 @@ function operation(endpoint: Endpoint): JsonSchema {
     responses[String(response.status)] = {
       description: response.description,
       ...(response.headers ? { headers: response.headers } : {}),
-      // A 204 has no body, so it has no content.
-      ...(response.status === 204 ? {} : { content: responseContent(response) }),
+      // A 204 or a 304 has no body, so it has no content.
+      ...(response.status === 204 || response.status === 304 ? {} : { content: responseContent(response) }),
     };
   }
   Object.assign(responses, errorResponses(endpoint));

@@ -15,6 +15,7 @@ export const TAGS = [
   { name: "Contacts", description: "Recipients, their typed attributes and their consent, keyed by phone number or id." },
   { name: "Audiences", description: "Lists (static membership) and segments (saved filters, counted live) that bulk campaigns target." },
   { name: "Imports", description: "CSV imports of contacts: a job with progress, a report and the rejected rows." },
+  { name: "Conversations", description: "The team inbox: a conversation per contact and number, its timeline, replies inside WhatsApp's 24-hour window (templates outside it), notes, assignment, closing." },
   { name: "Reference", description: "This API's machine-readable description." },
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];
@@ -28,7 +29,7 @@ export interface Parameter {
 }
 
 export interface SuccessResponse {
-  /** A 204 is documented without content: it has no body. */
+  /** A 204 or a 304 is documented without content: it has no body. */
   status: number;
   description: string;
   /** JSON responses: the schema and an example (both checked by the tests). */

@@ -6,6 +6,7 @@ import { AUDIENCES_ENDPOINTS } from "./endpoints/audiences";
 import { BULK_ENDPOINTS } from "./endpoints/bulk";
 import { CAMPAIGNS_ENDPOINTS } from "./endpoints/campaigns";
 import { CONTACTS_ENDPOINTS } from "./endpoints/contacts";
+import { CONVERSATIONS_ENDPOINTS } from "./endpoints/conversations";
 import { IMPORTS_ENDPOINTS } from "./endpoints/imports";
 import { REQUESTS_ENDPOINTS } from "./endpoints/requests";
 import { SENDERS_ENDPOINTS } from "./endpoints/senders";
@@ -50,6 +51,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...CONTACTS_ENDPOINTS,
   ...AUDIENCES_ENDPOINTS,
   ...IMPORTS_ENDPOINTS,
+  ...CONVERSATIONS_ENDPOINTS,
   ...REQUESTS_ENDPOINTS,
   ...SENDERS_ENDPOINTS,
 ];

@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
-import { campaigns, contacts, messages, senders, templates } from "@/db/schema";
+import { campaigns, contacts, conversations, messages, senders, templates } from "@/db/schema";
 import { FAILED_AUTH_LIMIT_PER_IP, resetBlockedAddresses } from "@/lib/api-keys/failures";
 import { createApiKey } from "@/lib/api-keys/service";
 import { createBulkFixture, PROMO_MESSAGE_CONFIG, testPhone, type BulkFixture } from "@/lib/bulk/test-fixtures";
@@ -56,6 +56,8 @@ let defaultSenderId: string;
 let ownerSession: Record<string, string>;
 /** Operations only owners and admins, signed in, may call (an API key gets 403). */
 const ADMIN_WRITES = new Set(["createSender", "updateSender", "deleteSender"]);
+/** A conversation of the fixture's workspace: a contact wrote a moment ago on the default sender. */
+let conversationId: string;
 /** Messages the trigger requests created. */
 const messageIds: string[] = [];
 
@@ -89,7 +91,9 @@ beforeAll(async () => {
   const job = await call("createImport", { json: importOptions(), expect: 201 });
   defaultSenderId = (await getSenderRow(db, fx.workspaceId)).id;
   ownerSession = { cookie: await sessionCookie({ userId: fx.userId, workspaceId: fx.workspaceId }), ...SAME_ORIGIN };
+  conversationId = await conversationOf(testPhone(), new Date());
   existing = (apiPath): Record<string, string> => {
+    if (apiPath.startsWith("/api/v1/conversations/")) return { id: conversationId };
     if (apiPath.includes("/campaigns/")) return { id: triggerCampaignId };
     if (apiPath.startsWith("/outbound/")) return { id: triggerCampaignId };
     if (apiPath.includes("/messages/")) return { id: messageId };
@@ -147,6 +151,16 @@ function importOptions(fileName = "customers.csv") {
 }
 
 const WIRE_INBOUND = { profileName: null, at: new Date(), text: null, payload: null, media: null, location: null, reaction: null, contextProviderMessageId: null };
+
+/** The conversation `from` opens by writing to the fixture's default sender at `at`. */
+async function conversationOf(from: string, at: Date): Promise<string> {
+  const db = await getDb();
+  const outcome = await recordInboundMessages(db, { workspaceId: fx.workspaceId, senderId: defaultSenderId }, [
+    { ...WIRE_INBOUND, at, providerMessageId: `wamid.WIRE${newId("x")}`, from, kind: "text", text: "Where is my parcel?" },
+  ]);
+  const [row] = await db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.contactId, outcome.messages[0]!.contactId!), eq(conversations.senderId, defaultSenderId)));
+  return row!.id;
+}
 
 afterAll(async () => {
   resetBlockedAddresses();
@@ -622,6 +636,63 @@ describe("the API on the wire", () => {
     await call("bulkUpsertContacts", { raw: { contentType: "text/csv", text: "name,city\r\nRui,Lisbon\r\n" }, expect: 422 });
     const mismatched = await call("createImport", { json: importOptions("mismatched.csv"), expect: 201 });
     await call("uploadImportFile", { params: { id: String(mismatched.body.id) }, raw: { contentType: "text/csv; charset=utf-8", text: "Mobile,Name\r\n+14155552671,Rita\r\n" }, expect: 422 });
+  });
+
+  it("answers conversation requests as documented, with ETags for pollers", async () => {
+    const params = { id: conversationId };
+    const missing = { id: "cnv_doesnotexist" };
+    const second = await conversationOf(testPhone(), new Date());
+    const list = await call("listConversations", { query: { limit: "1", status: "all", assigned: "unassigned", unread: "true" }, expect: 200 });
+    await call("listConversations", { query: { cursor: String(list.body.nextCursor), senderId: defaultSenderId, search: "351" }, expect: 200 });
+    await call("listConversations", { headers: { "if-none-match": String(list.headers.get("etag")) }, query: { limit: "1", status: "all", assigned: "unassigned", unread: "true" }, expect: 304 });
+    await call("listConversations", { query: { assigned: "mine" }, expect: 422 });
+    const one = await call("getConversation", { params, expect: 200 });
+    await call("getConversation", { params, headers: { "if-none-match": String(one.headers.get("etag")) }, expect: 304 });
+    await call("getConversation", { params: missing, expect: 404 });
+    await call("getConversation", { params, key: stranger.key, expect: 404 });
+
+    const reply = await call("replyToConversation", { params, json: { type: "text", text: "It left our warehouse this morning." }, expect: 202 });
+    expect(reply.body).toMatchObject({ direction: "outbound", source: "reply", campaignId: null, status: "queued" });
+    const variables = { "header.1": "Maria", "body.1": "Maria", "body.2": "SAVE10", "body.3": "Porto", "button.0.1": "SAVE10" };
+    await call("replyToConversation", { params: { id: second }, json: { type: "template", templateId: fx.templateId, variables }, expect: 202 });
+    await call("replyToConversation", { params, json: { type: "template", templateId: fx.templateId, variables: {} }, expect: 422 });
+    await call("replyToConversation", { params, json: { type: "image", url: "http://cdn.example.com/photo.jpg" }, expect: 422 });
+    await call("replyToConversation", { params, json: { type: "text", text: "x".repeat(4097) }, expect: 422 });
+    await call("replyToConversation", { params, json: { type: "sticker" }, expect: 422 });
+    await call("replyToConversation", { params: missing, json: { type: "text", text: "Hello" }, expect: 404 });
+    const lapsed = await conversationOf(testPhone(), new Date(Date.now() - 30 * 3_600_000));
+    const closed = await call("replyToConversation", { params: { id: lapsed }, json: { type: "text", text: "Hello" }, expect: 409 });
+    expect(closed.body.windowEndsAt).toEqual(expect.any(String));
+    const optedOut = await conversationOf(optedOutPhone, new Date());
+    await call("replyToConversation", { params: { id: optedOut }, json: { type: "template", templateId: fx.templateId, variables }, expect: 409 });
+    const replaced = newId("cnv");
+    await (await getDb()).insert(conversations).values({ id: replaced, workspaceId: fx.workspaceId, contactId: fx.contactIds[1]!, senderId: "snd_replaced", lastInboundAt: new Date() });
+    await call("replyToConversation", { params: { id: replaced }, json: { type: "text", text: "Hello" }, expect: 409 });
+
+    const timeline = await call("listConversationTimeline", { params, query: { limit: "1" }, expect: 200 });
+    await call("listConversationTimeline", { params, query: { cursor: String(timeline.body.nextCursor) }, expect: 200 });
+    await call("listConversationTimeline", { params, query: { limit: "1" }, headers: { "if-none-match": String(timeline.headers.get("etag")) }, expect: 304 });
+    await call("listConversationTimeline", { params: missing, expect: 404 });
+
+    await call("addConversationNote", { params, json: { body: "Carrier says it's at the depot." }, expect: 201 });
+    await call("addConversationNote", { params, json: { body: " " }, expect: 422 });
+    await call("addConversationNote", { params: missing, json: { body: "Nobody" }, expect: 404 });
+    const assigned = await call("assignConversation", { params, json: { assigneeId: fx.userId }, expect: 200 });
+    expect(assigned.body.assignee).toMatchObject({ id: fx.userId });
+    await call("assignConversation", { params, json: { assigneeId: null }, expect: 200 });
+    await call("assignConversation", { params, json: { assigneeId: stranger.userId }, expect: 422 });
+    await call("assignConversation", { params: missing, json: { assigneeId: null }, expect: 404 });
+    await call("closeConversation", { params, expect: 200 });
+    await call("closeConversation", { params: missing, expect: 404 });
+    await call("reopenConversation", { params, expect: 200 });
+    await call("reopenConversation", { params: missing, expect: 404 });
+    await call("markConversationRead", { params, expect: 204 });
+    await call("markConversationRead", { params: missing, expect: 404 });
+    // Every item kind on one page: the reply, the note, the assignment, closing, reopening, the contact's message.
+    const full = await call("getConversation", { params, expect: 200 });
+    expect((full.body.timeline as { data: { direction: string }[] }).data.map((item) => item.direction).sort()).toEqual(
+      expect.arrayContaining(["inbound", "internal", "outbound"]),
+    );
   });
 
   it("holds every exchange to the document", () => {
