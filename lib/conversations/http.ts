@@ -7,15 +7,21 @@ import { parseQuery, readStrictBody } from "@/lib/http/request";
 import { dispatchSoon } from "@/lib/messaging";
 import { json, jsonWithEtag, onlyMethods, withWorkspace, type WorkspaceContext } from "@/lib/routing/route";
 import { sendReply } from "./reply";
-import { assignSchema, listConversationsQuerySchema, noteSchema, replySchema } from "./schemas";
-import { addNote, assignConversation, getConversation, listConversations, markConversationRead, setConversationStatus, type Viewer } from "./service";
+import { assignSchema, listConversationsQuerySchema, noteSchema, openConversationSchema, replySchema } from "./schemas";
+import { addNote, assignConversation, getConversation, listConversations, markConversationRead, openConversation, setConversationStatus, type Viewer } from "./service";
 import { conversationTimeline, conversationTimelineQuerySchema, type ConversationEventItem } from "./timeline";
 
 type Params = { id: string };
 const viewerOf = ({ workspaceId, actor, role }: WorkspaceContext<unknown>): Viewer => ({ workspaceId, actor, role });
 
 export const conversationListRoutes = {
-  ...onlyMethods(["GET"]),
+  ...onlyMethods(["GET", "POST"]),
+  /** 201 with a new conversation, 200 with the existing one. */
+  POST: withWorkspace(async (context) => {
+    const input = await readStrictBody(context.request, openConversationSchema);
+    const { conversation, created } = await openConversation(await getDb(), viewerOf(context), input);
+    return json(conversation, { status: created ? 201 : 200 });
+  }),
   GET: withWorkspace(async (context) => {
     const query = parseQuery(listConversationsQuerySchema, new URL(context.request.url));
     return jsonWithEtag(context.request, await listConversations(await getDb(), viewerOf(context), query));

@@ -77,3 +77,10 @@ export const assignSchema = z.object({
 
 /** `open` or `closed`. */
 export const conversationStatusSchema = z.object({ status: z.enum(conversationStatuses) });
+
+/** Open (or find) the conversation of a contact on a number, to write first. */
+export const openConversationSchema = z.object({
+  contact: z.string().trim().min(1).max(100).meta({ description: "The contact's id (`ctc_…`) or E.164 phone number.", example: "+14155552671" }),
+  senderId: z.string().min(1).max(100).optional().meta({ description: "The number to write from; the workspace's default when left out." }),
+});
+export type OpenConversationInput = z.output<typeof openConversationSchema>;

@@ -15,7 +15,9 @@ import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed } from "@/lib/http/errors";
 import type { Actor } from "@/lib/workspaces";
 import { toPublicConversation, type PublicConversation } from "./public";
-import type { ListConversationsQuery } from "./schemas";
+import { resolveContactId } from "@/lib/contacts/service";
+import { getSenderRow, getSenderRowById } from "@/lib/senders/service";
+import type { ListConversationsQuery, OpenConversationInput } from "./schemas";
 
 /** Who is asking: the actor and, for a signed-in member, their role. */
 export interface Viewer {
@@ -220,20 +222,27 @@ export async function setConversationStatus(db: Executor, viewer: Viewer, id: st
   return getConversation(db, { ...viewer, role: null }, row.id);
 }
 
-/** The conversation of a contact on a number, created (open, nothing unread) when there is none yet: a member writing first. */
-export async function conversationFor(db: Executor, workspaceId: string, contactId: string, senderId: string): Promise<string> {
-  const [created] = await db
+/**
+ * The conversation of a contact on a number (the workspace's default without `senderId`), created
+ * open with nothing unread when there is none yet: a member writing first (a template, as no window
+ * is open). `created` says which. Another workspace's contact or number is 404.
+ */
+export async function openConversation(db: Executor, viewer: Viewer, input: OpenConversationInput): Promise<{ conversation: PublicConversation; created: boolean }> {
+  const contactId = await resolveContactId(db, viewer.workspaceId, input.contact);
+  const sender = input.senderId ? await getSenderRowById(db, viewer.workspaceId, input.senderId) : await getSenderRow(db, viewer.workspaceId);
+  const [inserted] = await db
     .insert(conversations)
-    .values({ id: newId("cnv"), workspaceId, contactId, senderId })
+    .values({ id: newId("cnv"), workspaceId: viewer.workspaceId, contactId, senderId: sender.id })
     .onConflictDoNothing({ target: [conversations.workspaceId, conversations.contactId, conversations.senderId] })
     .returning({ id: conversations.id });
-  if (created) return created.id;
-  const [existing] = await db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.workspaceId, workspaceId), eq(conversations.contactId, contactId), eq(conversations.senderId, senderId)))
-    .limit(1);
-  return existing!.id;
+  const [row] = inserted
+    ? [inserted]
+    : await db
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(and(eq(conversations.workspaceId, viewer.workspaceId), eq(conversations.contactId, contactId), eq(conversations.senderId, sender.id)))
+        .limit(1);
+  return { conversation: await getConversation(db, viewer, row!.id), created: Boolean(inserted) };
 }
 
 /** Members who can be assigned (the workspace's), for the assign menu. */

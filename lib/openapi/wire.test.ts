@@ -651,6 +651,12 @@ describe("the API on the wire", () => {
     await call("getConversation", { params: missing, expect: 404 });
     await call("getConversation", { params, key: stranger.key, expect: 404 });
 
+    const opened = await call("openConversation", { json: { contact: optedOutPhone }, expect: 201 });
+    expect(opened.body).toMatchObject({ object: "conversation", window: { open: false, endsAt: null } });
+    const existingOne = await call("openConversation", { json: { contact: optedOutPhone, senderId: defaultSenderId }, expect: 200 });
+    expect(existingOne.body.id).toBe(opened.body.id);
+    await call("openConversation", { json: { contact: "+14155550000" }, expect: 404 });
+    await call("openConversation", { json: { contact: "" }, expect: 422 });
     const reply = await call("replyToConversation", { params, json: { type: "text", text: "It left our warehouse this morning." }, expect: 202 });
     expect(reply.body).toMatchObject({ direction: "outbound", source: "reply", campaignId: null, status: "queued" });
     const variables = { "header.1": "Maria", "body.1": "Maria", "body.2": "SAVE10", "body.3": "Porto", "button.0.1": "SAVE10" };

@@ -1,5 +1,5 @@
 // Endpoints of the inbox (lib/conversations); spread into ENDPOINTS in ../registry.ts.
-import { assignSchema, listConversationsQuerySchema, noteSchema, replySchema } from "@/lib/conversations/schemas";
+import { assignSchema, listConversationsQuerySchema, noteSchema, openConversationSchema, replySchema } from "@/lib/conversations/schemas";
 import { conversationTimelineQuerySchema } from "@/lib/conversations/timeline";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter, type SuccessResponse } from "../endpoint";
 import {
@@ -162,6 +162,22 @@ export const CONVERSATIONS_ENDPOINTS: Endpoint[] = [
     }),
     errors: ["validation_failed"],
     example: { query: { assigned: "unassigned", unread: "true" } },
+  },
+  {
+    operationId: "openConversation",
+    method: "POST",
+    path: "/api/v1/conversations",
+    tag: "Conversations",
+    summary: "Open a contact's conversation",
+    description:
+      "The conversation of a contact (id or E.164 phone) on a number (the workspace's default when `senderId` is left out): `201` when it is new, `200` with the existing one. To write first: no window is open until the contact writes, so answer with a `template` reply. Another workspace's contact or number is 404.",
+    auth: "apiKey",
+    body: { schema: openConversationSchema, strict: true, required: true, example: { contact: "+14155552671" } },
+    responses: [
+      { status: 201, description: "A new conversation, open, nothing unread.", schema: conversationSchema, example: { ...conversationExample, assignee: null, campaign: null, unread: 0, lastMessage: null, lastInboundAt: null, window: { open: false, endsAt: null } } },
+      { status: 200, description: "The contact's existing conversation on that number.", schema: conversationSchema, example: conversationExample },
+    ],
+    errors: [...JSON_BODY_ERRORS, "not_found"],
   },
   {
     operationId: "getConversation",
