@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { auditEvents, contacts, conversations, messages, senders, templates, workspaces } from "@/db/schema";
 import { SYSTEM_ACTOR } from "@/lib/audit/service";
-import type { InboundMessage } from "@/lib/channels/types";
-import { newId, randomBase62 } from "@/lib/crypto/random";
+import { newId } from "@/lib/crypto/random";
 import { ApiError } from "@/lib/http/errors";
 import { recordInboundMessages } from "@/lib/inbound/record";
 import { runDispatch } from "@/lib/messaging/dispatcher";
 import { ensureSandboxTemplates } from "@/lib/templates/service";
+import { testInboundMessage } from "@/lib/testing/messaging-factories";
 import { createTestAccount, createTestMember } from "@/lib/testing/factories";
 import { checkMediaUrl } from "./media";
 import { sendReply } from "./reply";
@@ -19,9 +19,7 @@ import { conversationTimeline } from "./timeline";
 const HOUR = 3_600_000;
 const phone = () => `+1415557${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`;
 
-function inbound(from: string, at: Date, text = "Where is my parcel?"): InboundMessage {
-  return { providerMessageId: `wamid.IN${randomBase62(16)}`, from, profileName: null, at, kind: "text", text, payload: null, media: null, location: null, reaction: null, contextProviderMessageId: null };
-}
+const inbound = (from: string, at: Date, text = "Where is my parcel?") => testInboundMessage(from, { at, text });
 
 async function workspace() {
   const db = await getDb();

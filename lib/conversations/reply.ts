@@ -14,8 +14,8 @@ import { contacts, conversations, senders } from "@/db/schema";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { ApiError, validationFailed } from "@/lib/http/errors";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
-import { queueReplyMessage } from "@/lib/outbox/replies";
-import { TemplateRenderError, renderTemplate } from "@/lib/templates";
+import { queueReplyMessage, templateReplyContent, textReplyContent, type ReplyContent } from "@/lib/outbox/replies";
+import { TemplateRenderError } from "@/lib/templates";
 import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { checkMediaUrl, type MediaUrlCheck } from "./media";
 import { serviceWindow } from "./public";
@@ -28,18 +28,13 @@ export interface ReplyOptions {
   checkMedia?: MediaUrlCheck;
 }
 
-interface Composed {
-  template: { name: string; language: string } | null;
-  renderedText: string;
-  payload: Record<string, unknown>;
-}
 
 const PREVIEW_MAX = 200;
 
-async function compose(db: Executor, workspaceId: string, sender: typeof senders.$inferSelect, contact: { optedOutAt: Date | null }, input: ReplyInput, checkMedia: MediaUrlCheck): Promise<Composed> {
+async function compose(db: Executor, workspaceId: string, sender: typeof senders.$inferSelect, contact: { optedOutAt: Date | null }, input: ReplyInput, checkMedia: MediaUrlCheck): Promise<ReplyContent> {
   switch (input.type) {
     case "text":
-      return { template: null, renderedText: input.text, payload: { text: { body: input.text, preview_url: /https?:\/\//i.test(input.text) } } };
+      return textReplyContent(input.text);
     case "image":
     case "document": {
       const problem = await checkMedia(input.url);
@@ -62,12 +57,7 @@ async function compose(db: Executor, workspaceId: string, sender: typeof senders
         throw new ApiError("contact_opted_out", `The contact opted out of marketing messages, so ${template.name} (a marketing template) is not sent. Reply in the customer-service window, or use a utility template.`);
       }
       try {
-        const rendered = renderTemplate(template, input.variables);
-        return {
-          template: { name: template.name, language: template.language },
-          renderedText: rendered.text,
-          payload: { template: { name: template.name, language: { code: template.language }, components: rendered.components } },
-        };
+        return templateReplyContent(template, input.variables);
       } catch (error) {
         if (!(error instanceof TemplateRenderError)) throw error;
         throw validationFailed(error.missing.map((key) => ({ path: `variables.${key}`, code: "required", message: `Give a value for ${key}.` })));

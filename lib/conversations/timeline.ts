@@ -8,12 +8,12 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { Executor } from "@/db";
-import { decodeCursor, encodeCursor } from "@/db/cursor";
+import { encodeCursor } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
 import { campaigns, conversationEvents, inboundMessages, messages, users, type ConversationEventKind } from "@/db/schema";
-import { invalidCursor } from "@/lib/audiences/segments";
 import { pageQueryShape } from "@/lib/contacts/schemas";
 import { toPublicInboundMessage, type PublicInboundMessage } from "@/lib/inbound/public";
+import { olderThanCursor } from "@/lib/inbound/timeline";
 import { toPublicMessage, type PublicMessage } from "@/lib/messaging/public-message";
 import { visibleConversationRow, type Viewer } from "./service";
 
@@ -48,12 +48,7 @@ export async function conversationTimeline(
 ): Promise<{ data: TimelineItem[]; nextCursor: string | null }> {
   const conversation = await visibleConversationRow(db, viewer, conversationId);
   const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-  let after = sql`true`;
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor, { id: ITEM_ID });
-    if (!cursor || cursor.direction !== "older") throw invalidCursor();
-    after = sql`(created_at, id) < (${cursor.createdAt}::timestamptz, ${cursor.id})`;
-  }
+  const after = olderThanCursor(query.cursor, ITEM_ID);
   const workspaceId = viewer.workspaceId;
   const position = sql`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position`;
   const between = sql`contact_id = ${conversation.contactId} and workspace_id = ${workspaceId} and sender_id = ${conversation.senderId} and ${after}`;

@@ -3,20 +3,19 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { contacts, conversations, messages, senders, templates } from "@/db/schema";
 import type { InboundMessage } from "@/lib/channels/types";
-import { newId, randomBase62 } from "@/lib/crypto/random";
+import { newId } from "@/lib/crypto/random";
 import { SYSTEM_ACTOR } from "@/lib/audit/service";
 import { ApiError } from "@/lib/http/errors";
 import { runDispatch } from "@/lib/messaging/dispatcher";
 import { ensureSandboxTemplates } from "@/lib/templates/service";
+import { testInboundMessage } from "@/lib/testing/messaging-factories";
 import { createTestAccount } from "@/lib/testing/factories";
 import { autoReplyInputSchema, createAutoReply, deleteAutoReply, listAutoReplies, updateAutoReply } from "./auto-replies";
 import { recordInboundMessages } from "./record";
 
 const phone = () => `+1415558${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`;
 
-function inbound(from: string, overrides: Partial<InboundMessage> = {}): InboundMessage {
-  return { providerMessageId: `wamid.IN${randomBase62(16)}`, from, profileName: null, at: new Date(), kind: "text", text: "hours?", payload: null, media: null, location: null, reaction: null, contextProviderMessageId: null, ...overrides };
-}
+const inbound = (from: string, overrides: Partial<InboundMessage> = {}) => testInboundMessage(from, { text: "hours?", ...overrides });
 
 async function setup() {
   const db = await getDb();

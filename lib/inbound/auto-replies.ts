@@ -15,7 +15,7 @@ import { matchConsentKeyword, normaliseReply } from "@/lib/contacts/opt-out";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
-import { queueReplyMessage } from "@/lib/outbox/replies";
+import { queueReplyMessage, templateReplyContent, textReplyContent } from "@/lib/outbox/replies";
 import { renderTemplate, TemplateRenderError } from "@/lib/templates";
 import { templateFitsSender } from "@/lib/templates/service";
 
@@ -197,15 +197,10 @@ export async function answerAutomatically(db: Executor, scope: { workspaceId: st
 
 /** The answer's content; null when its template no longer fits the number or renders (it is then skipped, not sent wrong). */
 function compose({ rule, template, sender }: { rule: Row; template: typeof templates.$inferSelect | null; sender: typeof senders.$inferSelect }) {
-  if (rule.replyType === "text") return { template: null, renderedText: rule.text ?? "", payload: { text: { body: rule.text ?? "", preview_url: /https?:\/\//i.test(rule.text ?? "") } } };
+  if (rule.replyType === "text") return textReplyContent(rule.text ?? "");
   if (!template || !templateFitsSender(template, sender) || template.status.toUpperCase() !== "APPROVED") return null;
   try {
-    const rendered = renderTemplate(template, rule.variables);
-    return {
-      template: { name: template.name, language: template.language },
-      renderedText: rendered.text,
-      payload: { template: { name: template.name, language: { code: template.language }, components: rendered.components } },
-    };
+    return templateReplyContent(template, rule.variables);
   } catch {
     return null;
   }

@@ -5,28 +5,13 @@ import { contacts, conversationEvents, conversations, inboundMessages, messages,
 import type { InboundMessage } from "@/lib/channels/types";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
-import { createTestCampaign, createTestMessage } from "@/lib/testing/messaging-factories";
+import { createTestCampaign, createTestMessage, testInboundMessage } from "@/lib/testing/messaging-factories";
 import { recordInboundMessages } from "./record";
 
 const phone = () => `+1415556${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`;
 const HOUR = 3_600_000;
 
-function inbound(from: string, at: Date, overrides: Partial<InboundMessage> = {}): InboundMessage {
-  return {
-    providerMessageId: `wamid.IN${randomBase62(16)}`,
-    from,
-    profileName: null,
-    at,
-    kind: "text",
-    text: "Is it in blue?",
-    payload: null,
-    media: null,
-    location: null,
-    reaction: null,
-    contextProviderMessageId: null,
-    ...overrides,
-  };
-}
+const inbound = (from: string, at: Date, overrides: Partial<InboundMessage> = {}) => testInboundMessage(from, { at, text: "Is it in blue?", ...overrides });
 
 async function setup() {
   const db = await getDb();

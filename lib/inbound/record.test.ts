@@ -6,27 +6,12 @@ import type { InboundMessage } from "@/lib/channels/types";
 import { newId, randomBase62 } from "@/lib/crypto/random";
 import { createSharedThroughputLimiter, intervalUs, senderLane } from "@/lib/messaging/throughput";
 import { createTestAccount } from "@/lib/testing/factories";
-import { createTestMessage } from "@/lib/testing/messaging-factories";
+import { createTestMessage, testInboundMessage } from "@/lib/testing/messaging-factories";
 import { consentOf, recordInboundMessages } from "./record";
 
 const phone = () => `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`;
 
-function inbound(from: string, overrides: Partial<InboundMessage> = {}): InboundMessage {
-  return {
-    providerMessageId: `wamid.IN${randomBase62(16)}`,
-    from,
-    profileName: null,
-    at: new Date("2026-11-20T10:00:00Z"),
-    kind: "text",
-    text: "Hello",
-    payload: null,
-    media: null,
-    location: null,
-    reaction: null,
-    contextProviderMessageId: null,
-    ...overrides,
-  };
-}
+const inbound = (from: string, overrides: Partial<InboundMessage> = {}) => testInboundMessage(from, { at: new Date("2026-11-20T10:00:00Z"), ...overrides });
 
 async function scope() {
   const db = await getDb();

@@ -3,7 +3,7 @@
 //
 // Statements: the contact's id, one UNION ALL for the page's positions, then the page's rows of
 // each table (in parallel).
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/db";
 import { decodeCursor, encodeCursor } from "@/db/cursor";
@@ -33,6 +33,18 @@ export type TimelineMessage = (PublicMessage & { campaignName: string }) | (Publ
 /** Ids of either table: outbound `msg_…`, inbound `inm_…`. */
 const TIMELINE_ID = /^(msg|inm)_[A-Za-z0-9]{1,64}$/;
 
+/**
+ * Rows older than the cursor's position on bare `(created_at, id)` columns, for a UNION ALL over
+ * several tables read newest first (`true` without a cursor); 400 for a cursor that is not one of
+ * an older page with an id matching `ids`.
+ */
+export function olderThanCursor(token: string | undefined, ids: RegExp): SQL {
+  if (!token) return sql`true`;
+  const cursor = decodeCursor(token, { id: ids });
+  if (!cursor || cursor.direction !== "older") throw invalidCursor();
+  return sql`(created_at, id) < (${cursor.createdAt}::timestamptz, ${cursor.id})`;
+}
+
 /** The contact's messages in both directions (or one), newest first, keyset-paginated. */
 export async function listContactMessages(
   db: Executor,
@@ -42,12 +54,7 @@ export async function listContactMessages(
 ): Promise<{ data: TimelineMessage[]; nextCursor: string | null }> {
   const contactId = await resolveContactId(db, workspaceId, idOrPhone);
   const limit = Math.min(Math.max(query.limit ?? 50, 1), 100);
-  let after = sql`true`;
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor, { id: TIMELINE_ID });
-    if (!cursor || cursor.direction !== "older") throw invalidCursor();
-    after = sql`(created_at, id) < (${cursor.createdAt}::timestamptz, ${cursor.id})`;
-  }
+  const after = olderThanCursor(query.cursor, TIMELINE_ID);
   // Each side reads at most limit + 1 rows from its (contact, created_at, id) index.
   const side = (table: "messages" | "inbound_messages", direction: MessageDirection) => sql`(select ${direction}::text as direction, id, created_at,
       to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position

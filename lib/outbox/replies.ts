@@ -4,6 +4,7 @@
 import type { Executor } from "@/db";
 import { messages } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
+import { renderTemplate, type TemplateLike } from "@/lib/templates";
 import type { StoredMessage } from "./test-sends";
 
 export interface ReplyMessage {
@@ -45,4 +46,22 @@ export async function queueReplyMessage(db: Executor, reply: ReplyMessage): Prom
     })
     .returning();
   return row!;
+}
+
+/** What a reply says: the template it uses (none for free-form), its text as read, and its provider-ready payload. */
+export type ReplyContent = Pick<ReplyMessage, "template" | "renderedText" | "payload">;
+
+/** A free-form text reply (WhatsApp previews the first link when there is one). */
+export function textReplyContent(text: string): ReplyContent {
+  return { template: null, renderedText: text, payload: { text: { body: text, preview_url: /https?:\/\//i.test(text) } } };
+}
+
+/** A template reply with every variable's value; throws TemplateRenderError naming the missing ones. */
+export function templateReplyContent(template: TemplateLike & { name: string; language: string }, variables: Record<string, string>): ReplyContent {
+  const rendered = renderTemplate(template, variables);
+  return {
+    template: { name: template.name, language: template.language },
+    renderedText: rendered.text,
+    payload: { template: { name: template.name, language: { code: template.language }, components: rendered.components } },
+  };
 }

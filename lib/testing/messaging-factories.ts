@@ -1,4 +1,5 @@
 // Test data for messaging: campaigns, queued messages and WhatsApp senders, written directly.
+import type { InboundMessage } from "@/lib/channels/types";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { campaigns, messages, senders, type MessageStatus } from "@/db/schema";
@@ -145,4 +146,22 @@ export async function getTestMessage(id: string) {
   const db = await getDb();
   const [row] = await db.select().from(messages).where(eq(messages.id, id));
   return row!;
+}
+
+/** A text message from `from`, as a channel reports it (a fresh provider id each call). */
+export function testInboundMessage(from: string, overrides: Partial<InboundMessage> = {}): InboundMessage {
+  return {
+    providerMessageId: `wamid.IN${randomBase62(16)}`,
+    from,
+    profileName: null,
+    at: new Date(),
+    kind: "text",
+    text: "Hello",
+    payload: null,
+    media: null,
+    location: null,
+    reaction: null,
+    contextProviderMessageId: null,
+    ...overrides,
+  };
 }
