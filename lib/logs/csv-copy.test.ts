@@ -137,7 +137,7 @@ describe("COPY and papaparse give byte-identical exports", () => {
     const csv = await text(await logsCsvStream(db, scope, {}, { attributeKeys: ATTRIBUTES }));
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(
-      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction,source," +
+      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source," +
         "attributes.name,attributes.city,attributes.points,attributes.vip,attributes.prefs,attributes.formula,attributes.missing",
     );
     expect(csv).toContain(',"He said ""hi"", then left",read,,,');
