@@ -35,7 +35,7 @@ async function countsEverywhere(workspaceId: string, campaignId: string) {
   const progress = await getBulkProgress(db, workspaceId, campaignId);
   const listed = (await listCampaigns(db, workspaceId)).data.find((c) => c.id === campaignId)!;
   const logs = await countLogStatuses(db, { workspaceId, campaignId }, {});
-  return { progress: { total: progress.total, ...progress.funnel }, list: listed.stats, logs: { total: logs.total, queued: logs.queued, sent: logs.sent, delivered: logs.delivered, read: logs.read, failed: logs.failed, skipped: logs.skipped } };
+  return { progress: { total: progress.total, ...progress.funnel }, list: listed.stats, logs: { total: logs.total, queued: logs.queued, sent: logs.sent, delivered: logs.delivered, read: logs.read, failed: logs.failed, skipped: logs.skipped, replied: logs.replied } };
 }
 
 describe("bulk snapshot in chunks", () => {
