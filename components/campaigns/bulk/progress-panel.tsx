@@ -57,7 +57,8 @@ export function ProgressPanel({ progress }: { progress: CampaignProgress }) {
 
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Delivery funnel">
           {steps.map((step) => (
-            <div key={step.key} className="rounded-lg border px-3 py-2.5">
+            // Replied stands apart from the steps: a row of its own on a phone.
+            <div key={step.key} className={cn("rounded-lg border px-3 py-2.5", step.key === "replied" && "col-span-2 sm:col-span-1")}>
               <dt className="text-xs text-muted-foreground">{step.label}</dt>
               <dd className="text-lg font-semibold tabular-nums" data-testid={`funnel-${step.key}`}>
                 {number(step.value)}

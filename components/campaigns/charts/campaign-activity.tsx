@@ -51,7 +51,7 @@ export function CampaignActivity({ funnel, days, logsHref, withFunnel = true }: 
           {withFunnel ? "Delivery" : "Activity"}
         </CardTitle>
         <CardDescription>
-          {number(total)} message{total === 1 ? "" : "s"}, test sends not counted. A read message was also sent and delivered; replied counts the messages contacts answered.{" "}
+          {number(total)} message{total === 1 ? "" : "s"}, test sends not counted. A read message was also sent and delivered{withFunnel ? "; replied counts the messages contacts answered" : ""}.{" "}
           <Link href={logsHref} className="text-primary underline underline-offset-4">
             See them in the logs
           </Link>
