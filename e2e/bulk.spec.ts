@@ -44,6 +44,7 @@ test("build a bulk campaign for a 5-contact list, test send it, launch it, watch
   const listId = ((await list.json()) as { id: string }).id;
   const added = await api.post(`/api/v1/lists/${listId}/contacts`, { data: { phones: CONTACTS.map((c) => c.phone) } });
   expect(added.ok()).toBe(true);
+  const ada = (await (await api.get(`/api/v1/contacts/${encodeURIComponent(CONTACTS[0]!.phone)}`)).json()) as { id: string };
   await api.dispose();
 
   // New campaign → Bulk.
@@ -145,6 +146,28 @@ test("build a bulk campaign for a 5-contact list, test send it, launch it, watch
   const all = Papa.parse<Record<string, string>>(fs.readFileSync((await withTests.path())!, "utf8"), { header: true, skipEmptyLines: true }).data;
   expect(all).toHaveLength(6);
   expect(all.filter((row) => row.source === "test").map((row) => row.phone_number)).toEqual(["+14155550199"]);
+
+  // A contact answers: the campaign's replied count is 1 on its page, in the list and in the logs,
+  // its Replies list the answer, and the CSV dates the reply.
+  const answered = await page.request.post("/api/sandbox/inbound", { data: { contactId: ada.id, text: "Is it in blue?" }, headers: { Origin: new URL(baseURL!).origin } });
+  expect(answered.status()).toBe(200);
+  await page.goto(`/campaigns/${campaignId}`);
+  await expect(page.getByRole("region", { name: "Sending progress" }).getByTestId("funnel-replied")).toHaveText("1");
+  await shoot(page, "replied");
+  await page.getByRole("link", { name: "Replies", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}/logs\\?direction=inbound`));
+  await expect(page.getByRole("heading", { name: /· Replies$/ })).toBeVisible();
+  await expect(page.getByText("Is it in blue?").first()).toBeVisible();
+  await expect(page.getByTestId("count-replied")).toHaveText("1");
+  await page.getByRole("link", { name: /Replied.*show messages the contact replied to/ }).click();
+  await expect(page).toHaveURL(/replied=true/);
+  const [repliedCsv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const repliedRows = Papa.parse<Record<string, string>>(fs.readFileSync((await repliedCsv.path())!, "utf8"), { header: true, skipEmptyLines: true }).data;
+  expect(repliedRows.map((row) => row.phone_number)).toEqual([CONTACTS[0]!.phone]);
+  expect(repliedRows[0]!.replied_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  await page.goto("/campaigns");
+  const headers = await page.getByRole("columnheader").allInnerTexts();
+  await expect(page.getByRole("row", { name: /Spring restock/ }).getByRole("cell").nth(headers.indexOf("Replied"))).toHaveText("1");
 
   // Send again to the failed one: a new draft with exactly that contact opens.
   await page.goto(`/campaigns/${campaignId}`);

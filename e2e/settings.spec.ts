@@ -250,3 +250,22 @@ test("several WhatsApp numbers: add one, make it the default, choose it in a cam
   await expect(page.getByText("“Brand FR” deleted")).toBeVisible();
   await expect(table.getByRole("row", { name: /Sandbox/ })).toContainText("Default");
 });
+
+test("the owner sets the reply window and who sees which conversations; the values stay", async ({ page }) => {
+  await signUpNewUser(page, { workspace: "Inbox Settings Co" });
+  await page.goto("/settings/workspace");
+  const form = page.getByRole("form", { name: "Replies and inbox" });
+  const hours = form.getByLabel("Reply window (hours)");
+  await expect(hours).toHaveValue("72");
+  await expect(form.getByRole("radio", { name: "Members see every conversation" })).toBeChecked();
+  await hours.fill("200");
+  await form.getByRole("button", { name: "Save inbox settings" }).click();
+  await expect(form.getByText("Give a whole number of hours from 1 to 168.")).toBeVisible();
+  await hours.fill("24");
+  await form.getByRole("radio", { name: "Members see only theirs and unassigned ones" }).check();
+  await form.getByRole("button", { name: "Save inbox settings" }).click();
+  await expect(page.getByText("Inbox settings saved")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("form", { name: "Replies and inbox" }).getByLabel("Reply window (hours)")).toHaveValue("24");
+  await expect(page.getByRole("radio", { name: "Members see only theirs and unassigned ones" })).toBeChecked();
+});

@@ -110,3 +110,62 @@ export async function setDefaultCountry(db: Executor, workspaceId: string, input
     return { defaultCountry };
   });
 }
+
+export const REPLY_ATTRIBUTION_HOURS = { min: 1, max: 168, default: 72 } as const;
+
+/** `PUT /api/workspace/inbox-settings`: the replied step's window and who sees which conversations. */
+export const inboxSettingsSchema = z
+  .object({
+    replyAttributionHours: z
+      .number({ error: "Give the window in hours: a whole number from 1 to 168." })
+      .int("Give the window in whole hours, from 1 to 168.")
+      .min(REPLY_ATTRIBUTION_HOURS.min, "The window is at least 1 hour.")
+      .max(REPLY_ATTRIBUTION_HOURS.max, "The window is at most 168 hours (a week)."),
+    inboxMembersSeeAll: z.boolean({ error: "Say whether members see every conversation: true or false." }),
+  })
+  .strict();
+export type InboxSettingsInput = z.input<typeof inboxSettingsSchema>;
+export type InboxSettings = z.output<typeof inboxSettingsSchema>;
+
+export async function getInboxSettings(db: Executor, workspaceId: string): Promise<InboxSettings> {
+  const [row] = await db
+    .select({ replyAttributionHours: workspaces.replyAttributionHours, inboxMembersSeeAll: workspaces.inboxMembersSeeAll })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .limit(1);
+  if (!row) throw notFound("Workspace not found.");
+  return row;
+}
+
+/**
+ * Sets the inbox settings (owners and admins: the route says so). A changed window applies to
+ * replies that arrive from then on; replies already attributed keep their campaign. The audit row
+ * keeps what changed, old and new.
+ */
+export async function setInboxSettings(db: Executor, workspaceId: string, input: InboxSettingsInput, actor: AuditActor): Promise<InboxSettings> {
+  const next = inboxSettingsSchema.parse(input);
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ replyAttributionHours: workspaces.replyAttributionHours, inboxMembersSeeAll: workspaces.inboxMembersSeeAll })
+      .from(workspaces)
+      .where(eq(workspaces.id, workspaceId))
+      .for("update")
+      .limit(1);
+    if (!before) throw notFound("Workspace not found.");
+    const changed = (Object.keys(next) as (keyof InboxSettings)[]).filter((key) => before[key] !== next[key]);
+    if (changed.length === 0) return next;
+    await tx.update(workspaces).set(next).where(eq(workspaces.id, workspaceId));
+    await recordAudit(tx, {
+      workspaceId,
+      actor,
+      action: "workspace.inbox_settings_changed",
+      targetType: "workspace",
+      targetId: workspaceId,
+      metadata: {
+        from: Object.fromEntries(changed.map((key) => [key, before[key]])),
+        to: Object.fromEntries(changed.map((key) => [key, next[key]])),
+      },
+    });
+    return next;
+  });
+}

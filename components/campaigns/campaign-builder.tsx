@@ -2,7 +2,7 @@
 
 import type { ChannelName } from "@/lib/channels/types";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertCircle, Archive, ArchiveRestore, FileText, Inbox, Info, Play, Rocket } from "lucide-react";
+import { AlertCircle, Archive, ArchiveRestore, FileText, Inbox, Info, MessageSquareReply, Play, Rocket } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
@@ -196,6 +196,13 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           <Button variant="ghost" asChild>
             <Link href={`/campaigns/${campaign.id}/logs`}>
               <FileText aria-hidden /> View logs
+            </Link>
+          </Button>
+        )}
+        {campaign.status !== "draft" && (
+          <Button variant="ghost" asChild>
+            <Link href={`/campaigns/${campaign.id}/logs?direction=inbound`}>
+              <MessageSquareReply aria-hidden /> Replies
             </Link>
           </Button>
         )}

@@ -39,6 +39,8 @@ export function LiveLogs({
   counts: initialCounts,
   statusHrefs,
   activeStatus,
+  repliedHref,
+  repliedActive,
   polling,
   campaignNames,
   filters,
@@ -52,6 +54,9 @@ export function LiveLogs({
   counts: StatusCounts;
   statusHrefs: Record<LogStatus, string>;
   activeStatus: LogStatus[];
+  /** The Replied tile: its link and whether it is the current selection. */
+  repliedHref: string;
+  repliedActive: boolean;
   polling: LivePolling | null;
   /** Workspace-wide view: campaign id → name, shown as a column. */
   campaignNames?: Record<string, string>;
@@ -131,7 +136,7 @@ export function LiveLogs({
 
   return (
     <div className="grid min-w-0 grid-cols-1 gap-5">
-      <StatusCountTiles counts={counts} hrefs={statusHrefs} active={activeStatus} />
+      <StatusCountTiles counts={counts} hrefs={statusHrefs} active={activeStatus} replied={{ href: repliedHref, active: repliedActive }} />
       {/* Both layouts are in the server HTML and CSS picks one (display: none hides the other from
           assistive tech too), so a phone never flashes the wide layout before hydration. */}
       <div className="md:hidden">

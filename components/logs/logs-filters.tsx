@@ -13,6 +13,7 @@ export interface LogsFilterValues {
   to?: string;
   campaign?: string;
   direction?: string;
+  replied?: string;
 }
 
 /**
@@ -35,7 +36,7 @@ export function LogsFilters({
   /** Prefix of the fields' ids: the phone's filters sheet renders a second copy of the form. */
   idPrefix?: string;
 }) {
-  const active = Boolean(values.status || values.phone || values.from || values.to || values.campaign || values.direction);
+  const active = Boolean(values.status || values.phone || values.from || values.to || values.campaign || values.direction || values.replied);
   const status = statusFilterOptions(values.status);
   return (
     <form method="get" action={action} role="search" aria-label="Filter messages" className="flex flex-wrap items-end gap-3 rounded-xl border bg-card p-4 shadow-xs">
@@ -67,6 +68,14 @@ export function LogsFilters({
           {status.options.map((option) => (
             <option key={option.value} value={option.value}>{option.label}</option>
           ))}
+        </select>
+      </div>
+      <div className="grid min-w-36 gap-1.5">
+        <label htmlFor={`${idPrefix}-replied`} className="text-xs font-medium text-muted-foreground">Replied</label>
+        <select id={`${idPrefix}-replied`} name="replied" defaultValue={values.replied ?? ""} className={selectClass}>
+          <option value="">With or without a reply</option>
+          <option value="true">Replied to</option>
+          <option value="false">Not replied to</option>
         </select>
       </div>
       <div className="grid min-w-44 flex-1 gap-1.5">

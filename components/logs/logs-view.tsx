@@ -14,9 +14,9 @@ import { LiveLogs } from "./live-logs";
 import { LogsFilters, type LogsFilterValues } from "./logs-filters";
 import { LogsPagination } from "./pagination";
 
-/** The filters set in the URL (status, phone, dates, campaign, direction). */
+/** The filters set in the URL (status, phone, dates, campaign, direction, replied). */
 function activeFilterCount(values: LogsFilterValues): number {
-  return [values.status, values.phone, values.from, values.to, values.campaign, values.direction].filter(Boolean).length;
+  return [values.status, values.phone, values.from, values.to, values.campaign, values.direction, values.replied].filter(Boolean).length;
 }
 
 export type LogsSearchParams = Record<string, string | string[] | undefined>;
@@ -115,7 +115,9 @@ export function LogsView({
         rows={page.data}
         counts={data.counts}
         statusHrefs={links.statusHrefs}
-        activeStatus={query.status ?? []}
+        activeStatus={query.replied === undefined ? (query.status ?? []) : []}
+        repliedHref={links.repliedHref}
+        repliedActive={query.replied === true && !query.status?.length}
         polling={
           campaignId && isFirstPage
             ? { url: `/api/v1/campaigns/${campaignId}/messages`, filterQuery: links.filters.toString(), prevCursor: page.prevCursor }

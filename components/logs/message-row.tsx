@@ -138,6 +138,7 @@ export function MessageDetails({ row, retrying, maxAttempts, local }: { row: Pub
     ["Sent", row.sentAt],
     ["Delivered", row.deliveredAt],
     ["Read", row.readAt],
+    ["Replied", row.repliedAt],
     ["Failed", row.failedAt],
     ["Next try", retrying ? row.nextAttemptAt : null],
   ];

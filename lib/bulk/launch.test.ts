@@ -539,13 +539,13 @@ describe("progress and the campaigns list", () => {
     expect(progress).toMatchObject({
       status: "sending",
       total: 6,
-      funnel: { queued: 2, sent: 3, delivered: 2, read: 1, failed: 1, skipped: 0 },
+      funnel: { queued: 2, sent: 3, delivered: 2, read: 1, failed: 1, skipped: 0, replied: 0 },
       topFailureReasons: [{ code: "131049", reason: "Meta chose not to deliver.", count: 1 }],
       ratePerSecond: 0.3,
       waitingUntil: null,
     });
     expect(progress.estimatedFinishAt).not.toBeNull();
     const listed = (await listCampaigns(db, fixture.workspaceId)).data.find((c) => c.id === fixture.campaignId)!;
-    expect(listed.stats).toEqual({ total: 6, queued: 2, sent: 3, delivered: 2, read: 1, failed: 1, skipped: 0 });
+    expect(listed.stats).toEqual({ total: 6, queued: 2, sent: 3, delivered: 2, read: 1, failed: 1, skipped: 0, replied: 0 });
   });
 });

@@ -1,6 +1,6 @@
 // A bulk campaign's progress, cheap enough to poll every few seconds on a million messages: counts per
 // status read from the (campaign_id, status, sent_at) index, the rate of the last 10 s from the same
-// index, failure reasons from the failed rows only.
+// index, failure reasons from the failed rows only, replies from the replied index (replied rows only).
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
@@ -32,8 +32,13 @@ export async function getBulkProgress(db: Executor, workspaceId: string, id: str
   );
   const byStatus: Partial<Record<MessageStatus, number>> = {};
   for (const c of counts) byStatus[c.status] = Number(c.count);
+  // Apart from the status counts, which the (campaign_id, status, sent_at) index answers alone.
+  const [replied] = await queryRows<{ count: number | string }>(
+    db,
+    sql`select count(*)::int as count from messages where campaign_id = ${row.id} and replied_at is not null and source = 'bulk'`,
+  );
   const pending = (await pendingSnapshotCounts(db, [row.id])).get(row.id);
-  const funnel = withPendingSnapshot(funnelFromStatusCounts(byStatus), pending);
+  const funnel = withPendingSnapshot(funnelFromStatusCounts(byStatus, Number(replied?.count ?? 0)), pending);
 
   const [recent] = await queryRows<{ count: number | string }>(
     db,

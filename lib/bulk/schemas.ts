@@ -188,8 +188,9 @@ export const funnelSchema = z
     read: z.number().int(),
     failed: z.number().int(),
     skipped: z.number().int().meta({ description: "Deliberately not sent (cancelled, variables missing…)." }),
+    replied: z.number().int().meta({ description: "Messages the contact replied to (each counted once, at its first reply): beside the funnel, not a step below `read`." }),
   })
-  .meta({ description: "One cumulative funnel: sent ≥ delivered ≥ read; failed and skipped apart; test sends never counted." });
+  .meta({ description: "One cumulative funnel: sent ≥ delivered ≥ read; replied, failed and skipped apart; test sends never counted." });
 
 export const progressResponseSchema = z.object({
   status: z.string(),

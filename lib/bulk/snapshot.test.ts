@@ -35,7 +35,7 @@ async function countsEverywhere(workspaceId: string, campaignId: string) {
   const progress = await getBulkProgress(db, workspaceId, campaignId);
   const listed = (await listCampaigns(db, workspaceId)).data.find((c) => c.id === campaignId)!;
   const logs = await countLogStatuses(db, { workspaceId, campaignId }, {});
-  return { progress: { total: progress.total, ...progress.funnel }, list: listed.stats, logs: { total: logs.total, queued: logs.queued, sent: logs.sent, delivered: logs.delivered, read: logs.read, failed: logs.failed, skipped: logs.skipped } };
+  return { progress: { total: progress.total, ...progress.funnel }, list: listed.stats, logs: { total: logs.total, queued: logs.queued, sent: logs.sent, delivered: logs.delivered, read: logs.read, failed: logs.failed, skipped: logs.skipped, replied: logs.replied } };
 }
 
 describe("bulk snapshot in chunks", () => {
@@ -45,14 +45,14 @@ describe("bulk snapshot in chunks", () => {
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId, { snapshotChunkSize: 3 });
     expect(await bulkStatusCounts(fixture.campaignId)).toEqual({ queued: 3 });
     expect(await pendingChunks(fixture.campaignId)).toEqual([1, 2]);
-    const expected = { total: 7, queued: 7, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 };
+    const expected = { total: 7, queued: 7, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0, replied: 0 };
     expect(await countsEverywhere(fixture.workspaceId, fixture.campaignId)).toEqual({ progress: expected, list: expected, logs: expected });
 
     // Sent the first chunk: not complete while chunks are pending.
     await db.update(messages).set({ status: "sent", sentAt: new Date() }).where(eq(messages.campaignId, fixture.campaignId));
     await runBulkHousekeeping(db, new Date());
     expect((await getCampaign(db, fixture.workspaceId, fixture.campaignId)).status).toBe("sending");
-    const midway = { total: 7, queued: 4, sent: 3, delivered: 0, read: 0, failed: 0, skipped: 0 };
+    const midway = { total: 7, queued: 4, sent: 3, delivered: 0, read: 0, failed: 0, skipped: 0, replied: 0 };
     expect(await countsEverywhere(fixture.workspaceId, fixture.campaignId)).toEqual({ progress: midway, list: midway, logs: midway });
 
     expect(await writeSnapshotChunksDue(db, { deadline: Date.now() + 10_000 })).toBeGreaterThanOrEqual(4);
@@ -105,7 +105,7 @@ describe("bulk snapshot in chunks", () => {
     const db = await getDb();
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId, { snapshotChunkSize: 2 });
     await cancelBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
-    const cancelled = { total: 6, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 6 };
+    const cancelled = { total: 6, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 6, replied: 0 };
     expect(await countsEverywhere(fixture.workspaceId, fixture.campaignId)).toEqual({ progress: cancelled, list: cancelled, logs: cancelled });
     await writeAll(fixture.campaignId);
     expect(await countsEverywhere(fixture.workspaceId, fixture.campaignId)).toEqual({ progress: cancelled, list: cancelled, logs: cancelled });

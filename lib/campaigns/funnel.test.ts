@@ -38,7 +38,7 @@ describe("one cumulative funnel on every page", () => {
     await insertMessageRows(workspaceId, otherCampaignId, [{ status: "delivered" }, { status: "queued" }]);
   });
 
-  const expected = { queued: 0, sent: 3, delivered: 3, read: 3, failed: 2, skipped: 0 };
+  const expected = { queued: 0, sent: 3, delivered: 3, read: 3, failed: 2, skipped: 0, replied: 0 };
 
   it("gives the campaigns list, the campaign page and the logs the same numbers", async () => {
     const db = await getDb();
@@ -56,8 +56,8 @@ describe("one cumulative funnel on every page", () => {
 
     const byCampaign = await countFunnelsByCampaign(db, { workspaceId, campaignIds: [campaignId, otherCampaignId] });
     expect(byCampaign.get(campaignId)).toEqual(expected);
-    expect(byCampaign.get(otherCampaignId)).toEqual({ queued: 1, sent: 1, delivered: 1, read: 0, failed: 0, skipped: 0 });
-    expect(await countFunnel(db, { workspaceId })).toEqual({ queued: 1, sent: 4, delivered: 4, read: 3, failed: 2, skipped: 0 });
+    expect(byCampaign.get(otherCampaignId)).toEqual({ queued: 1, sent: 1, delivered: 1, read: 0, failed: 0, skipped: 0, replied: 0 });
+    expect(await countFunnel(db, { workspaceId })).toEqual({ queued: 1, sent: 4, delivered: 4, read: 3, failed: 2, skipped: 0, replied: 0 });
   });
 
   it("each tile lists as many messages as it counts (the test send aside)", async () => {
@@ -75,7 +75,7 @@ describe("one cumulative funnel on every page", () => {
   it("narrows with the logs' phone and date filters", async () => {
     const db = await getDb();
     expect(await countLogStatuses(db, { workspaceId, campaignId }, parseLogFilters({ from: "2026-11-22" }))).toEqual({
-      queued: 0, sent: 1, delivered: 1, read: 1, failed: 2, skipped: 0, total: 3, tests: 1,
+      queued: 0, sent: 1, delivered: 1, read: 1, failed: 2, skipped: 0, replied: 0, total: 3, tests: 1,
     });
     expect(await countLogStatuses(db, { workspaceId, campaignId }, parseLogFilters({ phone: "0101" }))).toMatchObject({ sent: 1, failed: 0, total: 1, tests: 0 });
   });

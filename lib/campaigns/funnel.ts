@@ -1,5 +1,5 @@
 // The one cumulative funnel of a campaign's messages: a read message was also sent and delivered,
-// so sent ≥ delivered ≥ read; failed and skipped apart; test sends never counted. The campaigns
+// so sent ≥ delivered ≥ read; replied, failed and skipped apart; test sends never counted. The campaigns
 // list, the campaign page, bulk progress, the logs and the API's counts all count through here.
 import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
@@ -17,10 +17,18 @@ export interface Funnel {
   failed: number;
   /** Deliberately not sent (opted out, cancelled, variables missing…). */
   skipped: number;
+  /**
+   * Messages the contact replied to (`replied_at`, lib/inbound/conversation-activity.ts). Beside the
+   * steps, not below read: a reply can come to a message whose read receipt never arrived.
+   */
+  replied: number;
 }
 
+/** The funnel steps that count stored statuses (every one but `replied`). */
+export type FunnelStatusStep = Exclude<keyof Funnel, "replied">;
+
 /** Which stored statuses each funnel step counts. */
-export const FUNNEL_STATUSES: Record<keyof Funnel, MessageStatus[]> = {
+export const FUNNEL_STATUSES: Record<FunnelStatusStep, MessageStatus[]> = {
   queued: ["queued", "sending"],
   sent: ["sent", "delivered", "read"],
   delivered: ["delivered", "read"],
@@ -33,17 +41,24 @@ export const FUNNEL_STATUSES: Record<keyof Funnel, MessageStatus[]> = {
 export const COUNTED_MESSAGES: SQL = sql`source in ('trigger', 'bulk')`;
 
 export function emptyFunnel(): Funnel {
-  return { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 };
+  return { queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0, replied: 0 };
 }
 
-/** The funnel from message counts per stored status (e.g. a `group by status`). */
-export function funnelFromStatusCounts(counts: Partial<Record<MessageStatus, number>>): Funnel {
+/** The funnel from message counts per stored status (e.g. a `group by status`) and the replied count. */
+export function funnelFromStatusCounts(counts: Partial<Record<MessageStatus, number>>, replied = 0): Funnel {
   const funnel = emptyFunnel();
-  for (const step of Object.keys(FUNNEL_STATUSES) as (keyof Funnel)[]) {
+  for (const step of Object.keys(FUNNEL_STATUSES) as FunnelStatusStep[]) {
     funnel[step] = FUNNEL_STATUSES[step].reduce((sum, status) => sum + (counts[status] ?? 0), 0);
   }
+  funnel.replied = replied;
   return funnel;
 }
+
+/**
+ * Counted in the same pass as the statuses: the funnel's rows are read from the heap anyway (no
+ * index covers its `source in (…)`), so this adds no scan.
+ */
+const repliedCount = sql<number>`(count(*) filter (where ${messages.repliedAt} is not null))::int`;
 
 /** Every message counted once: queued + sent + failed + skipped. */
 export function funnelTotal(funnel: Funnel): number {
@@ -74,18 +89,19 @@ export async function countFunnelsByCampaign(db: Executor, scope: FunnelScope): 
   const result = new Map<string, Funnel>();
   if (scope.campaignIds?.length === 0) return result;
   const rows = await db
-    .select({ campaignId: messages.campaignId, status: messages.status, count: sql<number>`count(*)::int` })
+    .select({ campaignId: messages.campaignId, status: messages.status, count: sql<number>`count(*)::int`, replied: repliedCount })
     .from(messages)
     .where(funnelWhere(scope))
     .groupBy(messages.campaignId, messages.status);
-  const byCampaign = new Map<string, Partial<Record<MessageStatus, number>>>();
+  const byCampaign = new Map<string, { counts: Partial<Record<MessageStatus, number>>; replied: number }>();
   for (const row of rows) {
     if (row.campaignId === null) continue;
-    const counts = byCampaign.get(row.campaignId) ?? {};
-    counts[row.status] = (counts[row.status] ?? 0) + Number(row.count);
-    byCampaign.set(row.campaignId, counts);
+    const entry = byCampaign.get(row.campaignId) ?? { counts: {}, replied: 0 };
+    entry.counts[row.status] = (entry.counts[row.status] ?? 0) + Number(row.count);
+    entry.replied += Number(row.replied);
+    byCampaign.set(row.campaignId, entry);
   }
-  for (const [campaignId, counts] of byCampaign) result.set(campaignId, funnelFromStatusCounts(counts));
+  for (const [campaignId, { counts, replied }] of byCampaign) result.set(campaignId, funnelFromStatusCounts(counts, replied));
   if (!scope.where) {
     const pending = await pendingSnapshotCounts(db, scope.campaignIds ?? [...result.keys()]);
     for (const [campaignId, counts] of pending) result.set(campaignId, withPendingSnapshot(result.get(campaignId) ?? emptyFunnel(), counts));
@@ -102,11 +118,14 @@ export function withPendingSnapshot(funnel: Funnel, pending: PendingSnapshotCoun
 /** The funnel of every message in the scope together (one campaign, or the whole workspace). */
 export async function countFunnel(db: Executor, scope: FunnelScope): Promise<Funnel> {
   const rows = await db
-    .select({ status: messages.status, count: sql<number>`count(*)::int` })
+    .select({ status: messages.status, count: sql<number>`count(*)::int`, replied: repliedCount })
     .from(messages)
     .where(funnelWhere(scope))
     .groupBy(messages.status);
-  const funnel = funnelFromStatusCounts(Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])));
+  const funnel = funnelFromStatusCounts(
+    Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])),
+    rows.reduce((sum, row) => sum + Number(row.replied), 0),
+  );
   if (scope.where) return funnel;
   const campaignIds =
     scope.campaignIds ??

@@ -64,7 +64,7 @@ describe("campaign service", () => {
     expect(campaign).toMatchObject({ name: "Welcome", kind: "trigger", status: "draft", version: 1, templateId: null });
     expect(campaign.triggerConfig).toEqual({ phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null });
     const page = await listCampaigns(db, workspaceId);
-    expect(page.data.find((c) => c.id === campaign.id)?.stats).toEqual({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 });
+    expect(page.data.find((c) => c.id === campaign.id)?.stats).toEqual({ total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0, replied: 0 });
   });
 
   it("refuses bulk members on trigger campaigns and blank names, writing nothing", async () => {
@@ -236,7 +236,7 @@ describe("campaign service", () => {
       (["queued", "sent", "delivered", "read", "failed", "failed", "skipped"] as const).map((status) => ({ ...base, id: newId("msg"), status })),
     );
     const stats = (await listCampaigns(db, account.workspaceId)).data.find((c) => c.id === campaignId)!.stats;
-    expect(stats).toEqual({ total: 7, queued: 1, sent: 3, delivered: 2, read: 1, failed: 2, skipped: 1 });
+    expect(stats).toEqual({ total: 7, queued: 1, sent: 3, delivered: 2, read: 1, failed: 2, skipped: 1, replied: 0 });
   });
 
   it("pages through campaigns created within one millisecond without skipping or repeating any", async () => {

@@ -72,6 +72,8 @@ export interface CampaignStats {
   failed: number;
   /** Deliberately not sent (the contact opted out, …). */
   skipped: number;
+  /** Messages the contact replied to (beside the funnel, not below read). */
+  replied: number;
 }
 
 export interface CampaignListItem extends CampaignView {
@@ -204,7 +206,7 @@ export async function listCampaigns(db: Executor, workspaceId: string, options: 
 }
 
 function emptyStats(): CampaignStats {
-  return { total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0 };
+  return { total: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, skipped: 0, replied: 0 };
 }
 
 /** Message counts per campaign: the cumulative funnel (funnel.ts), test sends left out. */

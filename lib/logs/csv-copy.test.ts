@@ -137,7 +137,7 @@ describe("COPY and papaparse give byte-identical exports", () => {
     const csv = await text(await logsCsvStream(db, scope, {}, { attributeKeys: ATTRIBUTES }));
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(
-      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction,source," +
+      "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source," +
         "attributes.name,attributes.city,attributes.points,attributes.vip,attributes.prefs,attributes.formula,attributes.missing",
     );
     expect(csv).toContain(',"He said ""hi"", then left",read,,,');
@@ -157,14 +157,14 @@ describe("COPY and papaparse give byte-identical exports", () => {
     expect(csv.endsWith("\r\n")).toBe(true);
     expect(lines.filter((line) => /^\d{4}-/.test(line))).toHaveLength(21);
     // Replies: no template, status received, direction inbound; their text quoted and neutralised like any cell.
-    expect(csv).toContain(`,"He said ""stop"", then =1+2",received,,,,,,inbound,reply,`);
+    expect(csv).toContain(`,"He said ""stop"", then =1+2",received,,,,,,,inbound,reply,`);
     expect(csv).toContain(`,"Button: Stop promotions",received,`);
     expect(csv).toContain(`,"'=cmd",,"Reply: slot-2",received,`);
     expect(csv).toContain(`,"image (image/png): line 1\nline 2",received,`);
     expect(lines.filter((line) => line.includes(",outbound,"))).toHaveLength(16);
     // How each message was sent: the fixture's default (trigger), a test send, a bulk send; `reply` for a reply.
-    expect(csv).toContain(`"a test send",delivered,,,,,,outbound,test,`);
-    expect(csv).toContain(`"a bulk send",sent,,,,,,outbound,bulk,`);
+    expect(csv).toContain(`"a test send",delivered,,,,,,,outbound,test,`);
+    expect(csv).toContain(`"a bulk send",sent,,,,,,,outbound,bulk,`);
     expect(lines.filter((line) => line.includes(",outbound,trigger,"))).toHaveLength(14);
     expect(lines.filter((line) => line.includes(",inbound,reply,"))).toHaveLength(5);
   });

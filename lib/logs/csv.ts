@@ -49,6 +49,7 @@ export function toCsvRecord(row: RawExportRow): (string | null)[] {
     row.sentAt,
     row.deliveredAt,
     row.readAt,
+    row.repliedAt,
     row.direction,
     row.source,
     ...row.attributes.map(text),

@@ -22,6 +22,7 @@ export const LOG_CSV_COLUMNS = [
   "sent_at",
   "delivered_at",
   "read_at",
+  "replied_at",
   "direction",
   "source",
 ] as const;
@@ -53,7 +54,7 @@ export function exportColumnNames(attributeKeys: readonly string[]): string[] {
 }
 
 /** ISO 8601 UTC with milliseconds, formatted by the database on both paths. */
-export const isoUtc = (column: SQL | typeof messages.createdAt | typeof messages.sentAt | typeof inboundMessages.createdAt) =>
+export const isoUtc = (column: SQL | typeof messages.createdAt | typeof messages.sentAt | typeof messages.repliedAt | typeof inboundMessages.createdAt) =>
   sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The contact's current value of an attribute as text (JSON text for objects and arrays); null when unset. */
@@ -97,6 +98,8 @@ export interface RawExportRow {
   sentAt: string | null;
   deliveredAt: string | null;
   readAt: string | null;
+  /** When the contact first replied to the message; null for a reply itself. */
+  repliedAt: string | null;
   /** How the message was sent (`trigger`, `bulk`, `test`), `reply` for a reply. */
   source: string;
   position: string;
@@ -138,6 +141,7 @@ export function exportBatchQuery(
       sentAt: isoUtc(messages.sentAt),
       deliveredAt: isoUtc(messages.deliveredAt),
       readAt: isoUtc(messages.readAt),
+      repliedAt: isoUtc(messages.repliedAt),
       source: sql<string>`${messages.source}`,
       position: cursorTimestamp(messages.createdAt),
       attributes,
@@ -174,6 +178,7 @@ export function inboundExportBatchQuery(
       sentAt: sql<string | null>`null::text`,
       deliveredAt: sql<string | null>`null::text`,
       readAt: sql<string | null>`null::text`,
+      repliedAt: sql<string | null>`null::text`,
       source: sql<string>`${REPLY_SOURCE}::text`,
       position: cursorTimestamp(inboundMessages.createdAt),
       attributes,

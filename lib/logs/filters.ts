@@ -83,6 +83,14 @@ const directionFilter = z.preprocess(
   z.enum(LOG_DIRECTIONS, { error: "Use direction=outbound (messages sent) or direction=inbound (replies received)." }).optional(),
 );
 
+const repliedFilter = z.preprocess(
+  (value) => (typeof value === "string" ? value.trim().toLowerCase() || undefined : value),
+  z
+    .enum(["true", "false"], { error: "Use replied=true (messages the contact replied to) or replied=false (not replied to)." })
+    .transform((value) => value === "true")
+    .optional(),
+);
+
 /** What the filters select: used for lists, counts and the CSV export alike. */
 export const logFiltersSchema = z
   .object({
@@ -91,6 +99,7 @@ export const logFiltersSchema = z
     from: dateBound("from"),
     to: dateBound("to"),
     direction: directionFilter,
+    replied: repliedFilter,
   })
   .refine((filters) => !filters.from || !filters.to || filters.from < filters.to, {
     message: "The start of the date range must be before its end.",
@@ -111,6 +120,11 @@ export interface LogFilters {
    * no delivery status: a status filter selects sent messages only.
    */
   direction?: LogDirection;
+  /**
+   * Only messages the contact replied to (`true`) or did not (`false`). Like a status, it selects
+   * sent messages only, and the counts ignore it (it is the "Replied" tile's selection).
+   */
+  replied?: boolean;
   /**
    * Leaves test sends out, as the counts do. The CSV export sets it unless asked for
    * `include_tests=true`; the lists show test sends (marked) either way.
@@ -159,7 +173,7 @@ export function parseLogListParams(input: URLSearchParams | Record<string, strin
 /** Filters → query-string entries, for links that keep the current filters (pagination, export). */
 export function filtersToSearchParams(raw: Record<string, string | string[] | undefined>): URLSearchParams {
   const params = new URLSearchParams();
-  for (const key of ["status", "phone", "from", "to", "direction"] as const) {
+  for (const key of ["status", "phone", "from", "to", "direction", "replied"] as const) {
     const value = raw[key];
     const text = Array.isArray(value) ? value.join(",") : value;
     if (text && text.trim()) params.set(key, text.trim());

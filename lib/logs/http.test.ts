@@ -61,7 +61,7 @@ describe("messages list response", () => {
       readAt: null,
       failedAt: null,
     });
-    expect(body.counts).toEqual({ queued: 1, sent: 1, delivered: 1, read: 0, failed: 1, skipped: 0, total: 3, tests: 0 });
+    expect(body.counts).toEqual({ queued: 1, sent: 1, delivered: 1, read: 0, failed: 1, skipped: 0, replied: 0, total: 3, tests: 0 });
     const next = (await (await call("messages", `limit=2&cursor=${body.nextCursor}`)).json()) as CampaignMessagesBody;
     expect(next.data.map((m) => m.phone)).toEqual(["+14155550101"]);
     expect(next.nextCursor).toBeNull();

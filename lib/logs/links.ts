@@ -19,14 +19,17 @@ export function logsLinks(basePath: string, raw: RawParams) {
     }
     return logsHref(basePath, next);
   };
-  // Each tile lists the messages it counts: "Sent" is sent, delivered or read (the funnel).
+  // Each tile lists the messages it counts: "Sent" is sent, delivered or read (the funnel). A tile
+  // is one selection: a status tile drops the replied filter and the Replied tile the status one.
   const statusHrefs = Object.fromEntries(
-    LOG_STATUSES.map((status) => [status, withParams({ status: FUNNEL_STEP_STATUSES[status].join(",") })]),
+    LOG_STATUSES.map((status) => [status, withParams({ status: FUNNEL_STEP_STATUSES[status].join(","), replied: null })]),
   ) as Record<LogStatus, string>;
+  const repliedHref = withParams({ replied: "true", status: null, direction: null });
   return {
     filters,
     firstPage: logsHref(basePath, filters),
     page: (cursor: string | null) => (cursor ? withParams({ cursor }) : null),
     statusHrefs,
+    repliedHref,
   };
 }

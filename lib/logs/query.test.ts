@@ -79,7 +79,7 @@ describe("campaign logs query", () => {
     const db = await getDb();
     // sent counts sent, delivered and read; delivered counts delivered and read.
     expect(await countLogStatuses(db, scope, parseLogFilters({ status: "failed" }))).toEqual({
-      queued: 2, sent: 3, delivered: 2, read: 1, failed: 1, skipped: 0, total: 6, tests: 0,
+      queued: 2, sent: 3, delivered: 2, read: 1, failed: 1, skipped: 0, replied: 0, total: 6, tests: 0,
     });
     expect(await countLogStatuses(db, scope, parseLogFilters({ phone: "44" }))).toMatchObject({ queued: 0, failed: 1, total: 3 });
   });

@@ -1,6 +1,6 @@
 // The one query module for campaign logs: filters → where clause, keyset pages, status counts and
 // the export batches. The logs pages, the JSON lists and the CSV export all read through here.
-import { and, eq, gte, inArray, like, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, isNull, like, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, encodeCursor, keysetCondition, type CursorDirection } from "@/db/cursor";
 import { inboundMessages, messages } from "@/db/schema";
@@ -47,6 +47,7 @@ export function logWhere(scope: LogScope, filters: LogFilters): SQL {
   if (filters.from) conditions.push(gte(messages.createdAt, filters.from));
   if (filters.to) conditions.push(lt(messages.createdAt, filters.to));
   if (filters.excludeTests) conditions.push(ne(messages.source, "test"));
+  if (filters.replied !== undefined) conditions.push(filters.replied ? isNotNull(messages.repliedAt) : isNull(messages.repliedAt));
   return and(...conditions)!;
 }
 
@@ -55,9 +56,11 @@ export const listsOutbound = (filters: LogFilters) => filters.direction !== "inb
 
 /**
  * Replies are listed in a campaign's logs (they are linked to the campaign message they answer),
- * unless the filters ask for sent messages only or for a delivery status, which replies have not.
+ * unless the filters ask for sent messages only, for a delivery status or for whether a message
+ * was replied to, which replies have not.
  */
-export const listsInbound = (scope: LogScope, filters: LogFilters) => Boolean(scope.campaignId) && filters.direction !== "outbound" && !filters.status?.length;
+export const listsInbound = (scope: LogScope, filters: LogFilters) =>
+  Boolean(scope.campaignId) && filters.direction !== "outbound" && !filters.status?.length && filters.replied === undefined;
 
 /** The replies a campaign's logs list: the same scope, phone and date filters as `logWhere`. */
 export function inboundLogWhere(scope: LogScope, filters: LogFilters): SQL {
@@ -95,6 +98,7 @@ const listColumns = {
   deliveredAt: messages.deliveredAt,
   readAt: messages.readAt,
   failedAt: messages.failedAt,
+  repliedAt: messages.repliedAt,
   position: cursorPosition,
 };
 
@@ -207,12 +211,12 @@ export async function listLogMessages(db: Executor, scope: LogScope, params: Log
 
 /**
  * The campaign funnel (lib/campaigns/funnel.ts) of the messages the scope and filters select,
- * ignoring the status filter itself: the same numbers as the campaigns list and the campaign page,
+ * ignoring the status and replied filters themselves (the tiles' selection): the same numbers as the campaigns list and the campaign page,
  * so `sent` includes delivered and read messages and `delivered` includes read ones. Test sends are
  * listed in the logs but never counted; `tests` says how many the filters select.
  */
 export async function countLogStatuses(db: Executor, scope: LogScope, filters: LogFilters): Promise<StatusCounts> {
-  const where = logWhere(scope, { ...filters, status: undefined });
+  const where = logWhere(scope, { ...filters, status: undefined, replied: undefined });
   const [funnel, [tests]] = await Promise.all([
     // Unfiltered, the scope's funnel also counts bulk contacts whose queued messages are still being written.
     countFunnel(

@@ -1,5 +1,5 @@
 // Every route of the app, called as each role of a workspace: the routes that manage the workspace
-// (keys, senders, webhooks, alerts, members) and the reads of trigger request bodies refuse a member
+// (keys, senders, webhooks, alerts, members, the inbox settings) and the reads of trigger request bodies refuse a member
 // with 403 `admin_required`; dismissing the owners' alerts refuses everyone but an owner with 403
 // `owner_required`; nothing else ever refuses a role. Route files are found on disk, so a new route
 // is checked without being listed here.
@@ -15,7 +15,7 @@ const API = path.join(process.cwd(), "app", "api");
 const NOT_SESSION_ROUTES = [/^auth\//, /^cron\//, /^health\//, /^webhooks\//, /^sandbox\//, /^campaigns\/\[id\]\/trigger/];
 /** Leaving is every role's own business (tested in members.test.ts); calling it here would end the session. */
 const SKIPPED = [/^members\/leave\//];
-const MANAGES_WORKSPACE = [/^keys\//, /^sender\//, /^v1\/senders\//, /^webhook-endpoints\//, /^alerts\/settings\//, /^members\/(invitations|\[userId\])/];
+const MANAGES_WORKSPACE = [/^keys\//, /^sender\//, /^workspace\/inbox-settings\//, /^v1\/senders\//, /^webhook-endpoints\//, /^alerts\/settings\//, /^members\/(invitations|\[userId\])/];
 /** Reads of what holds customers' personal data beyond the message logs: trigger request bodies. */
 const ADMINS_READ = [/^v1\/campaigns\/\[id\]\/requests\//];
 /** The owners' own alerts. */

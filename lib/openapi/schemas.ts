@@ -122,8 +122,9 @@ export const campaignStatsSchema = z
     read: z.number().int(),
     failed: z.number().int(),
     skipped: z.number().int().meta({ description: "Deliberately not sent (the contact opted out); the message's `error` says why." }),
+    replied: z.number().int().meta({ description: "Messages the contact replied to (each counted once, at its first reply): beside the funnel, not a step below `read` (a reply can come before a read receipt)." }),
   })
-  .meta({ description: "Message counts: `sent` includes delivered and read messages, `delivered` includes read ones; `failed` and `skipped` apart." });
+  .meta({ description: "Message counts: `sent` includes delivered and read messages, `delivered` includes read ones; `replied`, `failed` and `skipped` apart." });
 
 export const campaignListItemSchema = z.object({ ...campaignShape, stats: campaignStatsSchema });
 
@@ -354,12 +355,13 @@ export const messagePageSchema = z.object({
       read: z.number().int(),
       failed: z.number().int(),
       skipped: z.number().int(),
+      replied: z.number().int().meta({ description: "Messages the contact replied to (each counted once, at its first reply): beside the funnel, not a step below `read` (a reply can come before a read receipt)." }),
       tests: z.number().int().meta({ description: "Test sends the filters select: listed, never counted." }),
     })
     .optional()
     .meta({
       description:
-        "The campaign's cumulative funnel for the same filters (the status filter aside), as in the campaigns list: `sent` includes delivered and read messages, `delivered` includes read ones; `failed` and `skipped` apart; test sends not counted. Only with `include=counts`.",
+        "The campaign's cumulative funnel for the same filters (the status filter aside), as in the campaigns list: `sent` includes delivered and read messages, `delivered` includes read ones; `replied`, `failed` and `skipped` apart; test sends not counted. Only with `include=counts`.",
     }),
 });
 

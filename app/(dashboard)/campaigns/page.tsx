@@ -83,6 +83,7 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Pr
                 <TableHead>Created</TableHead>
                 <TableHead className="text-right">Sent</TableHead>
                 <TableHead className="text-right">Delivered</TableHead>
+                <TableHead className="text-right">Replied</TableHead>
                 <TableHead className="text-right">Failed</TableHead>
                 <TableHead>
                   <span className="sr-only">Actions</span>
@@ -107,6 +108,7 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Pr
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{count(campaign.stats.sent)}</TableCell>
                   <TableCell className="text-right tabular-nums">{count(campaign.stats.delivered)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{count(campaign.stats.replied)}</TableCell>
                   <TableCell className={campaign.stats.failed > 0 ? "text-right text-destructive tabular-nums" : "text-right tabular-nums"}>
                     {count(campaign.stats.failed)}
                   </TableCell>

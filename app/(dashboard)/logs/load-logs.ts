@@ -12,7 +12,7 @@ import { countLogStatuses, listLogMessages, type LogScope } from "@/lib/logs/que
 /** Parses the logs search params and reads one page of messages plus the status counts. */
 export async function loadLogs(db: Executor, scope: LogScope, basePath: string, raw: LogsSearchParams): Promise<LogsData> {
   const links = logsLinks(basePath, raw);
-  const values = { status: first(raw.status), phone: first(raw.phone), from: first(raw.from), to: first(raw.to), direction: first(raw.direction) };
+  const values = { status: first(raw.status), phone: first(raw.phone), from: first(raw.from), to: first(raw.to), direction: first(raw.direction), replied: first(raw.replied) };
   const parsed = logListParamsSchema.safeParse(searchParamsRecord(raw));
   if (!parsed.success) {
     return { ok: false, basePath, links, values, selectionKey: "", errors: zodFieldErrors(parsed.error) };

@@ -1,6 +1,6 @@
 "use client";
 
-import { CalendarClock, FileText, Hourglass } from "lucide-react";
+import { CalendarClock, FileText, Hourglass, MessageSquareReply } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
@@ -49,6 +49,13 @@ export function BulkCampaignView({ campaign, initialProgress, audienceSummary }:
             <FileText aria-hidden /> View logs
           </Link>
         </Button>
+        {status !== "draft" && (
+          <Button variant="ghost" asChild>
+            <Link href={`/campaigns/${campaign.id}/logs?direction=inbound`}>
+              <MessageSquareReply aria-hidden /> Replies
+            </Link>
+          </Button>
+        )}
         {FINISHED.has(status) && progress && progress.total > 0 && <RetargetMenu campaignId={campaign.id} funnel={progress.funnel} />}
         <CampaignActions campaignId={campaign.id} status={status} onChanged={refresh} />
       </CampaignHeader>

@@ -25,6 +25,7 @@ export function ProgressPanel({ progress }: { progress: CampaignProgress }) {
     { key: "sent", label: "Sent", value: funnel.sent, hint: `${percent(funnel.sent, total)}% of ${number(total)}` },
     { key: "delivered", label: "Delivered", value: funnel.delivered, hint: `${percent(funnel.delivered, funnel.sent)}% of sent` },
     { key: "read", label: "Read", value: funnel.read, hint: `${percent(funnel.read, funnel.delivered)}% of delivered` },
+    { key: "replied", label: "Replied", value: funnel.replied, hint: `${percent(funnel.replied, funnel.sent)}% of sent` },
   ];
   return (
     <Card role="region" aria-label="Sending progress">
@@ -54,9 +55,10 @@ export function ProgressPanel({ progress }: { progress: CampaignProgress }) {
           </div>
         </div>
 
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Delivery funnel">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Delivery funnel">
           {steps.map((step) => (
-            <div key={step.key} className="rounded-lg border px-3 py-2.5">
+            // Replied stands apart from the steps: a row of its own on a phone.
+            <div key={step.key} className={cn("rounded-lg border px-3 py-2.5", step.key === "replied" && "col-span-2 sm:col-span-1")}>
               <dt className="text-xs text-muted-foreground">{step.label}</dt>
               <dd className="text-lg font-semibold tabular-nums" data-testid={`funnel-${step.key}`}>
                 {number(step.value)}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POLL_INTERVAL_MS, progressPollInterval, RECEIPTS_POLL_INTERVAL_MS } from "./use-progress";
 
-const funnel = (sent: number, delivered: number) => ({ queued: 0, sent, delivered, read: 0, failed: 0, skipped: 0 });
+const funnel = (sent: number, delivered: number) => ({ queued: 0, sent, delivered, read: 0, failed: 0, skipped: 0, replied: 0 });
 
 describe("progressPollInterval", () => {
   it("polls fast while live, slower while a final campaign's sent messages wait for receipts, then stops", () => {

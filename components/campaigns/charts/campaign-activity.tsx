@@ -22,6 +22,8 @@ function funnelSteps(funnel: Funnel): Step[] {
     { key: "sent", label: "Sent", value: funnel.sent, of: "of all messages", share: percent(funnel.sent, total), bar: "bg-sky-500" },
     { key: "delivered", label: "Delivered", value: funnel.delivered, of: "of sent", share: percent(funnel.delivered, funnel.sent), bar: "bg-success" },
     { key: "read", label: "Read", value: funnel.read, of: "of delivered", share: percent(funnel.read, funnel.delivered), bar: "bg-primary" },
+    // Beside the steps, not below read: a reply can come to a message whose read receipt never did.
+    { key: "replied", label: "Replied", value: funnel.replied, of: "of sent", share: percent(funnel.replied, funnel.sent), bar: "bg-violet-500" },
     { key: "failed", label: "Failed", value: funnel.failed, of: "of all messages", share: percent(funnel.failed, total), bar: "bg-destructive" },
   ];
   if (funnel.queued > 0) steps.push({ key: "queued", label: "Queued", value: funnel.queued, of: "of all messages", share: percent(funnel.queued, total), bar: "bg-muted-foreground/40" });
@@ -49,7 +51,7 @@ export function CampaignActivity({ funnel, days, logsHref, withFunnel = true }: 
           {withFunnel ? "Delivery" : "Activity"}
         </CardTitle>
         <CardDescription>
-          {number(total)} message{total === 1 ? "" : "s"}, test sends not counted. A read message was also sent and delivered.{" "}
+          {number(total)} message{total === 1 ? "" : "s"}, test sends not counted. A read message was also sent and delivered{withFunnel ? "; replied counts the messages contacts answered" : ""}.{" "}
           <Link href={logsHref} className="text-primary underline underline-offset-4">
             See them in the logs
           </Link>

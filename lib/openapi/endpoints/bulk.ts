@@ -236,7 +236,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
     tag: "Campaigns",
     summary: "Progress of a bulk campaign",
     description:
-      "The cumulative funnel (sent ≥ delivered ≥ read; failed and skipped apart; tests never counted), the top failure reasons, the rate of the last 10 s, the estimated finish and, while messages wait for the daily limit, when the next ones can go. Cheap enough to poll every 2–5 s.",
+      "The cumulative funnel (sent ≥ delivered ≥ read; replied, failed and skipped apart; tests never counted), the top failure reasons, the rate of the last 10 s, the estimated finish and, while messages wait for the daily limit, when the next ones can go. Cheap enough to poll every 2–5 s.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     responses: [
@@ -247,7 +247,7 @@ export const BULK_ENDPOINTS: Endpoint[] = [
         example: {
           status: "sending",
           total: 2500,
-          funnel: { queued: 1200, sent: 1290, delivered: 1100, read: 640, failed: 8, skipped: 2 },
+          funnel: { queued: 1200, sent: 1290, delivered: 1100, read: 640, failed: 8, skipped: 2, replied: 57 },
           held: 750,
           topFailureReasons: [{ code: "131026", reason: "Message undeliverable.", count: 8 }],
           ratePerSecond: 39.6,

@@ -209,7 +209,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "One page of campaigns.",
         schema: campaignPageSchema,
         example: {
-          data: [{ ...withoutDeployment(activeCampaignExample), stats: { total: 3, queued: 0, sent: 3, delivered: 2, read: 1, failed: 0, skipped: 0 } }],
+          data: [{ ...withoutDeployment(activeCampaignExample), stats: { total: 3, queued: 0, sent: 3, delivered: 2, read: 1, failed: 0, skipped: 0, replied: 1 } }],
           nextCursor: "WyIyMDI2LTExLTIxVDE0OjAzOjA3LjUxMloiLCJjbXBfOFFtVDJ3THg0dlliOUtjUiJd",
         },
       },
@@ -314,7 +314,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Messages",
     summary: "List a campaign's messages",
     description:
-      "The campaign's messages and the replies contacts sent to them (each with its `direction`), newest first, with keyset cursors that stay stable while messages arrive. Filter by status, phone digits, date range and direction. `counts` are of messages sent only.",
+      "The campaign's messages and the replies contacts sent to them (each with its `direction`), newest first, with keyset cursors that stay stable while messages arrive. Filter by status, phone digits, date range, direction and whether the contact replied. `counts` are of messages sent only.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -326,6 +326,11 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         name: "direction",
         description: "`outbound`: only messages sent; `inbound`: only the replies contacts sent to the campaign's messages. Both when omitted; a `status` filter selects sent messages only (replies have no delivery status).",
         schema: { type: "string", enum: ["outbound", "inbound"] },
+      },
+      {
+        name: "replied",
+        description: "`true`: only messages the contact replied to (the campaign's `replied` count); `false`: only messages not replied to. Like `status`, it selects sent messages only, and `counts` ignore it.",
+        schema: { type: "string", enum: ["true", "false"] },
       },
       { name: "cursor", description: "`nextCursor` (older) or `prevCursor` (newer) from a previous page.", schema: { type: "string", maxLength: 512 } },
       { name: "limit", description: "Page size, 1–100 (default 50).", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 }, example: 20 },
@@ -354,7 +359,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Messages",
     summary: "Export a campaign's logs as CSV",
     description:
-      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, direction, source` (timestamps in ISO 8601 UTC). `source` says how a message was sent: `bulk`, `trigger` or `test` (a test send), `reply` for a reply. Test sends are left out unless `include_tests=true`, as the campaign's counts leave them out. A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
+      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, replied_at, direction, source` (timestamps in ISO 8601 UTC). `replied_at` is when the contact first replied to a message sent (the campaign's `replied` step). `source` says how a message was sent: `bulk`, `trigger` or `test` (a test send), `reply` for a reply. Test sends are left out unless `include_tests=true`, as the campaign's counts leave them out. A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -363,6 +368,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "from", description: "Created at or after (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
       { name: "to", description: "Created before (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
       { name: "direction", description: "`outbound` (messages sent) or `inbound` (replies); both when omitted.", schema: { type: "string", enum: ["outbound", "inbound"] } },
+      { name: "replied", description: "`true`: only messages the contact replied to; `false`: only those not replied to (messages sent only).", schema: { type: "string", enum: ["true", "false"] } },
       {
         name: "attributes",
         description: "`true` adds one column per contact attribute the campaign maps (`attributes.<key>`, the contact's current value) after the fixed columns.",
@@ -380,7 +386,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "The CSV file (`Content-Disposition: attachment`).",
         contentType: "text/csv",
         textExample:
-          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,direction,source\r\n2026-11-21T14:05:12.640Z,inm_3WqE5rTy7uIo9PaS,\"+14155552671\",,\"Button: Track my order\",received,,,,,,inbound,reply\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,,outbound,trigger\r\n",
+          "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source\r\n2026-11-21T14:05:12.640Z,inm_3WqE5rTy7uIo9PaS,\"+14155552671\",,\"Button: Track my order\",received,,,,,,,inbound,reply\r\n2026-11-21T14:03:07.512Z,msg_5JkL0pRt8yBn2XcF,\"+14155552671\",\"order_confirmation (en_US)\",\"Order confirmed…\",delivered,,,2026-11-21T14:03:07.890Z,2026-11-21T14:03:09.120Z,,2026-11-21T14:05:12.640Z,outbound,trigger\r\n",
         headers: { "Content-Disposition": { description: "`attachment; filename=\"…\"`.", schema: { type: "string" }, required: true } },
       },
     ],

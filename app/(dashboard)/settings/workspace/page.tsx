@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { DefaultCountryForm } from "@/components/settings/default-country-form";
+import { InboxSettingsForm } from "@/components/settings/inbox-settings-form";
 import { WorkspaceNameForm } from "@/components/settings/workspace-name-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDb } from "@/db";
 import { requireUser } from "@/lib/auth";
 import { notFound } from "next/navigation";
-import { getWorkspace, isWorkspaceOwner, WORKSPACE_NAME_MAX } from "@/lib/workspaces";
+import { isOwnerOrAdmin } from "@/lib/members/roles";
+import { getWorkspace, isWorkspaceOwner, REPLY_ATTRIBUTION_HOURS, WORKSPACE_NAME_MAX } from "@/lib/workspaces";
 
 export const metadata: Metadata = { title: "Workspace" };
 
@@ -22,6 +24,11 @@ export default async function WorkspaceSettingsPage() {
       <div className="grid max-w-3xl gap-6">
         <WorkspaceNameForm initialName={workspace.name} canRename={owner} maxLength={WORKSPACE_NAME_MAX} />
         <DefaultCountryForm initialCountry={workspace.defaultCountry} />
+        <InboxSettingsForm
+          initial={{ replyAttributionHours: workspace.replyAttributionHours, inboxMembersSeeAll: workspace.inboxMembersSeeAll }}
+          canEdit={isOwnerOrAdmin(user.role)}
+          bounds={REPLY_ATTRIBUTION_HOURS}
+        />
       </div>
     </>
   );

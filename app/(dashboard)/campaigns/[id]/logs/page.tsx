@@ -30,11 +30,17 @@ export default async function CampaignLogsPage({ params, searchParams }: { param
   // The ready-to-run curl example is only needed while the campaign has no messages at all.
   const deployment = logs.ok && logs.noMessages ? await getDeploymentDetails(db, user.workspaceId, campaign, await requestOrigin()) : null;
 
+  // The campaign's Replies: its logs narrowed to what contacts sent.
+  const replies = logs.values.direction === "inbound";
   return (
     <LogsView
       data={logs}
-      title={`${campaign.name} · Logs`}
-      description="Every message this campaign sent, with its delivery status and the reason of any failure."
+      title={`${campaign.name} · ${replies ? "Replies" : "Logs"}`}
+      description={
+        replies
+          ? "What contacts sent in answer to this campaign's messages (attributed to the message they quoted, or the latest one)."
+          : "Every message this campaign sent, with its delivery status and the reason of any failure."
+      }
       campaignId={campaign.id}
       banner={banner && <SenderBanner banner={banner} />}
       actions={
