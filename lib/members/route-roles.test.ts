@@ -15,7 +15,7 @@ const API = path.join(process.cwd(), "app", "api");
 const NOT_SESSION_ROUTES = [/^auth\//, /^cron\//, /^health\//, /^webhooks\//, /^sandbox\//, /^campaigns\/\[id\]\/trigger/];
 /** Leaving is every role's own business (tested in members.test.ts); calling it here would end the session. */
 const SKIPPED = [/^members\/leave\//];
-const MANAGES_WORKSPACE = [/^keys\//, /^sender\//, /^workspace\/inbox-settings\//, /^v1\/senders\//, /^webhook-endpoints\//, /^alerts\/settings\//, /^members\/(invitations|\[userId\])/];
+const MANAGES_WORKSPACE = [/^keys\//, /^auto-replies\//, /^sender\//, /^workspace\/inbox-settings\//, /^v1\/senders\//, /^webhook-endpoints\//, /^alerts\/settings\//, /^members\/(invitations|\[userId\])/];
 /** Reads of what holds customers' personal data beyond the message logs: trigger request bodies. */
 const ADMINS_READ = [/^v1\/campaigns\/\[id\]\/requests\//];
 /** The owners' own alerts. */
