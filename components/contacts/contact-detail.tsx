@@ -10,6 +10,7 @@ import { ContactListsPanel } from "./contact-lists-panel";
 import { DeleteContactButton } from "./delete-contact-button";
 import { formatDate } from "./format";
 import { MessageHistory } from "./message-history";
+import { OpenConversationButton } from "./open-conversation-button";
 import { SimulateReply } from "./simulate-reply";
 import type { AttributeDefinition, Contact, ContactList, Page } from "./types";
 import { useApi } from "./use-api";
@@ -61,7 +62,12 @@ export function ContactDetail({ contactId, sandbox }: { contactId: string; sandb
             {data.name ?? "No name"} · added <time dateTime={data.createdAt}>{formatDate(data.createdAt)}</time>
           </>
         }
-        actions={<DeleteContactButton contactId={data.id} phone={data.phone} />}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <OpenConversationButton contactId={data.id} />
+            <DeleteContactButton contactId={data.id} phone={data.phone} />
+          </div>
+        }
       />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="grid min-w-0 grid-cols-1 content-start gap-6">
