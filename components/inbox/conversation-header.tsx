@@ -62,13 +62,13 @@ export function ConversationHeader({
             {conversation.campaign && <> · started by {conversation.campaign.name ?? "a campaign"}</>}
           </p>
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex w-full items-center gap-2 sm:w-auto">
           <NativeSelect
             aria-label="Assignee"
             value={conversation.assignee?.id ?? ""}
             disabled={busy}
             onChange={(event) => void act("assign", { assigneeId: event.target.value || null })}
-            className="w-44"
+            className="min-w-0 flex-1 sm:w-44 sm:flex-none"
           >
             <option value="">Unassigned</option>
             {assigneeMissing && <option value={conversation.assignee!.id}>{conversation.assignee!.name ?? "Former member"}</option>}

@@ -53,7 +53,7 @@ export function ConversationList({
     );
   }
   return (
-    <ul aria-label="Conversations" className="min-h-0 flex-1 divide-y overflow-y-auto">
+    <ul aria-label="Conversations" className="min-h-0 flex-1 divide-y overflow-y-auto md:border-b-0">
       {page.data.map((conversation) => (
         <li key={conversation.id}>
           <Row conversation={conversation} selected={conversation.id === selectedId} href={`/inbox/${conversation.id}${query ? `?${query}` : ""}`} now={now} />
@@ -72,7 +72,7 @@ function Row({ conversation, selected, href, now }: { conversation: PublicConver
       href={href}
       aria-current={selected ? "page" : undefined}
       className={cn(
-        "grid gap-1 px-4 py-3 outline-none transition-colors hover:bg-muted/60 focus-visible:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-inset",
+        "grid grid-cols-[minmax(0,1fr)] gap-1 px-4 py-3 sm:px-8 md:px-4 outline-none transition-colors hover:bg-muted/60 focus-visible:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:ring-inset",
         selected && "bg-accent hover:bg-accent",
       )}
     >

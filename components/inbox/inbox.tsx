@@ -29,13 +29,19 @@ export function Inbox({ context, initialFilters, selected }: { context: InboxCon
   }, [unread]);
 
   return (
-    <div className="-mx-4 -my-6 sm:-mx-8 sm:-my-8 md:h-dvh md:overflow-hidden">
+    <div
+      className={cn(
+        "-mx-4 sm:-mx-8 md:mx-0 md:h-[calc(100dvh-4rem)] md:min-h-[30rem] md:overflow-hidden md:rounded-xl md:border md:bg-background md:shadow-xs",
+        // A phone shows the conversation edge to edge, its composer at the bottom of the screen.
+        selected && "-mb-6 h-[calc(100dvh-5rem)] sm:-mb-8 md:mb-0",
+      )}
+    >
       <div className="flex h-full min-h-0">
         <section
           aria-labelledby="inbox-heading"
-          className={cn("flex min-h-0 w-full flex-col border-r md:w-80 md:shrink-0 lg:w-96", selected && "hidden md:flex")}
+          className={cn("flex min-h-0 w-full flex-col md:w-80 md:border-r md:shrink-0 lg:w-96", selected && "hidden md:flex")}
         >
-          <div className="grid gap-3 border-b px-4 pt-5 pb-3">
+          <div className="grid gap-3 border-b px-4 pt-1 pb-3 sm:px-8 md:px-4 md:pt-4">
             <div className="flex items-baseline justify-between gap-2">
               <h1 id="inbox-heading" className="text-xl font-semibold tracking-tight">
                 Inbox

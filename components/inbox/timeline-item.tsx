@@ -79,7 +79,7 @@ function InboundContent({ message }: { message: Inbound }) {
       const Icon = MEDIA_ICONS[media?.kind ?? ""] ?? FileText;
       return (
         <div className="grid gap-1.5">
-          <div className="flex items-center gap-3 rounded-lg border border-dashed bg-background/70 p-3">
+          <div className="flex items-center gap-3 rounded-lg border border-dashed border-muted-foreground/30 bg-muted/40 p-3">
             <div className="flex size-10 shrink-0 items-center justify-center rounded-md bg-muted">
               <Icon className="size-5 text-muted-foreground" aria-hidden />
             </div>
