@@ -22,7 +22,7 @@ const TICKS: Record<LogStatus, { icon: LucideIcon; className: string }> = {
   queued: { icon: Clock, className: "text-muted-foreground" },
   sent: { icon: Check, className: "text-muted-foreground" },
   delivered: { icon: CheckCheck, className: "text-muted-foreground" },
-  read: { icon: CheckCheck, className: "text-sky-600" },
+  read: { icon: CheckCheck, className: "text-sky-700" },
   failed: { icon: AlertCircle, className: "text-destructive" },
   skipped: { icon: AlertCircle, className: "text-[oklch(0.45_0.1_70)]" },
 };
