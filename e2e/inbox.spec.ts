@@ -81,6 +81,10 @@ test("a reply reaches the inbox, is assigned, answered inside the window and del
   // Live: the contact's next message appears without a reload.
   await post(page, baseURL!, "/api/sandbox/inbound", { contactId: grace.id, kind: "location", latitude: 48.8584, longitude: 2.2945, name: "Eiffel Tower" });
   await expect(messages).toContainText("Eiffel Tower", { timeout: 5_000 });
+  // And a reply sent elsewhere (another member, another tab) shows up too, never silently.
+  const graceConversation = page.url().split("/").pop()!.split("?")[0]!;
+  await post(page, baseURL!, `/api/v1/conversations/${graceConversation}/replies`, { type: "text", text: "Sent from another tab." });
+  await expect(messages).toContainText("Sent from another tab.", { timeout: 5_000 });
 
   const reports: PageReport[] = [];
   await audit(page, "inbox-conversation", reports);

@@ -38,7 +38,7 @@ export function Composer({ conversation, onSent }: { conversation: PublicConvers
     </button>
   );
   return (
-    <div className="sticky bottom-0 border-t bg-background px-3 pt-2 pb-3 sm:px-5">
+    <div className="border-t bg-background px-3 pt-2 pb-3 sm:px-5">
       <div className="mb-2 flex items-end justify-between gap-3 border-b">
         <div role="tablist" aria-label="Write" className="flex gap-4">
           {tab("reply", "Reply")}

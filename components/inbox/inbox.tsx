@@ -28,12 +28,29 @@ export function Inbox({ context, initialFilters, selected }: { context: InboxCon
     if (unread !== undefined) announceUnread(unread);
   }, [unread]);
 
+  // The inbox fills the screen below whatever the layout shows above it (a banner, the phone's header).
+  const frame = React.useRef<HTMLDivElement>(null);
+  React.useLayoutEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    const measure = () => element.style.setProperty("--inbox-top", `${Math.max(0, element.getBoundingClientRect().top + window.scrollY)}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    if (element.parentElement) observer.observe(element.parentElement);
+    window.addEventListener("resize", measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("resize", measure);
+    };
+  }, []);
+
   return (
     <div
+      ref={frame}
       className={cn(
-        "-mx-4 sm:-mx-8 md:mx-0 md:h-[calc(100dvh-4rem)] md:min-h-[30rem] md:overflow-hidden md:rounded-xl md:border md:bg-background md:shadow-xs",
+        "-mx-4 sm:-mx-8 md:mx-0 md:h-[calc(100dvh_-_var(--inbox-top,2rem)_-_2rem)] md:min-h-[30rem] md:overflow-hidden md:rounded-xl md:border md:bg-background md:shadow-xs",
         // A phone shows the conversation edge to edge, its composer at the bottom of the screen.
-        selected && "-mb-6 h-[calc(100dvh-5rem)] sm:-mb-8 md:mb-0",
+        selected && "-mb-6 h-[calc(100dvh_-_var(--inbox-top,5rem))] min-h-[28rem] sm:-mb-8 md:mb-0",
       )}
     >
       <div className="flex h-full min-h-0">
