@@ -69,7 +69,7 @@ export function Inbox({ context, initialFilters, selected }: { context: InboxCon
           </div>
           <ConversationList page={list.data} problem={list.problem} loading={list.loading} selectedId={selected?.id ?? null} query={query} filters={filters} />
         </section>
-        <div className={cn("min-h-0 min-w-0 flex-1", !selected && "hidden md:flex")}>
+        <div className={cn("flex min-h-0 min-w-0 flex-1", !selected && "hidden md:flex")}>
           {selected ? (
             <ConversationPane key={selected.id} initial={selected} context={context} backHref={`/inbox${query ? `?${query}` : ""}`} onChanged={list.refresh} />
           ) : (
