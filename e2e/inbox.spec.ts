@@ -71,6 +71,13 @@ test("a reply reaches the inbox, is assigned, answered inside the window and del
   await expect(answer.getByTestId("message-status")).toHaveText(/Delivered|Read/, { timeout: 20_000 });
   await expect(rows.first()).toContainText("You: Yes, it comes in blue");
 
+  // A media URL WhatsApp could not fetch is refused next to the composer (nothing listens on 127.0.0.1:443 here).
+  await conversation.getByRole("group", { name: "Message type" }).getByRole("button", { name: "Image" }).click();
+  await conversation.getByRole("textbox", { name: "Image URL" }).fill("https://127.0.0.1/missing.jpg");
+  await conversation.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(conversation.getByRole("alert")).toContainText("WhatsApp could not fetch the file");
+  await conversation.getByRole("group", { name: "Message type" }).getByRole("button", { name: "Text" }).click();
+
   // A note stays internal.
   await conversation.getByRole("tab", { name: "Note" }).click();
   await conversation.getByRole("textbox", { name: "Note" }).fill("Offered the green one too.");

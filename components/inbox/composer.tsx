@@ -92,15 +92,8 @@ function FreeForm({ conversationId, onSent }: { conversationId: string; onSent: 
   return (
     <form onSubmit={submit} className="grid gap-2">
       <ProblemMessage problem={problem} />
-      <div role="group" aria-label="Message type" className="flex gap-1">
-        {(["text", "image", "document"] as const).map((value) => (
-          <Button key={value} type="button" size="sm" variant={kind === value ? "secondary" : "ghost"} aria-pressed={kind === value} onClick={() => setKind(value)} className="h-7 capitalize">
-            {value}
-          </Button>
-        ))}
-      </div>
       {kind === "text" ? (
-        <Textarea aria-label="Reply" placeholder="Write a reply… (Ctrl+Enter to send)" value={text} maxLength={TEXT_MAX} onChange={(event) => setText(event.target.value)} onKeyDown={submitOnModEnter} rows={3} />
+        <Textarea aria-label="Reply" placeholder="Write a reply… (Ctrl+Enter to send)" value={text} maxLength={TEXT_MAX} onChange={(event) => setText(event.target.value)} onKeyDown={submitOnModEnter} rows={2} className="max-h-48" />
       ) : (
         <div className="grid gap-2 sm:grid-cols-2">
           <Input aria-label={kind === "image" ? "Image URL" : "Document URL"} placeholder="https://…" type="url" value={url} onChange={(event) => setUrl(event.target.value)} className="sm:col-span-2" />
@@ -108,7 +101,14 @@ function FreeForm({ conversationId, onSent }: { conversationId: string; onSent: 
           {kind === "document" && <Input aria-label="File name (optional)" placeholder="File name (optional)" value={filename} onChange={(event) => setFilename(event.target.value)} />}
         </div>
       )}
-      <div className="flex items-center justify-end gap-3">
+      <div className="flex items-center justify-between gap-3">
+        <div role="group" aria-label="Message type" className="flex gap-1">
+          {(["text", "image", "document"] as const).map((value) => (
+            <Button key={value} type="button" size="sm" variant={kind === value ? "secondary" : "ghost"} aria-pressed={kind === value} onClick={() => setKind(value)} className="h-7 capitalize">
+              {value}
+            </Button>
+          ))}
+        </div>
         <Button type="submit" size="sm" disabled={busy || (kind === "text" ? !text.trim() : !url.trim())}>
           <Send aria-hidden />
           {busy ? "Sending…" : "Send"}

@@ -30,6 +30,17 @@ export function Timeline({
     if (element && atBottom.current) element.scrollTop = element.scrollHeight;
   }, [lastId]);
 
+  // A narrower or shorter screen (a phone turned, the keyboard opening) keeps the newest message in view.
+  React.useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
   const onScroll = () => {
     const element = scroller.current;
     if (element) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
