@@ -134,5 +134,10 @@ test("a reply reaches the inbox, is assigned, answered inside the window and del
   await old.getByRole("button", { name: "Reopen" }).click();
   await expect(old.getByRole("list", { name: "Messages" })).toContainText("Ada Lovelace reopened the conversation");
 
+  // A wide screen shows the contact beside the conversation.
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await expect(page.getByRole("complementary", { name: "Contact" }).getByRole("link", { name: "Open contact page" })).toBeVisible();
+  await page.screenshot({ path: `${shots}/inbox-wide-1600.png` });
+
   expectNoViolations(reports);
 });

@@ -75,7 +75,7 @@ export function ConversationPane({
         <Timeline items={items} loading={!detail.data} problem={detail.problem} hasEarlier={Boolean(cursor)} onLoadEarlier={loadEarlier} />
         <Composer conversation={conversation} onSent={() => changed()} />
       </section>
-      <aside aria-label="Contact" className="hidden w-72 shrink-0 overflow-y-auto border-l 2xl:block">
+      <aside aria-label="Contact" className="hidden w-64 shrink-0 overflow-y-auto border-l 2xl:block">
         <ContactPanel conversation={conversation} />
       </aside>
     </div>

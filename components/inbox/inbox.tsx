@@ -56,7 +56,7 @@ export function Inbox({ context, initialFilters, selected }: { context: InboxCon
       <div className="flex h-full min-h-0">
         <section
           aria-labelledby="inbox-heading"
-          className={cn("flex min-h-0 w-full flex-col md:w-80 md:border-r md:shrink-0 lg:w-96", selected && "hidden md:flex")}
+          className={cn("flex min-h-0 w-full flex-col md:w-80 md:shrink-0 md:border-r lg:w-96 2xl:w-80", selected && "hidden md:flex")}
         >
           <div className="grid gap-3 border-b px-4 pt-1 pb-3 sm:px-8 md:px-4 md:pt-4">
             <div className="flex items-baseline justify-between gap-2">
