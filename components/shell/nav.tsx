@@ -1,12 +1,14 @@
 "use client";
 
-import { BellRing, Building2, FileText, KeyRound, LayoutTemplate, Megaphone, MessageCircle, MessageSquareText, Reply, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
+import { BellRing, Building2, FileText, Inbox, KeyRound, LayoutTemplate, Megaphone, MessageCircle, MessageSquareText, Reply, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
+import { UnreadBadge, useUnreadConversations } from "./inbox-badge";
 
 const sections = [
   { items: [
+    { href: "/inbox", label: "Inbox", icon: Inbox },
     { href: "/campaigns", label: "Campaigns", icon: Megaphone },
     { href: "/templates", label: "Templates", icon: LayoutTemplate },
     { href: "/contacts", label: "Contacts", icon: Users },
@@ -29,6 +31,7 @@ const sections = [
 /** `manages`: the user is an owner or admin; members do not see the settings they cannot change. */
 export function Nav({ onNavigate, manages = true }: { onNavigate?: () => void; manages?: boolean }) {
   const pathname = usePathname();
+  const unread = useUnreadConversations(pathname);
   return (
     <nav aria-label="Main" className="grid gap-5">
       {sections.map((section, index) => (
@@ -49,6 +52,7 @@ export function Nav({ onNavigate, manages = true }: { onNavigate?: () => void; m
               >
                 <Icon className={cn("size-4 text-muted-foreground", active && "text-primary")} aria-hidden />
                 {label}
+                {href === "/inbox" && <UnreadBadge count={unread} />}
               </Link>
             );
           })}

@@ -57,3 +57,27 @@ function safeParse(text: string): unknown {
     return undefined;
   }
 }
+
+export type PollResult<T> = { changed: false } | { changed: true; data: T; etag: string | null } | { changed: false; problem: ClientProblem };
+
+/**
+ * A GET that sends `If-None-Match` with the ETag last seen: 304 is `{ changed: false }`. The
+ * browser's own cache is bypassed so the 304 reaches us instead of a cached copy.
+ */
+export async function pollJson<T>(url: string, etag: string | null, signal?: AbortSignal): Promise<PollResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: etag ? { "If-None-Match": etag } : undefined, cache: "no-store", credentials: "same-origin", signal });
+  } catch {
+    return { changed: false, problem: { status: 0, title: "Network error", detail: "Could not reach Sendstream. Check your connection and try again." } };
+  }
+  if (response.status === 304) return { changed: false };
+  const text = await response.text();
+  const parsed: unknown = text ? safeParse(text) : undefined;
+  if (response.ok) return { changed: true, data: parsed as T, etag: response.headers.get("ETag") };
+  const problem = (parsed && typeof parsed === "object" ? parsed : {}) as Partial<ClientProblem>;
+  return {
+    changed: false,
+    problem: { status: response.status, title: problem.title ?? "Request failed", detail: problem.detail ?? fallbackDetail(response.status), errors: problem.errors },
+  };
+}

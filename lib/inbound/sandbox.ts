@@ -19,10 +19,20 @@ const words = (empty: string, max: number, tooLong: string) =>
 const optionalWords = (max: number) =>
   z.string().trim().max(max, `At most ${max} characters.`).refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, params: { code: "invalid_characters" } }).optional();
 const messageId = z.string().min(1).max(100);
+const MAX_BACKDATE_MS = 30 * 24 * 60 * 60 * 1000;
 const base = {
   contactId: z.string().min(1).max(100),
   /** The outbound message (`msg_…`) the contact answers: WhatsApp's `context.id`. */
   replyToMessageId: messageId.optional(),
+  /**
+   * When the contact sent it (default now), up to 30 days back: a demo of a conversation whose
+   * 24-hour window has closed.
+   */
+  receivedAt: z.iso
+    .datetime({ offset: true })
+    .refine((value) => Date.parse(value) <= Date.now() + 60_000, { message: "A reply cannot come from the future." })
+    .refine((value) => Date.parse(value) >= Date.now() - MAX_BACKDATE_MS, { message: "At most 30 days ago." })
+    .optional(),
 };
 
 export const simulateReplySchema = z.discriminatedUnion("kind", [
@@ -131,7 +141,12 @@ export async function simulateInboundReply(db: Executor, workspaceId: string, in
   if (!contact) throw notFound("No contact with this id exists in your workspace.");
   const answers = input.replyToMessageId ? await answeredProviderMessageId(db, workspaceId, contact, input.replyToMessageId) : null;
 
-  const message = sandboxInboundMessage(contentOf(input), { from: contact.phone, profileName: contact.name, answers });
+  const message = sandboxInboundMessage(contentOf(input), {
+    from: contact.phone,
+    profileName: contact.name,
+    answers,
+    at: input.receivedAt ? new Date(input.receivedAt) : undefined,
+  });
   const {
     messages: [recorded],
     autoReplies,
