@@ -141,3 +141,51 @@ test("a reply reaches the inbox, is assigned, answered inside the window and del
 
   expectNoViolations(reports);
 });
+
+test("saved replies and keyword auto-replies; a contact's conversation opens from their page and the sandbox contact replies from the inbox", async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signUpNewUser(page, { name: "Ada Lovelace", workspace: "Replies Shop" });
+  const maria = await post(page, baseURL!, "/api/v1/contacts", { phone: "+14155550151", name: "Maria Lopez", attributes: { order_number: "A-7" } });
+
+  await page.goto("/settings/saved-replies");
+  await page.getByRole("textbox", { name: "Name" }).fill("Shipping");
+  await page.getByRole("textbox", { name: "Reply" }).fill("Hi {{first_name}}, order {{order_number}} ships tomorrow.");
+  await page.getByRole("button", { name: "Add saved reply" }).click();
+  await expect(page.getByRole("list", { name: "Saved replies" })).toContainText("Shipping");
+
+  await page.goto("/settings/auto-replies");
+  await page.getByRole("textbox", { name: "Keyword or button payload" }).fill("hours");
+  await page.getByRole("textbox", { name: "Answer" }).fill("We are open 9 to 18, Monday to Saturday.");
+  await page.getByRole("button", { name: "Add auto-reply" }).click();
+  await expect(page.getByRole("list", { name: "Auto-replies" })).toContainText("HOURS");
+
+  // From the contact's page: their conversation, new, with no window yet (templates only).
+  await page.goto(`/contacts/${maria.id}`);
+  await page.getByRole("button", { name: "Conversation" }).click();
+  await expect(page).toHaveURL(/\/inbox\/cnv_[A-Za-z0-9]+/);
+  const conversation = page.getByRole("region", { name: "Conversation with Maria Lopez" });
+  await expect(conversation.getByText("Window closed")).toBeVisible();
+
+  // The sandbox contact asks for the hours: the auto-reply answers, and the window opens.
+  await conversation.getByText("Contact details").click();
+  await conversation.getByRole("textbox", { name: "Customer's message" }).fill("Hours?");
+  await conversation.getByRole("button", { name: "Simulate reply" }).click();
+  const messages = conversation.getByRole("list", { name: "Messages" });
+  await expect(messages).toContainText("Hours?");
+  await expect(messages.getByRole("listitem").filter({ hasText: "We are open 9 to 18" })).toBeVisible({ timeout: 10_000 });
+  await expect(conversation.getByText(/Window closes in/)).toBeVisible();
+
+  // A saved reply, filled from the contact, edited and sent.
+  await conversation.getByRole("button", { name: "Saved replies" }).click();
+  await page.getByRole("menuitem", { name: /Shipping/ }).click();
+  const reply = conversation.getByRole("textbox", { name: "Reply" });
+  await expect(reply).toHaveValue("Hi Maria, order A-7 ships tomorrow.");
+  await reply.fill("Hi Maria, order A-7 ships tomorrow. Thanks!");
+  await conversation.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(messages.getByRole("listitem").filter({ hasText: "ships tomorrow. Thanks!" })).toContainText("Ada Lovelace");
+  const reports: PageReport[] = [];
+  await audit(page, "inbox-saved-replies", reports);
+  await page.screenshot({ path: `${shots}/inbox-saved-reply-1280.png` });
+  expectNoViolations(reports);
+});

@@ -8,6 +8,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { CAPTION_MAX, NOTE_MAX, TEXT_MAX } from "@/lib/conversations/schemas";
 import { cn } from "@/lib/utils";
 import { durationUntil, useNow } from "./relative-time";
+import { SavedRepliesMenu } from "./saved-replies-menu";
 import { ProblemMessage, useSend } from "./send";
 import { TemplateComposer } from "./template-composer";
 import type { PublicConversation } from "./types";
@@ -55,7 +56,7 @@ export function Composer({ conversation, onSent }: { conversation: PublicConvers
         {mode === "note" ? (
           <NoteForm conversationId={conversation.id} onSent={onSent} />
         ) : open ? (
-          <FreeForm conversationId={conversation.id} onSent={onSent} />
+          <FreeForm conversation={conversation} onSent={onSent} />
         ) : (
           <TemplateComposer conversation={conversation} onSent={onSent} />
         )}
@@ -71,7 +72,8 @@ const submitOnModEnter = (event: React.KeyboardEvent<HTMLTextAreaElement>) => {
   }
 };
 
-function FreeForm({ conversationId, onSent }: { conversationId: string; onSent: () => void }) {
+function FreeForm({ conversation, onSent }: { conversation: PublicConversation; onSent: () => void }) {
+  const conversationId = conversation.id;
   const [kind, setKind] = React.useState<Kind>("text");
   const [text, setText] = React.useState("");
   const [url, setUrl] = React.useState("");
@@ -102,12 +104,15 @@ function FreeForm({ conversationId, onSent }: { conversationId: string; onSent: 
         </div>
       )}
       <div className="flex items-center justify-between gap-3">
-        <div role="group" aria-label="Message type" className="flex gap-1">
-          {(["text", "image", "document"] as const).map((value) => (
-            <Button key={value} type="button" size="sm" variant={kind === value ? "secondary" : "ghost"} aria-pressed={kind === value} onClick={() => setKind(value)} className="h-7 capitalize">
-              {value}
-            </Button>
-          ))}
+        <div className="flex flex-wrap items-center gap-1">
+          <div role="group" aria-label="Message type" className="flex gap-1">
+            {(["text", "image", "document"] as const).map((value) => (
+              <Button key={value} type="button" size="sm" variant={kind === value ? "secondary" : "ghost"} aria-pressed={kind === value} onClick={() => setKind(value)} className="h-7 capitalize">
+                {value}
+              </Button>
+            ))}
+          </div>
+          {kind === "text" && <SavedRepliesMenu conversation={conversation} onInsert={(inserted) => setText((current) => (current.trim() ? `${current}\n${inserted}` : inserted))} />}
         </div>
         <Button type="submit" size="sm" disabled={busy || (kind === "text" ? !text.trim() : !url.trim())}>
           <Send aria-hidden />

@@ -5,13 +5,23 @@ import Link from "next/link";
 import type { Contact } from "@/components/contacts/types";
 import { useApi } from "@/components/contacts/use-api";
 import { LocalTime } from "@/components/ui/local-time";
+import { SimulateCustomerReply } from "./simulate-customer-reply";
 import type { PublicConversation } from "./types";
 
 const CONSENT: Record<Contact["consent"]["status"], string> = { subscribed: "Subscribed", unsubscribed: "Unsubscribed", unknown: "Not recorded" };
 
-/** The contact's consent, attributes and lists, with the way to their page. `collapsible`: folded under the header (narrow screens). */
-export function ContactPanel({ conversation, collapsible = false }: { conversation: PublicConversation; collapsible?: boolean }) {
-  const body = <ContactDetails conversation={conversation} />;
+/**
+ * The contact's consent, attributes and lists, with the way to their page. `collapsible`: folded
+ * under the header (narrow screens). `onSimulated`: on the sandbox number, a member can make the
+ * contact reply.
+ */
+export function ContactPanel({ conversation, collapsible = false, onSimulated }: { conversation: PublicConversation; collapsible?: boolean; onSimulated?: () => void }) {
+  const body = (
+    <div className="grid gap-5">
+      <ContactDetails conversation={conversation} />
+      {onSimulated && <SimulateCustomerReply contactId={conversation.contact.id} onReplied={onSimulated} />}
+    </div>
+  );
   if (!collapsible) return <div className="p-5">{body}</div>;
   return (
     <details className="group border-b">

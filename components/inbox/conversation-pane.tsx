@@ -51,6 +51,9 @@ export function ConversationPane({
     [refresh, onChanged],
   );
 
+  const sandbox = context.senders.find((sender) => sender.id === conversation.sender.id)?.sandbox ?? false;
+  const simulated = sandbox ? () => changed() : undefined;
+
   const [older, setOlder] = React.useState<{ items: TimelineItem[]; cursor: string | null } | null>(null);
   const cursor = older ? older.cursor : (detail.data?.timeline.nextCursor ?? null);
   const loadEarlier = React.useCallback(async () => {
@@ -70,13 +73,13 @@ export function ConversationPane({
       <section aria-label={`Conversation with ${conversation.contact.name ?? conversation.contact.phone}`} className="flex min-h-0 min-w-0 flex-1 flex-col">
         <ConversationHeader conversation={conversation} context={context} backHref={backHref} onChanged={changed} />
         <div className="2xl:hidden">
-          <ContactPanel conversation={conversation} collapsible />
+          <ContactPanel conversation={conversation} collapsible onSimulated={simulated} />
         </div>
         <Timeline items={items} loading={!detail.data} problem={detail.problem} hasEarlier={Boolean(cursor)} onLoadEarlier={loadEarlier} />
         <Composer conversation={conversation} onSent={() => changed()} />
       </section>
       <aside aria-label="Contact" className="hidden w-64 shrink-0 overflow-y-auto border-l 2xl:block">
-        <ContactPanel conversation={conversation} />
+        <ContactPanel conversation={conversation} onSimulated={simulated} />
       </aside>
     </div>
   );

@@ -23,7 +23,8 @@ export interface InboxMember {
 export interface InboxContext {
   me: { id: string };
   members: InboxMember[];
-  senders: { id: string; label: string }[];
+  /** `sandbox`: the built-in sandbox number, where a member can simulate the contact's replies. */
+  senders: { id: string; label: string; sandbox: boolean }[];
   campaigns: { id: string; name: string }[];
 }
 

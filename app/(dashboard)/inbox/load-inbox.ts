@@ -17,7 +17,7 @@ export async function loadInboxContext(db: Executor, user: SessionUser): Promise
   return {
     me: { id: user.id },
     members,
-    senders: senders.map((sender) => ({ id: sender.id, label: [sender.name, sender.displayPhoneNumber].filter(Boolean).join(" · ") || "WhatsApp number" })),
+    senders: senders.map((sender) => ({ id: sender.id, label: [sender.name, sender.displayPhoneNumber].filter(Boolean).join(" · ") || "WhatsApp number", sandbox: sender.provider === "sandbox" })),
     campaigns: campaigns.map((campaign) => ({ id: campaign.id, name: campaign.name })),
   };
 }
