@@ -442,8 +442,10 @@ export const messages = pgTable(
     templateLanguage: text("template_language"),
     /** The message as the recipient reads it, for logs and export. */
     renderedText: text("rendered_text").notNull(),
-    /** The member who wrote a conversation's reply; null for campaign messages and automatic replies. */
+    /** The member who wrote a conversation's reply; null for campaign messages, automatic replies and API keys' replies. */
     authorUserId: text("author_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The keyword auto-reply that sent it (lib/inbound/auto-replies.ts). No foreign key: a deleted rule's answers stay automatic. */
+    autoReplyId: text("auto_reply_id"),
     /** Provider-ready content: `{ template }`, or for a reply `{ text }`, `{ image }`, `{ document }`. */
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
     status: text("status", { enum: messageStatuses }).notNull().default("queued"),

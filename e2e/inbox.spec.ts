@@ -173,7 +173,7 @@ test("saved replies and keyword auto-replies; a contact's conversation opens fro
   await conversation.getByRole("button", { name: "Simulate reply" }).click();
   const messages = conversation.getByRole("list", { name: "Messages" });
   await expect(messages).toContainText("Hours?");
-  await expect(messages.getByRole("listitem").filter({ hasText: "We are open 9 to 18" })).toBeVisible({ timeout: 10_000 });
+  await expect(messages.getByRole("listitem").filter({ hasText: "We are open 9 to 18" })).toContainText("Auto-reply", { timeout: 10_000 });
   await expect(conversation.getByText(/Window closes in/)).toBeVisible();
 
   // A saved reply, filled from the contact, edited and sent.

@@ -38,7 +38,7 @@ function StatusTick({ status }: { status: LogStatus }) {
 }
 
 function OutboundMessage({ message }: { message: Outbound }) {
-  const by = message.author?.name ?? (message.campaignName ? `Campaign · ${message.campaignName}` : message.source === "reply" ? "Reply through the API" : "Sendstream");
+  const by = message.author?.name ?? (message.campaignName ? `Campaign · ${message.campaignName}` : message.source === "reply" ? (message.automatic ? "Auto-reply" : "Reply through the API") : "Sendstream");
   return (
     <li className="flex justify-end" data-direction="outbound">
       <div className="max-w-[85%] sm:max-w-[70%]">

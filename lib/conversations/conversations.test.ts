@@ -129,7 +129,7 @@ describe("replies", () => {
     const conversation = await getConversation(db, viewer, conversationId);
     expect(conversation.lastMessage).toEqual({ direction: "outbound", preview: "It ships tomorrow." });
     const timeline = await conversationTimeline(db, viewer, conversationId);
-    expect(timeline.data[0]).toMatchObject({ id: message.id, direction: "outbound", status: "sent", author: { id: owner.id, name: "Olivia Owner" } });
+    expect(timeline.data[0]).toMatchObject({ id: message.id, direction: "outbound", status: "sent", author: { id: owner.id, name: "Olivia Owner" }, automatic: false });
     const [audit] = await db.select().from(auditEvents).where(and(eq(auditEvents.targetId, conversationId), eq(auditEvents.action, "conversation.replied")));
     expect(audit).toMatchObject({ actorUserId: owner.id, metadata: { messageId: message.id, type: "text" } });
   });

@@ -32,7 +32,7 @@ export interface ConversationEventItem {
 }
 
 export type TimelineItem =
-  | (PublicMessage & { campaignName: string | null; author: { id: string; name: string | null } | null })
+  | (PublicMessage & { campaignName: string | null; author: { id: string; name: string | null } | null; automatic: boolean })
   | (PublicInboundMessage & { campaignName: string | null })
   | ConversationEventItem;
 
@@ -95,7 +95,12 @@ export async function conversationTimeline(
   const byId = new Map<string, TimelineItem>();
   for (const row of outbound) {
     const authorId = row.message.authorUserId;
-    byId.set(row.message.id, { ...toPublicMessage(row.message), campaignName: row.campaignName, author: authorId ? { id: authorId, name: row.authorName } : null });
+    byId.set(row.message.id, {
+      ...toPublicMessage(row.message),
+      campaignName: row.campaignName,
+      author: authorId ? { id: authorId, name: row.authorName } : null,
+      automatic: row.message.autoReplyId !== null,
+    });
   }
   for (const row of inbound) byId.set(row.message.id, { ...toPublicInboundMessage(row.message), campaignName: row.campaignName });
   for (const { event, actorName, assigneeName } of events) {

@@ -44,7 +44,7 @@ describe("keyword auto-replies", () => {
 
     const replies = await repliesTo(workspaceId, from);
     expect(replies.map((r) => r.renderedText).sort()).toEqual(["Calle Mayor 1, Madrid.", "We are open 9–18, Monday to Saturday."]);
-    expect(replies.every((r) => r.authorUserId === null && r.campaignId === null && r.senderId === senderId)).toBe(true);
+    expect(replies.every((r) => r.authorUserId === null && r.campaignId === null && r.senderId === senderId && r.autoReplyId !== null)).toBe(true);
     const [conversation] = await db.select().from(conversations).where(eq(conversations.workspaceId, workspaceId));
     expect(conversation).toMatchObject({ lastDirection: "outbound", lastPreview: "Calle Mayor 1, Madrid." });
     await runDispatch({ db }, { workspaceIds: [workspaceId], deadlineMs: 10_000 });

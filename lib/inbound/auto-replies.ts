@@ -184,7 +184,7 @@ export async function answerAutomatically(db: Executor, scope: { workspaceId: st
     const content = compose(match);
     if (!content) continue;
     await db.transaction(async (tx) => {
-      await queueReplyMessage(tx, { workspaceId: scope.workspaceId, contactId: entry.contactId, senderId: scope.senderId, phone, ...content, authorUserId: null, createdAt: now });
+      await queueReplyMessage(tx, { workspaceId: scope.workspaceId, contactId: entry.contactId, senderId: scope.senderId, phone, ...content, authorUserId: null, autoReplyId: match.rule.id, createdAt: now });
       await tx
         .update(conversations)
         .set({ lastActivityAt: now, lastPreview: content.renderedText.slice(0, 200), lastDirection: "outbound", updatedAt: now })

@@ -513,6 +513,7 @@ export const timelineItemSchema = z.discriminatedUnion("direction", [
   messageSchema.extend({
     campaignName: z.string().nullable().meta({ description: "The campaign of a campaign message; null for a reply.", example: "Order confirmation" }),
     author: personRefSchema.nullable().meta({ description: "The member who wrote a reply; null for campaign messages and replies sent with an API key." }),
+    automatic: z.boolean().meta({ description: "True for a keyword auto-reply (Settings → Auto-replies)." }),
   }),
   inboundMessageSchema.extend({ campaignName: z.string().nullable().meta({ description: "The campaign of the message it answers.", example: "Order confirmation" }) }),
   conversationEventSchema,

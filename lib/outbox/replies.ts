@@ -20,6 +20,8 @@ export interface ReplyMessage {
   payload: Record<string, unknown>;
   /** The member who wrote it; null for an automatic reply or an API key. */
   authorUserId: string | null;
+  /** The keyword auto-reply that sends it, for an automatic reply. */
+  autoReplyId?: string | null;
   createdAt: Date;
 }
 
@@ -38,6 +40,7 @@ export async function queueReplyMessage(db: Executor, reply: ReplyMessage): Prom
       renderedText: reply.renderedText,
       payload: reply.payload,
       authorUserId: reply.authorUserId,
+      autoReplyId: reply.autoReplyId ?? null,
       status: "queued",
       source: "reply",
       nextAttemptAt: reply.createdAt,

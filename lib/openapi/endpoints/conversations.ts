@@ -87,7 +87,7 @@ const noteExample = {
 
 const timelineExample = {
   data: [
-    { ...replyExample, status: "delivered", wamid: "wamid.HBgLMTQxNTU1NTI2NzE", sentAt: EXAMPLE_TIME, deliveredAt: EXAMPLE_TIME, campaignName: null, author: OLIVIA },
+    { ...replyExample, status: "delivered", wamid: "wamid.HBgLMTQxNTU1NTI2NzE", sentAt: EXAMPLE_TIME, deliveredAt: EXAMPLE_TIME, campaignName: null, author: OLIVIA, automatic: false },
     noteExample,
     { ...noteExample, id: "cev_2MnB8vCx1zLk4JhG", kind: "assigned", assignee: OLIVIA, body: null, createdAt: "2026-11-21T14:00:02.000Z" },
     {

@@ -1,0 +1,1 @@
+ALTER TABLE "messages" ADD COLUMN "auto_reply_id" text;
