@@ -6,7 +6,7 @@
 import { eq, sql } from "drizzle-orm";
 import { queryRows } from "./rows";
 import type { DB, Executor } from "./types";
-import { auditEvents, campaigns, contactAttributes, contactListMembers, contactLists, contacts, segments, senders, templates, triggerRequests } from "./schema";
+import { auditEvents, campaigns, contactAttributes, contactListMembers, contactLists, contacts, segments, senders, templates, triggerRequests, workspaces } from "./schema";
 import { createApiKey } from "@/lib/api-keys/service";
 import type { AuditAction } from "@/lib/audit/actions";
 import { auditRow, type AuditActor } from "@/lib/audit/service";
@@ -184,6 +184,8 @@ async function fill(db: Executor, input: { workspaceId: string; userId: string; 
   const rng = random(17);
 
   await ensureSandboxTemplates(db, workspaceId);
+  // The demo's audience answers its bulk campaigns (lib/inbound/sandbox-campaign-replies.ts).
+  await db.update(workspaces).set({ sandboxAudienceReplies: true }).where(eq(workspaces.id, workspaceId));
   const [sender] = await db.select({ id: senders.id }).from(senders).where(eq(senders.workspaceId, workspaceId)).limit(1);
   if (!sender) throw new Error("The demo workspace has no sender.");
   const templateRows = await db.select().from(templates).where(eq(templates.workspaceId, workspaceId));

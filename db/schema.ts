@@ -85,6 +85,12 @@ export const workspaces = pgTable("workspaces", {
   replyAttributionHours: integer("reply_attribution_hours").notNull().default(72),
   /** False: members see only the conversations assigned to them or to nobody (owners and admins see all). */
   inboxMembersSeeAll: boolean("inbox_members_see_all").notNull().default(true),
+  /**
+   * Sandbox only: four contacts of each bulk campaign answer once they read it (three questions and
+   * a STOP that opts them out), so the inbox is alive in a demo. Off unless asked for (the demo
+   * workspace has it on): a simulated STOP must never opt out someone's real customer.
+   */
+  sandboxAudienceReplies: boolean("sandbox_audience_replies").notNull().default(false),
   createdAt: createdAt(),
 });
 

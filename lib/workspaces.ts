@@ -122,17 +122,21 @@ export const inboxSettingsSchema = z
       .min(REPLY_ATTRIBUTION_HOURS.min, "The window is at least 1 hour.")
       .max(REPLY_ATTRIBUTION_HOURS.max, "The window is at most 168 hours (a week)."),
     inboxMembersSeeAll: z.boolean({ error: "Say whether members see every conversation: true or false." }),
+    /** Sandbox demo: contacts of bulk campaigns answer (three questions and a STOP). Left out: unchanged. */
+    sandboxAudienceReplies: z.boolean({ error: "Say whether the sandbox's audience answers: true or false." }).optional(),
   })
   .strict();
 export type InboxSettingsInput = z.input<typeof inboxSettingsSchema>;
-export type InboxSettings = z.output<typeof inboxSettingsSchema>;
+export type InboxSettings = Required<z.output<typeof inboxSettingsSchema>>;
+
+const inboxSettingsColumns = {
+  replyAttributionHours: workspaces.replyAttributionHours,
+  inboxMembersSeeAll: workspaces.inboxMembersSeeAll,
+  sandboxAudienceReplies: workspaces.sandboxAudienceReplies,
+};
 
 export async function getInboxSettings(db: Executor, workspaceId: string): Promise<InboxSettings> {
-  const [row] = await db
-    .select({ replyAttributionHours: workspaces.replyAttributionHours, inboxMembersSeeAll: workspaces.inboxMembersSeeAll })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .limit(1);
+  const [row] = await db.select(inboxSettingsColumns).from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
   if (!row) throw notFound("Workspace not found.");
   return row;
 }
@@ -143,15 +147,11 @@ export async function getInboxSettings(db: Executor, workspaceId: string): Promi
  * keeps what changed, old and new.
  */
 export async function setInboxSettings(db: Executor, workspaceId: string, input: InboxSettingsInput, actor: AuditActor): Promise<InboxSettings> {
-  const next = inboxSettingsSchema.parse(input);
+  const parsed = inboxSettingsSchema.parse(input);
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ replyAttributionHours: workspaces.replyAttributionHours, inboxMembersSeeAll: workspaces.inboxMembersSeeAll })
-      .from(workspaces)
-      .where(eq(workspaces.id, workspaceId))
-      .for("update")
-      .limit(1);
+    const [before] = await tx.select(inboxSettingsColumns).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update").limit(1);
     if (!before) throw notFound("Workspace not found.");
+    const next: InboxSettings = { ...parsed, sandboxAudienceReplies: parsed.sandboxAudienceReplies ?? before.sandboxAudienceReplies };
     const changed = (Object.keys(next) as (keyof InboxSettings)[]).filter((key) => before[key] !== next[key]);
     if (changed.length === 0) return next;
     await tx.update(workspaces).set(next).where(eq(workspaces.id, workspaceId));

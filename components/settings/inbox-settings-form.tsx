@@ -11,6 +11,7 @@ import { requestJson } from "@/lib/http/client";
 interface InboxSettings {
   replyAttributionHours: number;
   inboxMembersSeeAll: boolean;
+  sandboxAudienceReplies: boolean;
 }
 
 const HOURS_ID = "workspace-reply-attribution-hours";
@@ -20,9 +21,10 @@ export function InboxSettingsForm({ initial, canEdit, bounds }: { initial: Inbox
   const [saved, setSaved] = useState(initial);
   const [hours, setHours] = useState(String(initial.replyAttributionHours));
   const [seeAll, setSeeAll] = useState(initial.inboxMembersSeeAll);
+  const [audience, setAudience] = useState(initial.sandboxAudienceReplies);
   const [errors, setErrors] = useState<{ hours?: string; form?: string }>({});
   const [saving, setSaving] = useState(false);
-  const unchanged = hours === String(saved.replyAttributionHours) && seeAll === saved.inboxMembersSeeAll;
+  const unchanged = hours === String(saved.replyAttributionHours) && seeAll === saved.inboxMembersSeeAll && audience === saved.sandboxAudienceReplies;
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
@@ -33,7 +35,7 @@ export function InboxSettingsForm({ initial, canEdit, bounds }: { initial: Inbox
       return;
     }
     setSaving(true);
-    const result = await requestJson<InboxSettings>("/api/workspace/inbox-settings", { method: "PUT", body: { replyAttributionHours: parsed, inboxMembersSeeAll: seeAll } });
+    const result = await requestJson<InboxSettings>("/api/workspace/inbox-settings", { method: "PUT", body: { replyAttributionHours: parsed, inboxMembersSeeAll: seeAll, sandboxAudienceReplies: audience } });
     setSaving(false);
     if (!result.ok) {
       const hoursError = result.problem.errors?.find((e) => e.path === "replyAttributionHours")?.message;
@@ -43,6 +45,7 @@ export function InboxSettingsForm({ initial, canEdit, bounds }: { initial: Inbox
     setSaved(result.data);
     setHours(String(result.data.replyAttributionHours));
     setSeeAll(result.data.inboxMembersSeeAll);
+    setAudience(result.data.sandboxAudienceReplies);
     toast.success("Inbox settings saved");
   }
 
@@ -84,6 +87,16 @@ export function InboxSettingsForm({ initial, canEdit, bounds }: { initial: Inbox
             </label>
             <p className="text-xs text-muted-foreground">Owners and admins always see every conversation.</p>
           </fieldset>
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" checked={audience} onChange={(event) => setAudience(event.target.checked)} disabled={!canEdit} className="mt-0.5 size-4 accent-[var(--primary)]" />
+            <span>
+              Sandbox: contacts answer bulk campaigns
+              <span className="block text-xs text-muted-foreground">
+                On the sandbox number, four contacts of each bulk campaign reply after reading it (three questions and a STOP that opts them out), to try the
+                inbox. Leave it off when your contacts are real customers.
+              </span>
+            </span>
+          </label>
           {errors.form && (
             <p role="alert" className="text-sm text-destructive">
               {errors.form}

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { contacts, conversations, inboundMessages, messages } from "@/db/schema";
+import { contacts, conversations, inboundMessages, messages, workspaces } from "@/db/schema";
 import { launchBulkCampaign } from "@/lib/bulk/launch";
 import { createBulkFixture } from "@/lib/bulk/test-fixtures";
 import { runDispatch } from "@/lib/messaging/dispatcher";
@@ -21,6 +21,9 @@ describe("a sandbox bulk campaign's audience answers", () => {
     expect(await simulateSandboxCampaignReplies(db, new Date())).toBe(0);
     const later = new Date(Date.now() + 60_000);
     await advanceSandboxDeliveries(db, later);
+    // A workspace that did not ask for it hears nothing.
+    expect(await simulateSandboxCampaignReplies(db, later)).toBe(0);
+    await db.update(workspaces).set({ sandboxAudienceReplies: true }).where(eq(workspaces.id, fixture.workspaceId));
     expect(await simulateSandboxCampaignReplies(db, later)).toBe(4);
     expect(await simulateSandboxCampaignReplies(db, later)).toBe(0);
 

@@ -1,6 +1,8 @@
 // The sandbox's audience answers: a few contacts of each sandbox bulk campaign reply once they have
 // read it (questions, and one STOP), so the inbox, the replied step and the opt-out path are alive
-// in a demo without a phone. Stored by the same code as a real webhook delivery.
+// in a demo without a phone. Stored by the same code as a real webhook delivery. Only in workspaces
+// that ask for it (`sandbox_audience_replies`, Settings → Workspace; on in the demo workspace): a
+// simulated STOP must never opt out someone's real customer imported before WhatsApp is connected.
 //
 // Who answers: the contacts at positions 1, 3, 6 and 10 of the campaign's audience (bulk message ids
 // are the campaign's prefix plus the position in hex, lib/bulk/snapshot.ts), so each pass looks up
@@ -45,6 +47,7 @@ export async function simulateSandboxCampaignReplies(db: Executor, now: Date): P
       select c.id from campaigns c
       where c.kind = 'bulk' and c.status in ('sending', 'completed') and c.launched_at > ${since}::timestamptz
         and c.workspace_id in (select s.workspace_id from senders s where s.provider = 'sandbox')
+        and c.workspace_id in (select w.id from workspaces w where w.sandbox_audience_replies)
     ), prefixed as (
       select r.id, (select left(m.id, length(m.id) - 8) from messages m where m.campaign_id = r.id and m.source = 'bulk' limit 1) as prefix from recent r
     ), targets as (

@@ -25,7 +25,7 @@ export default async function WorkspaceSettingsPage() {
         <WorkspaceNameForm initialName={workspace.name} canRename={owner} maxLength={WORKSPACE_NAME_MAX} />
         <DefaultCountryForm initialCountry={workspace.defaultCountry} />
         <InboxSettingsForm
-          initial={{ replyAttributionHours: workspace.replyAttributionHours, inboxMembersSeeAll: workspace.inboxMembersSeeAll }}
+          initial={{ replyAttributionHours: workspace.replyAttributionHours, inboxMembersSeeAll: workspace.inboxMembersSeeAll, sandboxAudienceReplies: workspace.sandboxAudienceReplies }}
           canEdit={isOwnerOrAdmin(user.role)}
           bounds={REPLY_ATTRIBUTION_HOURS}
         />

@@ -24,7 +24,7 @@ const stored = async (workspaceId: string) => {
 describe("workspace inbox settings", () => {
   it("start at 72 hours and members seeing everything, are changed by an owner or an admin, and each change is audited with what changed", async () => {
     const owner = await account();
-    expect(await callRoute(GET, "GET", URL, { cookie: owner.cookie })).toMatchObject({ status: 200, body: { replyAttributionHours: 72, inboxMembersSeeAll: true } });
+    expect(await callRoute(GET, "GET", URL, { cookie: owner.cookie })).toMatchObject({ status: 200, body: { replyAttributionHours: 72, inboxMembersSeeAll: true, sandboxAudienceReplies: false } });
     const put = (cookie: string, body: unknown) => callRoute(PUT, "PUT", URL, { cookie, headers: SAME_ORIGIN, body });
     expect(await put(owner.cookie, { replyAttributionHours: 24, inboxMembersSeeAll: true })).toMatchObject({ status: 200, body: { replyAttributionHours: 24, inboxMembersSeeAll: true } });
     // The same settings again add no audit row.
@@ -42,6 +42,14 @@ describe("workspace inbox settings", () => {
       [owner.userId, { from: { replyAttributionHours: 72 }, to: { replyAttributionHours: 24 } }],
       [admin.id, { from: { replyAttributionHours: 24, inboxMembersSeeAll: true }, to: { replyAttributionHours: 168, inboxMembersSeeAll: false } }],
     ]);
+  });
+
+  it("the sandbox's answering audience is off until asked for, and a save that leaves it out keeps it", async () => {
+    const owner = await account();
+    const put = (body: unknown) => callRoute(PUT, "PUT", URL, { cookie: owner.cookie, headers: SAME_ORIGIN, body });
+    expect(await put({ replyAttributionHours: 72, inboxMembersSeeAll: true, sandboxAudienceReplies: true })).toMatchObject({ status: 200, body: { sandboxAudienceReplies: true } });
+    expect(await put({ replyAttributionHours: 48, inboxMembersSeeAll: true })).toMatchObject({ status: 200, body: { replyAttributionHours: 48, sandboxAudienceReplies: true } });
+    expect((await put({ replyAttributionHours: 48, inboxMembersSeeAll: true, sandboxAudienceReplies: "yes" })).status).toBe(422);
   });
 
   it("a member reads them but cannot change them; bad values, unknown fields and API keys change nothing", async () => {

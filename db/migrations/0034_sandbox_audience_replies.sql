@@ -1,0 +1,1 @@
+ALTER TABLE "workspaces" ADD COLUMN "sandbox_audience_replies" boolean DEFAULT false NOT NULL;
