@@ -189,3 +189,48 @@ test("saved replies and keyword auto-replies; a contact's conversation opens fro
   await page.screenshot({ path: `${shots}/inbox-saved-reply-1280.png` });
   expectNoViolations(reports);
 });
+
+test("a sandbox bulk send: a contact answers, a member takes it, answers inside the window, and the campaign counts one reply", async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signUpNewUser(page, { name: "Ada Lovelace", workspace: "Bulk Replies Shop" });
+  const put = async (path: string, data: unknown) => {
+    const response = await page.request.put(path, { headers: { Origin: baseURL! }, data });
+    expect(response.ok(), `${path}: ${response.status()} ${await response.text()}`).toBe(true);
+  };
+  // The sandbox's audience answers bulk campaigns (off unless asked for).
+  await put("/api/workspace/inbox-settings", { replyAttributionHours: 72, inboxMembersSeeAll: true, sandboxAudienceReplies: true });
+  const list = await post(page, baseURL!, "/api/v1/lists", { name: "Customers" });
+  const phones = ["+14155550161", "+14155550162"];
+  const contactIds: unknown[] = [];
+  for (const [index, phone] of phones.entries()) contactIds.push((await post(page, baseURL!, "/api/v1/contacts", { phone, name: `Customer ${index + 1}` })).id);
+  await post(page, baseURL!, `/api/v1/lists/${list.id}/contacts`, { contactIds });
+  const templates = (await (await page.request.get("/api/v1/templates")).json()) as { data: { id: string; name: string }[] };
+  const template = templates.data.find((candidate) => candidate.name === "order_confirmation")!;
+  const campaign = await post(page, baseURL!, "/api/v1/campaigns", {
+    kind: "bulk",
+    name: "Order follow-up",
+    audience: { listIds: [list.id], segmentIds: [] },
+    templateId: template.id,
+    messageConfig: { variables: [{ key: "body.1", attribute: "name", fallback: "there" }, { key: "body.2", attribute: null, fallback: "your order" }] },
+  });
+  await post(page, baseURL!, `/api/v1/campaigns/${campaign.id}/launch`, {});
+
+  // The first contact reads it and asks a question: it reaches the inbox, started by the campaign.
+  await page.goto("/inbox");
+  const rows = page.getByRole("list", { name: "Conversations" }).getByRole("link");
+  await expect(rows.first()).toContainText("Is it available in blue?", { timeout: 30_000 });
+  await rows.first().click();
+  const conversation = page.getByRole("region", { name: /^Conversation with Customer/ });
+  const messages = conversation.getByRole("list", { name: "Messages" });
+  await expect(messages).toContainText("Campaign · Order follow-up");
+  await conversation.getByLabel("Assignee").selectOption({ label: "Ada Lovelace (you)" });
+  await conversation.getByRole("textbox", { name: "Reply" }).fill("Yes: blue, green and red.");
+  await conversation.getByRole("button", { name: "Send", exact: true }).click();
+  const answer = messages.getByRole("listitem").filter({ hasText: "Yes: blue, green and red." });
+  await expect(answer.getByTestId("message-status")).toHaveText(/Delivered|Read/, { timeout: 20_000 });
+
+  // The campaign counts the reply; the answer is a conversation's, not the campaign's.
+  await page.goto(`/campaigns/${campaign.id}`);
+  await expect(page.getByRole("region", { name: "Sending progress" }).getByTestId("funnel-replied")).toHaveText("1");
+});
