@@ -77,8 +77,15 @@ function InboundContent({ message }: { message: Inbound }) {
     case "media": {
       const media = message.media;
       const Icon = MEDIA_ICONS[media?.kind ?? ""] ?? FileText;
+      const src = `/api/media/${message.id}`;
       return (
         <div className="grid gap-1.5">
+          {(media?.kind === "image" || media?.kind === "sticker") && (
+            <a href={src} target="_blank" rel="noreferrer" className="block w-fit overflow-hidden rounded-lg border">
+              {/* eslint-disable-next-line @next/next/no-img-element -- the contact's media, served by our own route with the session */}
+              <img src={src} alt={media.caption ? `Image: ${media.caption}` : "Image the contact sent"} loading="lazy" className="max-h-60 max-w-full object-contain" />
+            </a>
+          )}
           <div className="flex items-center gap-3 rounded-lg border border-dashed border-muted-foreground/30 bg-muted/40 p-3">
             <div className="flex size-10 shrink-0 items-center justify-center rounded-md bg-muted">
               <Icon className="size-5 text-muted-foreground" aria-hidden />
@@ -86,6 +93,9 @@ function InboundContent({ message }: { message: Inbound }) {
             <div className="min-w-0 text-xs">
               <p className="font-medium capitalize">{media?.kind ?? "Media"}</p>
               <p className="truncate text-muted-foreground">{[media?.mimeType, media?.filename].filter(Boolean).join(" · ") || "No details"}</p>
+              <a href={src} download={media?.filename ?? undefined} className="text-primary underline-offset-4 hover:underline">
+                Download<span className="sr-only"> the {media?.kind ?? "media"}</span>
+              </a>
             </div>
           </div>
           {media?.caption && <p className="whitespace-pre-wrap break-words">{media.caption}</p>}

@@ -199,6 +199,8 @@ export interface Channel {
   submitTemplate(sender: ChannelSender, template: TemplateSubmission): Promise<SubmittedTemplate>;
   /** What the provider says about a number; throws ChannelRequestError when it cannot tell. */
   numberInfo(address: string, credentials: { accessToken: string }): Promise<NumberInfo>;
+  /** The bytes of media a contact sent (`InboundMessage.media.id`); throws ChannelRequestError when the provider cannot give them. */
+  downloadMedia(mediaId: string, sender: ChannelSender): Promise<{ bytes: Uint8Array; mimeType: string | null }>;
   /** "TIER_2K" → "2,000 customers / 24 h"; null when there is nothing to say. */
   describeMessagingLimit(limit: string | null | undefined): string | null;
   /** Verification and parsing of the provider's callbacks; absent for a channel that has none (the sandbox). */

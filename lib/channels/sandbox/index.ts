@@ -28,6 +28,12 @@ export const SANDBOX_READ_AFTER_MS = 3_000;
 /** Simulated deliveries look back this far (lib/outbox/sandbox-deliveries.ts). */
 export const SANDBOX_SIMULATION_WINDOW_MS = 60 * 60_000;
 
+/** An SVG that says what it is; it carries nothing the contact typed. */
+function sandboxMediaPlaceholder(mediaId: string): string {
+  const label = `Sandbox media ${mediaId.replace(/[^A-Za-z0-9-]/g, "").slice(-8)}`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200"><rect width="320" height="200" rx="12" fill="#e8eef9"/><circle cx="110" cy="80" r="22" fill="#9fb4dd"/><path d="M40 170l70-60 50 40 40-30 80 50z" fill="#7f9bd1"/><text x="160" y="190" font-family="sans-serif" font-size="12" text-anchor="middle" fill="#3d4f73">${label}</text></svg>`;
+}
+
 export const sandboxChannel: Channel = {
   name: "sandbox",
   async send(message) {
@@ -51,6 +57,8 @@ export const sandboxChannel: Channel = {
   listTemplates: async () => [],
   // Stored PENDING; lib/templates settles it after the review delay with `sandboxTemplateVerdict`.
   submitTemplate: async (_sender, template) => submitSandboxTemplate(template),
+  // Nothing was sent, so there are no bytes: a labelled placeholder image stands in for any media.
+  downloadMedia: async (mediaId) => ({ bytes: new TextEncoder().encode(sandboxMediaPlaceholder(mediaId)), mimeType: "image/svg+xml" }),
   numberInfo: async () => ({
     displayPhoneNumber: null,
     verifiedName: "Sandbox",

@@ -6,6 +6,7 @@ import type { Channel, ChannelRequestFailure, ChannelSender } from "../types";
 import { DEFAULT_THROUGHPUT_PER_SECOND, describeMessagingLimit, getPhoneNumberInfo, HIGH_THROUGHPUT_PER_SECOND, listMessageTemplates } from "./business";
 import { classifyWhatsAppError, whatsappSenderTrouble } from "./errors";
 import { GraphApiError, graphConfigFromEnv } from "./graph";
+import { downloadWhatsAppMedia } from "./media";
 import { createWhatsAppSend } from "./send";
 import { createMessageTemplate } from "./templates";
 import { whatsappWebhook } from "./webhook";
@@ -13,6 +14,8 @@ import { whatsappWebhook } from "./webhook";
 /** Number info and template listing: a person waits for these, so they give up sooner than a send. */
 const NUMBER_INFO_TIMEOUT_MS = 10_000;
 const TEMPLATES_TIMEOUT_MS = 15_000;
+/** A member waits for a media preview too; a large document may take a while. */
+const MEDIA_TIMEOUT_MS = 30_000;
 
 function requestFailure(error: GraphApiError): ChannelRequestFailure {
   return { kind: error.kind, message: error.message, code: error.code, subcode: error.subcode, details: error.details, httpStatus: error.httpStatus };
@@ -51,6 +54,12 @@ export function createWhatsAppChannel(options: { timeoutMs?: number } = {}): Cha
     submitTemplate: async (sender, template) => {
       const token = templateToken(sender);
       return neutral(() => createMessageTemplate(graphConfigFromEnv(token, TEMPLATES_TIMEOUT_MS), sender.account!, template));
+    },
+    downloadMedia: async (mediaId, sender) => {
+      if (!sender.accessTokenEncrypted) {
+        throw new ChannelRequestError({ kind: "http", message: "The WhatsApp number has no access token to fetch media with.", code: null, subcode: null, details: null, httpStatus: null });
+      }
+      return neutral(() => downloadWhatsAppMedia(graphConfigFromEnv(decryptSecret(sender.accessTokenEncrypted!), MEDIA_TIMEOUT_MS), mediaId));
     },
     numberInfo: (address, { accessToken }) => neutral(() => getPhoneNumberInfo(graphConfigFromEnv(accessToken, NUMBER_INFO_TIMEOUT_MS), address)),
     describeMessagingLimit,
