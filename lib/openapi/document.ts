@@ -10,8 +10,6 @@ import {
   campaignPageSchema,
   campaignSchema,
   contactSchema,
-  conversationEventSchema,
-  conversationSchema,
   fieldErrorSchema,
   meSchema,
   messagePageSchema,
@@ -24,6 +22,7 @@ import {
   triggerBodySchema,
   triggerDryRunSchema,
 } from "./schemas";
+import { conversationEventSchema, conversationSchema } from "./conversation-schemas";
 import { campaignSourceSchema, putSourceSchema, setSecretSchema, sourceSecretSchema, triggerIgnoredSchema } from "./endpoints/sources";
 
 export type JsonSchema = Record<string, unknown>;

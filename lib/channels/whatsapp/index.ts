@@ -59,7 +59,13 @@ export function createWhatsAppChannel(options: { timeoutMs?: number } = {}): Cha
       if (!sender.accessTokenEncrypted) {
         throw new ChannelRequestError({ kind: "http", message: "The WhatsApp number has no access token to fetch media with.", code: null, subcode: null, details: null, httpStatus: null });
       }
-      return neutral(() => downloadWhatsAppMedia(graphConfigFromEnv(decryptSecret(sender.accessTokenEncrypted!), MEDIA_TIMEOUT_MS), mediaId));
+      let token: string;
+      try {
+        token = decryptSecret(sender.accessTokenEncrypted);
+      } catch {
+        throw new ChannelRequestError({ kind: "http", message: "The stored access token cannot be decrypted: reconnect WhatsApp in Settings.", code: null, subcode: null, details: null, httpStatus: null });
+      }
+      return neutral(() => downloadWhatsAppMedia(graphConfigFromEnv(token, MEDIA_TIMEOUT_MS), mediaId));
     },
     numberInfo: (address, { accessToken }) => neutral(() => getPhoneNumberInfo(graphConfigFromEnv(accessToken, NUMBER_INFO_TIMEOUT_MS), address)),
     describeMessagingLimit,

@@ -2,15 +2,8 @@
 import { assignSchema, listConversationsQuerySchema, noteSchema, openConversationSchema, replySchema } from "@/lib/conversations/schemas";
 import { conversationTimelineQuerySchema } from "@/lib/conversations/timeline";
 import { EXAMPLE_TIME, JSON_BODY_ERRORS, type Endpoint, type Parameter, type SuccessResponse } from "../endpoint";
-import {
-  conversationEventSchema,
-  conversationPageSchema,
-  conversationSchema,
-  conversationTimelinePageSchema,
-  conversationWithTimelineSchema,
-  EXAMPLE_IDS,
-  messageSchema,
-} from "../schemas";
+import { conversationEventSchema, conversationPageSchema, conversationSchema, conversationTimelinePageSchema, conversationWithTimelineSchema } from "../conversation-schemas";
+import { EXAMPLE_IDS, messageSchema } from "../schemas";
 
 const conversationIdParam: Parameter = { name: "id", description: "The conversation's id (`cnv_…`).", schema: { type: "string" }, required: true, example: EXAMPLE_IDS.conversation };
 
