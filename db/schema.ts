@@ -274,6 +274,13 @@ export const campaigns = pgTable(
      * columns above in one update. Null when there is nothing to publish.
      */
     draftRevision: jsonb("draft_revision").$type<Record<string, unknown>>(),
+    /**
+     * Trigger campaigns: the steps after the trigger (lib/journeys/schemas.ts); null for a campaign that
+     * sends its one message. Each published document is kept in `journey_versions` (runs follow theirs).
+     */
+    journey: jsonb("journey").$type<Record<string, unknown>>(),
+    /** The `journey_versions.version` new runs enter; 0 while it has no journey. */
+    journeyVersion: integer("journey_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -482,6 +489,9 @@ export const messages = pgTable(
      * within the workspace's attribution window before the reply (lib/conversations/attribution.ts).
      */
     repliedAt: at("replied_at"),
+    /** The journey run and step that sent it (lib/journeys); null for a campaign's one message and for bulk. No foreign key: runs are pruned, the log keeps the step. */
+    journeyRunId: text("journey_run_id"),
+    journeyStepId: text("journey_step_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -986,4 +996,105 @@ export const invitations = pgTable(
     // One open invitation per address and workspace: inviting again replaces it.
     uniqueIndex("invitations_open_email_idx").on(t.workspaceId, t.email).where(sql`accepted_at is null and revoked_at is null`),
   ],
+);
+
+// ── Journeys (lib/journeys) ─────────────────────────────────────────────────────────────────
+
+/** Every journey document a campaign published; a run follows the version it entered. Never changed once written. */
+export const journeyVersions = pgTable(
+  "journey_versions",
+  {
+    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    document: jsonb("document").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.version] })],
+);
+
+export const journeyRunStatuses = ["active", "waiting", "completed", "exited", "failed", "ended"] as const;
+export type JourneyRunStatus = (typeof journeyRunStatuses)[number];
+
+/**
+ * One contact's way through one journey version, from one entry. `active`: its current step is due at
+ * `due_at`; `waiting`: for an event (`wait_token`) until `due_at` (the timeout); then `completed`,
+ * `exited` (an exit event), `failed` (a step could not run) or `ended` (by a member or the API).
+ */
+export const journeyRuns = pgTable(
+  "journey_runs",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    contactId: text("contact_id").notNull().references(() => contacts.id, { onDelete: "cascade" }),
+    phoneNumber: text("phone_number").notNull(),
+    status: text("status", { enum: journeyRunStatuses }).notNull().default("active"),
+    /** The step to run (active) or being waited in (waiting); null once the run is over. */
+    stepId: text("step_id"),
+    dueAt: at("due_at"),
+    /** What a waiting run waits for: `message:<id>:read`, `event:<name>`, `campaign:<id>`, … (lib/journeys/events.ts). */
+    waitToken: text("wait_token"),
+    /** Tokens that end the run at once (its version's exit events). */
+    exitTokens: text("exit_tokens").array().notNull().default(sql`'{}'::text[]`),
+    /** What started it: the trigger's request fields, or the event's properties. */
+    context: jsonb("context").$type<Record<string, unknown>>().notNull().default({}),
+    /** The newest message a send step queued, for waits on its status and branches on it. */
+    lastMessageId: text("last_message_id"),
+    /** The contact's reply text or button payload that ended a wait, for branches. */
+    lastReply: jsonb("last_reply").$type<Record<string, unknown>>(),
+    /** `trigger`, `event`, `test`; a test run's waits are compressed (`time_scale`). */
+    entry: text("entry").notNull().default("trigger"),
+    timeScale: integer("time_scale").notNull().default(1),
+    exitReason: text("exit_reason"),
+    error: text("error"),
+    convertedAt: at("converted_at"),
+    enteredAt: at("entered_at").notNull().defaultNow(),
+    endedAt: at("ended_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The runner's claim: due runs first.
+    index("journey_runs_due_idx").on(t.dueAt).where(sql`status in ('active', 'waiting')`),
+    // Exit and wait events find a contact's going runs.
+    index("journey_runs_contact_idx").on(t.contactId).where(sql`status in ('active', 'waiting')`),
+    // Waits on a message's status or reply.
+    index("journey_runs_wait_token_idx").on(t.waitToken).where(sql`status = 'waiting'`),
+    index("journey_runs_campaign_idx").on(t.campaignId, t.enteredAt.desc(), t.id.desc()),
+    index("journey_runs_campaign_contact_idx").on(t.campaignId, t.contactId, t.enteredAt.desc()),
+  ],
+);
+
+/** Each step a run took, in order: the history of a run and the counts per step. */
+export const journeyRunSteps = pgTable(
+  "journey_run_steps",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id").notNull().references(() => journeyRuns.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id").notNull(),
+    stepId: text("step_id").notNull(),
+    /** `sent`, `skipped`, `waited`, `event`, `timeout`, `path:<n>`, `else`, `updated`, `ended`, `exited`, `failed`. */
+    outcome: text("outcome").notNull(),
+    messageId: text("message_id"),
+    detail: text("detail"),
+    at: at("at").notNull().defaultNow(),
+  },
+  (t) => [index("journey_run_steps_run_idx").on(t.runId, t.at), index("journey_run_steps_campaign_step_idx").on(t.campaignId, t.stepId, t.outcome)],
+);
+
+/** Events sent to the API (`POST /api/v1/events`): recorded even when no contact or run matches. */
+export const journeyEvents = pgTable(
+  "journey_events",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    phoneNumber: text("phone_number"),
+    properties: jsonb("properties").$type<Record<string, unknown>>().notNull().default({}),
+    runsStarted: integer("runs_started").notNull().default(0),
+    runsEnded: integer("runs_ended").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("journey_events_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc())],
 );
