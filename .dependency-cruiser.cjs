@@ -27,7 +27,7 @@ const LAYERS = [
     name: "domains",
     units: [
       "workspaces.ts", "templates", "contacts", "audiences", "imports", "logs", "senders", "campaigns", "trigger",
-      "bulk", "outbox", "messaging", "inbound", "conversations", "alerts", "event-webhooks", "sources",
+      "bulk", "outbox", "messaging", "inbound", "conversations", "alerts", "event-webhooks", "sources", "journeys",
     ],
   },
   // The API's published contract, built from the domains' schemas.

@@ -524,6 +524,8 @@ export const messages = pgTable(
       .where(sql`sent_at is not null`),
     // A campaign's replied step and its Replies filter.
     index("messages_campaign_replied_idx").on(t.campaignId, t.repliedAt).where(sql`replied_at is not null`),
+    // A journey run's queued messages, skipped when the run ends.
+    index("messages_journey_run_idx").on(t.journeyRunId).where(sql`journey_run_id is not null`),
     // Alerts: the failures of the last minutes (failed rows only, a small index).
     index("messages_failed_at_idx").on(t.failedAt).where(sql`status = 'failed'`),
   ],

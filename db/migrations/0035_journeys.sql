@@ -72,4 +72,5 @@ CREATE INDEX "journey_runs_due_idx" ON "journey_runs" USING btree ("due_at") WHE
 CREATE INDEX "journey_runs_contact_idx" ON "journey_runs" USING btree ("contact_id") WHERE status in ('active', 'waiting');--> statement-breakpoint
 CREATE INDEX "journey_runs_wait_token_idx" ON "journey_runs" USING btree ("wait_token") WHERE status = 'waiting';--> statement-breakpoint
 CREATE INDEX "journey_runs_campaign_idx" ON "journey_runs" USING btree ("campaign_id","entered_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "journey_runs_campaign_contact_idx" ON "journey_runs" USING btree ("campaign_id","contact_id","entered_at" DESC NULLS LAST);
+CREATE INDEX "journey_runs_campaign_contact_idx" ON "journey_runs" USING btree ("campaign_id","contact_id","entered_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "messages_journey_run_idx" ON "messages" USING btree ("journey_run_id") WHERE journey_run_id is not null;
