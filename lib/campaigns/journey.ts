@@ -307,3 +307,6 @@ export function parseStoredJourney(value: unknown): Journey | null {
   const parsed = journeySchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
+
+/** An event's name as `POST /api/v1/events` takes it (the rule exit, entry and awaited events use). */
+export const journeyEventNameSchema = eventNameSchema;
