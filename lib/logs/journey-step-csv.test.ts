@@ -53,3 +53,19 @@ describe("the journey_step column", () => {
     }
   });
 });
+
+describe("the step filter", () => {
+  it("selects the messages one journey step sent, and nothing else", async () => {
+    const account = await createApiAccount();
+    const db = await getDb();
+    const campaignId = await createTriggerCampaign(account.workspaceId, null as unknown as string);
+    const [a, b] = await insertMessageRows(account.workspaceId, campaignId, [{}, {}]);
+    await db.update(messages).set({ journeyRunId: "run_x", journeyStepId: "remind" }).where(eq(messages.id, a!.id));
+    await db.update(messages).set({ journeyRunId: "run_x", journeyStepId: "again" }).where(eq(messages.id, b!.id));
+    const { listLogMessages } = await import("./query");
+    const { parseLogListParams } = await import("./filters");
+    const page = await listLogMessages(db, { workspaceId: account.workspaceId, campaignId }, parseLogListParams({ step: "remind" }));
+    expect(page.data.map((m) => [m.id, "journeyStep" in m ? m.journeyStep : null])).toEqual([[a!.id, { runId: "run_x", stepId: "remind" }]]);
+    expect(() => parseLogListParams({ step: "Not A Step" })).toThrow();
+  });
+});

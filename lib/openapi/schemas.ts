@@ -289,6 +289,10 @@ export const messageSchema = z.object({
   deliveredAt: timestamp().nullable(),
   readAt: timestamp().nullable(),
   failedAt: timestamp().nullable(),
+  journeyStep: z
+    .object({ runId: z.string().meta({ example: "run_4LkJ8hGf2dSa6PoI" }), stepId: z.string().meta({ example: "remind" }) })
+    .optional()
+    .meta({ description: "Only on a message a journey's send step queued: the run (`/api/v1/journey-runs/{id}`) and the step." }),
 });
 
 
