@@ -160,6 +160,16 @@ export function MessageDetails({ row, retrying, maxAttempts, local }: { row: Pub
       </dd>
       <dt className="text-muted-foreground">Message id</dt>
       <dd className="font-mono text-xs break-all">{row.id}</dd>
+      {row.journeyStep && (
+        <>
+          <dt className="text-muted-foreground">Journey step</dt>
+          <dd>
+            <span className="font-mono text-xs">{row.journeyStep.stepId}</span>
+            <span className="text-muted-foreground"> · run </span>
+            <span className="font-mono text-xs break-all">{row.journeyStep.runId}</span>
+          </dd>
+        </>
+      )}
       {row.error && (
         <>
           <dt className="text-muted-foreground">{skipped ? "Not sent because" : retrying ? "Last attempt failed" : "Error"}</dt>

@@ -80,6 +80,7 @@ export const AUDIT_ACTION_LABELS = {
   "conversation.unassigned": "Unassigned a conversation",
   "conversation.closed": "Closed a conversation",
   "conversation.reopened": "Reopened a conversation",
+  "journey_run.ended": "Ended a journey run",
   "workspace.inbox_settings_changed": "Changed the inbox settings",
   "workspace.renamed": "Renamed the workspace",
   "workspace.default_country_changed": "Changed the default country",

@@ -75,3 +75,29 @@ export function senderChecks(sender: CheckedSender): FieldError[] {
     },
   ];
 }
+
+/** Where a send step's checks show: `message.template` → `journey.steps.<id>.template`, `sender` → `journey.steps.<id>.sender`. */
+export function stepCheckPath(stepId: string, path: string): string {
+  const at = `journey.steps.${stepId}`;
+  if (path === "message.template") return `${at}.template`;
+  if (path.startsWith("message.")) return `${at}.${path.slice("message.".length)}`;
+  return `${at}.${path}`;
+}
+
+/** A journey's send step as the checks see it: its template, variable mapping and sender (null: none with its id). */
+export interface CheckedSendStep {
+  id: string;
+  template: CheckedTemplate;
+  messageConfig: unknown;
+  sender: CheckedSender | null;
+}
+
+/** The campaign's template, variable and sender checks, for each send step, with paths naming the step. */
+export function sendStepChecks(steps: CheckedSendStep[]): FieldError[] {
+  return steps.flatMap((step) => {
+    const sender: FieldError[] = step.sender
+      ? senderChecks(step.sender)
+      : [{ path: "sender", code: "sender_missing", message: "The step's sender does not exist in this workspace any more. Pick another number." }];
+    return [...templateChecks(step.template), ...variableChecks(step.messageConfig, step.template), ...sender].map((error) => ({ ...error, path: stepCheckPath(step.id, error.path) }));
+  });
+}

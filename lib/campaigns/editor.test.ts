@@ -340,6 +340,8 @@ describe("splitCampaignResponse", () => {
     rateLimitPerMinute: 600,
     respectOptOut: true,
     sendPolicy: { quietHours: null, frequencyCap: null },
+    journey: null,
+    journeyVersion: 0,
     version: 3,
     deployedAt: "2026-03-14T10:00:00.000Z",
     bulk: null,

@@ -183,6 +183,7 @@ export function campaignUpdateBody(values: CampaignEditorValues, version: number
     messageConfig: { variables: values.messageConfig.variables.map(({ key, attribute, fallback }) => ({ key, attribute, fallback })) },
     ...(values.respectOptOut !== undefined ? { respectOptOut: values.respectOptOut } : {}),
     ...(values.sendPolicy !== undefined ? { sendPolicy: values.sendPolicy } : {}),
+    ...(values.journey !== undefined ? { journey: values.journey } : {}),
     version,
   };
 }

@@ -2,7 +2,8 @@
 // graph (steps with ids, each naming the step that follows). Shared by the builder (browser), the
 // campaigns API and the runner; `checkJourney` holds the rules that need the whole graph.
 import { z } from "zod";
-import { identifierSchema, messageConfigSchema } from "./schemas";
+import { identifierSchema } from "@/lib/contacts/identifiers";
+import { messageConfigSchema } from "./message-config";
 
 export const JOURNEY_SCHEMA_VERSION = 1;
 export const MAX_JOURNEY_STEPS = 50;
@@ -307,3 +308,6 @@ export function parseStoredJourney(value: unknown): Journey | null {
   const parsed = journeySchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
+
+/** An event's name as `POST /api/v1/events` takes it (the rule exit, entry and awaited events use). */
+export const journeyEventNameSchema = eventNameSchema;

@@ -13,8 +13,8 @@ import { auditCampaign, expectVersion, updateCampaignRow } from "./versioned";
 
 /** The live columns a revision's configuration is written to. */
 export function revisionColumns(revision: CampaignConfig) {
-  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy } = revision;
-  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy };
+  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy, journey } = revision;
+  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy, journey };
 }
 
 export interface LifecycleOptions {

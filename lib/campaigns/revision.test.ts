@@ -280,6 +280,7 @@ describe("revisionChanges and describeRevisionChanges", () => {
     rateLimitPerMinute: 600,
     respectOptOut: true,
     sendPolicy: { quietHours: null, frequencyCap: null },
+    journey: null,
   };
 
   it("ignores key order and reports each changed member in builder order", () => {

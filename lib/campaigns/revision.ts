@@ -25,6 +25,7 @@ import {
   type MessageConfig,
   type TriggerConfig,
 } from "./schemas";
+import { journeySchema, parseStoredJourney, type Journey } from "./journey";
 import { describeSendPolicy, parseStoredSendPolicy, sendPolicySchema, type SendPolicy } from "./send-policy";
 
 /** Everything a revision holds: the complete configuration it would put live. */
@@ -37,9 +38,10 @@ export const draftRevisionSchema = z
     rateLimitPerMinute: z.number().int(),
     respectOptOut: z.boolean(),
     sendPolicy: sendPolicySchema,
+    journey: journeySchema.nullable(),
     savedAt: z.string().meta({ description: "When the revision was last saved (ISO 8601 UTC).", example: "2026-11-21T14:03:07.512Z" }),
     changes: z
-      .array(z.enum(["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut", "sendPolicy"]))
+      .array(z.enum(["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut", "sendPolicy", "journey"]))
       .meta({ description: "The members that differ from the live configuration." }),
   })
   .meta({
@@ -48,7 +50,7 @@ export const draftRevisionSchema = z
   });
 export type DraftRevision = z.output<typeof draftRevisionSchema>;
 
-export const REVISION_MEMBERS = ["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut", "sendPolicy"] as const;
+export const REVISION_MEMBERS = ["name", "triggerConfig", "templateId", "messageConfig", "rateLimitPerMinute", "respectOptOut", "sendPolicy", "journey"] as const;
 export type RevisionMember = (typeof REVISION_MEMBERS)[number];
 
 /** The configuration a revision and the live campaign share. */
@@ -60,6 +62,8 @@ export interface CampaignConfig {
   rateLimitPerMinute: number;
   respectOptOut: boolean;
   sendPolicy: SendPolicy;
+  /** The steps after the trigger; null: one message. */
+  journey: Journey | null;
 }
 
 /** What is stored in `draft_revision` (the configuration and when it was saved). */
@@ -78,6 +82,7 @@ export function parseStoredRevision(value: unknown): StoredRevision | null {
     rateLimitPerMinute: typeof raw.rateLimitPerMinute === "number" ? raw.rateLimitPerMinute : 600,
     respectOptOut: typeof raw.respectOptOut === "boolean" ? raw.respectOptOut : true,
     sendPolicy: parseStoredSendPolicy(raw.sendPolicy),
+    journey: parseStoredJourney(raw.journey),
     savedAt: typeof raw.savedAt === "string" ? raw.savedAt : new Date(0).toISOString(),
   };
 }
@@ -134,9 +139,13 @@ export function describeRevisionChanges(
         return { member, label: "Request fields", summary: null, details: triggerDetails(live.triggerConfig, revision.triggerConfig) };
       case "messageConfig":
         return { member, label: "Template variables", summary: null, details: variableDetails(live.messageConfig, revision.messageConfig) };
+      case "journey":
+        return { member, label: "Journey", summary: `${describeJourney(live.journey)} → ${describeJourney(revision.journey)}`, details: [] };
     }
   });
 }
+
+const describeJourney = (journey: Journey | null) => (journey ? `${journey.steps.length} step${journey.steps.length === 1 ? "" : "s"}` : "one message");
 
 function triggerDetails(live: TriggerConfig, next: TriggerConfig): string[] {
   const lines: string[] = [];
@@ -194,6 +203,6 @@ function describeMapping(variable: MessageConfig["variables"][number]): string {
 
 /** The live configuration of a campaign as the API shows it. */
 export function viewLiveConfig(view: CampaignConfig): CampaignConfig {
-  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy } = view;
-  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy };
+  const { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy, journey } = view;
+  return { name, triggerConfig, messageConfig, templateId, rateLimitPerMinute, respectOptOut, sendPolicy, journey };
 }

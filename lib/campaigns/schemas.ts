@@ -12,7 +12,12 @@ import {
   RESERVED_IDENTIFIERS,
 } from "@/lib/contacts/identifiers";
 import { canonicalFieldPath, FIELD_PATH_HELP, fieldPathSchema, isFieldPath } from "./field-path";
+import { journeySchema } from "./journey";
+import { MAX_FALLBACK_LENGTH, messageConfigSchema, variableMappingSchema, type MessageConfig } from "./message-config";
 import { sendPolicySchema } from "./send-policy";
+
+export { MAX_FALLBACK_LENGTH, messageConfigSchema, variableMappingSchema };
+export type { MessageConfig, VariableMapping } from "./message-config";
 
 export { BUILT_IN_ATTRIBUTES, identifierRecord, identifierSchema, IDENTIFIER_PATTERN, isIdentifier, NAME_ATTRIBUTE, PHONE_ATTRIBUTE, RESERVED_IDENTIFIERS };
 
@@ -28,7 +33,6 @@ export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
 
 export const DEFAULT_PHONE_FIELD = "phone";
 export const MAX_TRIGGER_FIELDS = 50;
-export const MAX_FALLBACK_LENGTH = 1024;
 
 export const fieldTypeSchema = z.enum(FIELD_TYPES);
 
@@ -165,33 +169,6 @@ export type TriggerConfig = z.output<typeof triggerConfigSchema>;
 export type TriggerConfigInput = z.input<typeof triggerConfigSchema>;
 export type TriggerField = TriggerConfig["fields"][number];
 
-const fallbackSchema = z
-  .string()
-  .max(MAX_FALLBACK_LENGTH, `At most ${MAX_FALLBACK_LENGTH} characters.`)
-  .nullable()
-  .transform((value) => (value === null || value.trim() === "" ? null : value));
-
-export const variableMappingSchema = z.object({
-  key: z.string().min(1).max(200),
-  attribute: identifierSchema.nullable(),
-  fallback: fallbackSchema,
-});
-
-export const messageConfigSchema = z
-  .object({
-    variables: z.array(variableMappingSchema).max(100),
-  })
-  .superRefine((config, ctx) => {
-    const seen = new Set<string>();
-    config.variables.forEach((variable, index) => {
-      if (seen.has(variable.key)) {
-        ctx.addIssue({ code: "custom", path: ["variables", index, "key"], message: `The variable ${variable.key} is mapped twice.` });
-      }
-      seen.add(variable.key);
-    });
-  });
-export type MessageConfig = z.output<typeof messageConfigSchema>;
-export type VariableMapping = MessageConfig["variables"][number];
 
 // ── Bulk campaigns: who receives it and how fast ─────────────────────────────────────────
 
@@ -248,6 +225,14 @@ export const campaignNameSchema = z
   .min(1, "Give the campaign a name.")
   .max(100, "At most 100 characters.");
 
+const journeyMember = journeySchema
+  .nullable()
+  .optional()
+  .meta({
+    description:
+      "Trigger campaigns: the steps after the trigger (send, wait, wait for an event, branch, update the contact, end). Null: the campaign sends its one message (`templateId`, `messageConfig`); with a journey those are not used, every message is a send step's.",
+  });
+
 export const createCampaignSchema = z
   .object({
     name: campaignNameSchema,
@@ -257,9 +242,13 @@ export const createCampaignSchema = z
     messageConfig: messageConfigSchema.optional().meta({ description: "Bulk campaigns: template variable → contact attribute, with fallbacks." }),
     sendRatePerSecond: sendRateSchema.optional(),
     senderId: z.string().min(1).max(64).optional().meta({ description: "The sender (WhatsApp number or sandbox) the campaign sends through; left out: the workspace's default sender." }),
+    journey: journeyMember,
   })
   .superRefine((input, ctx) => {
-    if (input.kind === "bulk") return;
+    if (input.kind === "bulk") {
+      if (input.journey !== undefined && input.journey !== null) ctx.addIssue({ code: "custom", path: ["journey"], message: "Only trigger campaigns have a journey." });
+      return;
+    }
     for (const member of ["audience", "templateId", "messageConfig", "sendRatePerSecond"] as const) {
       if (input[member] !== undefined) ctx.addIssue({ code: "custom", path: [member], message: "Only bulk campaigns take this when they are created." });
     }
@@ -279,6 +268,8 @@ export const campaignEditorSchema = z.object({
     .meta({ description: "Trigger campaigns: contacts who opted out get a `skipped` message (error `opted_out`) instead of a send. New campaigns: true." }),
   /** Quiet hours and a frequency cap. Absent leaves it as stored. */
   sendPolicy: sendPolicySchema.optional(),
+  /** Trigger campaigns: the steps after the trigger (null: the one-message campaign). Absent leaves it as stored. */
+  journey: journeyMember,
 });
 export type CampaignEditorInput = z.input<typeof campaignEditorSchema>;
 export type CampaignEditorValues = z.output<typeof campaignEditorSchema>;

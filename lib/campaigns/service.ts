@@ -26,6 +26,8 @@ import {
   type TriggerConfig,
   type UpdateCampaignInput,
 } from "./schemas";
+import { parseStoredJourney, type Journey } from "./journey";
+import { assertValidJourney } from "./journey-checks";
 import { parseStoredRevision, revisionChanges, type CampaignConfig, type DraftRevision } from "./revision";
 import { expectVersion, updateCampaignRow } from "./versioned";
 import { parseStoredSendPolicy, type SendPolicy } from "./send-policy";
@@ -55,6 +57,10 @@ export interface CampaignView extends CampaignKindMembers {
   /** Trigger sends to opted-out contacts are skipped (recorded as `skipped`, reason `opted_out`). */
   respectOptOut: boolean;
   sendPolicy: SendPolicy;
+  /** Trigger campaigns: the steps after the trigger (journey.ts); null: it sends its one message. */
+  journey: Journey | null;
+  /** The journey version new runs enter (0: none published yet). */
+  journeyVersion: number;
   version: number;
   deployedAt: string | null;
   /** Trigger campaigns: pending edits of a live campaign (revision.ts); null when there are none. */
@@ -90,6 +96,7 @@ export function liveConfig(row: CampaignRow): CampaignConfig {
     rateLimitPerMinute: row.rateLimitPerMinute,
     respectOptOut: row.respectOptOut,
     sendPolicy: parseStoredSendPolicy(row.sendPolicy),
+    journey: parseStoredJourney(row.journey),
   };
 }
 
@@ -113,6 +120,8 @@ function toView(row: CampaignRow, template: CampaignTemplateSummary | null): Cam
     rateLimitPerMinute: row.rateLimitPerMinute,
     respectOptOut: row.respectOptOut,
     sendPolicy: parseStoredSendPolicy(row.sendPolicy),
+    journey: parseStoredJourney(row.journey),
+    journeyVersion: row.journeyVersion,
     version: row.version,
     deployedAt: row.deployedAt?.toISOString() ?? null,
     draftRevision: draftRevisionView(row),
@@ -222,6 +231,7 @@ export async function createCampaign(db: Executor, workspaceId: string, input: C
   const sender = await campaignSenderRow(db, workspaceId, values.senderId);
   const kindRules = campaignKind(kind).create;
   await kindRules.check(db, workspaceId, { ...values, senderId: sender.id });
+  if (values.journey) await assertValidJourney(db, workspaceId, values.journey, { triggerConfig: defaultTriggerConfig() });
   const [row] = await db
     .insert(campaigns)
     .values({
@@ -233,6 +243,7 @@ export async function createCampaign(db: Executor, workspaceId: string, input: C
       senderId: sender.id,
       triggerConfig: defaultTriggerConfig(),
       messageConfig: messageConfig ?? defaultMessageConfig(),
+      ...(values.journey ? { journey: values.journey } : {}),
       ...kindRules.columns(values),
     })
     .returning();
@@ -262,6 +273,10 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
     // A sender of another workspace is 404 like any other reference.
     if (changes.senderId !== undefined) await getSenderRowById(tx, workspaceId, changes.senderId);
     await edits.check(tx, workspaceId, { ...changes, senderId: changes.senderId ?? row.senderId ?? undefined });
+    if (changes.journey) {
+      const base = (intoRevision ? parseStoredRevision(row.draftRevision) : null) ?? liveConfig(row);
+      await assertValidJourney(tx, workspaceId, changes.journey, { triggerConfig: changes.triggerConfig ?? base.triggerConfig, campaignId: row.id });
+    }
     // The sender is not part of a draft revision: a live campaign's new messages use it at once.
     if (intoRevision) return saveRevision(tx, changes.senderId !== undefined ? await updateCampaignRow(tx, row, { senderId: changes.senderId }) : row, changes);
     const updated = await updateCampaignRow(
@@ -275,6 +290,7 @@ export async function updateCampaign(db: Executor, workspaceId: string, id: stri
         ...(changes.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: changes.rateLimitPerMinute } : {}),
         ...(changes.respectOptOut !== undefined ? { respectOptOut: changes.respectOptOut } : {}),
         ...(changes.sendPolicy !== undefined ? { sendPolicy: changes.sendPolicy } : {}),
+        ...(changes.journey !== undefined ? { journey: changes.journey } : {}),
         ...(changes.audience !== undefined ? { audience: changes.audience } : {}),
         ...(changes.sendRatePerSecond !== undefined ? { sendRatePerSecond: changes.sendRatePerSecond } : {}),
         ...(changes.senderId !== undefined ? { senderId: changes.senderId } : {}),
@@ -297,6 +313,7 @@ async function saveRevision(tx: Executor, row: CampaignRow, changes: UpdateCampa
     rateLimitPerMinute: changes.rateLimitPerMinute ?? base.rateLimitPerMinute,
     respectOptOut: changes.respectOptOut ?? base.respectOptOut,
     sendPolicy: changes.sendPolicy ?? base.sendPolicy,
+    journey: changes.journey !== undefined ? changes.journey : base.journey,
   };
   const now = new Date();
   const pending = revisionChanges(live, next).length > 0 ? { ...next, savedAt: now.toISOString() } : null;

@@ -147,6 +147,7 @@ export const ERROR_CATALOG = [
     description: "The import already has its file (stored, being merged or finished). Create a new import to load another file.",
   },
   { code: "contact_exists", status: 409, title: "Contact exists", description: "The workspace already has a contact with this phone number (sent with `ifExists: \"error\"`). Open that contact, or send without `ifExists` to update it." },
+  { code: "run_not_active", status: 409, title: "Run not active", description: "The journey run is over already (completed, exited, ended or failed): there is nothing to end." },
   { code: "list_name_taken", status: 409, title: "Conflict", description: "The workspace already has a list with this name. Pick another name or add the contacts to that list." },
   { code: "segment_name_taken", status: 409, title: "Conflict", description: "The workspace already has a segment with this name. Pick another name or change that segment." },
   {

@@ -138,7 +138,7 @@ describe("COPY and papaparse give byte-identical exports", () => {
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe(
       "created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source," +
-        "attributes.name,attributes.city,attributes.points,attributes.vip,attributes.prefs,attributes.formula,attributes.missing",
+        "attributes.name,attributes.city,attributes.points,attributes.vip,attributes.prefs,attributes.formula,attributes.missing,journey_step",
     );
     expect(csv).toContain(',"He said ""hi"", then left",read,,,');
     expect(csv).toContain('"line 1\r\nline 2\nline 3\rline 4"');
@@ -151,7 +151,7 @@ describe("COPY and papaparse give byte-identical exports", () => {
     expect(csv).toContain(`,"'+1+1",`);
     expect(csv).toContain(`"'+14155550199\n"`);
     expect(csv).toContain(`"empty error code",queued,,,`);
-    expect(csv).toContain(`"Ada ""The Countess"", Lovelace"," Zürich, CH ","1.5","true","{""lang"": ""de"", ""tags"": [""a"", ""b""]}","'=SUM(A1:A9)",\r\n`);
+    expect(csv).toContain(`"Ada ""The Countess"", Lovelace"," Zürich, CH ","1.5","true","{""lang"": ""de"", ""tags"": [""a"", ""b""]}","'=SUM(A1:A9)",,\r\n`);
     expect(csv).toContain("🎉 party 👍🏽");
     expect(csv).toContain(LONG.replace(/"/g, '""'));
     expect(csv.endsWith("\r\n")).toBe(true);

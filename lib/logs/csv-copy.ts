@@ -11,7 +11,19 @@ import { contacts, inboundMessages, messages } from "@/db/schema";
 import { describeError } from "@/lib/logging";
 import type { LogFilters } from "./filters";
 import { inboundLogWhere, listsInbound, listsOutbound, logWhere, type LogScope } from "./query";
-import { attributeColumn, attributeValue, exportOrder, inboundExportOrder, inboundMessageText, isoUtc, LOG_CSV_COLUMNS, QUOTED_COLUMNS, REPLY_SOURCE } from "./export-query";
+import {
+  attributeColumn,
+  attributeValue,
+  exportOrder,
+  inboundExportOrder,
+  inboundMessageText,
+  isoUtc,
+  JOURNEY_STEP_COLUMN,
+  journeyStepLabel,
+  LOG_CSV_COLUMNS,
+  QUOTED_COLUMNS,
+  REPLY_SOURCE,
+} from "./export-query";
 
 interface CopyQuery extends PromiseLike<unknown> {
   readable(): Promise<Readable>;
@@ -69,6 +81,7 @@ export function copySelect(scope: LogScope, filters: LogFilters, attributeKeys: 
     ["direction", sql`'outbound'`],
     ["source", sql`${messages.source}`],
     ...attributeCells,
+    [JOURNEY_STEP_COLUMN, textCell(journeyStepLabel)],
   ];
   const inboundCells: [string, SQL][] = [
     ["created_at", isoUtc(inboundMessages.createdAt)],
@@ -86,6 +99,7 @@ export function copySelect(scope: LogScope, filters: LogFilters, attributeKeys: 
     ["direction", sql`'inbound'`],
     ["source", sql`${REPLY_SOURCE}::text`],
     ...attributeCells,
+    [JOURNEY_STEP_COLUMN, NULL_TEXT],
   ];
   const columns = (cells: [string, SQL][]) =>
     sql.join(
@@ -137,7 +151,7 @@ export function copyStatement(scope: LogScope, filters: LogFilters, attributeKey
   const { sql: text, params } = dialect.sqlToQuery(copySelect(scope, filters, attributeKeys));
   // Drizzle numbers its placeholders $1…$n; the statement's own text holds no `$` followed by a digit.
   const select = text.replace(/\$(\d+)/g, (_, index: string) => sqlLiteral(params[Number(index) - 1]));
-  const quoted = [...LOG_CSV_COLUMNS.filter((column) => QUOTED_COLUMNS.has(column)), ...attributeKeys.map(attributeColumn)];
+  const quoted = [...LOG_CSV_COLUMNS.filter((column) => QUOTED_COLUMNS.has(column)), ...attributeKeys.map(attributeColumn), JOURNEY_STEP_COLUMN];
   return `copy (${select}) to ${destination} with (format csv, header, force_quote (${quoted.map(identifier).join(", ")}))`;
 }
 

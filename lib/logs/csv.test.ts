@@ -105,14 +105,14 @@ describe("logs CSV export", () => {
 
   it("writes the header and every column in order, RFC 4180 quoted, and round-trips through papaparse", async () => {
     const text = await readAll(await logsCsvStream(await getDb(), scope, {}));
-    expect(text.startsWith(`${LOG_CSV_COLUMNS.join(",")}\r\n`)).toBe(true);
-    expect(csvHeaderLine()).toBe("created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source\r\n");
+    expect(text.startsWith(`${LOG_CSV_COLUMNS.join(",")},journey_step\r\n`)).toBe(true);
+    expect(csvHeaderLine()).toBe("created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source,journey_step\r\n");
     expect(text.endsWith("\r\n")).toBe(true);
     // Quotes doubled inside a quoted field; the embedded newlines stay inside the quotes.
     expect(text).toContain('"Hi ""Ada"", your order #12, 3 items\nships today 🎉\r\nReply STOP"');
 
     const [header, ...rows] = parseCsv(text);
-    expect(header).toEqual([...LOG_CSV_COLUMNS]);
+    expect(header).toEqual([...LOG_CSV_COLUMNS, "journey_step"]);
     expect(rows).toHaveLength(3);
     const [failed, read, queued] = rows.map((row) => Object.fromEntries(header!.map((column, i) => [column, row[i]])));
     expect(failed).toMatchObject({

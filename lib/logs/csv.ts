@@ -12,7 +12,7 @@ import { describeError } from "@/lib/logging";
 import { copyCsvStream, postgresJsClient } from "./csv-copy";
 import { EXPORT_BATCH_SIZE, exportColumnNames, QUOTED_COLUMNS, rawExportBatches, type RawExportRow } from "./export-query";
 
-export { LOG_CSV_COLUMNS } from "./export-query";
+export { JOURNEY_STEP_COLUMN, LOG_CSV_COLUMNS } from "./export-query";
 
 const NEWLINE = "\r\n";
 /** Characters that make Excel, Sheets or LibreOffice read a cell as a formula (OWASP CSV injection). */
@@ -53,6 +53,7 @@ export function toCsvRecord(row: RawExportRow): (string | null)[] {
     row.direction,
     row.source,
     ...row.attributes.map(text),
+    text(row.journeyStep),
   ];
 }
 

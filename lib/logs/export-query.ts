@@ -27,6 +27,21 @@ export const LOG_CSV_COLUMNS = [
   "source",
 ] as const;
 
+/**
+ * The journey step that sent the message (`remind (Reminder)`: its id, and its name in the run's
+ * journey version); empty for a campaign's one message, bulk and replies. Always the last column, so
+ * readers by position see the columns before it where they were.
+ */
+export const JOURNEY_STEP_COLUMN = "journey_step";
+
+/** The journey step cell's text: the step id, with the step's name from the run's version when it has one. */
+export const journeyStepLabel = sql<string | null>`case when ${messages.journeyStepId} is null then null else ${messages.journeyStepId} || coalesce(' (' || nullif((
+    select step ->> 'name' from journey_runs r
+    join journey_versions v on v.campaign_id = r.campaign_id and v.version = r.version
+    cross join lateral jsonb_array_elements(case when jsonb_typeof(v.document -> 'steps') = 'array' then v.document -> 'steps' else '[]'::jsonb end) step
+    where r.id = ${messages.journeyRunId} and step ->> 'id' = ${messages.journeyStepId}
+    limit 1), '') || ')', '') end`;
+
 /** The `source` cell of a reply (a message sent has its own: `trigger`, `bulk` or `test`). */
 export const REPLY_SOURCE = "reply";
 
@@ -34,7 +49,7 @@ export const REPLY_SOURCE = "reply";
  * Columns that hold free text and are always quoted (when not empty): papaparse quotes a value
  * with a leading or trailing space and COPY does not, so both paths quote these columns whole.
  */
-export const QUOTED_COLUMNS: ReadonlySet<string> = new Set(["phone_number", "template", "message", "error_code", "error_reason"]);
+export const QUOTED_COLUMNS: ReadonlySet<string> = new Set(["phone_number", "template", "message", "error_code", "error_reason", JOURNEY_STEP_COLUMN]);
 
 /** `attributes.city`: cannot collide with a fixed column. */
 export const attributeColumn = (key: string) => `attributes.${key}`;
@@ -48,9 +63,9 @@ export function mappedExportAttributes(campaign: { triggerConfig: TriggerConfig;
   return [...new Set(keys)].filter((key) => key !== PHONE_ATTRIBUTE);
 }
 
-/** The CSV header: the fixed columns, then one column per attribute. */
+/** The CSV header: the fixed columns, one column per attribute, then the journey step. */
 export function exportColumnNames(attributeKeys: readonly string[]): string[] {
-  return [...LOG_CSV_COLUMNS, ...attributeKeys.map(attributeColumn)];
+  return [...LOG_CSV_COLUMNS, ...attributeKeys.map(attributeColumn), JOURNEY_STEP_COLUMN];
 }
 
 /** ISO 8601 UTC with milliseconds, formatted by the database on both paths. */
@@ -104,6 +119,8 @@ export interface RawExportRow {
   source: string;
   position: string;
   attributes: (string | null)[];
+  /** The journey step that sent it (`journeyStepLabel`); null otherwise. */
+  journeyStep: string | null;
 }
 
 export const EXPORT_BATCH_SIZE = 10_000;
@@ -145,6 +162,7 @@ export function exportBatchQuery(
       source: sql<string>`${messages.source}`,
       position: cursorTimestamp(messages.createdAt),
       attributes,
+      journeyStep: journeyStepLabel,
     })
     .from(messages);
   const joined = attributeKeys.length ? query.leftJoin(contacts, eq(contacts.id, messages.contactId)) : query;
@@ -182,6 +200,7 @@ export function inboundExportBatchQuery(
       source: sql<string>`${REPLY_SOURCE}::text`,
       position: cursorTimestamp(inboundMessages.createdAt),
       attributes,
+      journeyStep: sql<string | null>`null::text`,
     })
     .from(inboundMessages);
   const joined = attributeKeys.length ? query.leftJoin(contacts, eq(contacts.id, inboundMessages.contactId)) : query;

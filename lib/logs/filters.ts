@@ -91,6 +91,15 @@ const repliedFilter = z.preprocess(
     .optional(),
 );
 
+const stepFilter = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_-]{0,39}$/, "A journey step's id: a lowercase letter, then letters, digits, - or _.")
+    .optional(),
+);
+
 /** What the filters select: used for lists, counts and the CSV export alike. */
 export const logFiltersSchema = z
   .object({
@@ -100,6 +109,7 @@ export const logFiltersSchema = z
     to: dateBound("to"),
     direction: directionFilter,
     replied: repliedFilter,
+    step: stepFilter,
   })
   .refine((filters) => !filters.from || !filters.to || filters.from < filters.to, {
     message: "The start of the date range must be before its end.",
@@ -125,6 +135,8 @@ export interface LogFilters {
    * sent messages only, and the counts ignore it (it is the "Replied" tile's selection).
    */
   replied?: boolean;
+  /** Only messages this journey step sent (sent messages only). */
+  step?: string;
   /**
    * Leaves test sends out, as the counts do. The CSV export sets it unless asked for
    * `include_tests=true`; the lists show test sends (marked) either way.
@@ -173,7 +185,7 @@ export function parseLogListParams(input: URLSearchParams | Record<string, strin
 /** Filters → query-string entries, for links that keep the current filters (pagination, export). */
 export function filtersToSearchParams(raw: Record<string, string | string[] | undefined>): URLSearchParams {
   const params = new URLSearchParams();
-  for (const key of ["status", "phone", "from", "to", "direction", "replied"] as const) {
+  for (const key of ["status", "phone", "from", "to", "direction", "replied", "step"] as const) {
     const value = raw[key];
     const text = Array.isArray(value) ? value.join(",") : value;
     if (text && text.trim()) params.set(key, text.trim());

@@ -98,9 +98,9 @@ describe("campaign logs with replies", () => {
     for await (const batch of rawExportBatches(db, scope, parseLogFilters({}), [], 2)) csv += csvLines(batch);
     const lines = csv.trim().split("\r\n");
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toBe(`2026-11-06T09:00:00.000Z,${replies[2]!.id},"+14155550103",,"image (image/jpeg)",received,,,,,,,inbound,reply`);
-    expect(lines.find((line) => line.includes(replies[1]!.id))).toBe(`2026-11-03T09:00:00.000Z,${replies[1]!.id},"+14155550102",,"Button: Track order",received,,,,,,,inbound,reply`);
-    expect(lines.filter((line) => /,outbound,[a-z]+$/.test(line))).toHaveLength(4);
+    expect(lines[0]).toBe(`2026-11-06T09:00:00.000Z,${replies[2]!.id},"+14155550103",,"image (image/jpeg)",received,,,,,,,inbound,reply,`);
+    expect(lines.find((line) => line.includes(replies[1]!.id))).toBe(`2026-11-03T09:00:00.000Z,${replies[1]!.id},"+14155550102",,"Button: Track order",received,,,,,,,inbound,reply,`);
+    expect(lines.filter((line) => /,outbound,[a-z]+,$/.test(line))).toHaveLength(4);
     let inboundOnly = "";
     for await (const batch of rawExportBatches(db, scope, parseLogFilters({ direction: "inbound" }), [], 10)) inboundOnly += csvLines(batch);
     expect(inboundOnly.trim().split("\r\n")).toHaveLength(3);

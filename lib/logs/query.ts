@@ -48,6 +48,7 @@ export function logWhere(scope: LogScope, filters: LogFilters): SQL {
   if (filters.to) conditions.push(lt(messages.createdAt, filters.to));
   if (filters.excludeTests) conditions.push(ne(messages.source, "test"));
   if (filters.replied !== undefined) conditions.push(filters.replied ? isNotNull(messages.repliedAt) : isNull(messages.repliedAt));
+  if (filters.step) conditions.push(eq(messages.journeyStepId, filters.step));
   return and(...conditions)!;
 }
 
@@ -60,7 +61,7 @@ export const listsOutbound = (filters: LogFilters) => filters.direction !== "inb
  * was replied to, which replies have not.
  */
 export const listsInbound = (scope: LogScope, filters: LogFilters) =>
-  Boolean(scope.campaignId) && filters.direction !== "outbound" && !filters.status?.length && filters.replied === undefined;
+  Boolean(scope.campaignId) && filters.direction !== "outbound" && !filters.status?.length && filters.replied === undefined && !filters.step;
 
 /** The replies a campaign's logs list: the same scope, phone and date filters as `logWhere`. */
 export function inboundLogWhere(scope: LogScope, filters: LogFilters): SQL {
@@ -99,6 +100,8 @@ const listColumns = {
   readAt: messages.readAt,
   failedAt: messages.failedAt,
   repliedAt: messages.repliedAt,
+  journeyRunId: messages.journeyRunId,
+  journeyStepId: messages.journeyStepId,
   position: cursorPosition,
 };
 

@@ -33,6 +33,8 @@ export interface PublicMessage {
   deliveredAt: string | null;
   readAt: string | null;
   failedAt: string | null;
+  /** Present only on a message a journey's send step queued: the run and the step (lib/journeys). */
+  journeyStep?: { runId: string; stepId: string };
 }
 
 type MessageRow = typeof messages.$inferSelect;
@@ -60,7 +62,7 @@ export type PublicMessageRow = Pick<
   | "readAt"
   | "failedAt"
 > &
-  Partial<Pick<MessageRow, "repliedAt">>;
+  Partial<Pick<MessageRow, "repliedAt" | "journeyRunId" | "journeyStepId">>;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
@@ -86,6 +88,7 @@ export function toPublicMessage(row: PublicMessageRow): PublicMessage {
     deliveredAt: iso(row.deliveredAt),
     readAt: iso(row.readAt),
     failedAt: iso(row.failedAt),
+    ...(row.journeyRunId && row.journeyStepId ? { journeyStep: { runId: row.journeyRunId, stepId: row.journeyStepId } } : {}),
   };
 }
 

@@ -83,7 +83,23 @@ export function toJsonSchema(schema: z.ZodType, options: { strict?: boolean } = 
     },
   }) as JsonSchema;
   delete json.$schema;
-  return json;
+  return hoistDefinitions(json, Boolean(options.strict));
+}
+
+/**
+ * Schemas with a registered id (`.meta({ id })`, e.g. `Journey`) come out of zod as `$defs` of the
+ * schema that uses them; the document keeps one copy under `components.schemas`, with refs to it.
+ * A strict copy wins: requests refuse unknown members, and responses never have any.
+ */
+const DEFINITIONS = new Map<string, JsonSchema>();
+
+function hoistDefinitions(json: JsonSchema, strict: boolean): JsonSchema {
+  const defs = json.$defs as Record<string, JsonSchema> | undefined;
+  if (!defs) return json;
+  delete json.$defs;
+  const rewrite = (value: JsonSchema) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, def] of Object.entries(defs)) if (strict || !DEFINITIONS.has(name)) DEFINITIONS.set(name, rewrite(def));
+  return rewrite(json);
 }
 
 function schemaRef(schema: z.ZodType, strict = false): JsonSchema {
@@ -242,6 +258,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
     paths[endpoint.path]![endpoint.method.toLowerCase()] = operation(endpoint);
   }
   const strictRequests = new Set(ENDPOINTS.filter((e) => e.body?.strict).map((e) => e.body!.schema));
+  const named = Object.fromEntries(NAMED_SCHEMAS.map(([name, schema]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })]));
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
@@ -289,7 +306,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
             "Trigger endpoint, campaign source `standard_webhooks`, no API key: `v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<raw body>\">` under the key a `whsec_` secret encodes; `webhook-timestamp` within 5 minutes of now. `webhook-id` is the idempotency key, the body's `type` the topic.",
         },
       },
-      schemas: Object.fromEntries(NAMED_SCHEMAS.map(([name, schema]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })])),
+      schemas: { ...named, ...Object.fromEntries(DEFINITIONS) },
     },
     "x-error-codes": ERROR_CATALOG.map(({ code, status, title }) => ({ code, status, title, type: problemType(code) })),
   };

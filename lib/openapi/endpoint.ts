@@ -16,6 +16,7 @@ export const TAGS = [
   { name: "Audiences", description: "Lists (static membership) and segments (saved filters, counted live) that bulk campaigns target." },
   { name: "Imports", description: "CSV imports of contacts: a job with progress, a report and the rejected rows." },
   { name: "Conversations", description: "The team inbox: a conversation per contact and number, its timeline, replies inside WhatsApp's 24-hour window (templates outside it), notes, assignment, closing." },
+  { name: "Journeys", description: "Runs of journey campaigns (steps after the trigger) with their history, ending a run, events that start and end runs, and a journey's numbers." },
   { name: "Reference", description: "This API's machine-readable description." },
 ] as const;
 export type Tag = (typeof TAGS)[number]["name"];

@@ -9,6 +9,7 @@ import { CONTACTS_ENDPOINTS } from "./endpoints/contacts";
 import { CONVERSATIONS_ENDPOINTS } from "./endpoints/conversations";
 import { IMPORTS_ENDPOINTS } from "./endpoints/imports";
 import { JOURNEY_TEST_ENDPOINTS } from "./endpoints/journey-test";
+import { JOURNEYS_ENDPOINTS } from "./endpoints/journeys";
 import { REQUESTS_ENDPOINTS } from "./endpoints/requests";
 import { SENDERS_ENDPOINTS } from "./endpoints/senders";
 import { SOURCES_ENDPOINTS } from "./endpoints/sources";
@@ -54,6 +55,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...AUDIENCES_ENDPOINTS,
   ...IMPORTS_ENDPOINTS,
   ...CONVERSATIONS_ENDPOINTS,
+  ...JOURNEYS_ENDPOINTS,
   ...REQUESTS_ENDPOINTS,
   ...SENDERS_ENDPOINTS,
 ];

@@ -2,6 +2,7 @@
 // schemas here describe what the services return (the route tests parse real responses with them).
 import { z } from "zod";
 import { bulkSettingsSchema } from "@/lib/bulk/schemas";
+import { journeySchema } from "@/lib/campaigns/journey";
 import { draftRevisionSchema } from "@/lib/campaigns/revision";
 import { sendPolicySchema } from "@/lib/campaigns/send-policy";
 import { CAMPAIGN_KINDS, CAMPAIGN_STATUSES, messageConfigSchema, triggerConfigSchema } from "@/lib/campaigns/schemas";
@@ -105,6 +106,8 @@ const campaignShape = {
   sendPolicy: sendPolicySchema,
   version: z.number().int().meta({ description: "Increases with every change; send it back as `version` for optimistic concurrency." }),
   deployedAt: timestamp().nullable(),
+  journey: journeySchema.nullable().meta({ description: "Trigger campaigns: the steps after the trigger; null: the campaign sends its one message." }),
+  journeyVersion: z.number().int().min(0).meta({ description: "The journey version new runs enter; 0 until a journey is published (deploy, resume, publish)." }),
   draftRevision: draftRevisionSchema.nullable().optional(),
   bulk: bulkSettingsSchema.nullable().optional(),
   createdAt: timestamp(),
@@ -286,6 +289,10 @@ export const messageSchema = z.object({
   deliveredAt: timestamp().nullable(),
   readAt: timestamp().nullable(),
   failedAt: timestamp().nullable(),
+  journeyStep: z
+    .object({ runId: z.string().meta({ example: "run_4LkJ8hGf2dSa6PoI" }), stepId: z.string().meta({ example: "remind" }) })
+    .optional()
+    .meta({ description: "Only on a message a journey's send step queued: the run (`/api/v1/journey-runs/{id}`) and the step." }),
 });
 
 

@@ -18,6 +18,7 @@ import { dispatchSettled } from "@/lib/messaging";
 import { getSenderRow } from "@/lib/senders/service";
 import { createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
+import { insertRun } from "@/lib/testing/journey-seeds";
 import { insertInboundRows } from "@/lib/testing/logs-factories";
 import { createTestMessage } from "@/lib/testing/messaging-factories";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
@@ -58,6 +59,9 @@ let ownerSession: Record<string, string>;
 const ADMIN_WRITES = new Set(["createSender", "updateSender", "deleteSender"]);
 /** A conversation of the fixture's workspace: a contact wrote a moment ago on the default sender. */
 let conversationId: string;
+/** A going journey run of the fixture's workspace (on the trigger campaign) and its contact's phone. */
+let journeyRunId: string;
+let journeyContactPhone: string;
 /** Messages the trigger requests created. */
 const messageIds: string[] = [];
 
@@ -92,8 +96,11 @@ beforeAll(async () => {
   defaultSenderId = (await getSenderRow(db, fx.workspaceId)).id;
   ownerSession = { cookie: await sessionCookie({ userId: fx.userId, workspaceId: fx.workspaceId }), ...SAME_ORIGIN };
   conversationId = await conversationOf(testPhone(), new Date());
+  journeyContactPhone = contactPhone;
+  journeyRunId = (await insertRun(fx.workspaceId, triggerCampaignId, { status: "waiting", stepId: "pause", contactId: fx.contactIds[0]!, phone: contactPhone, history: [["remind", "sent"]] })).id;
   existing = (apiPath): Record<string, string> => {
     if (apiPath.startsWith("/api/v1/conversations/")) return { id: conversationId };
+    if (apiPath.startsWith("/api/v1/journey-runs/")) return { id: journeyRunId };
     if (apiPath.includes("/campaigns/")) return { id: triggerCampaignId };
     if (apiPath.startsWith("/outbound/")) return { id: triggerCampaignId };
     if (apiPath.includes("/messages/")) return { id: messageId };
@@ -706,6 +713,27 @@ describe("the API on the wire", () => {
     expect((full.body.timeline as { data: { direction: string }[] }).data.map((item) => item.direction).sort()).toEqual(
       expect.arrayContaining(["inbound", "internal", "outbound"]),
     );
+  });
+
+  it("answers journey run, event and journey stats requests as documented", async () => {
+    const second = await insertRun(fx.workspaceId, triggerCampaignId, { status: "completed", stepId: null, history: [["remind", "sent"]] });
+    const page = await call("listJourneyRuns", { query: { campaignId: triggerCampaignId, limit: "1" }, expect: 200 });
+    await call("listJourneyRuns", { query: { cursor: String(page.body.nextCursor), status: "completed", phone: second.phoneNumber }, expect: 200 });
+    await call("listJourneyRuns", { query: { status: "sleeping" }, expect: 422 });
+    await call("getJourneyRun", { params: { id: second.id }, expect: 200 });
+    await call("getJourneyRun", { params: { id: "run_doesnotexist" }, expect: 404 });
+    await call("getJourneyRun", { params: { id: journeyRunId }, key: stranger.key, expect: 404 });
+    await call("endJourneyRun", { params: { id: journeyRunId }, key: stranger.key, expect: 404 });
+    await call("endJourneyRun", { params: { id: journeyRunId }, expect: 200 });
+    await call("endJourneyRun", { params: { id: journeyRunId }, expect: 409 });
+    await call("listContactJourneyRuns", { params: { idOrPhone: journeyContactPhone }, query: { status: "ended" }, expect: 200 });
+    await call("listContactJourneyRuns", { params: { idOrPhone: "+14155550000" }, expect: 404 });
+    await call("listContactJourneyRuns", { params: { idOrPhone: journeyContactPhone }, query: { status: "sleeping" }, expect: 422 });
+    await call("getJourneyStats", { params: { id: triggerCampaignId }, expect: 200 });
+    await call("getJourneyStats", { params: { id: "cmp_doesnotexist" }, expect: 404 });
+    const event = await call("createEvent", { json: { name: "order_placed", phone: journeyContactPhone, properties: { total: 59.9 } }, expect: 202 });
+    expect(event.body).toMatchObject({ object: "event", contactId: fx.contactIds[0] });
+    await call("createEvent", { json: { name: "order_placed" }, expect: 422 });
   });
 
   it("holds every exchange to the document", () => {

@@ -9,9 +9,11 @@ export interface DeployCheckInput {
   messageConfig: unknown;
   template: CheckedTemplate;
   sender: CheckedSender;
+  /** A journey campaign: the checks of its steps (journey-checks.ts), which replace the campaign's own template, variable and sender checks. */
+  journeyChecks?: FieldError[] | null;
 }
 
-/** Paths start with `trigger`, `message` or `sender`, so the builder can show each next to its node. */
+/** Paths start with `trigger`, `message`, `sender` or `journey`, so the builder can show each next to its node. */
 export function deployChecks(input: DeployCheckInput): FieldError[] {
   const errors: FieldError[] = [];
   const trigger = triggerConfigSchema.safeParse(input.triggerConfig);
@@ -23,6 +25,7 @@ export function deployChecks(input: DeployCheckInput): FieldError[] {
     errors.push({ path: "trigger.phoneField", code: "phone_mapping_missing", message: "Choose the request field that holds the phone number." });
   }
 
-  errors.push(...templateChecks(input.template), ...variableChecks(input.messageConfig, input.template), ...senderChecks(input.sender));
+  if (input.journeyChecks) errors.push(...input.journeyChecks);
+  else errors.push(...templateChecks(input.template), ...variableChecks(input.messageConfig, input.template), ...senderChecks(input.sender));
   return errors;
 }

@@ -7,7 +7,8 @@ import { campaigns } from "@/db/schema";
 import type { CampaignAction, CampaignKindDefinition } from "@/lib/campaigns/kinds";
 import { auditTransition, checksFailed, type LifecycleOptions } from "@/lib/campaigns/lifecycle";
 import { parseStoredRevision } from "@/lib/campaigns/revision";
-import type { CampaignStatus } from "@/lib/campaigns/schemas";
+import { parseStoredJourney } from "@/lib/campaigns/journey";
+import { parseStoredTriggerConfig, type CampaignStatus } from "@/lib/campaigns/schemas";
 import { loadCampaignRow, viewWithTemplate, type CampaignRow, type CampaignView } from "@/lib/campaigns/service";
 import { expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { conflict, validationFailed, type FieldError } from "@/lib/http/errors";
@@ -15,21 +16,28 @@ import { campaignSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
 import { recordJourneyVersion } from "@/lib/journeys/versions";
 import { deployChecks } from "./checks";
+import { journeyDeployChecks } from "./journey-checks";
 import { sendTriggerTest } from "./test-send";
 
 /** Runs the deploy checks for a configuration (the campaign as stored, or its draft revision); an empty list means it can go live. */
 export async function checkCampaign(
   db: Executor,
   workspaceId: string,
-  config: Pick<CampaignRow, "triggerConfig" | "messageConfig" | "templateId" | "senderId">,
+  config: Pick<CampaignRow, "id" | "triggerConfig" | "messageConfig" | "templateId" | "senderId" | "journey">,
 ): Promise<FieldError[]> {
   const sender = await campaignSenderRow(db, workspaceId, config.senderId);
-  const template = config.templateId ? await getTemplateRow(db, workspaceId, config.templateId) : null;
+  const journey = parseStoredJourney(config.journey);
+  // A journey campaign's messages are its send steps': the campaign's own template is not used.
+  const template = config.templateId && !journey ? await getTemplateRow(db, workspaceId, config.templateId) : null;
+  const journeyChecks = journey
+    ? await journeyDeployChecks(db, workspaceId, { journey, triggerConfig: parseStoredTriggerConfig(config.triggerConfig), campaignId: config.id, campaignSender: sender })
+    : null;
   return deployChecks({
     triggerConfig: config.triggerConfig,
     messageConfig: config.messageConfig,
     template: template ? { ...template, availableForSender: templateFitsSender(template, sender) } : null,
     sender: { provider: sender.provider, configured: isSenderConfigured(sender) },
+    journeyChecks,
   });
 }
 
@@ -80,7 +88,7 @@ export const triggerKind: CampaignKindDefinition = {
   edits: {
     statuses: EDITABLE_STATUSES,
     notEditable: (row) => `This campaign is ${row.status} and can no longer be edited.`,
-    members: ["triggerConfig", "rateLimitPerMinute", "respectOptOut"],
+    members: ["triggerConfig", "rateLimitPerMinute", "respectOptOut", "journey"],
     /** Live, or paused with edits pending: triggers keep the live configuration until the revision is published. */
     intoRevision: (row) => row.status === "active" || (row.status === "paused" && parseStoredRevision(row.draftRevision) !== null),
     async check(db, workspaceId, changes) {

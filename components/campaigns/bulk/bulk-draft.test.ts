@@ -17,6 +17,8 @@ function bulkCampaign(bulk: Partial<NonNullable<CampaignView["bulk"]>>): Campaig
     rateLimitPerMinute: 600,
     respectOptOut: true,
     sendPolicy: { quietHours: null, frequencyCap: null },
+    journey: null,
+    journeyVersion: 0,
     version: 3,
     deployedAt: null,
     bulk: {

@@ -37,6 +37,8 @@ const bulkCampaignExample = {
   rateLimitPerMinute: 600,
   respectOptOut: true,
   sendPolicy: { quietHours: null, frequencyCap: null },
+  journey: null,
+  journeyVersion: 0,
   version: 1,
   deployedAt: null,
   bulk: {

@@ -49,6 +49,8 @@ const draftCampaignExample = {
   rateLimitPerMinute: 600,
   respectOptOut: true,
   sendPolicy: { quietHours: null, frequencyCap: null },
+  journey: null,
+  journeyVersion: 0,
   version: 1,
   deployedAt: null,
   draftRevision: null,
@@ -94,6 +96,7 @@ const revisedCampaignExample = {
     rateLimitPerMinute: 600,
     respectOptOut: true,
     sendPolicy: { quietHours: null, frequencyCap: null },
+    journey: null,
     savedAt: EXAMPLE_TIME,
     changes: ["messageConfig"],
   },
@@ -332,6 +335,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
         description: "`true`: only messages the contact replied to (the campaign's `replied` count); `false`: only messages not replied to. Like `status`, it selects sent messages only, and `counts` ignore it.",
         schema: { type: "string", enum: ["true", "false"] },
       },
+      { name: "step", description: "Only messages this journey step sent (its id; messages sent only).", schema: { type: "string", maxLength: 40 } },
       { name: "cursor", description: "`nextCursor` (older) or `prevCursor` (newer) from a previous page.", schema: { type: "string", maxLength: 512 } },
       { name: "limit", description: "Page size, 1–100 (default 50).", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 }, example: 20 },
       { name: "include", description: "`counts` adds the cumulative funnel (the campaigns list's numbers) for the same filters.", schema: { type: "string", enum: ["counts"] } },
@@ -359,7 +363,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
     tag: "Messages",
     summary: "Export a campaign's logs as CSV",
     description:
-      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, replied_at, direction, source` (timestamps in ISO 8601 UTC). `replied_at` is when the contact first replied to a message sent (the campaign's `replied` step). `source` says how a message was sent: `bulk`, `trigger` or `test` (a test send), `reply` for a reply. Test sends are left out unless `include_tests=true`, as the campaign's counts leave them out. A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
+      "Every message the filters select and the replies contacts sent to them, streamed as CSV with the columns `created_at, message_id, phone_number, template, message, status, error_code, error_reason, sent_at, delivered_at, read_at, replied_at, direction, source`, the attribute columns when asked for, and last `journey_step` (timestamps in ISO 8601 UTC). `replied_at` is when the contact first replied to a message sent (the campaign's `replied` step). `source` says how a message was sent: `bulk`, `trigger` or `test` (a test send), `reply` for a reply. `journey_step` names the journey step that sent a message (`remind (Reminder)`: its id and name), empty for other messages. Test sends are left out unless `include_tests=true`, as the campaign's counts leave them out. A reply has `direction` `inbound`, status `received`, no template, and what the contact sent as its message (`Button: …`, `image (image/jpeg): caption`, `Location: …`). Cells a spreadsheet would run as a formula are escaped.",
     auth: "apiKey",
     pathParams: [campaignIdParam],
     query: [
@@ -369,6 +373,7 @@ export const CAMPAIGNS_ENDPOINTS: Endpoint[] = [
       { name: "to", description: "Created before (UTC date or ISO 8601 date-time).", schema: { type: "string" } },
       { name: "direction", description: "`outbound` (messages sent) or `inbound` (replies); both when omitted.", schema: { type: "string", enum: ["outbound", "inbound"] } },
       { name: "replied", description: "`true`: only messages the contact replied to; `false`: only those not replied to (messages sent only).", schema: { type: "string", enum: ["true", "false"] } },
+      { name: "step", description: "Only messages this journey step sent (its id; messages sent only).", schema: { type: "string", maxLength: 40 } },
       {
         name: "attributes",
         description: "`true` adds one column per contact attribute the campaign maps (`attributes.<key>`, the contact's current value) after the fixed columns.",

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { BulkPage } from "@/app/(dashboard)/campaigns/[id]/bulk-pages";
 import { CampaignActivity } from "@/components/campaigns/charts/campaign-activity";
+import { JourneyPanel } from "@/components/campaigns/journey-panel";
 import { SenderBanner } from "@/components/campaigns/sender-banner";
 import { TemplateBanner } from "@/components/campaigns/template-banner";
 import { TriggerPage } from "@/app/(dashboard)/campaigns/[id]/trigger-page";
@@ -11,6 +12,7 @@ import { countFunnel, messagesPerDay } from "@/lib/campaigns/funnel";
 import { campaignKind } from "@/lib/campaigns/kinds";
 import type { CampaignKind } from "@/lib/campaigns/schemas";
 import { getCampaign, type CampaignView } from "@/lib/campaigns/service";
+import { journeyStats } from "@/lib/journeys/analytics";
 import { senderBanner } from "@/lib/senders/banner";
 import { templateBanner } from "@/lib/templates/review";
 import { orNotFound, pageParams } from "@/lib/http/page-not-found";
@@ -36,10 +38,11 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
   const { id } = await pageParams(params);
   const db = await getDb();
   const campaign = await orNotFound(getCampaign(db, user.workspaceId, id));
-  const [banner, blockedTemplate, activity] = await Promise.all([
+  const [banner, blockedTemplate, activity, journey] = await Promise.all([
     senderBanner(db, user.workspaceId),
     templateBanner(db, user.workspaceId, campaign.templateId),
     campaign.status === "draft" ? null : loadActivity(db, user.workspaceId, campaign.id),
+    campaign.journey && campaign.status !== "draft" ? journeyStats(db, user.workspaceId, campaign.id) : null,
   ]);
   const KindPage = KIND_PAGES[campaign.kind];
   return (
@@ -47,6 +50,7 @@ export default async function CampaignPage({ params }: { params: Promise<{ id: s
       <SenderBanner banner={banner} />
       <TemplateBanner banner={blockedTemplate} />
       <KindPage db={db} workspaceId={user.workspaceId} campaign={campaign} />
+      {journey && <JourneyPanel version={journey.version} totals={journey.totals} hasGoal={campaign.journey?.goal != null} />}
       {activity && (
         <CampaignActivity
           funnel={activity.funnel}

@@ -42,7 +42,7 @@ describe("GET /api/v1/campaigns/{id}/logs.csv", () => {
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
     expect(response.headers.get("content-disposition")).toMatch(/filename="back-in-stock-logs-\d{4}-\d{2}-\d{2}\.csv"/);
     const [header, ...rows] = Papa.parse<string[]>(await response.text(), { skipEmptyLines: true }).data;
-    expect(header).toEqual([...LOG_CSV_COLUMNS]);
+    expect(header).toEqual([...LOG_CSV_COLUMNS, "journey_step"]);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.slice(2, 8)).toEqual(["+14155550102", "order_update (en_US)", "Hi Ada, your order shipped.", "failed", "131026", "'=cmd|' /C calc'!A0"]);
   });
@@ -115,14 +115,14 @@ describe("GET /api/v1/campaigns/{id}/logs.csv", () => {
     });
 
     const plain = await call("", { "x-api-key": ownKey }, campaign.id);
-    expect((await plain.text()).split("\r\n")[0]).toBe(LOG_CSV_COLUMNS.join(","));
+    expect((await plain.text()).split("\r\n")[0]).toBe(`${LOG_CSV_COLUMNS.join(",")},journey_step`);
 
     const wide = await call("attributes=true&status=queued", { "x-api-key": ownKey }, campaign.id);
     expect(wide.status).toBe(200);
     const [header, ...rows] = Papa.parse<string[]>(await wide.text(), { skipEmptyLines: true }).data;
-    expect(header).toEqual([...LOG_CSV_COLUMNS, "attributes.name", "attributes.city", "attributes.plan"]);
+    expect(header).toEqual([...LOG_CSV_COLUMNS, "attributes.name", "attributes.city", "attributes.plan", "journey_step"]);
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.slice(LOG_CSV_COLUMNS.length)).toEqual(["Ada", "'=Paris", "gold"]);
+    expect(rows[0]!.slice(LOG_CSV_COLUMNS.length)).toEqual(["Ada", "'=Paris", "gold", ""]);
 
     const bad = await call("attributes=yes", { "x-api-key": ownKey }, campaign.id);
     expect(bad.status).toBe(422);

@@ -1,0 +1,3 @@
+import { journeyStatsRoutes } from "@/lib/journeys/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = journeyStatsRoutes;

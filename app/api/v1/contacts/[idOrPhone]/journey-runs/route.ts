@@ -1,0 +1,3 @@
+import { contactJourneyRunRoutes } from "@/lib/journeys/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = contactJourneyRunRoutes;

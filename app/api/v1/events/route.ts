@@ -1,0 +1,3 @@
+import { eventRoutes } from "@/lib/journeys/events-http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = eventRoutes;

@@ -1,0 +1,3 @@
+import { journeyRunEndRoutes } from "@/lib/journeys/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = journeyRunEndRoutes;

@@ -1,0 +1,3 @@
+import { journeyRunRoutes } from "@/lib/journeys/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = journeyRunRoutes;

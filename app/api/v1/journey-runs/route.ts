@@ -1,0 +1,3 @@
+import { journeyRunListRoutes } from "@/lib/journeys/http";
+
+export const { GET, POST, PUT, PATCH, DELETE } = journeyRunListRoutes;
