@@ -18,7 +18,7 @@ import { dispatchSettled } from "@/lib/messaging";
 import { getSenderRow } from "@/lib/senders/service";
 import { createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@/lib/testing/api-factories";
 import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
-import { insertRun } from "@/lib/testing/journey-seeds";
+import { insertRun, publishJourney, reminderJourney } from "@/lib/testing/journey-seeds";
 import { insertInboundRows } from "@/lib/testing/logs-factories";
 import { createTestMessage } from "@/lib/testing/messaging-factories";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
@@ -390,7 +390,7 @@ describe("the API on the wire", () => {
     await call("listCampaignMessages", { params, query: { limit: "3" }, expect: 200 });
     await call("listCampaignMessages", { params, query: { direction: "both" }, expect: 422 });
     const replyCsv = await call("exportCampaignLogs", { params, query: { direction: "inbound", phone: "351" }, expect: 200 });
-    expect(replyCsv.text).toMatch(/,received,,,,,,,inbound,reply\r\n/);
+    expect(replyCsv.text).toMatch(/,received,,,,,,,inbound,reply,\r\n/);
     // The replied filter: messages the contact replied to, or not; counts ignore it.
     const replied = await call("listCampaignMessages", { params, query: { replied: "true", include: "counts" }, expect: 200 });
     expect(replied.body.data).toEqual([]);
@@ -734,6 +734,18 @@ describe("the API on the wire", () => {
     const event = await call("createEvent", { json: { name: "order_placed", phone: journeyContactPhone, properties: { total: 59.9 } }, expect: 202 });
     expect(event.body).toMatchObject({ object: "event", contactId: fx.contactIds[0] });
     await call("createEvent", { json: { name: "order_placed" }, expect: 422 });
+
+    const journeyCampaignId = await createTriggerCampaign(fx.workspaceId, fx.templateId, { triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG });
+    await publishJourney(journeyCampaignId, reminderJourney(fx.templateId));
+    const journey = { id: journeyCampaignId };
+    const testRun = await call("testCampaignJourney", { params: journey, json: { phone: "+14155552671", request: { code: "T" }, timeScale: 3600 }, expect: 202 });
+    expect(testRun.body).toMatchObject({ object: "journey_run", campaignId: journeyCampaignId, timeScale: 3600 });
+    await call("testCampaignJourney", { params: journey, json: { phone: "not a phone" }, expect: 422 });
+    await call("testCampaignJourney", { params: { id: "cmp_doesnotexist" }, json: { phone: "+14155552671" }, expect: 404 });
+    const bulk = await call("createCampaign", { json: { kind: "bulk", name: "Not a journey", audience: { listIds: [], segmentIds: [] } }, expect: 201 });
+    await call("testCampaignJourney", { params: { id: String(bulk.body.id) }, json: { phone: "+14155552671" }, expect: 409 });
+    await call("archiveCampaign", { params: journey, expect: 200 });
+    await call("testCampaignJourney", { params: journey, json: { phone: "+14155552671" }, expect: 409 });
   });
 
   it("holds every exchange to the document", () => {
