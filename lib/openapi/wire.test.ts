@@ -390,7 +390,7 @@ describe("the API on the wire", () => {
     await call("listCampaignMessages", { params, query: { limit: "3" }, expect: 200 });
     await call("listCampaignMessages", { params, query: { direction: "both" }, expect: 422 });
     const replyCsv = await call("exportCampaignLogs", { params, query: { direction: "inbound", phone: "351" }, expect: 200 });
-    expect(replyCsv.text).toMatch(/,received,,,,,,,inbound,reply\r\n/);
+    expect(replyCsv.text).toMatch(/,received,,,,,,,inbound,reply,\r\n/);
     // The replied filter: messages the contact replied to, or not; counts ignore it.
     const replied = await call("listCampaignMessages", { params, query: { replied: "true", include: "counts" }, expect: 200 });
     expect(replied.body.data).toEqual([]);
