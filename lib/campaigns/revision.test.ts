@@ -20,6 +20,7 @@ import { parseStrict } from "@/lib/http/request";
 import { campaignSchema } from "@/lib/openapi/schemas";
 import { callRoute, createApiAccount, type ApiAccount } from "@/lib/testing/api-factories";
 import { describeRevisionChanges, parseStoredRevision, revisionChanges, type CampaignConfig } from "./revision";
+import { journeySchema } from "./journey";
 import { updateRuleOf } from "./schemas";
 import type { CampaignView } from "./service";
 
@@ -297,6 +298,16 @@ describe("revisionChanges and describeRevisionChanges", () => {
     expect(revisionChanges(stored, never)).toEqual(["triggerConfig"]);
     const [line] = describeRevisionChanges(stored, never);
     expect(line!.details[0]).toMatch(/^Changed \S+ \(.*, (updates the contact|fills the contact when empty) → .*, never stored\)$/);
+  });
+
+  it("reads a stored journey and says how it changed", () => {
+    const journey = journeySchema.parse({ firstStepId: "a", steps: [{ id: "a", type: "end" }] });
+    const stored = parseStoredRevision({ ...live, journey, savedAt: "2026-11-26T00:00:00.000Z" })!;
+    expect(stored.journey).toEqual(journey);
+    expect(parseStoredRevision({ ...live, journey: { steps: "broken" }, savedAt: "2026-11-26T00:00:00.000Z" })!.journey).toBeNull();
+    const base = parseStoredRevision({ ...live, savedAt: "2026-11-26T00:00:00.000Z" })!;
+    expect(revisionChanges(base, stored)).toEqual(["journey"]);
+    expect(describeRevisionChanges(base, stored)).toEqual([{ member: "journey", label: "Journey", summary: "one message → 1 step", details: [] }]);
   });
 
   it("describes fallbacks, the country code field and the example body", () => {
