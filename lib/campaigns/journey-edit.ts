@@ -60,7 +60,7 @@ function withTarget(step: JourneyStep, slot: Slot, target: string | null): Journ
     case "timeout":
       return step.type === "wait_for_event" ? { ...step, timeoutNext: target } : step;
     default:
-      return step.type === "end" ? step : { ...step, next: target };
+      return step.type === "end" || step.type === "branch" ? step : { ...step, next: target };
   }
 }
 
@@ -219,5 +219,6 @@ export function edgeAfter(step: JourneyStep): EdgeRef | null {
 export function stepIdOfPath(journey: Journey, path: (string | number)[] | string): string | null {
   const parts = typeof path === "string" ? path.replace(/^journey\.?/, "").split(/[.[\]]+/).filter(Boolean) : path.map(String);
   if (parts[0] !== "steps" || parts[1] === undefined) return null;
-  return journey.steps[Number(parts[1])]?.id ?? null;
+  // By index (the document's paths) or by id (a deploy check may name the step).
+  return (/^\d+$/.test(parts[1]) ? journey.steps[Number(parts[1])]?.id : journey.steps.find((s) => s.id === parts[1])?.id) ?? null;
 }
