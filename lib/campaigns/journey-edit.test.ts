@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkJourney, journeySchema, type Journey } from "./journey";
 import { deleteStep, insertStep, layoutJourney, stepIdOfPath, type FlowBranch } from "./journey-edit";
+import { journeyIssues, serverIssues, SETTINGS } from "./journey-issues";
 import { evaluateCondition, previewJourneyPath } from "./journey-path";
 import { applyPreset, JOURNEY_PRESETS } from "./journey-presets";
 
@@ -94,5 +95,25 @@ describe("previewJourneyPath", () => {
     const low = previewJourneyPath(journey, { body: { cart: { total: 50 } }, attributes: {} });
     expect(low[0]?.way).toMatchObject({ label: "Replied", decided: false });
     expect(evaluateCondition({ subject: { kind: "attribute", attribute: "city" }, operator: "equals", value: " Lisbon" }, { body: {}, attributes: { city: "lisbon" } })).toBe(true);
+  });
+});
+
+describe("journeyIssues / serverIssues", () => {
+  it("files the document's, the graph's and the message's problems under their steps, and the API's by path", () => {
+    const { journey } = applyPreset(cart, [template]);
+    const broken: Journey = {
+      ...journey,
+      steps: journey.steps.map((s) => (s.id === "reminder_code" && s.type === "send" ? { ...s, templateId: "" } : s.id === "reminder" && s.type === "send" ? { ...s, messageConfig: { variables: [] } } : s)),
+      exitEvents: [{ kind: "event", name: "" }],
+    };
+    const issues = journeyIssues(broken, { mappedFields: [], templates: [{ ...template, name: "cart_reminder" }] });
+    expect(issues.get("reminder_code")?.map((i) => i.message)).toEqual(["Choose the template this step sends."]);
+    expect(issues.get("reminder")?.map((i) => i.message)).toEqual(["Fill body.1 with an attribute or a fallback.", "Fill body.2 with an attribute or a fallback."]);
+    expect(issues.get(SETTINGS)?.[0]?.path).toBe("exitEvents[0].name");
+    const server = serverIssues(journey, [
+      { path: "journey.steps[1].templateId", message: "Not approved." },
+      { path: "trigger.phone", message: "Unrelated." },
+    ]);
+    expect([...server.keys()]).toEqual(["reminder"]);
   });
 });

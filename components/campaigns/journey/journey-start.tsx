@@ -86,7 +86,7 @@ export function JourneyTotals({ totals }: { totals: JourneyStats["totals"] }) {
     ["Median time to convert", totals.medianSecondsToConvert === null ? "—" : formatDuration(Math.round(totals.medianSecondsToConvert))],
   ];
   return (
-    <dl className="grid grid-cols-2 gap-2 rounded-xl border bg-card p-3 text-sm sm:grid-cols-4 lg:grid-cols-7" aria-label="Journey totals">
+    <dl role="group" className="grid grid-cols-2 gap-2 rounded-xl border bg-card p-3 text-sm sm:grid-cols-4 lg:grid-cols-7" aria-label="Journey totals">
       {items.map(([label, value]) => (
         <div key={label}>
           <dt className="text-xs text-muted-foreground">{label}</dt>

@@ -111,7 +111,7 @@ export function StepNode({
         </p>
       )}
       {stats && (
-        <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label={`Live counts for ${title}`}>
+        <dl role="group" className="flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label={`Live counts for ${title}`}>
           {COUNTS.filter(([key]) => key !== "sent" || step.type === "send").map(([key, label]) => (
             <div key={key} className="flex gap-1">
               <dt className="text-muted-foreground">{label}</dt>
