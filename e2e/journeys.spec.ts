@@ -71,7 +71,7 @@ test("the abandoned-cart preset builds a journey the builder draws, previews and
   // The path preview decides what the example can decide, and renders the messages on the way.
   const preview = page.getByRole("region", { name: "Preview a path" });
   await expect(preview.getByText("Goes on “When it happens”")).toBeVisible();
-  await expect(preview.getByRole("figure", { name: "Message preview" }).first()).toContainText("Order confirmed");
+  await expect(preview.getByRole("figure", { name: "Message preview" }).first()).toContainText("Hi Maria");
 
   const reports: PageReport[] = [];
   await audit(page, "journey-builder", reports);
@@ -119,7 +119,6 @@ test("a deployed abandoned-cart journey reminds the contact who did not order, a
     await page.reload();
     await expect(table.getByRole("row").filter({ hasText: PHONE_A })).toHaveCount(1, { timeout: 1000 });
   }).toPass({ timeout: 60_000, intervals: [1000] });
-  await expect(table.getByRole("row").filter({ hasText: PHONE_A })).toContainText("Maria");
   await expect(table.getByRole("row").filter({ hasText: PHONE_B })).toHaveCount(0);
 
   // The builder shows the live counts on the nodes.

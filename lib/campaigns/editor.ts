@@ -90,7 +90,10 @@ export function editsDraftRevision(campaign: Pick<CampaignView, "status" | "draf
 
 /** What the builder's form shows: the pending revision when there is one, else the campaign. */
 export function editedConfig(campaign: CampaignView): EditableCampaign {
-  return campaign.draftRevision ?? campaign;
+  const revision = campaign.draftRevision;
+  if (!revision) return campaign;
+  // A revision that does not carry a journey edits the campaign's own.
+  return "journey" in revision ? revision : { ...revision, journey: (campaign as EditableCampaign).journey };
 }
 
 /** The form's values for a campaign (copies, so editing never mutates the campaign). */

@@ -26,6 +26,14 @@ describe("journey presets", () => {
     expect(reminder).toMatchObject({ templateId: "tpl_a", messageConfig: { variables: [{ key: "body.1", attribute: "first_name" }, { key: "body.2", attribute: "cart_url" }] } });
     expect(cart.journey.steps.find((s) => s.id === "reminder")).toMatchObject({ templateId: "" });
   });
+
+  it("fills a positional blank by its number, and a blank it has no attribute for with the template's example", () => {
+    const appointment = { id: "tpl_b", status: "APPROVED", variables: [{ key: "header.1", name: "1" }, { key: "body.1", name: "1" }, { key: "body.3", name: "3", example: "10:30" }] };
+    const { journey } = applyPreset(cart, [appointment]);
+    expect(journey.steps.find((s) => s.id === "reminder")).toMatchObject({
+      messageConfig: { variables: [{ key: "header.1", attribute: "first_name" }, { key: "body.1", attribute: "first_name" }, { key: "body.3", attribute: null, fallback: "10:30" }] },
+    });
+  });
 });
 
 describe("layoutJourney", () => {

@@ -81,7 +81,7 @@ export const JOURNEY_PRESETS: readonly JourneyPreset[] = [
 interface PresetTemplate {
   id: string;
   status: string;
-  variables: { key: string; name: string }[];
+  variables: { key: string; name: string; example?: string }[];
 }
 
 /**
@@ -96,11 +96,12 @@ export function applyPreset(preset: JourneyPreset, templates: readonly PresetTem
     if (step.type !== "send" || !template) return structuredClone(step);
     placeholders.push(step.id);
     const attributes = preset.sendAttributes[step.id] ?? [];
-    const variables = template.variables.map((variable, index) => ({
-      key: variable.key,
-      attribute: attributes.includes(variable.name) ? variable.name : (attributes[index] ?? "phoneNumber"),
-      fallback: null,
-    }));
+    const variables = template.variables.map((variable) => {
+      const position = Number(variable.name);
+      const attribute = attributes.includes(variable.name) ? variable.name : Number.isInteger(position) && position > 0 ? (attributes[position - 1] ?? null) : null;
+      // A blank the preset has no attribute for keeps the template's own example, so the placeholder reads naturally.
+      return { key: variable.key, attribute, fallback: attribute ? null : (variable.example ?? "…") };
+    });
     return { ...step, templateId: template.id, messageConfig: { variables } };
   });
   return { journey: { ...structuredClone(preset.journey), steps }, placeholders };

@@ -11,7 +11,7 @@ import { journeyIssues, serverIssues, SETTINGS, type NodeIssue } from "@/lib/cam
 import type { FieldError } from "@/lib/http/errors";
 import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
-import type { BuilderForm } from "../builder-parts";
+import { CheckList, type BuilderForm } from "../builder-parts";
 import type { SenderOption } from "../campaign-sender-select";
 import type { JourneyEnv } from "./env";
 import { JourneyFlow } from "./journey-flow";
@@ -91,6 +91,7 @@ export function JourneySection({ form, journey, campaignId, deployed, templates,
         )}
       </div>
       {stats && <JourneyTotals totals={stats.totals} />}
+      <CheckList checks={checks.filter((c) => c.path.startsWith("message"))} />
       <JourneyFlow journey={journey} env={env} issues={issues} stats={statsByStep} placeholders={placeholders} actions={actions} />
       <JourneySettings journey={journey} env={env} issues={issues.get(SETTINGS) ?? []} onChange={set} />
     </section>
