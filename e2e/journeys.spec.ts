@@ -80,7 +80,7 @@ test("the abandoned-cart preset builds a journey the builder draws, previews and
 
   // On a phone the ways stack and each folds away.
   await page.setViewportSize({ width: 390, height: 844 });
-  const timeout = flow.getByRole("button", { name: "On timeout" });
+  const timeout = flow.getByRole("button", { name: "On timeout", exact: true });
   await timeout.click();
   await expect(timeout).toHaveAttribute("aria-expanded", "false");
   await expect(flow.getByRole("link", { name: "Continues at “Still not read?”" })).toBeHidden();
@@ -126,4 +126,13 @@ test("a deployed abandoned-cart journey reminds the contact who did not order, a
   const counts = page.getByRole("group", { name: "Live counts for Wait a moment" });
   await expect(counts).toContainText(/entered\s*2/, { timeout: 15_000 });
   await screenshotsAtBothWidths(page, "journey-live");
+
+  // A test run of the journey for one phone, its waits compressed.
+  await page.getByRole("button", { name: "Test journey" }).click();
+  const dialog = page.getByRole("dialog", { name: "Test journey" });
+  await dialog.getByLabel("Phone number").fill("+14155550143");
+  await expect(dialog.getByLabel("Example request body")).toHaveValue(/cart_url/);
+  await dialog.getByLabel("Compress waits").selectOption({ label: "1 hour = 1 second" });
+  await dialog.getByRole("button", { name: "Start test run" }).click();
+  await expect(dialog.getByRole("status").or(dialog.getByRole("link", { name: "campaign logs" }))).toBeVisible();
 });

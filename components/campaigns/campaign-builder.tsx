@@ -264,7 +264,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           )}
           <SourceCard form={form} campaignId={campaign.id} editable={editable} />
           <TriggerNode form={form} checks={checks.filter((c) => c.path.startsWith("trigger"))} knownAttributes={knownAttributes} />
-          <Connector />
+          <Connector label={journey ? "then" : "then send"} />
           {journey ? (
             <JourneySection
               form={form}

@@ -111,7 +111,7 @@ function Ways({ step, branches, props, editing, setEditing }: { step: JourneySte
                 </button>
               </h4>
               <div id={id} hidden={!open}>
-                <BranchList branch={branch} props={props} editing={editing} setEditing={setEditing} after={`on ${branch.label} of ${stepTitle(step)}`} />
+                <BranchList branch={branch} props={props} editing={editing} setEditing={setEditing} after={`at the start of “${branch.label}” under ${stepTitle(step)}`} />
               </div>
             </li>
           );

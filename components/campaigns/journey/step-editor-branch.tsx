@@ -36,7 +36,7 @@ function ConditionRow({ label, condition, env, onChange, onRemove }: { label: st
   const subject = condition.subject;
   const valued = condition.operator !== "exists" && condition.operator !== "not_exists";
   return (
-    <div className="grid items-center gap-2 sm:grid-cols-[10rem_minmax(0,1fr)_9rem_minmax(0,1fr)_auto]">
+    <div className="grid items-center gap-2 @md:grid-cols-2 @3xl:grid-cols-[10rem_minmax(0,1fr)_9rem_minmax(0,1fr)_auto]">
       <NativeSelect aria-label={`${label}: compare`} value={subject.kind} onChange={(e) => onChange({ ...condition, subject: subjectOf(e.target.value as ConditionSubject["kind"], env) })}>
         {Object.entries(SUBJECT_LABELS).map(([kind, text]) => (
           <option key={kind} value={kind}>

@@ -60,7 +60,7 @@ export function SendStepEditor({ step, env, onChange }: { step: SendStep; env: J
             const mapping = step.messageConfig.variables.find((v) => v.key === variable.key);
             const missing = !mapping?.attribute && !mapping?.fallback?.trim();
             return (
-              <div key={variable.key} className="grid items-center gap-2 sm:grid-cols-[8rem_minmax(0,1fr)_minmax(0,1fr)]">
+              <div key={variable.key} className="grid items-center gap-2 @lg:grid-cols-[8rem_minmax(0,1fr)_minmax(0,1fr)]">
                 <span className="font-mono text-sm">{label}</span>
                 <NativeSelect
                   aria-label={`Attribute for ${label}`}

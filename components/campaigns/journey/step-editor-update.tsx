@@ -31,7 +31,7 @@ export function UpdateContactStepEditor({ step, env, onChange }: { step: UpdateS
       <fieldset className="grid gap-2">
         <legend className="mb-1 text-sm font-medium">Set attributes</legend>
         {step.set.map((row, index) => (
-          <div key={index} className="grid items-center gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto]">
+          <div key={index} className="grid items-center gap-2 @md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto]">
             <Input aria-label={`Attribute ${index + 1}`} placeholder="attribute, e.g. vip" list={`attributes-${step.id}`} value={row.attribute} onChange={(e) => setRow(index, { attribute: e.target.value })} />
             <Input aria-label={`Value of attribute ${index + 1}`} placeholder="value" value={row.value === null ? "" : String(row.value)} onChange={(e) => setRow(index, { value: e.target.value })} />
             <Button type="button" variant="ghost" size="icon" aria-label={`Remove attribute ${index + 1}`} onClick={() => onChange({ ...step, set: step.set.filter((_, i) => i !== index) })}>
@@ -48,7 +48,7 @@ export function UpdateContactStepEditor({ step, env, onChange }: { step: UpdateS
           <Plus aria-hidden /> Set another attribute
         </Button>
       </fieldset>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 @md:grid-cols-2">
         <ListChoice legend="Add to lists" chosen={step.addToListIds} env={env} onChange={(addToListIds) => onChange({ ...step, addToListIds })} />
         <ListChoice legend="Remove from lists" chosen={step.removeFromListIds} env={env} onChange={(removeFromListIds) => onChange({ ...step, removeFromListIds })} />
       </div>

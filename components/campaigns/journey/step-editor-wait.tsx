@@ -31,7 +31,7 @@ export function WaitStepEditor({ step, env, onChange }: { step: WaitStep; env: J
       </Row>
       {wait.kind === "duration" && <DurationField label="Wait for" seconds={wait.seconds} onChange={(seconds) => set({ ...wait, seconds })} />}
       {wait.kind === "time_of_day" && (
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-4 @md:grid-cols-2">
           <Row label="Time (24-hour)" htmlFor={`${id}-time`}>
             <Input id={`${id}-time`} type="time" value={wait.time} onChange={(event) => set({ ...wait, time: event.target.value })} />
           </Row>
@@ -41,7 +41,7 @@ export function WaitStepEditor({ step, env, onChange }: { step: WaitStep; env: J
         </div>
       )}
       {wait.kind === "date_attribute" && (
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-4 @md:grid-cols-2">
           <Row label="Date attribute" htmlFor={`${id}-attr`}>
             <NativeSelect id={`${id}-attr`} value={wait.attribute} onChange={(event) => set({ ...wait, attribute: event.target.value })}>
               <option value="">Choose an attribute…</option>

@@ -60,7 +60,7 @@ export function StepNode({
     <article
       id={`step-${step.id}`}
       aria-labelledby={headingId}
-      className={cn("grid scroll-mt-6 gap-3 rounded-xl border bg-card p-4 shadow-xs", issues.length > 0 && "border-destructive/50", placeholder && "ring-2 ring-amber-300")}
+      className={cn("@container grid scroll-mt-6 gap-3 rounded-xl border bg-card p-4 shadow-xs", issues.length > 0 && "border-destructive/50", placeholder && "ring-2 ring-amber-300")}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 items-start gap-3">
