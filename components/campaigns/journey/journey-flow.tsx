@@ -97,8 +97,9 @@ function Ways({ step, branches, props, editing, setEditing }: { step: JourneySte
       return next;
     });
   return (
-    <div className="overflow-x-auto pb-1">
-      <ul className={cn("mt-2 grid gap-3 md:grid-flow-col md:auto-cols-[minmax(18rem,1fr)]")} aria-label={`Ways out of ${stepTitle(step)}`}>
+    // Side by side while the column has room for them (a container query: nested ways stack sooner).
+    <div className="@container pb-1">
+      <ul className="mt-2 grid gap-3 @md:auto-cols-fr @md:grid-flow-col" aria-label={`Ways out of ${stepTitle(step)}`}>
         {branches.map((branch, index) => {
           const open = !closed.has(index);
           const id = `ways-${step.id}-${index}`;
