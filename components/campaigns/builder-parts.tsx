@@ -83,11 +83,11 @@ export function NodeBadge({ step, icon }: { step: number; icon: React.ReactNode 
   );
 }
 
-export function Connector() {
+export function Connector({ label = "then send" }: { label?: string }) {
   return (
     <div className="flex flex-col items-center py-1" aria-hidden>
       <div className="h-5 w-px bg-border" />
-      <span className="rounded-full border bg-background px-2.5 py-0.5 text-xs text-muted-foreground">then send</span>
+      <span className="rounded-full border bg-background px-2.5 py-0.5 text-xs text-muted-foreground">{label}</span>
       <div className="h-4 w-px bg-border" />
       <ArrowDown className="-mt-1 size-4 text-muted-foreground" />
     </div>

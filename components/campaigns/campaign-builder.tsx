@@ -2,15 +2,15 @@
 
 import type { ChannelName } from "@/lib/channels/types";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertCircle, Archive, ArchiveRestore, FileText, Inbox, Info, MessageSquareReply, Play, Rocket } from "lucide-react";
+import { ArchiveRestore, FileText, Inbox, MessageSquareReply, Play, Rocket } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/components/ui/toaster";
 import {
+  builderEditorSchema,
   campaignUpdateBody,
   editedConfig,
   editsDraftRevision,
@@ -23,14 +23,13 @@ import {
 } from "@/lib/campaigns/editor";
 import { samplePayload } from "@/lib/campaigns/sample";
 import { describeSendPolicy } from "@/lib/campaigns/send-policy";
-import { campaignEditorSchema, type CampaignEditorValues } from "@/lib/campaigns/schemas";
+import type { CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { DeploymentDetails } from "@/lib/campaigns/deployment";
 import type { CampaignView } from "@/lib/campaigns/service";
 import type { FieldError } from "@/lib/http/errors";
 import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
-import { ArchiveButton, Banner, CampaignNameField, Connector, LiveDialog, useUnsavedChangesWarning, type BuilderForm } from "./builder-parts";
-import { SendingLimits, WebhookUrls } from "./deployment-details";
+import { ArchiveButton, CampaignNameField, Connector, LiveDialog, useUnsavedChangesWarning, type BuilderForm } from "./builder-parts";
 import { ACTION_DONE, PauseButton, RevisionBanner, type Action } from "./live-edit";
 import { CampaignSenderSelect, useSenderSwitch, type SenderOption } from "./campaign-sender-select";
 import { MessageNode } from "./message-node";
@@ -41,6 +40,11 @@ import { TestSendDialog } from "./test-send-dialog";
 import { TriggerNode } from "./trigger-node";
 import { SourceCard } from "./sources/source-card";
 import { SourceTestCommand } from "./sources/source-test-command";
+import { DeploymentNotices, SenderNotices } from "./builder-notices";
+import { JourneyPreview } from "./journey/journey-preview";
+import { JourneySection } from "./journey/journey-section";
+import { JourneyStart } from "./journey/journey-start";
+import { JourneyTestDialog } from "./journey/journey-test-dialog";
 
 export interface CampaignBuilderProps {
   initialCampaign: CampaignView;
@@ -60,15 +64,19 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
   const [checks, setChecks] = useState<FieldError[]>([]);
   const [busy, setBusy] = useState<null | "save" | "sync" | Action>(null);
   const [liveDialog, setLiveDialog] = useState(false);
+  // The API's refusals of a save that name the journey, shown on its nodes; the preset's stand-in templates.
+  const [journeyChecks, setJourneyChecks] = useState<FieldError[]>([]);
+  const [placeholders, setPlaceholders] = useState<ReadonlySet<string>>(new Set());
   // The version the last response carried (state lags behind within one click's save-then-act).
   const versionRef = useRef(initialCampaign.version);
 
   const form: BuilderForm = useForm<EditorFormValues, unknown, CampaignEditorValues>({
-    resolver: zodResolver(campaignEditorSchema),
+    resolver: zodResolver(builderEditorSchema),
     defaultValues: toFormValues(editedConfig(initialCampaign), initialTemplates, knownAttributes),
     mode: "onChange",
   });
   const { isDirty } = form.formState;
+  const journey = useWatch({ control: form.control, name: "journey" });
   // An active campaign is edited too: saving writes its draft revision, which goes live on publish.
   const editable = campaign.status === "draft" || campaign.status === "paused" || campaign.status === "active";
   const revisionMode = editsDraftRevision(campaign);
@@ -84,6 +92,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
   }
 
   function showServerErrors(errors: FieldError[] | undefined) {
+    setJourneyChecks((errors ?? []).filter((error) => error.path.startsWith("journey")));
     for (const error of errors ?? []) {
       form.setError(formPath(error.path) as never, { type: "server", message: error.message });
     }
@@ -97,13 +106,14 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
       async (values) => {
         const result = await requestJson<CampaignResponse>(`/api/v1/campaigns/${campaign.id}`, {
           method: "PATCH",
-          body: campaignUpdateBody(values, versionRef.current),
+          body: campaignUpdateBody(values as Parameters<typeof campaignUpdateBody>[0], versionRef.current),
         });
         if (!result.ok) {
           showServerErrors(result.problem.errors);
           toast.error(result.problem.detail);
           return;
         }
+        setJourneyChecks([]);
         applyResponse(result.data);
         saved = true;
       },
@@ -212,7 +222,8 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
             <ArchiveRestore aria-hidden /> {busy === "unarchive" ? "Unarchiving…" : "Unarchive"}
           </Button>
         )}
-        {editable && <TestSendDialog campaignId={campaign.id} beforeSend={save} disabled={busy !== null} trigger={exampleRequest} />}
+        {editable && journey && <JourneyTestDialog campaignId={campaign.id} beforeStart={save} disabled={busy !== null} example={() => exampleRequest().example} />}
+        {editable && !journey && <TestSendDialog campaignId={campaign.id} beforeSend={save} disabled={busy !== null} trigger={exampleRequest} />}
         {editable && (
           <Button variant="outline" onClick={onSave} disabled={!isDirty || busy !== null}>
             {busy === "save" ? "Saving…" : campaign.status === "draft" || revisionMode ? "Save draft" : "Save changes"}
@@ -232,23 +243,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
       </CampaignHeader>
 
       <CampaignSenderSelect senders={senders} value={campaign.senderId} disabled={!editable || busy !== null} busy={sendersSwitch.switching} onChange={(id) => void sendersSwitch.switchTo(id)} />
-      {sender.provider === "sandbox" && (
-        <Banner tone="info" icon={<Info aria-hidden />}>
-          <strong className="font-medium">Sandbox mode.</strong> Messages are simulated — nothing reaches a real phone. Connect your number in{" "}
-          <Link href="/settings/whatsapp" className="font-medium underline underline-offset-2">
-            Settings → WhatsApp
-          </Link>{" "}
-          when you are ready to go live.
-        </Banner>
-      )}
-      {senderError && (
-        <Banner tone="error" icon={<AlertCircle aria-hidden />}>
-          {senderError.message}{" "}
-          <Link href="/settings/whatsapp" className="font-medium underline underline-offset-2">
-            Open WhatsApp settings
-          </Link>
-        </Banner>
-      )}
+      <SenderNotices sandbox={sender.provider === "sandbox"} senderError={senderError} />
       {revisionMode && (
         <RevisionBanner
           campaign={campaign}
@@ -259,27 +254,7 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           onDiscard={() => runAction("discard")}
         />
       )}
-      {campaign.status === "archived" && (
-        <Banner tone="muted" icon={<Archive aria-hidden />}>
-          This campaign is archived. Its webhook no longer sends messages; its logs stay available. Unarchive it to edit and deploy it again as a draft.
-        </Banner>
-      )}
-
-      {deployment && (campaign.status === "active" || campaign.status === "paused") && (
-        <Card>
-          <CardHeader>
-            <CardTitle className="text-base">Connect your system</CardTitle>
-            <CardDescription>
-              Send a POST request with a JSON body to either URL. The URLs stay the same when you pause and resume.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-5">
-            <WebhookUrls urls={deployment.webhookUrls} />
-            <SourceTestCommand campaignId={campaign.id} deployment={deployment} />
-            <SendingLimits limits={deployment.limits} />
-          </CardContent>
-        </Card>
-      )}
+      <DeploymentNotices campaignId={campaign.id} status={campaign.status} deployment={deployment} />
 
       <div id="builder-flow" className="grid scroll-mt-6 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <fieldset disabled={!editable} className="grid min-w-0 gap-0">
@@ -289,22 +264,41 @@ export function CampaignBuilder({ initialCampaign, initialDeployment, templates:
           )}
           <SourceCard form={form} campaignId={campaign.id} editable={editable} />
           <TriggerNode form={form} checks={checks.filter((c) => c.path.startsWith("trigger"))} knownAttributes={knownAttributes} />
-          <Connector />
-          <MessageNode
-            form={form}
-            templates={templates}
-            knownAttributes={knownAttributes}
-            checks={checks.filter((c) => c.path.startsWith("message"))}
-            onSync={syncTemplates}
-            syncing={busy === "sync"}
-            editable={editable}
-          />
+          <Connector label={journey ? "then" : "then send"} />
+          {journey ? (
+            <JourneySection
+              form={form}
+              journey={journey}
+              campaignId={campaign.id}
+              deployed={campaign.status !== "draft"}
+              templates={templates}
+              knownAttributes={knownAttributes}
+              senders={senders}
+              checks={[...checks, ...journeyChecks]}
+              placeholders={placeholders}
+              onPlaceholdersChange={setPlaceholders}
+              editable={editable}
+            />
+          ) : (
+            <>
+              <MessageNode
+                form={form}
+                templates={templates}
+                knownAttributes={knownAttributes}
+                checks={checks.filter((c) => c.path.startsWith("message"))}
+                onSync={syncTemplates}
+                syncing={busy === "sync"}
+                editable={editable}
+              />
+              {editable && <JourneyStart form={form} templates={templates} onPlaceholders={setPlaceholders} />}
+            </>
+          )}
           <div className="mt-6">
             <BuilderSendPolicy form={form} disabled={!editable} />
           </div>
         </fieldset>
         <aside className="xl:sticky xl:top-6 xl:self-start">
-          <PreviewPanel form={form} templates={templates} businessName={sender.name} />
+          {journey ? <JourneyPreview form={form} journey={journey} templates={templates} businessName={sender.name} /> : <PreviewPanel form={form} templates={templates} businessName={sender.name} />}
         </aside>
       </div>
 

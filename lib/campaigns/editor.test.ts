@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { FieldError } from "@/lib/http/errors";
 import { parseStrict } from "@/lib/http/request";
 import type { TemplateVariable } from "@/lib/templates/types";
+import { journeySchema } from "./journey";
 import {
   alignVariables,
+  builderEditorSchema,
   alwaysSentAttributes,
   attributeOptions,
   campaignUpdateBody,
@@ -323,6 +325,24 @@ describe("campaignUpdateBody", () => {
   it("sends a cleared template as null", () => {
     const cleared = campaignEditorSchema.parse({ name: "Draft", triggerConfig: { phoneField: "phone", fields: [] }, templateId: null, messageConfig: { variables: [] } });
     expect(campaignUpdateBody(cleared, 1)).toEqual({ name: "Draft", triggerConfig: { phoneField: "phone", phoneFallbacks: [], countryField: null, fields: [], example: null }, templateId: null, messageConfig: { variables: [] }, version: 1 });
+  });
+});
+
+describe("the journey in the builder's form and body", () => {
+  const base = { name: "Cart", triggerConfig: { phoneField: "phone", fields: [] }, templateId: null, messageConfig: { variables: [] } };
+  const journey = journeySchema.parse({ firstStepId: "end_1", steps: [{ id: "end_1", type: "end" }] });
+
+  it("names the journey only for a campaign that has one (or had one and dropped it)", () => {
+    expect("journey" in campaignUpdateBody(builderEditorSchema.parse(base), 1)).toBe(false);
+    expect(campaignUpdateBody(builderEditorSchema.parse({ ...base, journey }), 1)).toMatchObject({ journey });
+    expect(campaignUpdateBody(builderEditorSchema.parse({ ...base, journey: null }), 1)).toMatchObject({ journey: null });
+  });
+
+  it("reads a stored journey into the form, and a campaign without one (or an unreadable one) leaves it out", () => {
+    const campaign = { name: "Cart", triggerConfig: usableTrigger(undefined), templateId: null, messageConfig: { variables: [] } };
+    expect(toFormValues({ ...campaign, journey }, [], []).journey).toEqual(journey);
+    expect("journey" in toFormValues({ ...campaign, journey: null }, [], [])).toBe(false);
+    expect("journey" in toFormValues({ ...campaign, journey: { steps: "nope" } }, [], [])).toBe(false);
   });
 });
 

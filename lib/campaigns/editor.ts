@@ -3,7 +3,10 @@
 import type { FieldError } from "@/lib/http/errors";
 import { attributeText } from "@/lib/templates/resolve";
 import type { TemplateVariable } from "@/lib/templates/types";
+import type { z } from "zod";
+import { journeySchema, parseStoredJourney, type Journey } from "./journey";
 import {
+  campaignEditorSchema,
   isIdentifier,
   PHONE_ATTRIBUTE,
   type CampaignEditorInput,
@@ -18,8 +21,17 @@ import type { CampaignView } from "./service";
 import { canonicalFieldPath, isFieldPath } from "./field-path";
 import { NO_SEND_POLICY, type SendPolicy } from "./send-policy";
 
+/**
+ * The trigger builder's schema: the campaign's, plus the steps after its trigger (absent: the
+ * campaign sends its one message and its journey is left as stored; null: the journey is removed).
+ */
+export const builderEditorSchema = campaignEditorSchema.extend({
+  // The form holds whole documents (every default filled in), so it reads and writes the parsed shape.
+  journey: (journeySchema as unknown as z.ZodType<Journey, Journey>).nullable().optional(),
+});
+
 /** The builder form's values (schema input: what the fields hold while editing). */
-export type EditorFormValues = CampaignEditorInput;
+export type EditorFormValues = CampaignEditorInput & { journey?: Journey | null };
 export type EditorTrigger = EditorFormValues["triggerConfig"];
 export type EditorVariable = EditorFormValues["messageConfig"]["variables"][number];
 
@@ -31,6 +43,8 @@ export interface EditableCampaign {
   messageConfig: MessageConfig;
   respectOptOut?: boolean;
   sendPolicy?: SendPolicy;
+  /** Trigger campaigns: the journey document as stored (read leniently). */
+  journey?: unknown;
 }
 
 /** What the variable mapping needs to know about a template. */
@@ -76,7 +90,10 @@ export function editsDraftRevision(campaign: Pick<CampaignView, "status" | "draf
 
 /** What the builder's form shows: the pending revision when there is one, else the campaign. */
 export function editedConfig(campaign: CampaignView): EditableCampaign {
-  return campaign.draftRevision ?? campaign;
+  const revision = campaign.draftRevision;
+  if (!revision) return campaign;
+  // A revision that does not carry a journey edits the campaign's own.
+  return "journey" in revision ? revision : { ...revision, journey: (campaign as EditableCampaign).journey };
 }
 
 /** The form's values for a campaign (copies, so editing never mutates the campaign). */
@@ -96,7 +113,14 @@ export function toFormValues(campaign: EditableCampaign, templates: TemplateWith
     messageConfig: { variables: template ? alignVariables(template, campaign.messageConfig.variables, attributes) : [] },
     respectOptOut: campaign.respectOptOut ?? true,
     sendPolicy: structuredClone(campaign.sendPolicy ?? NO_SEND_POLICY),
+    ...journeyValue(campaign.journey),
   };
+}
+
+/** A campaign without a journey leaves the member out, so its saves never name one. */
+function journeyValue(stored: unknown): { journey?: Journey } {
+  const journey = parseStoredJourney(stored);
+  return journey ? { journey: structuredClone(journey) } : {};
 }
 
 /** `triggerConfig.fields[0].field` → `triggerConfig.fields.0.field` (react-hook-form paths). */
@@ -169,7 +193,7 @@ export function previewValues(
  * The body of `PATCH /api/v1/campaigns/{id}`: exactly the members the update schema declares,
  * since the REST API refuses unknown ones.
  */
-export function campaignUpdateBody(values: CampaignEditorValues, version: number): UpdateCampaignInput {
+export function campaignUpdateBody(values: CampaignEditorValues & { journey?: Journey | null }, version: number): UpdateCampaignInput & { journey?: Journey | null } {
   return {
     name: values.name,
     triggerConfig: {
