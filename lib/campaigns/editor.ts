@@ -31,7 +31,7 @@ export const builderEditorSchema = campaignEditorSchema.extend({
 });
 
 /** The builder form's values (schema input: what the fields hold while editing). */
-export type EditorFormValues = CampaignEditorInput & { journey?: Journey | null };
+export type EditorFormValues = Omit<CampaignEditorInput, "journey"> & { journey?: Journey | null };
 export type EditorTrigger = EditorFormValues["triggerConfig"];
 export type EditorVariable = EditorFormValues["messageConfig"]["variables"][number];
 
@@ -93,7 +93,8 @@ export function editedConfig(campaign: CampaignView): EditableCampaign {
   const revision = campaign.draftRevision;
   if (!revision) return campaign;
   // A revision that does not carry a journey edits the campaign's own.
-  return "journey" in revision ? revision : { ...revision, journey: (campaign as EditableCampaign).journey };
+  const journey = (revision as { journey?: unknown }).journey;
+  return journey === undefined ? { ...(revision as EditableCampaign), journey: (campaign as EditableCampaign).journey } : revision;
 }
 
 /** The form's values for a campaign (copies, so editing never mutates the campaign). */

@@ -8,8 +8,8 @@ import { useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toaster";
-import { formPath, toFormValues, type EditorFormValues } from "@/lib/campaigns/editor";
-import { campaignEditorSchema, type CampaignEditorValues } from "@/lib/campaigns/schemas";
+import { builderEditorSchema, formPath, toFormValues, type EditorFormValues } from "@/lib/campaigns/editor";
+import type { CampaignEditorValues } from "@/lib/campaigns/schemas";
 import type { FieldError } from "@/lib/http/errors";
 import { requestJson } from "@/lib/http/client";
 import type { TemplateView } from "@/lib/templates/service";
@@ -58,7 +58,7 @@ export function BulkBuilder({ initialCampaign, templates: initialTemplates, know
   const [launch, setLaunch] = useState<{ open: boolean; check: LaunchCheck | null; plan: LaunchPlan }>({ open: false, check: null, plan: { kind: "now" } });
 
   const form: BuilderForm = useForm<EditorFormValues, unknown, CampaignEditorValues>({
-    resolver: zodResolver(campaignEditorSchema),
+    resolver: zodResolver(builderEditorSchema),
     defaultValues: toFormValues(initialCampaign, initialTemplates, knownAttributes),
     mode: "onChange",
   });
