@@ -3,8 +3,10 @@
 // no run.
 import { getDb } from "@/db";
 import { readStrictBody } from "@/lib/http/request";
+import { runJobsSoon } from "@/lib/jobs/soon";
 import { json, onlyMethods, withWorkspace } from "@/lib/routing/route";
 import { ingestEvent } from "./events";
+import { JOURNEY_STEPS_JOB } from "./jobs";
 import { journeyEventSchema } from "./schemas";
 
 export interface PublicJourneyEvent {
@@ -38,6 +40,8 @@ export const eventRoutes = {
       runsEnded: event.runsEnded,
       createdAt: event.createdAt,
     };
+    // Runs it started or woke take their next step right after the response.
+    if (event.runsStarted > 0 || event.contactId !== null) runJobsSoon([JOURNEY_STEPS_JOB]);
     return json(body, { status: 202 });
   }),
 };
