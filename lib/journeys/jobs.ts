@@ -1,4 +1,5 @@
-// The journey runner as a job: after a response (a trigger entered runs) and on the loop. A pass
+// The journey runner as a job: on the loop, and after a response that entered or woke runs (asked for
+// by name: a classic trigger's drain never waits for it). A pass
 // whose next run falls due within a second sleeps until it and runs again, so timers fire to the second.
 import { defineJob } from "@/lib/jobs/types";
 import { runJobsSoon } from "@/lib/jobs/soon";
@@ -26,7 +27,6 @@ export interface JourneyStepsSummary {
 export const journeyStepsJob = defineJob<JourneyStepsSummary>({
   name: JOURNEY_STEPS_JOB,
   every: 0,
-  afterResponseMs: 5_000,
   maxMs: 30_000,
   singleFlight: true,
   run: async (db, { deadline, signal }) => {

@@ -2,6 +2,8 @@
 import { getDb, type Executor } from "@/db";
 import { assertMayTrigger } from "@/lib/api-keys/scope";
 import { ApiError } from "@/lib/http/errors";
+import { runJobsSoon } from "@/lib/jobs/soon";
+import { JOURNEY_STEPS_JOB } from "@/lib/journeys/jobs";
 import { dispatchSoon } from "@/lib/messaging";
 import { json, methodNotAllowed, runAfterResponse, withWorkspace, type BaseContext } from "@/lib/routing/route";
 import { SOURCE_KIND_LABELS } from "@/lib/sources/kinds";
@@ -59,6 +61,7 @@ function recorder(tap: RecordedBodyTap, call: () => Omit<TriggerCall, "body" | "
 }
 
 function answer(db: Executor, requestId: string, outcome: TriggerOutcome): Response {
+  if (outcome.enteredRuns && sendsAfterResponse()) runJobsSoon([JOURNEY_STEPS_JOB]);
   if (outcome.queued) {
     if (sendsAfterResponse()) dispatchSoon();
     if (Math.random() * PRUNE_ONE_IN < 1) {

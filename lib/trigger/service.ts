@@ -112,6 +112,8 @@ export interface TriggerOutcome {
   headers: Record<string, string>;
   /** Messages were queued: the caller should start dispatching after the response. */
   queued: boolean;
+  /** Journey runs entered: the caller should start the runner after the response. */
+  enteredRuns?: boolean;
 }
 
 export const messageLocation = (messageId: string) => `/api/v1/messages/${messageId}`;
@@ -339,8 +341,9 @@ async function journeyTrigger(
     status: 202,
     body: result.body,
     headers: single && single.status === "active" ? { Location: runLocation(single.id) } : {},
-    // The drain after the response runs the journey runner (its first steps) before the dispatch.
-    queued: result.answers.some((a) => a.status === "active"),
+    // The runner takes the first steps right after the response; it asks for the dispatch when it queued messages.
+    queued: false,
+    enteredRuns: result.answers.some((a) => a.status === "active"),
   };
 }
 

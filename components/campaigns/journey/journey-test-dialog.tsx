@@ -22,15 +22,8 @@ const FINISHED = new Set(["completed", "exited", "ended", "failed"]);
 interface TestRun {
   id: string;
   status: string;
-  currentStepId?: string | null;
-  steps?: { stepId: string; outcome?: string; at?: string }[];
-  history?: { stepId: string; outcome?: string; at?: string }[];
-}
-
-function runIdOf(data: unknown): string | null {
-  const d = data as { id?: unknown; runId?: unknown; run?: { id?: unknown } } | null;
-  const id = d?.runId ?? d?.run?.id ?? d?.id;
-  return typeof id === "string" ? id : null;
+  stepId?: string | null;
+  history?: { stepId: string; stepName?: string | null; outcome: string }[];
 }
 
 /** Starts a test run of the journey on screen for one phone, its waits compressed, and follows it. */
@@ -42,24 +35,21 @@ export function JourneyTestDialog({ campaignId, beforeStart, example, disabled }
   const [error, setError] = useState<{ phone?: string; body?: string; form?: string }>({});
   const [starting, setStarting] = useState(false);
   const [run, setRun] = useState<TestRun | null>(null);
-  const [runUnavailable, setRunUnavailable] = useState(false);
 
   useEffect(() => {
-    if (!open || !run || FINISHED.has(run.status) || runUnavailable) return;
+    if (!open || !run || FINISHED.has(run.status)) return;
     const timer = setInterval(async () => {
       const result = await requestJson<TestRun>(`/api/v1/journey-runs/${run.id}`);
       if (result.ok) setRun(result.data);
-      else if (result.status === 404) setRunUnavailable(true);
     }, 1500);
     return () => clearInterval(timer);
-  }, [open, run, runUnavailable]);
+  }, [open, run]);
 
   function onOpenChange(next: boolean) {
     setOpen(next);
     if (next) {
       setBody(JSON.stringify(example(), null, 2));
       setRun(null);
-      setRunUnavailable(false);
       setError({});
     }
   }
@@ -79,22 +69,20 @@ export function JourneyTestDialog({ campaignId, beforeStart, example, disabled }
     setStarting(true);
     try {
       if (!(await beforeStart())) return;
-      const result = await requestJson<unknown>(`/api/v1/campaigns/${campaignId}/journey/test`, { method: "POST", body: { phone: phone.trim(), body: parsed, timeScale: scale } });
+      const result = await requestJson<unknown>(`/api/v1/campaigns/${campaignId}/journey/test`, { method: "POST", body: { phone: phone.trim(), request: parsed, timeScale: scale } });
       if (!result.ok) {
         const phoneError = result.problem.errors?.find((e) => e.path.startsWith("phone"))?.message;
-        setError({ phone: phoneError, form: phoneError ? undefined : result.status === 404 ? "Test runs are not available on this server yet." : result.problem.detail });
+        setError({ phone: phoneError, form: phoneError ? undefined : result.problem.detail });
         return;
       }
       setError({});
-      const id = runIdOf(result.data);
-      setRun(id ? { id, status: "active" } : null);
-      if (!id) setRunUnavailable(true);
+      setRun(result.data as TestRun);
     } finally {
       setStarting(false);
     }
   }
 
-  const history = run?.steps ?? run?.history ?? [];
+  const history = run?.history ?? [];
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
@@ -132,21 +120,20 @@ export function JourneyTestDialog({ campaignId, beforeStart, example, disabled }
             <div role="status" className="grid gap-1 rounded-lg border p-3 text-sm">
               <p>
                 Test run <span className="font-mono text-xs">{run.id}</span>: <strong className="font-medium">{run.status}</strong>
-                {run.currentStepId ? ` · at ${run.currentStepId}` : ""}
+                {run.stepId ? ` · at ${run.stepId}` : ""}
               </p>
               {history.length > 0 && (
                 <ol className="grid gap-0.5 text-xs text-muted-foreground">
                   {history.map((h, i) => (
                     <li key={i}>
-                      {h.stepId}
-                      {h.outcome ? ` — ${h.outcome}` : ""}
+                      {h.stepName ?? h.stepId} — {h.outcome}
                     </li>
                   ))}
                 </ol>
               )}
             </div>
           )}
-          {(runUnavailable || (run && FINISHED.has(run.status))) && (
+          {run && (
             <p className="text-sm">
               Follow the messages it sends in the{" "}
               <Link className="font-medium underline underline-offset-2" href={`/campaigns/${campaignId}/logs`}>
