@@ -53,6 +53,8 @@ export interface CampaignKindDefinition {
     actions: Partial<Record<CampaignAction, LifecycleHandler>>;
     /** The problem answered for an action this kind does not have. */
     unsupported(action: CampaignAction): ApiError;
+    /** Called in the publish transaction once the revision is live (a trigger campaign records its journey's version). */
+    published?(db: Executor, row: CampaignRow): Promise<void>;
     /** Where unarchiving brings a campaign and the columns it resets (pending edits of a draft revision are applied by the skeleton). */
     unarchive(row: CampaignRow): { to: CampaignStatus; columns: CampaignColumns };
   };

@@ -132,6 +132,7 @@ async function publish(db: Executor, workspaceId: string, id: string, options: L
     if (errors.length > 0) throw checksFailed(errors, "before the changes can be published");
     const changes = revisionChanges(liveConfig(row), revision);
     const updated = await updateCampaignRow(tx, row, { ...revisionColumns(revision), draftRevision: null });
+    await campaignKind(row.kind).lifecycle.published?.(tx, updated);
     await auditCampaign(tx, updated, "published", options.actor, { status: updated.status, version: updated.version, changes });
     return viewWithTemplate(tx, updated);
   });

@@ -7,6 +7,7 @@ import { alertsJob } from "@/lib/alerts/jobs";
 import { bulkDispatchHooks, bulkSnapshotJob } from "@/lib/bulk/jobs";
 import { webhookDeliveryJob, webhookPruneJob } from "@/lib/event-webhooks/jobs";
 import { installJobs } from "@/lib/jobs/runner";
+import { journeyStepsJob } from "@/lib/journeys/jobs";
 import { defineJob, type AnyJob } from "@/lib/jobs/types";
 import type { DispatchDeps } from "@/lib/messaging/dispatch-contract";
 import { dispatchJob } from "@/lib/messaging/jobs";
@@ -36,9 +37,11 @@ const stuckSessionsJob = defineJob({
 
 /**
  * Every background job, in the order a drain after a response runs its share of them: the dispatch
- * pass first, then event webhooks (the events of what was just sent).
+ * pass first, then event webhooks (the events of what was just sent). Journey steps come before the
+ * dispatch: the messages a run's first step queues go out in the same drain.
  */
 export const ENGINE_JOBS: readonly AnyJob[] = [
+  journeyStepsJob,
   dispatchJob(dispatchDependencies()),
   webhookDeliveryJob,
   bulkSnapshotJob,

@@ -22,27 +22,49 @@ export interface FinishedRun {
  * journey_runs row) with `status` and `reason`. Returns the runs it ended.
  */
 export async function finishRuns(db: Executor, where: SQL, status: FinishStatus, reason: string): Promise<FinishedRun[]> {
-  return queryRows<FinishedRun>(
-    db,
-    sql`with finished as (
+  return db.transaction(async (tx) => {
+    // Lock first: a run the runner holds is waited for, and the next statement's snapshot then sees
+    // the message its step queued (one statement's snapshot predates that commit and would miss it).
+    await tx.execute(sql`select r.id from journey_runs r where r.status in ('active', 'waiting') and (${where}) order by r.id for update`);
+    return queryRows<FinishedRun>(tx, sql`with ${finishRunsCtes("finished", where, status, reason)} select id, campaign_id, contact_id, step_id from finished`);
+  });
+}
+
+/**
+ * Skips what runs ended inside a larger statement still have queued: that statement may have
+ * waited for the runner to release a run, and its snapshot then misses the message the step queued.
+ */
+export async function skipQueuedOfRuns(db: Executor, runIds: string[], status: FinishStatus, reason: string): Promise<void> {
+  if (runIds.length === 0) return;
+  await db.execute(sql`update messages m set status = 'skipped', error_code = ${SKIP_CODES[status]}, error_reason = ${reason}, updated_at = now()
+    where m.journey_run_id in (select jsonb_array_elements_text(${JSON.stringify(runIds)}::jsonb)) and m.status = 'queued'`);
+}
+
+/**
+ * The CTEs behind `finishRuns`, to end runs inside a larger statement (the trigger's, an event's):
+ * `<name>` returns the ended runs (id, campaign_id, contact_id, step_id); `<name>_history` and
+ * `<name>_skipped` write the history rows and skip their queued messages. `extraSet`: more
+ * assignments (`, column = …`) of the same update.
+ */
+export function finishRunsCtes(name: string, where: SQL, status: FinishStatus, reason: string, extraSet: SQL = sql``): SQL {
+  const finished = sql.raw(name);
+  return sql`${finished} as (
         update journey_runs r
-        set status = ${status}, exit_reason = ${reason}, ended_at = now(), updated_at = now(), due_at = null, wait_token = null
+        set status = ${status}, exit_reason = ${reason}, ended_at = now(), updated_at = now(), due_at = null, wait_token = null${extraSet}
         where r.status in ('active', 'waiting') and (${where})
         returning r.id, r.campaign_id, r.contact_id, r.step_id
       ),
-      history as (
+      ${sql.raw(`${name}_history`)} as (
         insert into journey_run_steps (id, run_id, campaign_id, step_id, outcome, detail)
         select 'jrs_' || substr(md5(random()::text || f.id), 1, 22), f.id, f.campaign_id, coalesce(f.step_id, ''), ${status}, ${reason}
-        from finished f
+        from ${finished} f
       ),
-      skipped as (
+      ${sql.raw(`${name}_skipped`)} as (
         update messages m
         set status = 'skipped', error_code = ${SKIP_CODES[status]}, error_reason = ${reason}, updated_at = now()
-        from finished f
+        from ${finished} f
         where m.journey_run_id = f.id and m.status = 'queued'
-      )
-      select id, campaign_id, contact_id, step_id from finished`,
-  );
+      )`;
 }
 
 /** Ends one run of the workspace by a member or the API; null when it is not going (or not theirs). */

@@ -22,6 +22,9 @@ export interface QueuedMessage {
   draft: Pick<OutboundDraft, "phone" | "senderId" | "template" | "renderedText" | "payload">;
   /** `skipped` with its error code and reason: recorded, never sent. Default `queued`. */
   skip?: { errorCode: string; errorReason: string } | null;
+  /** The journey run and step that send it (lib/journeys); absent for a campaign's one message. */
+  journeyRunId?: string | null;
+  journeyStepId?: string | null;
 }
 
 export interface EnqueueInput {
@@ -40,6 +43,11 @@ export interface EnqueueInput {
   claim?: SQL | null;
   /** Attributes (`name` included) that only fill a contact's missing or empty value; the others replace it. */
   fillWhenEmpty?: readonly string[];
+  /**
+   * More CTEs of the same statement, which may read `upserted` (id, phone_number): what the contacts'
+   * event changes elsewhere (lib/journeys); `select` is returned as `also` by `enqueueMessagesWith`.
+   */
+  also?: { ctes: SQL; select: SQL } | null;
 }
 
 /**
@@ -80,6 +88,8 @@ function messageRecord(m: QueuedMessage) {
     payload: m.draft.payload,
     error_code: m.skip?.errorCode ?? null,
     error_reason: m.skip?.errorReason ?? null,
+    journey_run_id: m.journeyRunId ?? null,
+    journey_step_id: m.journeyStepId ?? null,
   };
 }
 
@@ -88,9 +98,14 @@ function messageRecord(m: QueuedMessage) {
  * With a `claim`, nothing is written unless it returns a row. Returns the number of messages inserted.
  */
 export async function enqueueMessages(db: Executor, input: EnqueueInput): Promise<number> {
+  return (await enqueueMessagesWith(db, input)).inserted;
+}
+
+/** `enqueueMessages`, also answering the value of `input.also.select`. */
+export async function enqueueMessagesWith(db: Executor, input: EnqueueInput): Promise<{ inserted: number; also: unknown }> {
   const claim = input.claim ? sql`claim as (${input.claim}),` : sql``;
   const claimed = input.claim ? sql`where exists (select 1 from claim)` : sql``;
-  const [row] = await queryRows<{ inserted: number }>(
+  const [row] = await queryRows<{ inserted: number; also: unknown }>(
     db,
     sql`with ${claim}
       upserted as (
@@ -104,19 +119,21 @@ export async function enqueueMessages(db: Executor, input: EnqueueInput): Promis
       ),
       inserted as (
         insert into messages (id, workspace_id, campaign_id, contact_id, sender_id, api_key_id, phone_number,
-          template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at, error_code, error_reason)
+          template_name, template_language, rendered_text, payload, status, next_attempt_at, created_at, updated_at, error_code, error_reason,
+          journey_run_id, journey_step_id)
         select m.id, ${input.workspaceId}, ${input.campaignId}, u.id, m.sender_id, ${input.apiKeyId}, m.phone,
           m.template_name, m.template_language, m.rendered_text, m.payload,
           case when m.error_code is null then 'queued' else 'skipped' end, now(),
-          ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz, m.error_code, m.error_reason
+          ${input.createdAt.toISOString()}::timestamptz, ${input.createdAt.toISOString()}::timestamptz, m.error_code, m.error_reason,
+          m.journey_run_id, m.journey_step_id
         from jsonb_to_recordset(${JSON.stringify(input.messages.map(messageRecord))}::jsonb)
           as m(id text, phone text, sender_id text, template_name text, template_language text, rendered_text text, payload jsonb,
-            error_code text, error_reason text)
+            error_code text, error_reason text, journey_run_id text, journey_step_id text)
         join upserted u on u.phone_number = m.phone
         returning 1
-      )
-      select count(*)::int as inserted from inserted`,
+      )${input.also ? sql`, ${input.also.ctes}` : sql``}
+      select count(*)::int as inserted, ${input.also ? input.also.select : sql`null`} as also from inserted`,
     { prepared: true },
   );
-  return Number(row?.inserted ?? 0);
+  return { inserted: Number(row?.inserted ?? 0), also: row?.also ?? null };
 }

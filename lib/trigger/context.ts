@@ -24,6 +24,10 @@ export interface TriggerContextRow {
     respect_opt_out: boolean;
     /** `send_policy -> 'frequencyCap'`: null when the campaign has none. */
     frequency_cap: unknown;
+    /** A journey campaign (lib/journeys): its runs send, the trigger enters them. */
+    has_journey: boolean;
+    /** The journey version new runs enter. */
+    journey_version: number;
   } | null;
   template: { name: string; language: string; status: string; statusReason: string | null; parameterFormat: ParameterFormat; components: unknown[] } | null;
   sender: { id: string } | null;
@@ -38,6 +42,8 @@ export interface TriggerContextRow {
   stored: { request_hash: string; response_status: number; response_body: unknown } | null;
   /** With a frequency cap: messages each requested phone already got inside the cap's period. */
   recent: Record<string, number>;
+  /** The workspace has journeys: an accepted trigger is an event for its contacts' runs (exits, waits, goals). */
+  has_journeys: boolean;
 }
 
 export interface TriggerContextInput {
@@ -65,7 +71,8 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
     : sql`null::jsonb`;
   return sql`with cmp as (
         select c.id, c.kind, c.status, c.version, c.sender_id, c.trigger_config::text as trigger_config, c.message_config::text as message_config,
-               c.rate_limit_per_minute, c.respect_opt_out, c.template_id, c.send_policy -> 'frequencyCap' as frequency_cap
+               c.rate_limit_per_minute, c.respect_opt_out, c.template_id, c.send_policy -> 'frequencyCap' as frequency_cap,
+               c.journey is not null as has_journey, c.journey_version
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
       rl as (${incrementCountersSql(buckets)}),
@@ -105,5 +112,6 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
                and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
                and m.source in ('trigger', 'bulk') and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
              group by ct.phone_number) r)
-        else '{}'::jsonb end as recent`;
+        else '{}'::jsonb end as recent,
+        exists (select 1 from campaigns j where j.workspace_id = ${input.workspaceId} and j.journey_version > 0) as has_journeys`;
 }

@@ -1,7 +1,7 @@
 // `Idempotency-Key` for trigger requests: the first accepted response is stored per campaign and
 // key for 24 hours; a retry with the same body gets it back, a different body gets a 422. A signed
 // source's delivery id is a key too (`source:<id>`), kept 72 hours: shops retry for longer.
-import { sql, type SQL } from "drizzle-orm";
+import { sql, SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { sha256Hex } from "@/lib/crypto/secrets";
@@ -76,8 +76,10 @@ export async function findStoredResponse(db: Executor, campaignId: string, key: 
  * messages insert can depend on it and a concurrent duplicate inserts nothing.
  */
 export function claimKeySql(input: { campaignId: string; key: IdempotencyKey; requestHash: string; status: number; body: unknown }): SQL {
+  // A body computed by the statement itself (a journey's answers, decided by its re-entry rule) comes as SQL.
+  const body = input.body instanceof SQL ? input.body : sql`${JSON.stringify(input.body)}::jsonb`;
   return sql`insert into idempotency_keys as i (campaign_id, key, request_hash, response_status, response_body)
-    values (${input.campaignId}, ${input.key.key}, ${input.requestHash}, ${input.status}, ${JSON.stringify(input.body)}::jsonb)
+    values (${input.campaignId}, ${input.key.key}, ${input.requestHash}, ${input.status}, ${body})
     on conflict (campaign_id, key) do update set
       request_hash = excluded.request_hash,
       response_status = excluded.response_status,

@@ -13,6 +13,7 @@ import { expectVersion, updateCampaignRow } from "@/lib/campaigns/versioned";
 import { conflict, validationFailed, type FieldError } from "@/lib/http/errors";
 import { campaignSenderRow, isSenderConfigured } from "@/lib/senders/service";
 import { getTemplateRow, templateFitsSender } from "@/lib/templates/service";
+import { recordJourneyVersion } from "@/lib/journeys/versions";
 import { deployChecks } from "./checks";
 import { sendTriggerTest } from "./test-send";
 
@@ -46,6 +47,8 @@ async function activate(db: Executor, workspaceId: string, id: string, from: Cam
     const errors = await checkCampaign(tx, workspaceId, row);
     if (errors.length > 0) throw checksFailed(errors, "before the campaign can go live");
     const updated = await updateCampaignRow(tx, row, { status: "active", ...(row.status === "draft" ? { deployedAt: new Date() } : {}) }, inArray(campaigns.status, from));
+    // New runs enter the journey as it goes live (a new version only when it changed).
+    await recordJourneyVersion(tx, id);
     await auditTransition(tx, row, updated, options.actor);
     return viewWithTemplate(tx, updated);
   });
@@ -65,6 +68,9 @@ export const triggerKind: CampaignKindDefinition = {
       deploy: (db, workspaceId, id, options) => activate(db, workspaceId, id, ["draft"], options),
       /** paused → active; the checks run again because a paused campaign may have been edited. */
       resume: (db, workspaceId, id, options) => activate(db, workspaceId, id, ["paused"], options),
+    },
+    published: async (db, row) => {
+      await recordJourneyVersion(db, row.id);
     },
     unsupported: (action: CampaignAction) => conflict(`A trigger campaign has no ${action} action.`, "invalid_status_transition"),
     // Its webhook URLs stay the same; it is deployed again like any draft.

@@ -7,6 +7,13 @@
 //      when a key is sent);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
 //      (`enqueueMessages`, lib/outbox: the one door into `messages`).
+//   For a journey campaign (./journey.ts), statement 3 upserts the contacts and enters their runs
+//   instead (re-entry decided inside it, the claim storing the answers it computes); the journey
+//   document comes from a per-process cache of its immutable versions (one more statement on a
+//   cold cache). When the workspace has journeys (statement 2 says so), statement 3 also ends the
+//   contacts' runs that exit on this campaign, wakes the ones waiting for it and marks conversions
+//   (CTEs through the going-runs contact index): no extra round trip, and none of it for a
+//   workspace without journeys.
 // Each mapped field updates an existing contact by its rule (`updateRuleOf`: always, only when
 // empty, never), inside statement 3's upsert; a skipped message's request changes nothing on its
 // contact (the message still renders with the request's values).
@@ -14,18 +21,22 @@
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
 // contact at the same instant can both pass it (the count is not locked).
+import { sql } from "drizzle-orm";
 import { templateBlockReason } from "@/lib/templates/status";
 import type { Executor } from "@/db";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import { formatPath } from "@/lib/http/problem";
 import { composeFor, type CampaignSending, type MessageTemplatePayload } from "@/lib/outbox/compose";
-import { contactUpserts, enqueueMessages } from "@/lib/outbox/enqueue";
+import { contactUpserts, enqueueMessagesWith } from "@/lib/outbox/enqueue";
 import { updateRuleOf } from "@/lib/campaigns/schemas";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import { assertJsonContentType } from "@/lib/http/body";
+import { contactEventCtes, EXITED_IDS_SQL } from "@/lib/journeys/contact-events";
+import { skipQueuedOfRuns } from "@/lib/journeys/finish";
 import { loadTriggerContext, type TriggerContextRow } from "./context";
+import { enterJourneyFromTrigger, runLocation } from "./journey";
 import { readTriggerBody, triggerBodyFromBytes, type TriggerBody } from "./body";
 import { compiledCampaignConfig } from "./campaign-config";
 import {
@@ -192,6 +203,7 @@ async function processTrigger(
       { extensions: { campaignStatus: campaign.status } },
     );
   }
+  if (campaign.has_journey) return journeyTrigger(db, input, parsed, context, idempotencyKey, requestHash);
   const template = context.template;
   if (!template || template.status !== "APPROVED" || !context.sender) {
     throw new ApiError(
@@ -266,7 +278,7 @@ async function processTrigger(
   });
   const body = parsed.isBatch ? { data: accepted } : accepted[0]!;
   // Round trip 3: contact upserts and message inserts (+ the idempotency claim) in one statement.
-  const inserted = await enqueueMessages(db, {
+  const { inserted, also: exited } = await enqueueMessagesWith(db, {
     workspaceId: input.workspaceId,
     campaignId: campaign.id,
     apiKeyId: input.apiKeyId,
@@ -277,24 +289,65 @@ async function processTrigger(
     fillWhenEmpty: triggerConfig.fields.filter((f) => updateRuleOf(f) === "when_empty").map((f) => f.attribute),
     messages: messages.map((m, i) => ({ id: accepted[i]!.id, draft: m.draft, skip: skips[i] })),
     createdAt,
+    // The campaign's trigger is an event for its contacts' runs of other journeys (exits, waits, goals).
+    also: context.has_journeys
+      ? {
+          ctes: contactEventCtes({ workspaceId: input.workspaceId, token: `campaign:${campaign.id}`, contactIds: sql`select id from upserted`, reason: exitReason(campaign.id) }),
+          select: EXITED_IDS_SQL,
+        }
+      : null,
     claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash: requestHash(), status: 202, body }) : null,
   });
-  if (inserted === 0 && idempotencyKey) {
-    // A concurrent request with the same key won the claim; answer with what it stored.
-    const winner = await findStoredResponse(db, campaign.id, idempotencyKey);
-    if (winner) return replay(winner, idempotencyKey.sameBodyRequired ? requestHash() : winner.requestHash);
-    throw new ApiError(
-      "idempotency_conflict",
-      "A request with this Idempotency-Key is being processed. Retry shortly.",
-      { headers: { "Retry-After": "1" } },
-    );
-  }
+  // Runs the statement waited for (the runner held them) may have queued a message its snapshot missed.
+  if (Array.isArray(exited) && exited.length > 0) await skipQueuedOfRuns(db, exited as string[], "exited", exitReason(campaign.id));
+  if (inserted === 0 && idempotencyKey) return lostClaim(db, campaign.id, idempotencyKey, requestHash);
   return {
     status: 202,
     body,
     headers: parsed.isBatch ? {} : { Location: messageLocation(accepted[0]!.id) },
     queued: accepted.some((m) => m.status === "queued"),
   };
+}
+
+/** Why a run exits on this campaign's trigger. */
+export const exitReason = (campaignId: string) => `The campaign ${campaignId} was triggered for the contact.`;
+
+/** A journey campaign's request: runs enter (./journey.ts); their steps send. */
+async function journeyTrigger(
+  db: Executor,
+  input: TriggerRequest,
+  parsed: Extract<ParsedRequest, { ok: true }>,
+  context: TriggerContextRow,
+  idempotencyKey: IdempotencyKey | null,
+  requestHash: () => string,
+): Promise<TriggerOutcome> {
+  const result = await enterJourneyFromTrigger(db, {
+    workspaceId: input.workspaceId,
+    campaign: context.campaign!,
+    context,
+    items: parsed.items,
+    isBatch: parsed.isBatch,
+    dryRun: input.dryRun,
+    idempotencyKey,
+    requestHash,
+  });
+  if (result.kind === "dry_run") return { status: 200, body: result.body, headers: {}, queued: false };
+  if (result.kind === "claim_lost") return lostClaim(db, context.campaign!.id, idempotencyKey!, requestHash);
+  const single = parsed.isBatch ? null : result.answers[0]!;
+  return {
+    status: 202,
+    body: result.body,
+    headers: single && single.status === "active" ? { Location: runLocation(single.id) } : {},
+    // The drain after the response runs the journey runner (its first steps) before the dispatch.
+    queued: result.answers.some((a) => a.status === "active"),
+  };
+}
+
+/** A concurrent request with the same key won the claim: answer with what it stored. */
+async function lostClaim(db: Executor, campaignId: string, idempotencyKey: IdempotencyKey, requestHash: () => string): Promise<TriggerOutcome> {
+  const winner = await findStoredResponse(db, campaignId, idempotencyKey);
+  if (winner) return replay(winner, idempotencyKey.sameBodyRequired ? requestHash() : winner.requestHash);
+  throw new ApiError("idempotency_conflict", "A request with this Idempotency-Key is being processed. Retry shortly.", { headers: { "Retry-After": "1" } });
 }
 
 /**
@@ -317,8 +370,13 @@ export function unrenderableErrors(
 
 function replay(stored: StoredResponse, requestHash: string): TriggerOutcome {
   const again = replayStoredResponse(stored, requestHash);
-  const single = again.body as Partial<AcceptedMessage> | null;
-  const location: Record<string, string> = single && typeof single.id === "string" ? { Location: messageLocation(single.id) } : {};
+  const single = again.body as { id?: unknown; object?: string; status?: string } | null;
+  const location: Record<string, string> =
+    single && typeof single.id === "string"
+      ? single.object === "journey_run"
+        ? single.status === "active" ? { Location: runLocation(single.id) } : {}
+        : { Location: messageLocation(single.id) }
+      : {};
   return { status: again.status, body: again.body, headers: { ...again.headers, ...location }, queued: false };
 }
 

@@ -1,0 +1,47 @@
+// The journey runner as a job: after a response (a trigger entered runs) and on the loop. A pass
+// whose next run falls due within a second sleeps until it and runs again, so timers fire to the second.
+import { defineJob } from "@/lib/jobs/types";
+import { runJobsSoon } from "@/lib/jobs/soon";
+import { runDueRuns, type RunnerPass } from "./runner";
+
+export const JOURNEY_STEPS_JOB = "journeys.steps";
+/** The dispatch pass (lib/messaging), asked for when a pass queued messages. */
+const DISPATCH_JOB = "messaging.dispatch";
+/** A run due within this long is waited for inside the pass rather than left to the next one. */
+const SLEEP_WITHIN_MS = 1_000;
+const BATCH = 200;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+export interface JourneyStepsSummary {
+  ran: number;
+  steps: number;
+  woken: number;
+}
+
+export const journeyStepsJob = defineJob<JourneyStepsSummary>({
+  name: JOURNEY_STEPS_JOB,
+  every: 0,
+  afterResponseMs: 5_000,
+  maxMs: 30_000,
+  singleFlight: true,
+  run: async (db, { deadline, signal }) => {
+    const total: JourneyStepsSummary = { ran: 0, steps: 0, woken: 0 };
+    while (!signal.aborted && Date.now() < deadline) {
+      const pass: RunnerPass = await runDueRuns(db, { limit: BATCH, deadline });
+      total.ran += pass.ran;
+      total.steps += pass.steps;
+      total.woken += pass.woken;
+      if (pass.ran >= BATCH) continue;
+      if (pass.nextDueMs === null || pass.nextDueMs > SLEEP_WITHIN_MS || Date.now() + pass.nextDueMs >= deadline) break;
+      await sleep(pass.nextDueMs + 5, signal);
+    }
+    if (total.steps > 0) runJobsSoon([DISPATCH_JOB]);
+    return total;
+  },
+  busy: (summary) => summary.ran > 0,
+});

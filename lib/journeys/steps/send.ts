@@ -1,0 +1,106 @@
+// A send step: the step's template rendered for the contact (their attributes merged with the run's),
+// the campaign's send policies (opt-out, frequency cap: a `skipped` message, the run goes on; quiet
+// hours: the dispatcher holds the message), queued through the one door with the run and step named.
+import { sql } from "drizzle-orm";
+import { queryRows } from "@/db/rows";
+import type { SendStep } from "@/lib/campaigns/journey";
+import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
+import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
+import type { OptOutMethod } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
+import { composeFor } from "@/lib/outbox/compose";
+import { enqueueMessages } from "@/lib/outbox/enqueue";
+import type { ParameterFormat } from "@/lib/templates";
+import { templateBlockReason } from "@/lib/templates/status";
+import type { StepContext, StepResult } from "../run";
+
+interface SendContextRow {
+  template: { name: string; language: string; status: string; statusReason: string | null; parameterFormat: ParameterFormat; components: unknown[] } | null;
+  sender: { id: string } | null;
+  contact: { name: string | null; attributes: Record<string, unknown> | null; opted_out_at: string | null; opt_out_method: OptOutMethod | null; opt_out_detail: string | null } | null;
+  campaign: { respect_opt_out: boolean; frequency_cap: unknown } | null;
+  recent: number;
+}
+
+/** Template, sender (the step's, else the campaign's, else the workspace's default), contact and policy in one statement. */
+async function loadSendContext(context: StepContext, step: SendStep): Promise<SendContextRow> {
+  const { run } = context;
+  const [row] = await queryRows<SendContextRow>(
+    context.tx,
+    sql`with cmp as (
+        select c.id, c.sender_id, c.respect_opt_out, c.send_policy -> 'frequencyCap' as frequency_cap from campaigns c
+        where c.id = ${run.campaign_id} and c.workspace_id = ${run.workspace_id}
+      )
+      select
+        (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status, 'statusReason', t.status_reason,
+            'parameterFormat', t.parameter_format, 'components', t.components)
+          from templates t where t.id = ${step.templateId} and t.workspace_id = ${run.workspace_id}) as template,
+        (select jsonb_build_object('id', s.id) from senders s
+          where s.workspace_id = ${run.workspace_id}
+            and ${
+              step.senderId
+                ? sql`s.id = ${step.senderId}`
+                : sql`(s.id = (select cmp.sender_id from cmp) or (select cmp.sender_id from cmp) is null)`
+            }
+          order by s.is_default desc, s.created_at limit 1) as sender,
+        (select jsonb_build_object('name', ct.name, 'attributes', ct.attributes, 'opted_out_at', ct.opted_out_at,
+            'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)
+          from contacts ct where ct.id = ${run.contact_id}) as contact,
+        (select jsonb_build_object('respect_opt_out', cmp.respect_opt_out, 'frequency_cap', cmp.frequency_cap) from cmp) as campaign,
+        case when (select jsonb_typeof(cmp.frequency_cap) from cmp) = 'object' then
+          (select count(*)::int from cmp, messages m
+            where m.contact_id = ${run.contact_id}
+              and coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
+              and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
+              and m.source in ('trigger', 'bulk') and m.status in ('queued', 'sending', 'sent', 'delivered', 'read'))
+        else 0 end as recent`,
+  );
+  return row!;
+}
+
+export async function runSendStep(context: StepContext, step: SendStep): Promise<StepResult> {
+  const { run } = context;
+  const loaded = await loadSendContext(context, step);
+  if (!loaded.template) return { kind: "fail", error: `Step "${step.id}": its template no longer exists.` };
+  if (loaded.template.status !== "APPROVED") {
+    return { kind: "fail", error: `Step "${step.id}": ${templateBlockReason(loaded.template) ?? `the template ${loaded.template.name} is not approved (${loaded.template.status}).`}` };
+  }
+  if (!loaded.sender) return { kind: "fail", error: `Step "${step.id}": ${step.senderId ? "its sender no longer exists." : "the workspace has no sender configured."}` };
+  if (!loaded.contact || !loaded.campaign) return { kind: "fail", error: `Step "${step.id}": the contact or campaign no longer exists.` };
+
+  const composed = composeFor(
+    { workspaceId: run.workspace_id, campaignId: run.campaign_id, senderId: loaded.sender.id, template: loaded.template, messageConfig: step.messageConfig },
+    { phone: run.phone_number, contact: loaded.contact, incoming: run.context.attributes ?? {} },
+  );
+  if (!composed.ok) {
+    const names = composed.missing.map((m) => (m.attribute ? `${m.key} (attribute "${m.attribute}")` : m.key)).join(", ");
+    return { kind: "fail", error: `Step "${step.id}": no value for the template variable ${names}.` };
+  }
+
+  const cap = loaded.campaign.frequency_cap ? frequencyCapSchema.safeParse(loaded.campaign.frequency_cap) : null;
+  const skip =
+    loaded.campaign.respect_opt_out && loaded.contact.opted_out_at
+      ? {
+          errorCode: OPTED_OUT_CODE,
+          errorReason: optOutReason({ optedOutAt: loaded.contact.opted_out_at, method: loaded.contact.opt_out_method, detail: loaded.contact.opt_out_detail }),
+        }
+      : cap?.success && Number(loaded.recent) >= cap.data.limit
+        ? { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) }
+        : null;
+
+  const messageId = newId("msg");
+  await enqueueMessages(context.tx, {
+    workspaceId: run.workspace_id,
+    campaignId: run.campaign_id,
+    apiKeyId: null,
+    contacts: [{ id: newId("ctc"), phone: run.phone_number, name: null, attributes: {} }],
+    messages: [{ id: messageId, draft: composed.draft, skip, journeyRunId: run.id, journeyStepId: step.id }],
+    createdAt: context.now,
+  });
+  return {
+    kind: "next",
+    history: { stepId: step.id, outcome: skip ? "skipped" : "sent", messageId, detail: skip ? `${skip.errorCode}: ${skip.errorReason}` : null },
+    next: step.next,
+    lastMessageId: messageId,
+  };
+}
