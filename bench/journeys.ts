@@ -131,7 +131,7 @@ try {
     if (seen.overdue2s > 0) samplesOver2s++;
     worstOverdue = Math.max(worstOverdue, seen.oldestSeconds);
     const secondsIn = Math.round((Date.now() - dueFrom.getTime()) / 1000);
-    if (secondsIn % 5 === 0 || left === 0) progress.push(`${secondsIn} s: ${RUNS - left} done, ${seen.overdue} overdue (oldest ${round(seen.oldestSeconds)} s)`);
+    if (secondsIn % 15 === 0 || left === 0) progress.push(`${secondsIn} s: ${RUNS - left} done, ${seen.overdue} overdue (oldest ${round(seen.oldestSeconds)} s)`);
     console.log(`    t=${secondsIn}s: ${RUNS - left} of ${RUNS} executed, ${seen.overdue} overdue, the oldest by ${round(seen.oldestSeconds, 2)} s, ${seen.overdue2s} by > 2 s`);
   }
   if (left === RUNS) console.error(`No run was executed. The worker's log:\n${worker?.log().slice(-4000) ?? "(in-process: see the server)"}`);
