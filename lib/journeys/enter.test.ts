@@ -16,6 +16,7 @@ import {
   sendStep,
   triggerJourney,
 } from "@/lib/testing/journey-factories";
+import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
 
 let db: DB;
 beforeAll(async () => {
@@ -159,5 +160,23 @@ describe("entering from the trigger", () => {
     expect((await historyOf(db, waitRun.id)).map((h) => h.outcome)).toEqual(["event", "updated"]);
     const [runRow] = await db.select().from(journeyRuns).where(eq(journeyRuns.id, cartRun.id));
     expect(runRow!.endedAt).not.toBeNull();
+  });
+
+  it("a classic campaign's trigger is an event too: the runs exiting on it end, their queued message skipped", async () => {
+    const fx = await createJourneyFixture((t) => ({ firstStepId: "hello", steps: [sendStep("hello", t, null)] }));
+    const classic = await createTriggerCampaign(fx.workspaceId, fx.templateId);
+    const cart = await addJourneyCampaign(fx, (t) => ({
+      firstStepId: "remind",
+      steps: [sendStep("remind", t, "wait"), { id: "wait", type: "wait", wait: { kind: "duration", seconds: 60 }, next: null }],
+      exitEvents: [{ kind: "campaign", campaignId: classic }],
+    }));
+    const phone = "+14155552671";
+    const run = (await triggerJourney({ ...fx, campaignId: cart }, { phone, first_name: "Jane", order: "A" })).body as { id: string };
+    await runUntilIdle(db);
+    const outcome = await triggerJourney({ ...fx, campaignId: classic }, { phone, first_name: "Jane", order: "A" });
+    expect(outcome.body).toMatchObject({ status: "queued" });
+    expect(await runOf(db, run.id)).toMatchObject({ status: "exited" });
+    const [reminder] = await runMessages(db, run.id);
+    expect(reminder).toMatchObject({ status: "skipped", errorCode: "journey_exited" });
   });
 });

@@ -8,6 +8,7 @@ import { CAMPAIGNS_ENDPOINTS } from "./endpoints/campaigns";
 import { CONTACTS_ENDPOINTS } from "./endpoints/contacts";
 import { CONVERSATIONS_ENDPOINTS } from "./endpoints/conversations";
 import { IMPORTS_ENDPOINTS } from "./endpoints/imports";
+import { JOURNEY_TEST_ENDPOINTS } from "./endpoints/journey-test";
 import { REQUESTS_ENDPOINTS } from "./endpoints/requests";
 import { SENDERS_ENDPOINTS } from "./endpoints/senders";
 import { SOURCES_ENDPOINTS } from "./endpoints/sources";
@@ -37,6 +38,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...CAMPAIGNS_ENDPOINTS,
   ...SOURCES_ENDPOINTS,
   ...BULK_ENDPOINTS,
+  ...JOURNEY_TEST_ENDPOINTS,
   {
     operationId: "getOpenApiDocument",
     method: "GET",

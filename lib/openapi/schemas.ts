@@ -393,7 +393,29 @@ export const acceptedMessageSchema = z.object({
     .meta({ description: "Only on `skipped` messages: why nothing is sent." }),
 });
 
-export const triggerAcceptedSchema = z.union([acceptedMessageSchema, z.object({ data: z.array(acceptedMessageSchema) })]);
+/** A journey campaign's answer per item: the run it entered (its steps send), or why none did. */
+export const acceptedRunSchema = z.object({
+  id: opaqueId("run", "run_2VfH6tKw9mQz4PxL"),
+  object: z.literal("journey_run"),
+  status: z.enum(["active", "skipped"]).meta({
+    description:
+      "`active`: the contact entered the journey at its first step, which runs right after the response. `skipped`: no run; the contact opted out and the campaign respects opt-outs, or the journey's re-entry rule refuses them.",
+  }),
+  campaignId: opaqueId("cmp", EXAMPLE_IDS.campaign),
+  phone,
+  createdAt: timestamp(),
+  error: z
+    .object({ code: z.enum(["opted_out", "journey_reentry"]), reason: z.string().meta({ example: "The contact is already in this journey; it lets a contact in again once their run is over." }) })
+    .optional()
+    .meta({ description: "Only on `skipped` items: why no run entered." }),
+});
+
+export const triggerAcceptedSchema = z.union([
+  acceptedMessageSchema,
+  z.object({ data: z.array(acceptedMessageSchema) }),
+  acceptedRunSchema,
+  z.object({ data: z.array(acceptedRunSchema) }),
+]);
 
 const dryRunItemSchema = z.object({
   status: z.literal("valid"),
@@ -404,9 +426,14 @@ const dryRunItemSchema = z.object({
   attributes: z.record(z.string(), z.unknown()),
 });
 
+/** A journey campaign's dry run: the items validate; its messages are rendered by the steps, later. */
+const journeyDryRunItemSchema = z.object({ status: z.literal("valid"), campaignId: z.string(), phone, attributes: z.record(z.string(), z.unknown()) });
+
 export const triggerDryRunSchema = z.union([
   z.object({ dryRun: z.literal(true), ...dryRunItemSchema.shape }),
   z.object({ dryRun: z.literal(true), data: z.array(dryRunItemSchema) }),
+  z.object({ dryRun: z.literal(true), ...journeyDryRunItemSchema.shape }),
+  z.object({ dryRun: z.literal(true), data: z.array(journeyDryRunItemSchema) }),
 ]);
 
 // ── Me ──────────────────────────────────────────────────────────────────────────────────────

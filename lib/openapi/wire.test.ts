@@ -20,6 +20,7 @@ import { createApiAccount, SAME_ORIGIN, sessionCookie, type ApiAccount } from "@
 import { WireRecorder, type WireCall, type WireResult } from "@/lib/testing/openapi-recorder";
 import { insertInboundRows } from "@/lib/testing/logs-factories";
 import { createTestMessage } from "@/lib/testing/messaging-factories";
+import { setLiveJourney } from "@/lib/testing/journey-factories";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
 import { flushTriggerRequests } from "@/lib/trigger/requests";
 import { GET as getMe } from "@/app/api/v1/me/route";
@@ -318,6 +319,25 @@ describe("the API on the wire", () => {
       }
       expect(status, `${operationId} over the campaign's rate`).toBe(429);
     }
+  });
+
+  it("answers journey requests as documented: a journey campaign's trigger enters runs, a test run", async () => {
+    const db = await getDb();
+    const journeyCampaign = await createTriggerCampaign(fx.workspaceId, fx.templateId, { triggerConfig: TRIGGER_CONFIG, messageConfig: PROMO_MESSAGE_CONFIG });
+    await setLiveJourney(db, journeyCampaign, {
+      firstStepId: "hello",
+      steps: [{ id: "hello", type: "send", templateId: fx.templateId, messageConfig: PROMO_MESSAGE_CONFIG, next: null }],
+    });
+    const params = { id: journeyCampaign };
+    const entered = await call("triggerCampaign", { params, json: { phone: testPhone(), code: "J1" }, expect: 202 });
+    expect(entered.body).toMatchObject({ object: "journey_run", status: "active" });
+    await call("triggerCampaign", { params, json: [{ phone: testPhone(), code: "J2" }, { phone: optedOutPhone, code: "J3" }], expect: 202 });
+    await call("testCampaignJourney", { params, json: { phone: "+14155552671", request: { code: "T" }, timeScale: 60 }, expect: 202 });
+    await call("testCampaignJourney", { params: { id: "cmp_doesnotexist" }, json: { phone: "+14155552671" }, expect: 404 });
+    await call("testCampaignJourney", { params: { id: fx.campaignId }, json: { phone: "+14155552671" }, expect: 409 });
+    await db.update(campaigns).set({ status: "archived" }).where(eq(campaigns.id, journeyCampaign));
+    await call("testCampaignJourney", { params, json: { phone: "+14155552671" }, expect: 409 });
+    await call("testCampaignJourney", { params: { id: triggerCampaignId }, json: { phone: "+14155552671" }, expect: 422 });
   });
 
   it("answers campaign source requests and signed deliveries as documented", async () => {

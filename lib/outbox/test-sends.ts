@@ -14,13 +14,16 @@ export interface TestMessage {
   contactId: string | null;
   /** `skipped` with its error code and reason (the contact opted out): recorded, never sent. */
   skip?: { errorCode: string; errorReason: string } | null;
+  /** A journey test run's send step (lib/journeys). */
+  journeyRunId?: string | null;
+  journeyStepId?: string | null;
 }
 
 /** Stores one test message per entry, `queued` (due now) or `skipped`; returns the stored rows in order. */
 export async function queueTestMessages(db: Executor, input: { workspaceId: string; campaignId: string; messages: TestMessage[] }): Promise<StoredMessage[]> {
   if (input.messages.length === 0) return [];
   const now = new Date();
-  const rows = input.messages.map(({ draft, contactId, skip }) => ({
+  const rows = input.messages.map(({ draft, contactId, skip, journeyRunId, journeyStepId }) => ({
     id: newId("msg"),
     workspaceId: input.workspaceId,
     campaignId: input.campaignId,
@@ -35,6 +38,8 @@ export async function queueTestMessages(db: Executor, input: { workspaceId: stri
     source: "test" as const,
     errorCode: skip?.errorCode ?? null,
     errorReason: skip?.errorReason ?? null,
+    journeyRunId: journeyRunId ?? null,
+    journeyStepId: journeyStepId ?? null,
     nextAttemptAt: now,
     createdAt: now,
     updatedAt: now,

@@ -12,8 +12,9 @@
 //   document comes from a per-process cache of its immutable versions (one more statement on a
 //   cold cache). When the workspace has journeys (statement 2 says so), statement 3 also ends the
 //   contacts' runs that exit on this campaign, wakes the ones waiting for it and marks conversions
-//   (CTEs through the going-runs contact index): no extra round trip, and none of it for a
-//   workspace without journeys.
+//   (CTEs through the going-runs contact index), none of it for a workspace without journeys. Only
+//   when it ended runs, one more statement skips what they queued (a run the runner held while
+//   statement 3 waited for it may have queued a message statement 3's snapshot misses).
 // Each mapped field updates an existing contact by its rule (`updateRuleOf`: always, only when
 // empty, never), inside statement 3's upsert; a skipped message's request changes nothing on its
 // contact (the message still renders with the request's values).

@@ -10,6 +10,7 @@ import type { OptOutMethod } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { composeFor } from "@/lib/outbox/compose";
 import { enqueueMessages } from "@/lib/outbox/enqueue";
+import { queueTestMessages } from "@/lib/outbox/test-sends";
 import type { ParameterFormat } from "@/lib/templates";
 import { templateBlockReason } from "@/lib/templates/status";
 import type { StepContext, StepResult } from "../run";
@@ -88,6 +89,15 @@ export async function runSendStep(context: StepContext, step: SendStep): Promise
         ? { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) }
         : null;
 
+  if (run.entry === "test") {
+    // A test run's messages are test sends: real, never counted, changing no contact.
+    const [stored] = await queueTestMessages(context.tx, {
+      workspaceId: run.workspace_id,
+      campaignId: run.campaign_id,
+      messages: [{ draft: composed.draft, contactId: run.contact_id, skip, journeyRunId: run.id, journeyStepId: step.id }],
+    });
+    return sentResult(step, stored!.id, skip);
+  }
   const messageId = newId("msg");
   await enqueueMessages(context.tx, {
     workspaceId: run.workspace_id,
@@ -97,6 +107,10 @@ export async function runSendStep(context: StepContext, step: SendStep): Promise
     messages: [{ id: messageId, draft: composed.draft, skip, journeyRunId: run.id, journeyStepId: step.id }],
     createdAt: context.now,
   });
+  return sentResult(step, messageId, skip);
+}
+
+function sentResult(step: SendStep, messageId: string, skip: { errorCode: string; errorReason: string } | null): StepResult {
   return {
     kind: "next",
     history: { stepId: step.id, outcome: skip ? "skipped" : "sent", messageId, detail: skip ? `${skip.errorCode}: ${skip.errorReason}` : null },

@@ -48,11 +48,11 @@ export const triggerEndpoint = (path: string, operationId: string, summary: stri
     {
       status: 202,
       description:
-        "Accepted: the message is queued, or `skipped` when the contact opted out (an array body answers `{ data: [...] }`, each item with its own status). A signed delivery whose topic the source does not take: `{ status: \"ignored\", reason }`, nothing sent.",
+        "Accepted: the message is queued, or `skipped` when the contact opted out (an array body answers `{ data: [...] }`, each item with its own status). A journey campaign (one with `journey`) answers a `journey_run` per item instead: the contact entered its first step (`active`), or `skipped` (opted out, or refused by the journey's re-entry rule, error `journey_reentry`); its steps send the messages. A signed delivery whose topic the source does not take: `{ status: \"ignored\", reason }`, nothing sent.",
       schema: z.union([triggerAcceptedSchema, triggerIgnoredSchema]),
       example: { id: EXAMPLE_IDS.message, status: "queued", campaignId: EXAMPLE_IDS.campaign, phone: "+14155552671", createdAt: EXAMPLE_TIME },
       headers: {
-        Location: { description: "`/api/v1/messages/{id}` of the queued message (object bodies).", schema: { type: "string" } },
+        Location: { description: "`/api/v1/messages/{id}` of the queued message (object bodies); `/api/v1/journey-runs/{id}` of the run a journey campaign entered.", schema: { type: "string" } },
         "Idempotent-Replay": { description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key.", schema: { type: "string" } },
         ...rateLimitHeaders,
       },
