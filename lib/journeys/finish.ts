@@ -8,6 +8,13 @@ import { queryRows } from "@/db/rows";
 
 export type FinishStatus = "exited" | "ended" | "failed";
 
+/**
+ * A run's messages that have not left: queued, or held by a dispatcher (waiting in its lane for the
+ * number's next slot) without the in-flight mark a request needs before it leaves. That mark is
+ * fenced on the row still being held (lib/messaging/in-flight.ts), so a skipped one is never sent.
+ */
+const NOT_LEFT = sql`(m.status = 'queued' or (m.status = 'sending' and m.in_flight_at is null))`;
+
 const SKIP_CODES: Record<FinishStatus, string> = { exited: "journey_exited", ended: "journey_ended", failed: "journey_failed" };
 
 export interface FinishedRun {
@@ -36,8 +43,8 @@ export async function finishRuns(db: Executor, where: SQL, status: FinishStatus,
  */
 export async function skipQueuedOfRuns(db: Executor, runIds: string[], status: FinishStatus, reason: string): Promise<void> {
   if (runIds.length === 0) return;
-  await db.execute(sql`update messages m set status = 'skipped', error_code = ${SKIP_CODES[status]}, error_reason = ${reason}, updated_at = now()
-    where m.journey_run_id in (select jsonb_array_elements_text(${JSON.stringify(runIds)}::jsonb)) and m.status = 'queued'`);
+  await db.execute(sql`update messages m set status = 'skipped', error_code = ${SKIP_CODES[status]}, error_reason = ${reason}, locked_until = null, updated_at = now()
+    where m.journey_run_id in (select jsonb_array_elements_text(${JSON.stringify(runIds)}::jsonb)) and ${NOT_LEFT}`);
 }
 
 /**
@@ -61,9 +68,9 @@ export function finishRunsCtes(name: string, where: SQL, status: FinishStatus, r
       ),
       ${sql.raw(`${name}_skipped`)} as (
         update messages m
-        set status = 'skipped', error_code = ${SKIP_CODES[status]}, error_reason = ${reason}, updated_at = now()
+        set status = 'skipped', error_code = ${SKIP_CODES[status]}, error_reason = ${reason}, locked_until = null, updated_at = now()
         from ${finished} f
-        where m.journey_run_id = f.id and m.status = 'queued'
+        where m.journey_run_id = f.id and ${NOT_LEFT}
       )`;
 }
 

@@ -3,14 +3,16 @@
 // whose next run falls due within a second sleeps until it and runs again, so timers fire to the second.
 import { defineJob } from "@/lib/jobs/types";
 import { runJobsSoon } from "@/lib/jobs/soon";
-import { runDueRuns, type RunnerPass } from "./runner";
+import { runDueBatch } from "./batch";
+import type { RunnerPass } from "./runner";
 
 export const JOURNEY_STEPS_JOB = "journeys.steps";
 /** The dispatch pass (lib/messaging), asked for when a pass queued messages. */
 const DISPATCH_JOB = "messaging.dispatch";
 /** A run due within this long is waited for inside the pass rather than left to the next one. */
 const SLEEP_WITHIN_MS = 1_000;
-const BATCH = 200;
+/** Runs claimed by one pass: the common ones are executed set-based in one transaction (batch.ts). */
+const BATCH = 500;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -32,7 +34,7 @@ export const journeyStepsJob = defineJob<JourneyStepsSummary>({
   run: async (db, { deadline, signal }) => {
     const total: JourneyStepsSummary = { ran: 0, steps: 0, woken: 0 };
     while (!signal.aborted && Date.now() < deadline) {
-      const pass: RunnerPass = await runDueRuns(db, { limit: BATCH, deadline });
+      const pass: RunnerPass = await runDueBatch(db, { limit: BATCH, deadline });
       total.ran += pass.ran;
       total.steps += pass.steps;
       total.woken += pass.woken;
