@@ -16,6 +16,7 @@ import { composeFor } from "@/lib/outbox/compose";
 import { enqueueMessages, type QueuedMessage } from "@/lib/outbox/enqueue";
 import type { ParameterFormat } from "@/lib/templates";
 import { scaledDue, TIMER_TOKEN, type RunContext } from "./run";
+import { sendingColumns, sendingCte } from "./steps/send";
 import { advanceRun, type RunnerPass } from "./runner";
 import { loadJourneyVersion } from "./versions";
 import { wakeRuns } from "./wake";
@@ -57,19 +58,7 @@ interface Outcome {
 async function loadGroupContext(tx: Executor, run: ClaimedRun, step: SendStep): Promise<GroupContext> {
   const [row] = await queryRows<GroupContext>(
     tx,
-    sql`with cmp as (
-        select c.id, c.sender_id, c.respect_opt_out, c.send_policy -> 'frequencyCap' as frequency_cap from campaigns c
-        where c.id = ${run.campaign_id} and c.workspace_id = ${run.workspace_id}
-      )
-      select
-        (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status, 'statusReason', t.status_reason,
-            'parameterFormat', t.parameter_format, 'components', t.components)
-          from templates t where t.id = ${step.templateId} and t.workspace_id = ${run.workspace_id}) as template,
-        (select jsonb_build_object('id', s.id) from senders s
-          where s.workspace_id = ${run.workspace_id}
-            and ${step.senderId ? sql`s.id = ${step.senderId}` : sql`(s.id = (select cmp.sender_id from cmp) or (select cmp.sender_id from cmp) is null)`}
-          order by s.is_default desc, s.created_at limit 1) as sender,
-        (select jsonb_build_object('respect_opt_out', cmp.respect_opt_out, 'frequency_cap', cmp.frequency_cap) from cmp) as campaign`,
+    sql`with ${sendingCte(run)} select ${sendingColumns(run, step)}`,
   );
   return row!;
 }

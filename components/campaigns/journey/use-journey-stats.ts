@@ -4,32 +4,9 @@ import { useCallback, useEffect, useState } from "react";
 import { useVisibleInterval } from "@/components/ui/use-visible-interval";
 import { requestJson, type JsonResult } from "@/lib/http/client";
 
-export interface StepStats {
-  stepId: string;
-  entered: number;
-  waiting: number;
-  completed: number;
-  exited: number;
-  failed: number;
-  sent: number;
-}
-
-export interface JourneyStats {
-  version: number;
-  steps: StepStats[];
-  totals: {
-    entered: number;
-    active: number;
-    waiting: number;
-    completed: number;
-    exited: number;
-    ended: number;
-    failed: number;
-    converted: number;
-    conversionRate: number | null;
-    medianSecondsToConvert: number | null;
-  };
-}
+// The answer of GET /api/v1/campaigns/{id}/journey/stats (types only: nothing of the server is bundled).
+export type { JourneyStats, JourneyStepStats as StepStats } from "@/lib/journeys/analytics";
+import type { JourneyStats } from "@/lib/journeys/analytics";
 
 const REFRESH_MS = 5000;
 

@@ -1,7 +1,7 @@
 // A send step: the step's template rendered for the contact (their attributes merged with the run's),
 // the campaign's send policies (opt-out, frequency cap: a `skipped` message, the run goes on; quiet
 // hours: the dispatcher holds the message), queued through the one door with the run and step named.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "@/db/rows";
 import type { SendStep } from "@/lib/campaigns/journey";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
@@ -23,31 +23,36 @@ interface SendContextRow {
   recent: number;
 }
 
+/** A send step's campaign (`cmp`): its number and its send policy. */
+export function sendingCte(run: { campaign_id: string; workspace_id: string }): SQL {
+  return sql`cmp as (
+      select c.id, c.sender_id, c.respect_opt_out, c.send_policy -> 'frequencyCap' as frequency_cap from campaigns c
+      where c.id = ${run.campaign_id} and c.workspace_id = ${run.workspace_id}
+    )`;
+}
+
+/** The step's template, its sender (the step's, else the campaign's, else the workspace's default) and the campaign's policy, as columns. */
+export function sendingColumns(run: { workspace_id: string }, step: SendStep): SQL {
+  return sql`(select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status, 'statusReason', t.status_reason,
+        'parameterFormat', t.parameter_format, 'components', t.components)
+      from templates t where t.id = ${step.templateId} and t.workspace_id = ${run.workspace_id}) as template,
+    (select jsonb_build_object('id', s.id) from senders s
+      where s.workspace_id = ${run.workspace_id}
+        and ${step.senderId ? sql`s.id = ${step.senderId}` : sql`(s.id = (select cmp.sender_id from cmp) or (select cmp.sender_id from cmp) is null)`}
+      order by s.is_default desc, s.created_at limit 1) as sender,
+    (select jsonb_build_object('respect_opt_out', cmp.respect_opt_out, 'frequency_cap', cmp.frequency_cap) from cmp) as campaign`;
+}
+
 /** Template, sender (the step's, else the campaign's, else the workspace's default), contact and policy in one statement. */
 async function loadSendContext(context: StepContext, step: SendStep): Promise<SendContextRow> {
   const { run } = context;
   const [row] = await queryRows<SendContextRow>(
     context.tx,
-    sql`with cmp as (
-        select c.id, c.sender_id, c.respect_opt_out, c.send_policy -> 'frequencyCap' as frequency_cap from campaigns c
-        where c.id = ${run.campaign_id} and c.workspace_id = ${run.workspace_id}
-      )
-      select
-        (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status, 'statusReason', t.status_reason,
-            'parameterFormat', t.parameter_format, 'components', t.components)
-          from templates t where t.id = ${step.templateId} and t.workspace_id = ${run.workspace_id}) as template,
-        (select jsonb_build_object('id', s.id) from senders s
-          where s.workspace_id = ${run.workspace_id}
-            and ${
-              step.senderId
-                ? sql`s.id = ${step.senderId}`
-                : sql`(s.id = (select cmp.sender_id from cmp) or (select cmp.sender_id from cmp) is null)`
-            }
-          order by s.is_default desc, s.created_at limit 1) as sender,
+    sql`with ${sendingCte(run)}
+      select ${sendingColumns(run, step)},
         (select jsonb_build_object('name', ct.name, 'attributes', ct.attributes, 'opted_out_at', ct.opted_out_at,
             'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)
           from contacts ct where ct.id = ${run.contact_id}) as contact,
-        (select jsonb_build_object('respect_opt_out', cmp.respect_opt_out, 'frequency_cap', cmp.frequency_cap) from cmp) as campaign,
         case when (select jsonb_typeof(cmp.frequency_cap) from cmp) = 'object' then
           (select count(*)::int from cmp, messages m
             where m.contact_id = ${run.contact_id}
