@@ -121,6 +121,6 @@ describe("the web app on /api/v1 with its session", () => {
     const csv = await web<string>(LOGS_CSV, "GET", `/api/v1/campaigns/${id}/logs.csv`, { id });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
-    expect(csv.body.split("\r\n")[0]).toBe("created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source");
+    expect(csv.body.split("\r\n")[0]).toBe("created_at,message_id,phone_number,template,message,status,error_code,error_reason,sent_at,delivered_at,read_at,replied_at,direction,source,journey_step");
   });
 });
