@@ -15,7 +15,7 @@ async function downloadCsv(page: Page): Promise<{ fileName: string; rows: Record
   expect(parsed.errors).toEqual([]);
   expect(parsed.meta.fields).toEqual([
     "created_at", "message_id", "phone_number", "template", "message", "status",
-    "error_code", "error_reason", "sent_at", "delivered_at", "read_at", "replied_at", "direction", "source",
+    "error_code", "error_reason", "sent_at", "delivered_at", "read_at", "replied_at", "direction", "source", "journey_step",
   ]);
   return { fileName: download.suggestedFilename(), rows: parsed.data };
 }
