@@ -38,6 +38,8 @@ test("edit a live campaign as a draft, publish it without a pause; archive, find
   // Edit the live campaign: another template with other text. Saving makes a draft revision.
   await page.goto(`/campaigns/${campaignId}`);
   await expect(page.getByText("This campaign is live.")).toBeVisible();
+  // The builder must be hydrated before a select is changed, or React puts the server value back.
+  await page.waitForLoadState("networkidle");
   await page.getByLabel("Template", { exact: true }).selectOption({ label: "shipping_update · en_US · utility" });
   await expect(page.getByLabel("Attribute for Body {{first_name}}")).toHaveValue("name");
   await page.getByLabel("Attribute for Body {{order_number}}").selectOption("order_number");
