@@ -3,7 +3,9 @@
 #   runner (default): the web server alone, `node server.js` from Next's standalone output, no npm
 #                     and no node_modules beyond what the server loads;
 #   tools:            the source and every dependency, for `npm run db:migrate` (run before a new
-#                     version starts: the web server never migrates Postgres) and `npm run worker`.
+#                     version starts: the web server never migrates Postgres) and the worker (its
+#                     default command: `npm run worker`'s script, with node as tini's child so that
+#                     SIGTERM reaches it; npm does not pass the signal on).
 # docker build -t sendstream .                       docker build --target tools -t sendstream-tools .
 ARG NODE_VERSION=20
 

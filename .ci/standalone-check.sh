@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# The standalone server (what the Docker image runs: `node <distDir>/standalone/server.js`, no
-# node_modules beside it) starts on DATABASE_URL, answers /api/health with 200 and a sign-in page,
-# and, sent SIGTERM, exits within Docker's 10 s grace. Needs a production build and a migrated
-# database. Usage: DATABASE_URL=postgres://… [NEXT_DIST_DIR=.next] [PORT=3400] .ci/standalone-check.sh
+# The standalone server (what the Docker image runs: `node server.js` from <distDir>/standalone),
+# copied out of the checkout so that only the files it traced are there, starts on DATABASE_URL,
+# answers /api/health with 200 and a sign-in page, and, sent SIGTERM, exits within Docker's 10 s
+# grace. Needs a production build and a migrated database. Usage: DATABASE_URL=postgres://… [NEXT_DIST_DIR=.next] [PORT=3400] .ci/standalone-check.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 
 : "${DATABASE_URL:?set DATABASE_URL (a migrated Postgres database)}"
 dist=${NEXT_DIST_DIR:-.next}
@@ -13,12 +12,15 @@ port=${PORT:-3400}
 server="$dist/standalone/server.js"
 [ -f "$server" ] || { echo "✗ $server is missing: build first (output: \"standalone\")" >&2; exit 1; }
 log=$(mktemp)
+# Outside the checkout, as in the image: a module tracing missed would otherwise load from ./node_modules.
+app=$(mktemp -d)
+cp -a "$dist/standalone/." "$app/"
+trap 'rm -rf "$app" "$log"' EXIT
 random_hex() { node -e 'console.log(require("node:crypto").randomBytes(32).toString("hex"))'; }
 
-# From /tmp: the server must not lean on the checkout (it changes into its own folder, as in the image).
-(cd /tmp && exec env PORT="$port" HOSTNAME=127.0.0.1 DATABASE_URL="$DATABASE_URL" \
+(cd "$app" && exec env PORT="$port" HOSTNAME=127.0.0.1 DATABASE_URL="$DATABASE_URL" \
   AUTH_SECRET="${AUTH_SECRET:-$(random_hex)}" ENCRYPTION_KEY="${ENCRYPTION_KEY:-$(random_hex)}" \
-  APP_URL="http://127.0.0.1:$port" DISPATCHER="${DISPATCHER:-on}" node "$root/$server") >"$log" 2>&1 &
+  APP_URL="http://127.0.0.1:$port" DISPATCHER="${DISPATCHER:-on}" node server.js) >"$log" 2>&1 &
 pid=$!
 fail() { echo "✗ $*" >&2; echo "--- server log" >&2; cat "$log" >&2; kill -KILL "$pid" 2>/dev/null || true; exit 1; }
 
@@ -50,4 +52,3 @@ wait "$pid" || rc=$?
 # 143: the shutdown deadline's exit code for SIGTERM (lib/shutdown.ts), or the signal's own.
 [ "$rc" = 0 ] || [ "$rc" = 143 ] || fail "exit code $rc after SIGTERM"
 echo "✓ exited $(( ($(date +%s%N) - sent) / 1000000 )) ms after SIGTERM (exit code $rc)"
-rm -f "$log"
