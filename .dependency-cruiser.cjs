@@ -17,7 +17,7 @@ const LAYERS = [
   // Leaves every layer may use. The database (db/, outside lib/) is below all of them.
   {
     name: "base",
-    units: ["env.ts", "logging.ts", "utils.ts", "shutdown.ts", "crypto", "http", "mail", "statuses", "channels", "jobs"],
+    units: ["env.ts", "logging.ts", "utils.ts", "shutdown.ts", "health.ts", "crypto", "http", "mail", "statuses", "channels", "jobs"],
   },
   // Who is calling and what they may do: accounts, sessions, keys, roles, the audit trail, and the
   // route wrapper that ties them together.

@@ -35,16 +35,14 @@ export async function registerNode(): Promise<void> {
     installEngine();
     if (!process.env.VERCEL && !process.env.VITEST && process.env.DISPATCHER !== "off") startEngineLoop();
   }
-  // Runs started after responses stop on shutdown too (the loop stops its own).
   if (!building && !process.env.VITEST) {
-    // Whatever requests and the database do, a signalled server is gone within the deadline.
+    // Whatever requests and the database do, a signalled server is gone within the deadline. Before
+    // it goes, every job run stops (the loop's and those started after responses: a dispatch pass
+    // hands back what it claimed) and the request log's last buffered entries are written.
     const { installShutdownDeadline } = await import("./lib/shutdown");
     const { closeDb } = await import("./db");
-    installShutdownDeadline({ closeDatabase: closeDb });
     const { stopJobs } = await import("./lib/jobs/runner");
-    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void stopJobs());
-    // The request log's last buffered entries are written before the process goes.
     const { flushTriggerRequests } = await import("./lib/trigger/requests");
-    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void flushTriggerRequests());
+    installShutdownDeadline({ closeDatabase: closeDb, finishFirst: () => Promise.all([stopJobs(), flushTriggerRequests()]) });
   }
 }

@@ -15,6 +15,12 @@ const nextConfig: NextConfig = {
   allowedDevOrigins: ["127.0.0.1"],
   // A separate build folder lets several builds (CI, e2e runs) share one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // `<distDir>/standalone/server.js` with only the files the server needs (the Docker image runs
+  // it); `next start` still serves the same build.
+  output: "standalone",
+  // Read at run time from a path built on process.cwd() (the embedded database migrates itself on
+  // start): named here rather than left to tracing.
+  outputFileTracingIncludes: { "/*": ["./db/migrations/**/*"] },
   // `npm run typecheck` (tsc) is the type gate, run by CI before the build; not doing it twice keeps builds fast.
   typescript: { ignoreBuildErrors: true },
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],

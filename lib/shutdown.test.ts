@@ -17,8 +17,8 @@ afterEach(async () => {
   }
 });
 
-/** Starts lib/testing/hung-server.ts, sends it a request that never ends, and resolves with its port. */
-async function startHungServer(env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+/** Starts lib/testing/hung-server.ts and (unless told not to) sends it a request that never ends. */
+async function startHungServer(env: Record<string, string>, { hungRequest = true } = {}): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: string[] }> {
   const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["lib/testing/hung-server.ts"], {
     cwd: root,
     // No server-side limit: the database really does not answer.
@@ -26,6 +26,8 @@ async function startHungServer(env: Record<string, string>): Promise<{ child: Ch
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
+  const output: string[] = [];
+  child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -34,10 +36,11 @@ async function startHungServer(env: Record<string, string>): Promise<{ child: Ch
     });
     child.once("exit", () => reject(new Error("the server exited before listening")));
   });
+  if (!hungRequest) return { child, exited, output };
   // The request stays in flight: `server.close` waits for it.
   fetch(`http://127.0.0.1:${port}/`).catch(() => {});
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  return { child, exited };
+  return { child, exited, output };
 }
 
 const within = <T>(work: Promise<T>, ms: number) =>
@@ -48,6 +51,21 @@ describe("shutdown deadline", () => {
     const { child, exited } = await startHungServer({ HUNG_SERVER_DEADLINE_MS: "1500" });
     child.kill("SIGTERM");
     // 1.5 s deadline; the rest is room for a loaded machine. Without the deadline it never exits.
+    expect(await within(exited, 8_000)).toBe(143);
+  }, 30_000);
+
+  it("an exit asked at once (no request in flight) waits for the work outside requests to end", async () => {
+    const { child, exited, output } = await startHungServer({ HUNG_SERVER_DEADLINE_MS: "8000", HUNG_SERVER_FINISH_MS: "1000" }, { hungRequest: false });
+    const signalled = Date.now();
+    child.kill("SIGTERM");
+    expect(await within(exited, 6_000)).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1_000);
+    expect(output.join("")).toContain("finished");
+  }, 30_000);
+
+  it("work outside requests that never ends does not outlast the deadline", async () => {
+    const { child, exited } = await startHungServer({ HUNG_SERVER_DEADLINE_MS: "1500", HUNG_SERVER_FINISH_MS: "forever" }, { hungRequest: false });
+    child.kill("SIGTERM");
     expect(await within(exited, 8_000)).toBe(143);
   }, 30_000);
 });

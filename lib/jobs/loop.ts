@@ -5,7 +5,7 @@
 // claiming at once, hands back what it holds and gives requests in flight up to 5 s), well within
 // Docker's 10 s grace.
 import { describeError } from "@/lib/logging";
-import { runJob, stopJobs } from "./runner";
+import { jobsState, runJob, stopJobs } from "./runner";
 import type { AnyJob } from "./types";
 
 const POLL_MS = 1_000;
@@ -51,12 +51,14 @@ export function startJobLoop(jobs: AnyJob[], options: { pollMs?: number } = {}):
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
     delete global.__sendstreamJobLoop;
+    jobsState().loop = null;
     await Promise.all([...current, stopJobs()]);
   };
   const onSignal = () => void stop();
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
   global.__sendstreamJobLoop = { stop };
+  jobsState().loop = { startedAt: Date.now(), jobs: jobs.map((job) => ({ name: job.name, every: job.every })) };
   for (const job of jobs) schedule(job, 0);
   return stop;
 }

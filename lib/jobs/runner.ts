@@ -13,6 +13,10 @@ interface JobsState {
   shutdown: AbortController;
   /** When each job last started in this process (the `every` guard). */
   lastStart: Map<string, number>;
+  /** When each job's last run in this process ended, and whether it failed (health). */
+  lastEnd: Map<string, { at: number; failed: boolean }>;
+  /** The in-process loop, while one runs: when it started and the jobs it runs (health). */
+  loop: { startedAt: number; jobs: { name: string; every: number }[] } | null;
   /** Single-flight jobs running now. */
   running: Map<string, Promise<JobRun>>;
   /** Every run in progress (shutdown waits for them). */
@@ -23,7 +27,15 @@ interface JobsState {
 
 export function jobsState(): JobsState {
   const global = globalThis as { __sendstreamJobs?: JobsState };
-  global.__sendstreamJobs ??= { shutdown: new AbortController(), lastStart: new Map(), running: new Map(), inProgress: new Set(), installed: null };
+  global.__sendstreamJobs ??= {
+    shutdown: new AbortController(),
+    lastStart: new Map(),
+    lastEnd: new Map(),
+    loop: null,
+    running: new Map(),
+    inProgress: new Set(),
+    installed: null,
+  };
   return global.__sendstreamJobs;
 }
 
@@ -76,10 +88,12 @@ export function runJob(job: AnyJob, options: RunOptions): Promise<JobRun> {
   const run = (async (): Promise<JobRun> => {
     try {
       const result = await job.run(options.db ?? (await getDb()), { deadline, signal });
+      s.lastEnd.set(job.name, { at: Date.now(), failed: false });
       return { name: job.name, outcome: "ran", startedAt, durationMs: Date.now() - startedAt, result, busy: job.busy?.(result) ?? false };
     } catch (error) {
       const message = describeError(error);
       console.error(`[jobs] ${job.name} failed: ${message}`);
+      s.lastEnd.set(job.name, { at: Date.now(), failed: true });
       return { name: job.name, outcome: "failed", startedAt, durationMs: Date.now() - startedAt, error: message, busy: false };
     }
   })();
