@@ -5,6 +5,7 @@
 // more drain. Never throws.
 import { after } from "next/server";
 import { describeError } from "@/lib/logging";
+import { chainingEnabled, startChainIfDue } from "./chain";
 import { installedJobs, jobsState, runJobs, track } from "./runner";
 import type { AnyJob } from "./types";
 
@@ -50,6 +51,9 @@ function drain(names: string[] | undefined): Promise<void> {
             await runJobs([job], { deadlineMs: job.afterResponseMs ?? job.maxMs ?? NAMED_DEADLINE_MS });
           }
         } while (entry.again);
+        // Serverless: no loop runs after this drain; work it left (a bulk send, a message waiting
+        // for its number's slot) goes on in a chain of cron calls.
+        if (chainingEnabled() && !jobsState().shutdown.signal.aborted) await startChainIfDue();
       } catch (error) {
         console.error(`[jobs] work after a response failed: ${describeError(error)}`);
       } finally {
