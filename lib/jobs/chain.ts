@@ -144,8 +144,9 @@ export async function runChainHop(options: HopOptions): Promise<HopSummary> {
   const db = options.db ?? (await getDb());
   const jobs = options.jobs ?? installedJobs();
   const limitAt = options.startedAt + options.limitMs;
-  const stopClaimingAt = limitAt - (options.stopClaimingBeforeLimitMs ?? STOP_CLAIMING_BEFORE_LIMIT_MS);
-  const handoverAt = stopClaimingAt - (options.handoverLeadMs ?? HANDOVER_LEAD_MS);
+  // Short limits (tests, a small FUNCTION_TIME_LIMIT_MS) keep most of the hop for work.
+  const stopClaimingAt = limitAt - (options.stopClaimingBeforeLimitMs ?? Math.min(STOP_CLAIMING_BEFORE_LIMIT_MS, options.limitMs / 4));
+  const handoverAt = stopClaimingAt - (options.handoverLeadMs ?? Math.min(HANDOVER_LEAD_MS, options.limitMs / 20));
   const pollMs = options.pollMs ?? POLL_MS;
   const cut = new AbortController();
   const cutTimer = setTimeout(() => cut.abort(), Math.max(0, limitAt - Date.now()));
