@@ -1,6 +1,6 @@
 // `npm run bench:serverless`: sending on a serverless platform, where no loop runs and no cron calls
-// come: `next start` with DISPATCHER=off and DISPATCH_CHAIN=on, so background work runs only after
-// responses and in the dispatch chain (lib/jobs/chain.ts: a cron-route hop answers 202, works after the
+// come: `next start` with DISPATCH_CHAIN=on (serverless mode: no in-process loop, as on Vercel), so
+// background work runs only after responses and in the dispatch chain (lib/jobs/chain.ts: a cron-route hop answers 202, works after the
 // response and hands over to the next hop before its time limit). FUNCTION_TIME_LIMIT_MS=60000 cuts every
 // hop's work at 60 s after its request started (as Vercel's maxDuration); the server logs each hop's end,
 // and the bench checks none outlived the limit. Nothing calls the cron route.
@@ -12,7 +12,8 @@
 // Postgres only, in a fresh database of its own (dropped at the end). Results replace the "serverless"
 // section of bench/RESULTS.md.
 //
-// Options: --quick (2,000 contacts), --skip-build (reuse the build in NEXT_DIST_DIR, else build if missing).
+// Options: --quick (2,000 contacts), --skip-build (reuse the build in NEXT_DIST_DIR, else build if missing),
+// --dispatcher-off (also DISPATCHER=off: trigger responses start no send either, only the chain sends).
 // Env: BENCH_DATABASE_URL / DATABASE_URL (server to create the database on), BENCH_PORT, NEXT_DIST_DIR.
 import os from "node:os";
 import postgres from "postgres";
@@ -20,6 +21,7 @@ import { benchDatabaseUrl, BASE_URL, ensureBuild, freshDatabase, sleep, startSer
 
 const QUICK = process.argv.includes("--quick");
 const SKIP_BUILD = process.argv.includes("--skip-build");
+const DISPATCHER_OFF = process.argv.includes("--dispatcher-off");
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? (QUICK ? 2_000 : 20_000));
 const RATE = Number(process.env.BENCH_RATE ?? 80);
 const TRIGGERS_PER_SECOND = Number(process.env.BENCH_TRIGGERS_PER_SECOND ?? 2);
@@ -109,7 +111,7 @@ async function main() {
     server = await startServer({
       DATABASE_URL: url,
       DATABASE_POOL_MAX: "10",
-      DISPATCHER: "off",
+      ...(DISPATCHER_OFF ? { DISPATCHER: "off" } : {}),
       DISPATCH_CHAIN: "on",
       FUNCTION_TIME_LIMIT_MS: String(FUNCTION_LIMIT_MS),
       TRIGGER_KEY_RATE_LIMIT_PER_MINUTE: "1000000",
@@ -223,7 +225,7 @@ async function main() {
       "",
       `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}; load average (1 / 5 / 15 min) ${loadBefore.map((n) => n.toFixed(1)).join(" / ")} before, ${loadAfter
         .map((n) => n.toFixed(1))
-        .join(" / ")} after (the machine is shared with other work). One production build (\`next start\`) on Postgres with \`DISPATCHER=off\` and \`DISPATCH_CHAIN=on\`: no loop, no cron call; work runs only after responses and in the dispatch chain. Every hop's work is cut at ${FUNCTION_LIMIT_MS / 1000} s after its request started (\`FUNCTION_TIME_LIMIT_MS\`, as Vercel's \`maxDuration\`).${QUICK ? " **Quick run** (`--quick`)." : ""}`,
+        .join(" / ")} after (the machine is shared with other work). One production build (\`next start\`) on Postgres with \`DISPATCH_CHAIN=on\`${DISPATCHER_OFF ? " and `DISPATCHER=off` (trigger responses start no send: only the chain sends)" : " (as on Vercel: no loop; trigger responses start a send after them)"}: no cron call; work runs only after responses and in the dispatch chain. Every hop's work is cut at ${FUNCTION_LIMIT_MS / 1000} s after its request started (\`FUNCTION_TIME_LIMIT_MS\`, as Vercel's \`maxDuration\`).${QUICK ? " **Quick run** (`--quick`)." : ""}`,
       "",
       `${CONTACTS.toLocaleString("en-US")} contacts launched through the API (\`POST /api/v1/campaigns/{id}/launch\`, an API key) at ${RATE} msg/s through the sandbox sender (throughput ${Math.ceil(RATE * 1.1)}/s), while ${TRIGGERS_PER_SECOND} trigger requests a second went to a campaign of another workspace (another number) through \`POST /api/campaigns/{id}/trigger\`. Measured from the stored \`sent_at\`/\`created_at\` of each message and the server's log of each hop's end.`,
       "",
