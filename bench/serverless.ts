@@ -87,10 +87,11 @@ async function main() {
   });
   const listId = newId("lst");
   await queryRows(db, sql`insert into contact_lists (id, workspace_id, name) values (${listId}, ${workspaceId}, 'Everyone')`);
+  // Marketing messages go to contacts who agreed to them.
   await queryRows(
     db,
-    sql`insert into contacts (id, workspace_id, phone_number, name, attributes)
-      select 'ctc_sl' || i, ${workspaceId}, '+1415' || lpad(i::text, 7, '0'), 'Customer ' || i, jsonb_build_object('code', 'C' || i)
+    sql`insert into contacts (id, workspace_id, phone_number, name, attributes, consent_status)
+      select 'ctc_sl' || i, ${workspaceId}, '+1415' || lpad(i::text, 7, '0'), 'Customer ' || i, jsonb_build_object('code', 'C' || i), 'subscribed'
       from generate_series(1, ${CONTACTS}) i`,
   );
   await queryRows(db, sql`insert into contact_list_members (list_id, contact_id) select ${listId}, id from contacts where workspace_id = ${workspaceId}`);
