@@ -73,9 +73,10 @@ export async function workDueWithin(db: Executor, withinMs: number, jobs: AnyJob
   return answers.some(Boolean);
 }
 
-/** The origin hops are asked on: APP_URL, else the request's, else Vercel's production or deployment host. */
+/** The origin hops are asked on: APP_URL, else the request's, else Vercel's production domain (a preview: its own host). */
 export function chainOrigin(requestOrigin?: string): string {
-  const vercelHost = process.env.VERCEL_PROJECT_PRODUCTION_URL || process.env.VERCEL_URL;
+  const production = process.env.VERCEL_ENV === "production" ? process.env.VERCEL_PROJECT_PRODUCTION_URL : undefined;
+  const vercelHost = production || process.env.VERCEL_URL;
   return appUrl(requestOrigin ?? (vercelHost ? `https://${vercelHost}` : undefined));
 }
 
@@ -87,7 +88,12 @@ export function httpHopRequester(origin: string): RequestHop {
     try {
       const response = await fetch(`${origin}${CHAIN_PATH}`, {
         method: "POST",
-        headers: { authorization: `Bearer ${secret}`, ...(previous ? { [CHAIN_TOKEN_HEADER]: previous } : {}) },
+        headers: {
+          authorization: `Bearer ${secret}`,
+          ...(previous ? { [CHAIN_TOKEN_HEADER]: previous } : {}),
+          // A deployment behind Vercel's Deployment Protection lets its own calls through with this.
+          ...(process.env.VERCEL_AUTOMATION_BYPASS_SECRET ? { "x-vercel-protection-bypass": process.env.VERCEL_AUTOMATION_BYPASS_SECRET } : {}),
+        },
         signal: AbortSignal.timeout(HOP_ANSWER_TIMEOUT_MS),
       });
       const body = (await response.json().catch(() => ({}))) as { reason?: string };
