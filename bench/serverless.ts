@@ -17,7 +17,7 @@
 // Env: BENCH_DATABASE_URL / DATABASE_URL (server to create the database on), BENCH_PORT, NEXT_DIST_DIR.
 import os from "node:os";
 import postgres from "postgres";
-import { benchDatabaseUrl, BASE_URL, ensureBuild, freshDatabase, sleep, startServer, writeResultsSection, type Server } from "./trigger-support";
+import { benchDatabaseUrl, BASE_URL, ensureBuild, freshDatabase, measureCpu, sleep, startServer, writeResultsSection, type Server } from "./trigger-support";
 
 const QUICK = process.argv.includes("--quick");
 const SKIP_BUILD = process.argv.includes("--skip-build");
@@ -163,24 +163,27 @@ async function main() {
     const ideal = CONTACTS / RATE;
     const giveUpAt = launchedAt + (ideal * 2.5 + 90) * 1000;
     let left = CONTACTS;
-    for (;;) {
-      await sleep(2_000);
-      const [row] = await queryRows<{ left: number; sent: number }>(
-        db,
-        sql`select (select count(*) from messages where campaign_id = ${campaign.id} and status in ('queued', 'sending'))::int
-            + (select coalesce(sum(cardinality(contact_ids)), 0) from bulk_snapshot_chunks where campaign_id = ${campaign.id})::int as left,
-          (select count(*) from messages where campaign_id = ${campaign.id} and sent_at is not null)::int as sent`,
-      );
-      left = Number(row?.left ?? 0);
-      const elapsed = (Date.now() - launchedAt) / 1000;
-      if (Math.round(elapsed) % 20 < 2) console.log(`  ${elapsed.toFixed(0)} s: ${row?.sent} sent, ${left} left, ${hops.length} hops ended`);
-      if (left === 0 && Number(row?.sent) > 0) break;
-      if (Date.now() > giveUpAt) {
-        console.log("Giving up: the bulk send is far behind.");
-        failed = true;
-        break;
+    const { cpu } = await measureCpu(server.child.pid!, async () => {
+      for (;;) {
+        await sleep(2_000);
+        const [row] = await queryRows<{ left: number; sent: number }>(
+          db,
+          sql`select (select count(*) from messages where campaign_id = ${campaign.id} and status in ('queued', 'sending'))::int
+              + (select coalesce(sum(cardinality(contact_ids)), 0) from bulk_snapshot_chunks where campaign_id = ${campaign.id})::int as left,
+            (select count(*) from messages where campaign_id = ${campaign.id} and sent_at is not null)::int as sent`,
+        );
+        left = Number(row?.left ?? 0);
+        const elapsed = (Date.now() - launchedAt) / 1000;
+        if (Math.round(elapsed) % 20 < 2) console.log(`  ${elapsed.toFixed(0)} s: ${row?.sent} sent, ${left} left, ${hops.length} hops ended`);
+        if (left === 0 && Number(row?.sent) > 0) break;
+        if (Date.now() > giveUpAt) {
+          console.log("Giving up: the bulk send is far behind.");
+          failed = true;
+          break;
+        }
       }
-    }
+    });
+    const sendingS = (Date.now() - launchedAt) / 1000;
     stop = true;
     await producer;
     // The last triggers' drains.
@@ -220,11 +223,11 @@ async function main() {
     const hopsOk = hops.length > 0 && maxHopMs <= FUNCTION_LIMIT_MS;
     console.log({ span, spanS, launchToLastS, ideal, peak, latency, twice, sentTriggers, refusedTriggers, hops: hops.length, maxHopMs, endings: Object.fromEntries(endings) });
     const loadAfter = os.loadavg();
-    const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+    const cpuModel = os.cpus()[0]?.model ?? "unknown CPU";
     lines.push(
       "## Serverless (chained dispatch) (`npm run bench:serverless`)",
       "",
-      `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}; load average (1 / 5 / 15 min) ${loadBefore.map((n) => n.toFixed(1)).join(" / ")} before, ${loadAfter
+      `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${cpuModel}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}; load average (1 / 5 / 15 min) ${loadBefore.map((n) => n.toFixed(1)).join(" / ")} before, ${loadAfter
         .map((n) => n.toFixed(1))
         .join(" / ")} after (the machine is shared with other work). One production build (\`next start\`) on Postgres with \`DISPATCH_CHAIN=on\`${DISPATCHER_OFF ? " and `DISPATCHER=off` (trigger responses start no send: only the chain sends)" : " (as on Vercel: no loop; trigger responses start a send after them)"}: no cron call; work runs only after responses and in the dispatch chain. Every hop's work is cut at ${FUNCTION_LIMIT_MS / 1000} s after its request started (\`FUNCTION_TIME_LIMIT_MS\`, as Vercel's \`maxDuration\`).${QUICK ? " **Quick run** (`--quick`)." : ""}`,
       "",
@@ -236,6 +239,7 @@ async function main() {
       `| bulk: most sends in any 1-second window | **${peak?.peak}** | ≤ ${RATE} | ${peakOk ? "pass" : "FAIL"} |`,
       `| bulk: sent of recipients | ${span?.sent} of ${CONTACTS} (${twice?.n} rows claimed more than once: handed back at a hop's end or the limit, each sent once) | all, once | ${Number(span?.sent) === CONTACTS ? "pass" : "FAIL"} |`,
       `| triggers: queued → sent (${latency?.n} sent of ${latency?.stored} stored; ${sentTriggers} requests, ${refusedTriggers} not answered 202) | p50 ${Number(latency?.p50).toFixed(2)} s, **p99 ${Number(latency?.p99).toFixed(2)} s**, max ${Number(latency?.max).toFixed(2)} s; ${latency?.over} at 2 s or more | p99 < ${TARGETS.triggerP99S} s | ${triggerOk ? "pass" : "FAIL"} |`,
+      `| CPU while sending (${sendingS.toFixed(0)} s; 2 cores = ${(2 * sendingS).toFixed(0)} CPU-s) | server ${cpu.server.toFixed(0)} CPU-s (${((100 * cpu.server) / sendingS).toFixed(0)} % of a core), Postgres ${cpu.postgres.toFixed(0)} CPU-s (${((100 * cpu.postgres) / sendingS).toFixed(0)} %), this bench ${cpu.client.toFixed(0)} CPU-s | | |`,
       `| chain: hops | ${hops.length} hops ended (${[...endings].map(([ending, n]) => `${n} ${ending}`).join(", ")}); the longest ran ${(maxHopMs / 1000).toFixed(1)} s after its request started | none past ${FUNCTION_LIMIT_MS / 1000} s | ${hopsOk ? "pass" : "FAIL"} |`,
       "",
     );
