@@ -12,7 +12,10 @@ import { createTestAccount } from "@/lib/testing/factories";
 import { fakeChannels } from "@/lib/testing/fake-channels";
 import { createTestMessage, createTestMessages, setSenderThroughput } from "@/lib/testing/messaging-factories";
 import { acceptChainCall, CHAIN_LEASE, CHAIN_TOKEN_HEADER, httpHopRequester, runChainHop, startChainIfDue, type RequestHop } from "./chain";
-import { leaseHeld, takeLease } from "./lease";
+import { installEngine } from "@/lib/engine/jobs";
+import { leaseHeld, releaseLease, takeLease } from "./lease";
+import { installJobs } from "./runner";
+import { jobsSettled, runJobsSoon } from "./soon";
 import { defineJob } from "./types";
 
 const SECRET = "chain-secret-for-tests-0123456789";
@@ -186,5 +189,28 @@ describe("starting a chain after a drain or a cron call", () => {
     await takeLease(db, { name: CHAIN_LEASE, holder: "live-hop", ttlMs: 60_000 });
     expect(await startChainIfDue({ requestHop, db })).toBe("already running");
     expect(requestHop).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("a drain after a response in serverless mode", () => {
+  it("leaves the work to a running chain, and does it itself when none runs", async () => {
+    process.env.DISPATCH_CHAIN = "on";
+    const db = await getDb();
+    let runs = 0;
+    installJobs([defineJob({ name: "test.after-response", every: 0, afterResponseMs: 1_000, run: async () => ++runs })]);
+    try {
+      await takeLease(db, { name: CHAIN_LEASE, holder: "live-hop", ttlMs: 60_000 });
+      runJobsSoon();
+      await sleep(50);
+      await jobsSettled();
+      expect(runs).toBe(0);
+      await releaseLease(db, CHAIN_LEASE, "live-hop");
+      runJobsSoon();
+      await sleep(50);
+      await jobsSettled();
+      expect(runs).toBe(1);
+    } finally {
+      installEngine();
+    }
   });
 });

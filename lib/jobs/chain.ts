@@ -245,6 +245,16 @@ function scheduleAfterResponse(work: () => Promise<unknown>): void {
   }
 }
 
+/** A chain holds the lease now (false when the database cannot tell). */
+export async function chainRunning(db?: Executor): Promise<boolean> {
+  try {
+    return await leaseHeld(db ?? (await getDb()), CHAIN_LEASE);
+  } catch (error) {
+    console.error(`[jobs] chain: reading the lease failed: ${describeError(error)}`);
+    return false;
+  }
+}
+
 /**
  * Starts a chain when work is due within the horizon and none runs (after a drain, after a cron
  * call). Serverless mode only; never throws. Answers what it did.

@@ -5,7 +5,7 @@
 // more drain. Never throws.
 import { after } from "next/server";
 import { describeError } from "@/lib/logging";
-import { chainingEnabled, startChainIfDue } from "./chain";
+import { chainingEnabled, chainRunning, startChainIfDue } from "./chain";
 import { installedJobs, jobsState, runJobs, track } from "./runner";
 import type { AnyJob } from "./types";
 
@@ -45,6 +45,10 @@ function drain(names: string[] | undefined): Promise<void> {
         do {
           entry.again = false;
           if (jobsState().shutdown.signal.aborted) break;
+          // Serverless: a running chain does this work (its passes claim within a second). A drain
+          // beside it would compete for the same messages (a bulk send's) and keep this function
+          // running for its whole deadline.
+          if (chainingEnabled() && (await chainRunning())) return;
           // One after another, in registry order: the events of what was just sent go out after the sends.
           for (const job of selected(names)) {
             if (jobsState().shutdown.signal.aborted) break;
