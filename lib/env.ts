@@ -48,7 +48,7 @@ export const envSchema = z.object({
   /** Serverless mode (lib/jobs/chain.ts): `on` without Vercel, `off` to turn it off on Vercel. */
   DISPATCH_CHAIN: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).optional()),
   /** How long a hop of the dispatch chain may run (ms), when lower than the cron route's maxDuration. */
-  FUNCTION_TIME_LIMIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5_000).max(900_000).optional()),
+  FUNCTION_TIME_LIMIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(900_000).optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;
