@@ -1,4 +1,6 @@
 import { eq } from "drizzle-orm";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { queryRows } from "@/db/rows";
@@ -7,6 +9,7 @@ import { bulkSnapshotChunks } from "@/db/schema";
 import { launchBulkCampaign } from "@/lib/bulk/launch";
 import { bulkStatusCounts, createBulkFixture } from "@/lib/bulk/test-fixtures";
 import { ENGINE_JOBS } from "@/lib/engine";
+import { resetEnvCache } from "@/lib/env";
 import { CHAIN_LEASE, CHAIN_TOKEN_HEADER } from "@/lib/jobs/chain";
 import { leaseHeld } from "@/lib/jobs/lease";
 import { createTestAccount } from "@/lib/testing/factories";
@@ -78,12 +81,14 @@ describe("/api/cron/dispatch in serverless mode (the dispatch chain)", () => {
   beforeEach(() => {
     process.env.DISPATCH_CHAIN = "on";
     process.env.CRON_SECRET = SECRET;
-    // A hop of a few seconds; it asks for its next hop on a port nothing listens on (refused at once).
+    // A hop of a few seconds; it asks for its next hop on port 9, which fetch refuses at once.
     process.env.FUNCTION_TIME_LIMIT_MS = "4000";
     process.env.APP_URL = "http://127.0.0.1:9";
+    resetEnvCache();
   });
   afterEach(async () => {
     for (const name of ["DISPATCH_CHAIN", "FUNCTION_TIME_LIMIT_MS", "APP_URL"]) delete process.env[name];
+    resetEnvCache();
     await queryRows(await getDb(), sql`delete from engine_leases`);
   });
 
@@ -116,4 +121,29 @@ describe("/api/cron/dispatch in serverless mode (the dispatch chain)", () => {
     expect(await sent()).toBe(true);
     expect(await leaseHeld(await getDb(), CHAIN_LEASE)).toBe(false);
   }, 30_000);
+
+  it("GET (the daily cron) runs a full pass, then starts a chain on APP_URL when work is due soon", async () => {
+    const calls: http.IncomingHttpHeaders[] = [];
+    const server = http.createServer((request, response) => {
+      calls.push(request.headers);
+      response.writeHead(202, { "content-type": "application/json" }).end(JSON.stringify({ chained: true, hop: "x" }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    process.env.APP_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    resetEnvCache();
+    try {
+      const account = await createTestAccount();
+      // A retry due in 30 s: not for this pass, but within the chain's horizon.
+      await createTestMessage({ workspaceId: account.workspaceId, nextAttemptAt: new Date(Date.now() + 30_000) });
+      const response = await call(GET, `Bearer ${SECRET}`);
+      expect(response.status).toBe(200);
+      expect((await response.json()).chain).toBe("started");
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.authorization).toBe(`Bearer ${SECRET}`);
+      expect(calls[0]![CHAIN_TOKEN_HEADER]).toBeUndefined();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 120_000);
 });
