@@ -29,11 +29,13 @@ export async function registerNode(): Promise<void> {
     console.log(`▲ Sendstream: demo login ${DEMO_USER.email} / ${DEMO_USER.password}`);
   }
   // The job registry (lib/engine): drains after responses run from it. Its in-process loop runs on
-  // long-running servers; Vercel uses the cron route instead.
+  // long-running servers; Vercel uses the cron route and its dispatch chain instead.
   if (!building) {
     const { installEngine, startEngineLoop } = await import("./lib/engine");
     installEngine();
-    if (!process.env.VERCEL && !process.env.VITEST && process.env.DISPATCHER !== "off") startEngineLoop();
+    const { chainingEnabled } = await import("./lib/jobs/chain");
+    // Serverless mode (Vercel, DISPATCH_CHAIN=on) runs the registry in the dispatch chain instead.
+    if (!process.env.VERCEL && !chainingEnabled() && !process.env.VITEST && process.env.DISPATCHER !== "off") startEngineLoop();
   }
   if (!building && !process.env.VITEST) {
     // Whatever requests and the database do, a signalled server is gone within the deadline. Before

@@ -762,6 +762,17 @@ export const throughputLanes = pgTable("throughput_lanes", {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Leases on background work that must run in one place at a time, across every process: `jobs.chain`
+ * (the serverless dispatch chain, lib/jobs/chain.ts). Taken and handed over with one statement each;
+ * a holder that died lets its lease expire.
+ */
+export const engineLeases = pgTable("engine_leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: at("expires_at").notNull(),
+});
+
 /** Fixed-window request counters shared by every server instance. */
 export const rateLimitCounters = pgTable("rate_limit_counters", {
   bucket: text("bucket").primaryKey(),

@@ -45,6 +45,10 @@ export const envSchema = z.object({
   WEBHOOKS_ALLOW_PRIVATE_URLS: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
   SENDSTREAM_SEED: z.preprocess(emptyToUndefined, z.enum(["true", "false"]).optional()),
   VERCEL: z.string().optional(),
+  /** Serverless mode (lib/jobs/chain.ts): `on` without Vercel, `off` to turn it off on Vercel. */
+  DISPATCH_CHAIN: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).optional()),
+  /** How long a hop of the dispatch chain may run (ms), when lower than the cron route's maxDuration. */
+  FUNCTION_TIME_LIMIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(900_000).optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;

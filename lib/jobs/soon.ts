@@ -5,6 +5,7 @@
 // more drain. Never throws.
 import { after } from "next/server";
 import { describeError } from "@/lib/logging";
+import { chainingEnabled, chainRunning, startChainIfDue } from "./chain";
 import { installedJobs, jobsState, runJobs, track } from "./runner";
 import type { AnyJob } from "./types";
 
@@ -44,12 +45,19 @@ function drain(names: string[] | undefined): Promise<void> {
         do {
           entry.again = false;
           if (jobsState().shutdown.signal.aborted) break;
+          // Serverless: a running chain does this work (its passes claim within a second). A drain
+          // beside it would compete for the same messages (a bulk send's) and keep this function
+          // running for its whole deadline.
+          if (chainingEnabled() && (await chainRunning())) return;
           // One after another, in registry order: the events of what was just sent go out after the sends.
           for (const job of selected(names)) {
             if (jobsState().shutdown.signal.aborted) break;
             await runJobs([job], { deadlineMs: job.afterResponseMs ?? job.maxMs ?? NAMED_DEADLINE_MS });
           }
         } while (entry.again);
+        // Serverless: no loop runs after this drain; work it left (a bulk send, a message waiting
+        // for its number's slot) goes on in a chain of cron calls.
+        if (chainingEnabled() && !jobsState().shutdown.signal.aborted) await startChainIfDue();
       } catch (error) {
         console.error(`[jobs] work after a response failed: ${describeError(error)}`);
       } finally {

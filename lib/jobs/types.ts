@@ -30,6 +30,11 @@ export interface Job<R = unknown> {
   singleFlight?: boolean;
   /** True when the run found work (the loop runs the job again at once rather than after a pause). */
   busy?(result: R): boolean;
+  /**
+   * Whether this job has work due now or within `withinMs` (one cheap query): on serverless
+   * platforms the dispatch chain (chain.ts) keeps going while some job says yes.
+   */
+  dueWithin?(db: Executor, withinMs: number): Promise<boolean>;
 }
 
 /** A job with its result type erased, as the registry holds it. */

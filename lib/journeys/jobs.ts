@@ -1,6 +1,8 @@
 // The journey runner as a job: on the loop, and after a response that entered or woke runs (asked for
 // by name: a classic trigger's drain never waits for it). A pass
 // whose next run falls due within a second sleeps until it and runs again, so timers fire to the second.
+import { sql } from "drizzle-orm";
+import { queryRows } from "@/db/rows";
 import { defineJob } from "@/lib/jobs/types";
 import { runJobsSoon } from "@/lib/jobs/soon";
 import { runDueBatch } from "./batch";
@@ -46,4 +48,13 @@ export const journeyStepsJob = defineJob<JourneyStepsSummary>({
     return total;
   },
   busy: (summary) => summary.ran > 0,
+  // The runner's own claim index (journey_runs_due_idx).
+  dueWithin: async (db, withinMs) => {
+    const [row] = await queryRows<{ due: boolean }>(
+      db,
+      sql`select exists (select 1 from journey_runs where status in ('active', 'waiting')
+            and due_at <= now() + ${withinMs} * interval '1 millisecond') as due`,
+    );
+    return Boolean(row?.due);
+  },
 });
