@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { newId } from "@/lib/crypto/random";
 import { jobsHealth, STALLED_AFTER_MS } from "./health";
@@ -8,7 +8,16 @@ import { defineJob } from "./types";
 
 const unique = (name: string) => `test.${name}.${newId("job")}`;
 
-afterEach(() => vi.restoreAllMocks());
+// The mode follows the environment (VERCEL, DISPATCH_CHAIN): each test states the one it runs in.
+beforeEach(() => {
+  vi.stubEnv("VERCEL", undefined);
+  vi.stubEnv("DISPATCH_CHAIN", undefined);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 describe("jobsHealth", () => {
   it("without a loop in the process: off, with the age of the last run and the jobs whose last run failed", async () => {
@@ -30,13 +39,14 @@ describe("jobsHealth", () => {
     expect(jobsHealth().failing).not.toContain(broken.name);
   });
 
-  it("on Vercel the cron route runs the jobs: serverless", () => {
+  it("on Vercel, or with DISPATCH_CHAIN=on, the dispatch chain runs the jobs: serverless", () => {
     vi.stubEnv("VERCEL", "1");
-    try {
-      expect(jobsHealth().mode).toBe("serverless");
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    expect(jobsHealth().mode).toBe("serverless");
+    vi.stubEnv("DISPATCH_CHAIN", "off");
+    expect(jobsHealth().mode).toBe("off");
+    vi.stubEnv("VERCEL", undefined);
+    vi.stubEnv("DISPATCH_CHAIN", "on");
+    expect(jobsHealth().mode).toBe("serverless");
   });
 
   it("in the loop: a job with no run ended for its `every` plus a minute is stalled", async () => {

@@ -1,5 +1,6 @@
 import { answerChainCall, runCronCall } from "@/lib/engine/chain";
 import { CHAIN_TOKEN_HEADER, chainingEnabled } from "@/lib/jobs/chain";
+import { originOfRequest } from "@/lib/http/origin";
 import { assertCronAuthorized } from "@/lib/messaging/cron";
 import { json, withPublic } from "@/lib/routing/route";
 
@@ -13,16 +14,16 @@ const noStore = { "Cache-Control": "no-store" };
 
 export const GET = withPublic(async ({ request }) => {
   assertCronAuthorized(request.headers.get("authorization"), process.env.CRON_SECRET);
-  return json(await runCronCall(new URL(request.url).origin), { headers: noStore });
+  return json(await runCronCall(originOfRequest(request)), { headers: noStore });
 });
 
 export const POST = withPublic(async ({ request }) => {
   const startedAt = Date.now();
   assertCronAuthorized(request.headers.get("authorization"), process.env.CRON_SECRET);
-  if (!chainingEnabled()) return json(await runCronCall(new URL(request.url).origin), { headers: noStore });
+  if (!chainingEnabled()) return json(await runCronCall(originOfRequest(request)), { headers: noStore });
   const { status, body } = await answerChainCall({
     previous: request.headers.get(CHAIN_TOKEN_HEADER),
-    requestOrigin: new URL(request.url).origin,
+    requestOrigin: originOfRequest(request),
     startedAt,
     maxDurationS: maxDuration,
   });
