@@ -1,6 +1,6 @@
 "use client";
 
-import { useIsClient } from "./use-is-client";
+import { useIsClient } from "@/components/ui/use-is-client";
 import { formatInstant } from "./zoned-time";
 
 /** An instant in the viewer's own time zone (known only in the browser; UTC until then). */

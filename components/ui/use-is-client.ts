@@ -4,7 +4,7 @@ import { useSyncExternalStore } from "react";
 
 const subscribe = () => () => {};
 
-/** False while rendering on the server and hydrating, true afterwards (for the viewer's time zone and clock). */
+/** False while rendering on the server and hydrating, true afterwards (the viewer's time zone and clock; controls that must not take input React would drop). */
 export function useIsClient(): boolean {
   return useSyncExternalStore(
     subscribe,
