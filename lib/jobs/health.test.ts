@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { newId } from "@/lib/crypto/random";
 import { jobsHealth, STALLED_AFTER_MS } from "./health";
@@ -8,16 +8,11 @@ import { defineJob } from "./types";
 
 const unique = (name: string) => `test.${name}.${newId("job")}`;
 
-// The mode follows the environment (VERCEL, DISPATCH_CHAIN): each test states the one it runs in.
-beforeEach(() => {
-  vi.stubEnv("VERCEL", undefined);
-  vi.stubEnv("DISPATCH_CHAIN", undefined);
-});
+// The mode follows the environment (VERCEL, DISPATCH_CHAIN): the tests hand it over rather than
+// change the process's.
+const NO_PLATFORM = {};
 
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
+afterEach(() => vi.restoreAllMocks());
 
 describe("jobsHealth", () => {
   it("without a loop in the process: off, with the age of the last run and the jobs whose last run failed", async () => {
@@ -26,7 +21,7 @@ describe("jobsHealth", () => {
     const broken = defineJob({ name: unique("broken"), every: 0, run: async () => { throw new Error("boom"); } });
     await runJob(ok, { deadlineMs: 1_000 });
     await runJob(broken, { deadlineMs: 1_000 });
-    const health = jobsHealth(Date.now() + 5_000);
+    const health = jobsHealth(Date.now() + 5_000, NO_PLATFORM);
     expect(health.mode).toBe("off");
     expect(health.lastPassAgeMs).toBeGreaterThanOrEqual(5_000);
     expect(health.lastPassAgeMs).toBeLessThan(6_000);
@@ -40,13 +35,9 @@ describe("jobsHealth", () => {
   });
 
   it("on Vercel, or with DISPATCH_CHAIN=on, the dispatch chain runs the jobs: serverless", () => {
-    vi.stubEnv("VERCEL", "1");
-    expect(jobsHealth().mode).toBe("serverless");
-    vi.stubEnv("DISPATCH_CHAIN", "off");
-    expect(jobsHealth().mode).toBe("off");
-    vi.stubEnv("VERCEL", undefined);
-    vi.stubEnv("DISPATCH_CHAIN", "on");
-    expect(jobsHealth().mode).toBe("serverless");
+    expect(jobsHealth(Date.now(), { VERCEL: "1" }).mode).toBe("serverless");
+    expect(jobsHealth(Date.now(), { VERCEL: "1", DISPATCH_CHAIN: "off" }).mode).toBe("off");
+    expect(jobsHealth(Date.now(), { DISPATCH_CHAIN: "on" }).mode).toBe("serverless");
   });
 
   it("in the loop: a job with no run ended for its `every` plus a minute is stalled", async () => {
@@ -72,6 +63,6 @@ describe("jobsHealth", () => {
     } finally {
       await stop();
     }
-    expect(jobsHealth().mode).toBe("off");
+    expect(jobsHealth(Date.now(), NO_PLATFORM).mode).toBe("off");
   });
 });

@@ -18,12 +18,12 @@ export interface JobsHealth {
   failing: string[];
 }
 
-export function jobsHealth(now = Date.now()): JobsHealth {
+export function jobsHealth(now = Date.now(), env: Record<string, string | undefined> = process.env): JobsHealth {
   const { lastEnd, loop } = jobsState();
   const ends = [...lastEnd.values()].map((end) => end.at);
   const lastPassAgeMs = ends.length > 0 ? Math.max(0, now - Math.max(...ends)) : null;
   const failing = [...lastEnd].filter(([, end]) => end.failed).map(([name]) => name).sort();
-  if (!loop) return { mode: chainingEnabled() ? "serverless" : "off", lastPassAgeMs, stalled: [], failing };
+  if (!loop) return { mode: chainingEnabled(env) ? "serverless" : "off", lastPassAgeMs, stalled: [], failing };
   const stalled = loop.jobs
     .filter((job) => {
       // A run that ended before the loop started (a drain after a response) does not count for it.
