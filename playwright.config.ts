@@ -14,10 +14,6 @@ if (!process.env.DATABASE_URL) {
 // Mail (password reset links) goes to a file the tests read: see e2e/mail.ts.
 process.env.E2E_MAIL_FILE ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sendstream-e2e-mail-")), "outbox.jsonl");
 
-// Debian's headless shell (chromium-headless-shell) renders pages with the same engine as the full
-// browser for less CPU (no browser UI, no GPU process); the full browser when it is not installed.
-const chromium = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
-
 const next = "node node_modules/next/dist/bin/next";
 const build = process.env.E2E_SKIP_BUILD ? "" : `${next} build && `;
 
@@ -44,7 +40,7 @@ export default defineConfig({
       use: {
         ...devices["Desktop Chrome"],
         launchOptions: {
-          executablePath: chromium,
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
           args: ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
         },
       },
