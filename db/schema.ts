@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  date,
   boolean,
   foreignKey,
   index,
@@ -528,7 +529,50 @@ export const messages = pgTable(
     index("messages_journey_run_idx").on(t.journeyRunId).where(sql`journey_run_id is not null`),
     // Alerts: the failures of the last minutes (failed rows only, a small index).
     index("messages_failed_at_idx").on(t.failedAt).where(sql`status = 'failed'`),
+    // Test sends: listed in the logs but never counted, so the logs count them apart (few rows).
+    index("messages_test_idx").on(t.workspaceId, t.campaignId).where(sql`source = 'test'`),
   ],
+);
+
+/**
+ * Exact message counts per campaign, UTC day of creation and status (test sends and replies left
+ * out: the funnel's messages), so no page counts a campaign's messages row by row. Statement
+ * triggers on `messages` (migration 0037) write what each insert, status change, reply mark or
+ * delete changes into `campaign_message_count_deltas` in the same transaction; the
+ * `campaigns.counts` job folds deltas into this table. Readers add both in one statement
+ * (lib/campaigns/counts.ts), so a count is exact at every moment, folded or not.
+ */
+export const campaignMessageCounts = pgTable(
+  "campaign_message_counts",
+  {
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    status: text("status", { enum: messageStatuses }).notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull(),
+    replied: bigint("replied", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.day, t.status] }), index("campaign_message_counts_workspace_idx").on(t.workspaceId)],
+);
+
+/**
+ * What message writes changed in `campaign_message_counts`, not folded in yet. Append-only: writers
+ * never wait on each other's counter rows (no lock, no deadlock between a claim and a status
+ * webhook). No foreign key: the fold drops the deltas of a deleted campaign.
+ */
+export const campaignMessageCountDeltas = pgTable(
+  "campaign_message_count_deltas",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    campaignId: text("campaign_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    status: text("status", { enum: messageStatuses }).notNull(),
+    messages: integer("messages").notNull(),
+    replied: integer("replied").notNull(),
+  },
+  (t) => [index("campaign_message_count_deltas_scope_idx").on(t.workspaceId, t.campaignId)],
 );
 
 /**

@@ -1,10 +1,10 @@
-// A bulk campaign's progress, cheap enough to poll every few seconds on a million messages: counts per
-// status read from the (campaign_id, status, sent_at) index, the rate of the last 10 s from the same
-// index, failure reasons from the failed rows only, replies from the replied index (replied rows only).
+// A bulk campaign's progress, cheap enough to poll every few seconds on a million messages: the
+// maintained counts (lib/campaigns/counts.ts) with the replies, the rate of the last 10 s from the
+// (campaign_id, status, sent_at) index, failure reasons from the failed rows only.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
-import type { MessageStatus } from "@/db/schema";
+import { countsByCampaign } from "@/lib/campaigns/counts";
 import { funnelFromStatusCounts, funnelTotal, pendingSnapshotCounts, withPendingSnapshot, type Funnel } from "@/lib/campaigns/funnel";
 import { campaignSenderRow } from "@/lib/senders/service";
 import { loadBulkCampaignRow } from "./launch";
@@ -26,19 +26,9 @@ export interface BulkProgress {
 export async function getBulkProgress(db: Executor, workspaceId: string, id: string, now: Date = new Date()): Promise<BulkProgress> {
   const row = await loadBulkCampaignRow(db, workspaceId, id);
   const since = new Date(now.getTime() - RATE_WINDOW_MS).toISOString();
-  const counts = await queryRows<{ status: MessageStatus; count: number | string }>(
-    db,
-    sql`select status, count(*)::int as count from messages where campaign_id = ${row.id} and source = 'bulk' group by status`,
-  );
-  const byStatus: Partial<Record<MessageStatus, number>> = {};
-  for (const c of counts) byStatus[c.status] = Number(c.count);
-  // Apart from the status counts, which the (campaign_id, status, sent_at) index answers alone.
-  const [replied] = await queryRows<{ count: number | string }>(
-    db,
-    sql`select count(*)::int as count from messages where campaign_id = ${row.id} and replied_at is not null and source = 'bulk'`,
-  );
+  const counted = (await countsByCampaign(db, workspaceId, [row.id])).get(row.id);
   const pending = (await pendingSnapshotCounts(db, [row.id])).get(row.id);
-  const funnel = withPendingSnapshot(funnelFromStatusCounts(byStatus, Number(replied?.count ?? 0)), pending);
+  const funnel = withPendingSnapshot(funnelFromStatusCounts(counted?.counts ?? {}, counted?.replied ?? 0), pending);
 
   const [recent] = await queryRows<{ count: number | string }>(
     db,

@@ -5,6 +5,7 @@ import { queryRows } from "@/db/rows";
 import { bulkSnapshotChunks, campaigns, contacts, messages } from "@/db/schema";
 import { getCampaign, listCampaigns } from "@/lib/campaigns/service";
 import { countLogStatuses } from "@/lib/logs/query";
+import { insertCampaignRow } from "@/lib/testing/logs-factories";
 import { runBulkHousekeeping } from "./housekeeping";
 import { launchBulkCampaign } from "./launch";
 import { cancelBulkCampaign } from "./lifecycle";
@@ -122,11 +123,12 @@ describe("bulk snapshot in chunks", () => {
     });
     const db = await getDb();
     const [sender] = await queryRows<{ id: string }>(db, sql`select id from senders where workspace_id = ${fixture.workspaceId}`);
-    // 247 recipients in the last 24 h: room for 3 of the 5 sendable contacts.
+    // 247 recipients in the last 24 h (another campaign's): room for 3 of the 5 sendable contacts.
+    const earlier = await insertCampaignRow(fixture.workspaceId, { name: "Earlier" });
     await queryRows(
       db,
       sql`insert into messages (id, workspace_id, campaign_id, sender_id, phone_number, template_name, template_language, rendered_text, status, source, sent_at)
-        select 'msg_seed' || i || ${fixture.campaignId}, ${fixture.workspaceId}, ${fixture.campaignId}, ${sender!.id}, '+1415555' || lpad(i::text, 4, '0'), 'promo', 'en_US', 'Hi', 'sent', 'trigger', now() - interval '1 hour'
+        select 'msg_seed' || i || ${fixture.campaignId}, ${fixture.workspaceId}, ${earlier.id}, ${sender!.id}, '+1415555' || lpad(i::text, 4, '0'), 'promo', 'en_US', 'Hi', 'sent', 'trigger', now() - interval '1 hour'
         from generate_series(1, 247) i`,
     );
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId, { snapshotChunkSize: 2, allowTierWait: true });

@@ -1,10 +1,12 @@
 // The one cumulative funnel of a campaign's messages: a read message was also sent and delivered,
 // so sent ≥ delivered ≥ read; replied, failed and skipped apart; test sends never counted. The campaigns
 // list, the campaign page, bulk progress, the logs and the API's counts all count through here.
+// Unfiltered scopes read the maintained counts (counts.ts); filtered ones (a phone, dates) count rows.
 import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { messages, type MessageStatus } from "@/db/schema";
+import { countsByCampaign, countsByDay, countsTogether, type StatusCounts } from "./counts";
 
 export interface Funnel {
   /** Not sent yet: queued (due, retrying or held) or being sent. */
@@ -88,12 +90,20 @@ function funnelWhere(scope: FunnelScope): SQL {
 export async function countFunnelsByCampaign(db: Executor, scope: FunnelScope): Promise<Map<string, Funnel>> {
   const result = new Map<string, Funnel>();
   if (scope.campaignIds?.length === 0) return result;
+  if (!scope.where) {
+    for (const [campaignId, { counts, replied }] of await countsByCampaign(db, scope.workspaceId, scope.campaignIds)) {
+      result.set(campaignId, funnelFromStatusCounts(counts, replied));
+    }
+    const pending = await pendingSnapshotCounts(db, scope.campaignIds ?? [...result.keys()]);
+    for (const [campaignId, counts] of pending) result.set(campaignId, withPendingSnapshot(result.get(campaignId) ?? emptyFunnel(), counts));
+    return result;
+  }
   const rows = await db
     .select({ campaignId: messages.campaignId, status: messages.status, count: sql<number>`count(*)::int`, replied: repliedCount })
     .from(messages)
     .where(funnelWhere(scope))
     .groupBy(messages.campaignId, messages.status);
-  const byCampaign = new Map<string, { counts: Partial<Record<MessageStatus, number>>; replied: number }>();
+  const byCampaign = new Map<string, StatusCounts>();
   for (const row of rows) {
     if (row.campaignId === null) continue;
     const entry = byCampaign.get(row.campaignId) ?? { counts: {}, replied: 0 };
@@ -102,10 +112,6 @@ export async function countFunnelsByCampaign(db: Executor, scope: FunnelScope): 
     byCampaign.set(row.campaignId, entry);
   }
   for (const [campaignId, { counts, replied }] of byCampaign) result.set(campaignId, funnelFromStatusCounts(counts, replied));
-  if (!scope.where) {
-    const pending = await pendingSnapshotCounts(db, scope.campaignIds ?? [...result.keys()]);
-    for (const [campaignId, counts] of pending) result.set(campaignId, withPendingSnapshot(result.get(campaignId) ?? emptyFunnel(), counts));
-  }
   return result;
 }
 
@@ -117,16 +123,19 @@ export function withPendingSnapshot(funnel: Funnel, pending: PendingSnapshotCoun
 
 /** The funnel of every message in the scope together (one campaign, or the whole workspace). */
 export async function countFunnel(db: Executor, scope: FunnelScope): Promise<Funnel> {
-  const rows = await db
-    .select({ status: messages.status, count: sql<number>`count(*)::int`, replied: repliedCount })
-    .from(messages)
-    .where(funnelWhere(scope))
-    .groupBy(messages.status);
-  const funnel = funnelFromStatusCounts(
-    Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])),
-    rows.reduce((sum, row) => sum + Number(row.replied), 0),
-  );
-  if (scope.where) return funnel;
+  if (scope.where) {
+    const rows = await db
+      .select({ status: messages.status, count: sql<number>`count(*)::int`, replied: repliedCount })
+      .from(messages)
+      .where(funnelWhere(scope))
+      .groupBy(messages.status);
+    return funnelFromStatusCounts(
+      Object.fromEntries(rows.map((row) => [row.status, Number(row.count)])),
+      rows.reduce((sum, row) => sum + Number(row.replied), 0),
+    );
+  }
+  const { counts, replied } = await countsTogether(db, scope.workspaceId, scope.campaignIds);
+  const funnel = funnelFromStatusCounts(counts, replied);
   const campaignIds =
     scope.campaignIds ??
     (await queryRows<{ campaign_id: string }>(db, sql`select distinct campaign_id from bulk_snapshot_chunks where workspace_id = ${scope.workspaceId}`)).map((r) => r.campaign_id);
@@ -187,6 +196,14 @@ export async function messagesPerDay(
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = new Date(today - (days - 1) * DAY_MS);
   const end = new Date(today + DAY_MS);
+  const keys = Array.from({ length: days }, (_, i) => new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10));
+  if (!scope.where) {
+    const byDay = await countsByDay(db, scope.workspaceId, scope.campaignIds, keys[0]!, keys.at(-1)!);
+    return keys.map((key) => {
+      const funnel = funnelFromStatusCounts(byDay.get(key)?.counts ?? {});
+      return { day: key, total: funnelTotal(funnel), sent: funnel.sent, failed: funnel.failed };
+    });
+  }
   const day = sql<string>`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
   const rows = await db
     .select({
@@ -199,8 +216,7 @@ export async function messagesPerDay(
     .where(and(funnelWhere(scope), gte(messages.createdAt, start), lt(messages.createdAt, end)))
     .groupBy(day);
   const byDay = new Map(rows.map((row) => [row.day, row]));
-  return Array.from({ length: days }, (_, i) => {
-    const key = new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+  return keys.map((key) => {
     const row = byDay.get(key);
     return { day: key, total: Number(row?.total ?? 0), sent: Number(row?.sent ?? 0), failed: Number(row?.failed ?? 0) };
   });

@@ -5,6 +5,7 @@ import type { Executor } from "@/db/types";
 import { endStuckSessions } from "@/db/stuck-sessions";
 import { alertsJob } from "@/lib/alerts/jobs";
 import { bulkDispatchHooks, bulkSnapshotJob } from "@/lib/bulk/jobs";
+import { campaignCountsJob } from "@/lib/campaigns/jobs";
 import { webhookDeliveryJob, webhookPruneJob } from "@/lib/event-webhooks/jobs";
 import { installJobs } from "@/lib/jobs/runner";
 import { journeyStepsJob } from "@/lib/journeys/jobs";
@@ -46,6 +47,7 @@ export const ENGINE_JOBS: readonly AnyJob[] = [
   webhookDeliveryJob,
   bulkSnapshotJob,
   alertsJob,
+  campaignCountsJob,
   webhookPruneJob,
   stuckSessionsJob,
 ];

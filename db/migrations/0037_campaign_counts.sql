@@ -1,0 +1,93 @@
+CREATE TABLE "campaign_message_count_deltas" (
+	"workspace_id" text NOT NULL,
+	"campaign_id" text NOT NULL,
+	"day" date NOT NULL,
+	"status" text NOT NULL,
+	"messages" integer NOT NULL,
+	"replied" integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "campaign_message_counts" (
+	"campaign_id" text NOT NULL,
+	"workspace_id" text NOT NULL,
+	"day" date NOT NULL,
+	"status" text NOT NULL,
+	"messages" bigint NOT NULL,
+	"replied" bigint NOT NULL,
+	CONSTRAINT "campaign_message_counts_campaign_id_day_status_pk" PRIMARY KEY("campaign_id","day","status")
+);
+--> statement-breakpoint
+ALTER TABLE "campaign_message_counts" ADD CONSTRAINT "campaign_message_counts_campaign_id_campaigns_id_fk" FOREIGN KEY ("campaign_id") REFERENCES "public"."campaigns"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "campaign_message_count_deltas_scope_idx" ON "campaign_message_count_deltas" USING btree ("workspace_id","campaign_id");--> statement-breakpoint
+CREATE INDEX "campaign_message_counts_workspace_idx" ON "campaign_message_counts" USING btree ("workspace_id");--> statement-breakpoint
+CREATE INDEX "messages_test_idx" ON "messages" USING btree ("workspace_id","campaign_id") WHERE source = 'test';--> statement-breakpoint
+-- The counts of what is stored now; from here on the triggers below keep them.
+INSERT INTO "campaign_message_counts" ("campaign_id", "workspace_id", "day", "status", "messages", "replied")
+SELECT campaign_id, workspace_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*), count(replied_at)
+FROM "messages"
+WHERE campaign_id IS NOT NULL AND source IN ('trigger', 'bulk')
+GROUP BY campaign_id, workspace_id, (created_at AT TIME ZONE 'UTC')::date, status;
+--> statement-breakpoint
+-- One delta row per campaign, day and status a statement touched (not one per message): a bulk
+-- claim of a thousand rows writes two. Statement-level, so a statement that changes no counted
+-- message writes nothing.
+CREATE FUNCTION "campaign_counts_inserted"() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO campaign_message_count_deltas (workspace_id, campaign_id, day, status, messages, replied)
+  SELECT workspace_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*), count(replied_at)
+  FROM inserted_rows
+  WHERE campaign_id IS NOT NULL AND source IN ('trigger', 'bulk')
+  GROUP BY 1, 2, 3, 4;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE FUNCTION "campaign_counts_deleted"() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO campaign_message_count_deltas (workspace_id, campaign_id, day, status, messages, replied)
+  SELECT workspace_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, status, -count(*), -count(replied_at)
+  FROM deleted_rows
+  WHERE campaign_id IS NOT NULL AND source IN ('trigger', 'bulk')
+  GROUP BY 1, 2, 3, 4;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+-- Only rows whose counted key or reply mark changed: claims, status webhooks and replies; the many
+-- updates that touch neither (leases, attempts) write nothing.
+CREATE FUNCTION "campaign_counts_updated"() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO campaign_message_count_deltas (workspace_id, campaign_id, day, status, messages, replied)
+  SELECT d.workspace_id, d.campaign_id, d.day, d.status, sum(d.messages), sum(d.replied)
+  FROM old_rows o
+  JOIN new_rows n ON n.id = o.id
+  CROSS JOIN LATERAL (VALUES
+    (o.workspace_id, o.campaign_id, (o.created_at AT TIME ZONE 'UTC')::date, o.status, -1, -(o.replied_at IS NOT NULL)::int,
+      o.campaign_id IS NOT NULL AND o.source IN ('trigger', 'bulk')),
+    (n.workspace_id, n.campaign_id, (n.created_at AT TIME ZONE 'UTC')::date, n.status, 1, (n.replied_at IS NOT NULL)::int,
+      n.campaign_id IS NOT NULL AND n.source IN ('trigger', 'bulk'))
+  ) AS d(workspace_id, campaign_id, day, status, messages, replied, counted)
+  WHERE d.counted
+    AND (o.status IS DISTINCT FROM n.status
+      OR (o.replied_at IS NULL) <> (n.replied_at IS NULL)
+      OR o.campaign_id IS DISTINCT FROM n.campaign_id
+      OR o.workspace_id IS DISTINCT FROM n.workspace_id
+      OR o.source IS DISTINCT FROM n.source
+      OR o.created_at IS DISTINCT FROM n.created_at)
+  GROUP BY 1, 2, 3, 4
+  HAVING sum(d.messages) <> 0 OR sum(d.replied) <> 0;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "messages_counts_insert" AFTER INSERT ON "messages" REFERENCING NEW TABLE AS inserted_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_inserted();
+--> statement-breakpoint
+CREATE TRIGGER "messages_counts_update" AFTER UPDATE ON "messages" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_updated();
+--> statement-breakpoint
+CREATE TRIGGER "messages_counts_delete" AFTER DELETE ON "messages" REFERENCING OLD TABLE AS deleted_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_deleted();
