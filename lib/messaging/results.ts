@@ -11,6 +11,7 @@ import { messages } from "@/db/schema";
 import { describeError } from "@/lib/logging";
 import { belowSql } from "@/lib/outbox/statuses";
 import type { ClaimedMessage } from "./claims";
+import { OUTCOME_UNKNOWN_CODE } from "./errors";
 
 export interface SentRecord {
   message: ClaimedMessage;
@@ -63,7 +64,10 @@ async function writeSent(db: Executor, records: SentRecord[]): Promise<string[]>
 /**
  * Writes results kept from failed writes. The fence is relaxed: the message was sent, so whatever
  * lease or retry state the row has now, it becomes `sent` unless the status rule says a later
- * status already holds (lib/outbox/statuses.ts: queued and sending are below sent).
+ * status already holds (lib/outbox/statuses.ts: queued and sending are below sent). A row failed as
+ * outcome unknown meanwhile (its lease ran out while the result waited here, and the pass that took
+ * it over could not know the send had gone) becomes `sent` too: the wamid is what that failure did
+ * not know.
  */
 export async function writeUnrecordedSends(db: Executor): Promise<number> {
   const pending = unrecorded();
@@ -73,9 +77,11 @@ export async function writeUnrecordedSends(db: Executor): Promise<number> {
     db,
     sql`update ${messages} as m
       set status = 'sent', wamid = v.wamid, sent_at = v.sent_at, sender_id = coalesce(m.sender_id, v.sender_id),
-          locked_until = null, in_flight_at = null, error_code = null, error_reason = null, updated_at = v.sent_at
+          locked_until = null, in_flight_at = null, error_code = null, error_reason = null, failed_at = null, updated_at = v.sent_at
       from (values ${valuesOf(records)}) as v(id, wamid, sent_at, sender_id, lease)
-      where m.id = v.id and ${belowSql(sql`m.status`, "sent")}
+      where m.id = v.id
+        and (${belowSql(sql`m.status`, "sent")}
+          or (m.status = 'failed' and m.error_code = ${OUTCOME_UNKNOWN_CODE} and m.wamid is null))
       returning m.id`,
   );
   // Rows that are no longer queued/sending were settled otherwise (a status report, a cancel): done too.
