@@ -55,6 +55,12 @@ describe.skipIf(!url)("database limits on Postgres", () => {
     return row!.n;
   }
 
+  it("opens sessions with the app's settings (JIT off)", async () => {
+    const pool = postgres(url!, postgresClientOptions({}));
+    clients.push(pool);
+    expect(await pool.unsafe("select current_setting('jit') as jit, current_setting('application_name') as name")).toEqual([{ jit: "off", name: "sendstream" }]);
+  });
+
   it("fails a query the server does not answer in time, ends its backend, and keeps the pool usable", async () => {
     const sql = guardedPool({ queryMs: 300 });
     await expect(sql.unsafe("select pg_sleep(30) as never_answered")).rejects.toMatchObject({ code: "DATABASE_TIMEOUT" });

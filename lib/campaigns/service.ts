@@ -5,6 +5,7 @@
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
+import { queryRows } from "@/db/rows";
 import { campaigns, contacts, templates } from "@/db/schema";
 import { campaignSenderRow, getSenderRowById } from "@/lib/senders/service";
 import { newId } from "@/lib/crypto/random";
@@ -321,13 +322,25 @@ async function saveRevision(tx: Executor, row: CampaignRow, changes: UpdateCampa
   return viewWithTemplate(tx, updated);
 }
 
+/** How many of the newest contacts `listKnownAttributes` reads keys from. */
+const ATTRIBUTE_SAMPLE = 10_000;
+
 /**
- * Attribute names a variable can use: built-ins, then those stored on the workspace's contacts.
+ * Attribute names a variable can use: built-ins, then the declared attributes and the keys of the
+ * workspace's newest contacts (not of all of them: at a million contacts that read is a second).
  * (Attributes of the trigger mapping are added by the builder from its own form state.)
  */
 export async function listKnownAttributes(db: Executor, workspaceId: string): Promise<string[]> {
-  const key = sql<string>`jsonb_object_keys(${contacts.attributes})`;
-  const rows = await db.select({ key }).from(contacts).where(eq(contacts.workspaceId, workspaceId)).groupBy(key).limit(200);
+  const rows = await queryRows<{ key: string }>(
+    db,
+    sql`select key from contact_attributes where workspace_id = ${workspaceId}
+      union
+      select jsonb_object_keys(attributes) from (
+        select attributes from contacts where workspace_id = ${workspaceId}
+        order by created_at desc nulls last, id desc nulls last limit ${ATTRIBUTE_SAMPLE}
+      ) newest
+      limit 200`,
+  );
   const stored = rows.map((r) => r.key).filter((key) => !(BUILT_IN_ATTRIBUTES as readonly string[]).includes(key));
   return [...BUILT_IN_ATTRIBUTES, ...stored.sort()];
 }

@@ -1,5 +1,5 @@
 // Cheap health of a sender from its latest sends, for banners, alerts and the switch confirmation.
-import { and, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { messages } from "@/db/schema";
 import { getChannel, type ChannelName } from "@/lib/channels";
@@ -62,7 +62,8 @@ export async function senderHealth(db: Executor, workspaceId: string, senderId?:
           ),
         ),
       )
-      .orderBy(desc(messages.createdAt))
+      // As messages_workspace_created_idx sorts (nulls last): otherwise no index gives the order and the newest five need a scan.
+      .orderBy(sql`${messages.createdAt} desc nulls last`)
       .limit(HEALTH_WINDOW),
     db
       .select({ count: sql<number>`count(*)::int` })
