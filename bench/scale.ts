@@ -317,8 +317,9 @@ async function measureTriggers(campaignId: string, apiKey: string, offset: numbe
       headers: { "content-type": "application/json", "x-api-key": apiKey },
       body: JSON.stringify({ phone: phones[i], order: `ORD-${offset + i}`, first_name: "Bench", amount: 42 }),
     }).then(async (response) => {
-      await response.arrayBuffer();
-      return response.status === 202;
+      const text = await response.text();
+      if (response.status !== 202) throw new Error(`${response.status} ${text.slice(0, 300)}`);
+      return true;
     });
   await openLoop(TRIGGER_RATE, 2 * TRIGGER_RATE, send);
   const result = await openLoop(TRIGGER_RATE, TRIGGER_SECONDS * TRIGGER_RATE, (i) => send(2 * TRIGGER_RATE + i));
