@@ -25,25 +25,30 @@ function addRow(target: StatusCounts, status: MessageStatus, messages: number, r
   target.replied += replied;
 }
 
-/** Maintained counts per campaign of the workspace (only `campaignIds` when given; none for an empty list). */
-export async function countsByCampaign(db: Executor, workspaceId: string, campaignIds?: string[]): Promise<Map<string, StatusCounts>> {
-  const result = new Map<string, StatusCounts>();
-  if (campaignIds?.length === 0) return result;
-  const where = scopeWhere(workspaceId, campaignIds);
-  const rows = await queryRows<{ campaign_id: string; status: MessageStatus; messages: string | number; replied: string | number }>(
+/** Counts grouped by campaign or by day: the folded ones and the deltas added in one statement. */
+async function readCounts(db: Executor, by: "campaign" | "day", where: SQL): Promise<Map<string, StatusCounts>> {
+  const key = by === "day" ? sql`to_char(day, 'YYYY-MM-DD')` : sql`campaign_id`;
+  const rows = await queryRows<{ key: string; status: MessageStatus; messages: string | number; replied: string | number }>(
     db,
-    sql`select campaign_id, status, sum(messages)::bigint as messages, sum(replied)::bigint as replied from (
-        select campaign_id, status, messages, replied from campaign_message_counts where ${where}
+    sql`select ${key} as key, status, sum(messages)::bigint as messages, sum(replied)::bigint as replied from (
+        select campaign_id, day, status, messages, replied from campaign_message_counts where ${where}
         union all
-        select campaign_id, status, messages, replied from campaign_message_count_deltas where ${where}
-      ) counted group by campaign_id, status`,
+        select campaign_id, day, status, messages, replied from campaign_message_count_deltas where ${where}
+      ) counted group by 1, status`,
   );
+  const result = new Map<string, StatusCounts>();
   for (const row of rows) {
-    const entry = result.get(row.campaign_id) ?? { counts: {}, replied: 0 };
+    const entry = result.get(row.key) ?? { counts: {}, replied: 0 };
     addRow(entry, row.status, Number(row.messages), Number(row.replied));
-    result.set(row.campaign_id, entry);
+    result.set(row.key, entry);
   }
   return result;
+}
+
+/** Maintained counts per campaign of the workspace (only `campaignIds` when given; none for an empty list). */
+export async function countsByCampaign(db: Executor, workspaceId: string, campaignIds?: string[]): Promise<Map<string, StatusCounts>> {
+  if (campaignIds?.length === 0) return new Map();
+  return readCounts(db, "campaign", scopeWhere(workspaceId, campaignIds));
 }
 
 /** The scope's counts together (every campaign of the workspace, or those given). */
@@ -64,23 +69,8 @@ export async function countsByDay(
   fromDay: string,
   toDay: string,
 ): Promise<Map<string, StatusCounts>> {
-  const result = new Map<string, StatusCounts>();
-  if (campaignIds?.length === 0) return result;
-  const where = scopeWhere(workspaceId, campaignIds, sql`day between ${fromDay}::date and ${toDay}::date`);
-  const rows = await queryRows<{ day: string; status: MessageStatus; messages: string | number; replied: string | number }>(
-    db,
-    sql`select to_char(day, 'YYYY-MM-DD') as day, status, sum(messages)::bigint as messages, sum(replied)::bigint as replied from (
-        select day, status, messages, replied from campaign_message_counts where ${where}
-        union all
-        select day, status, messages, replied from campaign_message_count_deltas where ${where}
-      ) counted group by day, status`,
-  );
-  for (const row of rows) {
-    const entry = result.get(row.day) ?? { counts: {}, replied: 0 };
-    addRow(entry, row.status, Number(row.messages), Number(row.replied));
-    result.set(row.day, entry);
-  }
-  return result;
+  if (campaignIds?.length === 0) return new Map();
+  return readCounts(db, "day", scopeWhere(workspaceId, campaignIds, sql`day between ${fromDay}::date and ${toDay}::date`));
 }
 
 /**
