@@ -128,7 +128,7 @@ try {
 
   // Messages: foreign keys and the per-row webhook triggers off for the seed (its rows are valid by
   // construction); the maintained counts' statement triggers stay on.
-  const counted = await step("messages", async () => {
+  await step("messages", async () => {
     await db.execute(sql`alter table messages disable trigger all`);
     await db.execute(sql`alter table messages enable trigger messages_counts_insert`);
     const indexes = await queryRows<{ name: string; definition: string }>(

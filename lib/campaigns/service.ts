@@ -6,7 +6,7 @@ import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, type KeysetCursor } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { campaigns, contacts, templates } from "@/db/schema";
+import { campaigns, templates } from "@/db/schema";
 import { campaignSenderRow, getSenderRowById } from "@/lib/senders/service";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
