@@ -1,6 +1,7 @@
 // Cheap health of a sender from its latest sends, for banners, alerts and the switch confirmation.
 import { and, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { queryRows } from "@/db/rows";
 import { messages } from "@/db/schema";
 import { getChannel, type ChannelName } from "@/lib/channels";
 import { campaignSenderRow } from "./service";
@@ -65,10 +66,15 @@ export async function senderHealth(db: Executor, workspaceId: string, senderId?:
       // As messages_workspace_created_idx sorts (nulls last): otherwise no index gives the order and the newest five need a scan.
       .orderBy(sql`${messages.createdAt} desc nulls last`)
       .limit(HEALTH_WINDOW),
-    db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(messages)
-      .where(and(eq(messages.workspaceId, workspaceId), eq(messages.senderId, sender.id), inArray(messages.status, ["queued", "sending"]))),
+    // Per source, so each count reads its partial index of due messages (messages_due_idx,
+    // messages_bulk_due_idx); together they are a scan of every message.
+    queryRows<{ count: number }>(
+      db,
+      sql`select (select count(*) from messages where workspace_id = ${workspaceId} and sender_id = ${sender.id}
+            and status in ('queued', 'sending') and source <> 'bulk')::int
+        + (select count(*) from messages where workspace_id = ${workspaceId} and sender_id = ${sender.id}
+            and status in ('queued', 'sending') and source = 'bulk')::int as count`,
+    ),
   ]);
   const failedAttempt = (m: (typeof recent)[number]) =>
     (m.status === "failed" || m.status === "queued" || m.status === "sending") && isSenderLevel(sender.provider, m.errorCode);
