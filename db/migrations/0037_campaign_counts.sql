@@ -1,3 +1,7 @@
+-- No message is written while the counts are taken and their triggers created (a write in between
+-- would be counted twice or not at all); writers wait for this migration to commit.
+LOCK TABLE "messages" IN SHARE MODE;
+--> statement-breakpoint
 CREATE TABLE "campaign_message_count_deltas" (
 	"workspace_id" text NOT NULL,
 	"campaign_id" text NOT NULL,
