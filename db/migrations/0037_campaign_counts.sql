@@ -59,30 +59,23 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
--- Only rows whose counted key or reply mark changed: claims, status webhooks and replies; the many
--- updates that touch neither (leases, attempts) write nothing.
+-- Each updated row's old key counted -1 and its new key +1; where nothing counted changed (a lease,
+-- the attempts) the two cancel out and nothing is written. No join of the two transition tables:
+-- its plan, made without statistics, went quadratic on a batch (13 s for 5,000 rows).
 CREATE FUNCTION "campaign_counts_updated"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO campaign_message_count_deltas (workspace_id, campaign_id, day, status, messages, replied)
-  SELECT d.workspace_id, d.campaign_id, d.day, d.status, sum(d.messages), sum(d.replied)
-  FROM old_rows o
-  JOIN new_rows n ON n.id = o.id
-  CROSS JOIN LATERAL (VALUES
-    (o.workspace_id, o.campaign_id, (o.created_at AT TIME ZONE 'UTC')::date, o.status, -1, -(o.replied_at IS NOT NULL)::int,
-      o.campaign_id IS NOT NULL AND o.source IN ('trigger', 'bulk')),
-    (n.workspace_id, n.campaign_id, (n.created_at AT TIME ZONE 'UTC')::date, n.status, 1, (n.replied_at IS NOT NULL)::int,
-      n.campaign_id IS NOT NULL AND n.source IN ('trigger', 'bulk'))
-  ) AS d(workspace_id, campaign_id, day, status, messages, replied, counted)
-  WHERE d.counted
-    AND (o.status IS DISTINCT FROM n.status
-      OR (o.replied_at IS NULL) <> (n.replied_at IS NULL)
-      OR o.campaign_id IS DISTINCT FROM n.campaign_id
-      OR o.workspace_id IS DISTINCT FROM n.workspace_id
-      OR o.source IS DISTINCT FROM n.source
-      OR o.created_at IS DISTINCT FROM n.created_at)
+  SELECT workspace_id, campaign_id, day, status, sum(messages), sum(replied)
+  FROM (
+    SELECT workspace_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date AS day, status, -1 AS messages, -(replied_at IS NOT NULL)::int AS replied
+    FROM old_rows WHERE campaign_id IS NOT NULL AND source IN ('trigger', 'bulk')
+    UNION ALL
+    SELECT workspace_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, status, 1, (replied_at IS NOT NULL)::int
+    FROM new_rows WHERE campaign_id IS NOT NULL AND source IN ('trigger', 'bulk')
+  ) changed
   GROUP BY 1, 2, 3, 4
-  HAVING sum(d.messages) <> 0 OR sum(d.replied) <> 0;
+  HAVING sum(messages) <> 0 OR sum(replied) <> 0;
   RETURN NULL;
 END;
 $$;
