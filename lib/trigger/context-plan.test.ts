@@ -46,6 +46,10 @@ describe("query plan", () => {
         expect(scan["Index Name"]).toBe("contacts_workspace_phone_idx");
         expect(scan["Index Cond"]).toMatch(/phone_number = /);
       }
+      // "Does the workspace have journeys?" probes the index of journey campaigns only.
+      const campaignIndexes = planNodes(plan).filter((node) => node["Relation Name"] === "campaigns").map((node) => node["Index Name"]);
+      expect(campaignIndexes).toContain("campaigns_workspace_journeys_idx");
+      expect(campaignIndexes).not.toContain("campaigns_workspace_idx");
     },
   );
 });
