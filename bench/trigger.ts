@@ -294,8 +294,8 @@ ${profileLines.map((line) => `| ${line.selfPercent.toFixed(1)} | \`${line.name}\
     : ""
 }
 Database round trips of an accepted request (asserted by \`app/api/campaigns/[id]/trigger/route.test.ts\` and, for signed sources, \`signed.test.ts\`): the API-key lookup (or the signed source's); one
-statement with the rate-limit increments, campaign, template, sender and stored contacts; one statement with the contact upserts and
-message inserts. The campaign's stored configuration is parsed and its request schema compiled once per campaign version.
+statement with campaign, template, sender and stored contacts (which claims rate-limit leases for about one request in 24 of a key at the
+default limit and one in 12 of a campaign, one in 50 with this run's raised limits, and otherwise only reads); one statement with the contact upserts and message inserts. The campaign's stored configuration is parsed and its request schema compiled once per campaign version.
 `;
     writeResultsSection("trigger", markdown);
     console.log(markdown);
