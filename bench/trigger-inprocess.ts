@@ -13,13 +13,14 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
-function cpuOf(pids: number[]): number {
+/** User + system CPU seconds of the processes (`system` alone with `systemOnly`). */
+function cpuOf(pids: number[], systemOnly = false): number {
   let total = 0;
   for (const pid of pids) {
     try {
       const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) / TICKS;
+      total += ((systemOnly ? 0 : Number(fields[11])) + Number(fields[12])) / TICKS;
     } catch {
       // ended
     }
@@ -78,17 +79,32 @@ async function main() {
     (await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)) as unknown as { pid: number }[];
   await run(200);
   const pids = (await backends()).map((b) => Number(b.pid));
+  // Counted by Postgres for this database alone (the server may be shared): exact, unlike CPU time.
+  const dbStats = async () =>
+    ((await db.execute(sql`select pg_stat_force_next_flush()`), await db.execute(
+      sql`select xact_commit::float8 as commits, blks_hit::float8 as hits, tup_inserted::float8 as inserted, tup_updated::float8 as updated
+        from pg_stat_database where datname = current_database()`,
+    )) as unknown as { commits: number; hits: number; inserted: number; updated: number }[])[0]!;
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  const statsBefore = await dbStats();
   const pgBefore = cpuOf(pids);
+  const pgSystemBefore = cpuOf(pids, true);
   const ownBefore = process.cpuUsage();
   const started = performance.now();
   const accepted = await run(REQUESTS);
   const elapsed = performance.now() - started;
   const own = process.cpuUsage(ownBefore);
   const pgAfter = cpuOf(pids);
+  const pgSystem = cpuOf(pids, true) - pgSystemBefore;
+  // An idle backend reports its counts within 10 s.
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  const statsAfter = await dbStats();
+  const per = (key: keyof typeof statsAfter) => ((statsAfter[key] - statsBefore[key]) / accepted).toFixed(2);
   console.log(
     `${accepted} accepted in ${(elapsed / 1000).toFixed(1)} s (${((accepted / elapsed) * 1000).toFixed(0)}/s, ${CONCURRENCY} callers): ` +
       `this process ${(((own.user + own.system) / 1000) / accepted).toFixed(3)} ms CPU a request, ` +
-      `Postgres (${pids.length} backends) ${(((pgAfter - pgBefore) * 1000) / accepted).toFixed(3)} ms`,
+      `Postgres (${pids.length} backends) ${(((pgAfter - pgBefore) * 1000) / accepted).toFixed(3)} ms (system ${((pgSystem * 1000) / accepted).toFixed(3)} ms); ` +
+      `per request: ${per("commits")} transactions, ${per("inserted")} rows inserted, ${per("updated")} updated, ${per("hits")} buffer hits`,
   );
   await closeDb();
   const { default: postgres } = await import("postgres");
