@@ -7,15 +7,16 @@
 //      rate-limit leases this process needs: a request counts itself with a count its process
 //      already holds, so only about one request in `leaseSize(limit)` writes the counters (one in
 //      24 for the default key limit, one in 12 for a campaign's); the others' statement 2 only
-//      reads, with no commit to flush;
+//      reads, with no commit to flush (an accepted request flushes WAL once, in statement 3);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
 //      (`enqueueMessages`, lib/outbox: the one door into `messages`).
 //   For a journey campaign (./journey.ts), statement 3 upserts the contacts and enters their runs
 //   instead (re-entry decided inside it, the claim storing the answers it computes); the journey
 //   document comes from a per-process cache of its immutable versions (one more statement on a
-//   cold cache). When the workspace has journeys (statement 2 says so), statement 3 also ends the
-//   contacts' runs that exit on this campaign, wakes the ones waiting for it and marks conversions
-//   (CTEs through the going-runs contact index), none of it for a workspace without journeys. Only
+//   cold cache). When the workspace has journeys (statement 2 says so, by one probe of a partial
+//   index of journey campaigns), statement 3 also ends the contacts' runs that exit on this
+//   campaign, wakes the ones waiting for it and marks conversions (CTEs through the going-runs
+//   contact index), none of it for a workspace without journeys. Only
 //   when it ended runs, one more statement skips what they queued (a run the runner held while
 //   statement 3 waited for it may have queued a message statement 3's snapshot misses).
 // Each mapped field updates an existing contact by its rule (`updateRuleOf`: always, only when
