@@ -206,8 +206,12 @@ export class RateLimitLeases {
   }
 }
 
-/** This process's leases (module state: shared by every request the process serves). */
-export const processLeases = new RateLimitLeases();
+/**
+ * This process's leases, shared by every request it serves. On `globalThis`: Next.js may load this
+ * module in more than one module graph per process, and two pools would hold counts apart.
+ */
+export const processLeases: RateLimitLeases = ((globalThis as { __sendstreamRateLimitLeases?: RateLimitLeases }).__sendstreamRateLimitLeases ??=
+  new RateLimitLeases());
 
 /** A policy's usage from the request's count. */
 export function usageOf(bucket: RateLimitBucket, token: RateLimitToken, now = Date.now()): RateLimitUsage {
