@@ -168,14 +168,28 @@ function procStats(): ProcStat[] {
 }
 
 export interface CpuSplit {
-  /** CPU seconds of the server's process tree, of Postgres (every `postgres` process) and of this process (the load generator). */
+  /**
+   * CPU seconds of the server's process tree, of Postgres and of this process (the load generator).
+   * Postgres: every `postgres` process, or with `database` given, its backends and autovacuum
+   * workers plus the shared writers (WAL writer, checkpointer, background writer), so that other
+   * databases' clients on a shared server are not billed to the run.
+   */
   server: number;
   postgres: number;
   client: number;
 }
 
 /** CPU used by the server, Postgres and this process while `work` runs. */
-export async function measureCpu<T>(serverPid: number, work: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
+export async function measureCpu<T>(serverPid: number, work: () => Promise<T>, database?: string): Promise<{ result: T; cpu: CpuSplit }> {
+  const ours = (pid: number) => {
+    if (!database) return true;
+    try {
+      const title = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      return /walwriter|checkpointer|background writer/.test(title) || title.includes(` ${database} `);
+    } catch {
+      return false;
+    }
+  };
   const take = () => {
     const stats = procStats();
     const tree = new Set([serverPid]);
@@ -190,7 +204,7 @@ export async function measureCpu<T>(serverPid: number, work: () => Promise<T>): 
     }
     const sum = (keep: (s: ProcStat) => boolean) => stats.filter(keep).reduce((total, s) => total + s.cpu, 0);
     const own = process.cpuUsage();
-    return { server: sum((s) => tree.has(s.pid)), postgres: sum((s) => s.comm === "postgres"), client: (own.user + own.system) / 1e6 };
+    return { server: sum((s) => tree.has(s.pid)), postgres: sum((s) => s.comm === "postgres" && ours(s.pid)), client: (own.user + own.system) / 1e6 };
   };
   const before = take();
   const result = await work();

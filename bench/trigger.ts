@@ -3,14 +3,15 @@
 //       (DISPATCHER=off), with an API key and as Shopify deliveries to a signed source (no key,
 //       HMAC of the raw body, a new delivery id each), and on a server that also dispatches
 //       in-process (the default);
-//   (b) open loop: the trigger at a fixed arrival rate of half the no-op route's capacity (p50/p99/p99.9);
+//   (b) open loop: the trigger at a fixed arrival rate of half its own closed-loop capacity measured
+//       just before (p50/p99/p99.9);
 //   (c) status-webhook ingestion: signed Meta-shaped statuses POSTed to /api/webhooks/whatsapp.
 // With BENCH_PROFILE=1 a further web-only server runs the trigger load under `node --cpu-prof` and
 // the top of the profile is summarised. Results go to bench/RESULTS.md (section "trigger").
 //
 // Env: BENCH_DURATION (seconds per measurement, default 20), BENCH_CONNECTIONS (default 50),
 // BENCH_DATABASE_URL / DATABASE_URL (server to create `sendstream_bench_trigger` on),
-// BENCH_BUILD=1 (rebuild even if a build exists), NEXT_DIST_DIR (default .next-trigger).
+// BENCH_BUILD=1 (rebuild even if a build exists), NEXT_DIST_DIR (default .next-trigger), BENCH_PORT (default 3204).
 import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -23,6 +24,7 @@ import { measureIngestion, prepareIngestion } from "./webhook-ingestion";
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = 5;
+const DATABASE = "sendstream_bench_trigger";
 const PROFILE = process.env.BENCH_PROFILE === "1";
 /** Statuses a request in the batched ingestion run (Meta batches up to 1,000 updates under load). */
 const BATCHED_STATUSES = 10;
@@ -92,10 +94,14 @@ function summariseProfile(file: string, top = 15): ProfileLine[] {
     });
 }
 
+/** CPU of the server, of this benchmark's Postgres processes and of the load generator while `work` runs. */
+const measureOurCpu = <T>(work: () => Promise<T>) => measureCpu(currentServer!.child.pid!, work, DATABASE);
+let currentServer: Server | null = null;
+
 async function main() {
   const loadBefore = os.loadavg();
   ensureBuild();
-  const url = await freshDatabase("sendstream_bench_trigger");
+  const url = await freshDatabase(DATABASE);
   process.env.DATABASE_URL = url;
   const { getDb, closeDb } = await import("@/db");
   const { messages } = await import("@/db/schema");
@@ -173,10 +179,10 @@ async function main() {
   let server: Server | null = null;
   try {
     console.log(`Web-only server (DISPATCHER=off): ${DURATION}s per measurement after ${WARMUP}s of warm-up, ${CONNECTIONS} connections …`);
-    server = await startServer({ ...serverEnv, DISPATCHER: "off" });
+    server = currentServer = await startServer({ ...serverEnv, DISPATCHER: "off" });
     await measure("warm-up no-op", noopOptions, WARMUP);
-    const { result: noop, cpu: noopCpu } = await measureCpu(server.child.pid!, () => measure("no-op route (GET /outbound/{id} → 405, no database)", noopOptions, DURATION));
-    const { result: noopWithBody, cpu: noopWithBodyCpu } = await measureCpu(server.child.pid!, () =>
+    const { result: noop, cpu: noopCpu } = await measureOurCpu(() => measure("no-op route (GET /outbound/{id} → 405, no database)", noopOptions, DURATION));
+    const { result: noopWithBody, cpu: noopWithBodyCpu } = await measureOurCpu(() =>
       measure("no-op with the trigger's body (PUT /outbound/{id} → 405, body not read)", noopWithBodyOptions, DURATION),
     );
     await measure("warm-up trigger", triggerOptions, WARMUP);
@@ -184,22 +190,24 @@ async function main() {
     // minute, after which Postgres plans with their statistics. Doing it now keeps runs comparable.
     await db.execute(sql`analyze contacts`);
     const before = await stored();
-    const { result: webOnly, cpu: webOnlyCpu } = await measureCpu(server.child.pid!, () => measure("trigger, web only (DISPATCHER=off)", triggerOptions, DURATION));
+    const { result: webOnly, cpu: webOnlyCpu } = await measureOurCpu(() => measure("trigger, web only (DISPATCHER=off)", triggerOptions, DURATION));
     const storedWebOnly = (await stored()) - before;
     await measure("warm-up signed", signedOptions, WARMUP);
-    const { result: signed, cpu: signedCpu } = await measureCpu(server.child.pid!, () =>
+    const { result: signed, cpu: signedCpu } = await measureOurCpu(() =>
       measure("trigger, web only, Shopify-signed source (no key)", signedOptions, DURATION),
     );
 
-    const rate = Math.max(1, Math.round(noop.perSecond / 2));
+    // Half of what the trigger itself was just measured to accept: a rate the server keeps up with,
+    // so the latencies are those of a request, not of a queue that grows for the whole run.
+    const rate = Math.max(1, Math.round(webOnly.perSecond / 2));
     console.log(`Open loop: ${rate} requests/s …`);
     const open = await measure(`trigger, open loop at ${rate}/s (web only)`, { ...triggerOptions, overallRate: rate }, DURATION, Math.max(CONNECTIONS * 2, 100));
 
     console.log("Status webhooks …");
-    const { result: webhooks, cpu: webhooksCpu } = await measureCpu(server.child.pid!, () =>
+    const { result: webhooks, cpu: webhooksCpu } = await measureOurCpu(() =>
       measureIngestion(ingestion, { connections: CONNECTIONS, duration: DURATION }),
     );
-    const { result: batchedWebhooks, cpu: batchedWebhooksCpu } = await measureCpu(server.child.pid!, () =>
+    const { result: batchedWebhooks, cpu: batchedWebhooksCpu } = await measureOurCpu(() =>
       measureIngestion(batchedIngestion, { connections: CONNECTIONS, duration: DURATION, statusesPerRequest: BATCHED_STATUSES }),
     );
     await server.stop();
@@ -253,10 +261,10 @@ ${row(signed)}
 ${row(withDispatch)}
 ${row(open)}
 
-- (a) Closed loop, ${CONNECTIONS} connections: web-only trigger / no-op **${ratioWeb.toFixed(2)}×** (target ≥ 0.7×) — ${pass(ratioWeb >= 0.7)};
+- (a) Closed loop, ${CONNECTIONS} connections: web-only trigger / no-op **${ratioWeb.toFixed(2)}×** (target ≥ 0.6×, issue 32) — ${pass(ratioWeb >= 0.6)};
   web + in-process dispatch / no-op **${ratioDispatch.toFixed(2)}×** (target ≥ 0.5×) — ${pass(ratioDispatch >= 0.5)}.
   Shopify-signed deliveries (source lookup, HMAC of the raw body, the delivery id as idempotency key) / API-key trigger, web only: **${(signed.perSecond / Math.max(1e-9, webOnly.perSecond)).toFixed(2)}×** (no target).
-- (b) Open loop at ${Math.round(noop.perSecond / 2)} requests/s (half the no-op route's measured capacity), web only: p50 ${open.p50} ms, **p99 ${open.p99} ms** (target < 50 ms) — ${pass(open.p99 < 50)}, p99.9 ${open.p999} ms; ${open.ok} accepted of ${open.requests}.
+- (b) Open loop at ${Math.round(webOnly.perSecond / 2)} requests/s (half the web-only trigger's capacity measured above), web only: p50 ${open.p50} ms, **p99 ${open.p99} ms** (target < 50 ms) — ${pass(open.p99 < 50)}, p99.9 ${open.p999} ms; ${open.ok} accepted of ${open.requests}.
   (autocannon spreads the rate over ${Math.max(CONNECTIONS * 2, 100)} connections; a request waits for a free connection only if all are busy.)
 - (c) Status webhooks: ${webhooks.ok} signed POSTs (one status each: sent, delivered, read in turn for 20,000 messages that exist), **${webhooks.statusesPerSecond.toFixed(0)} statuses/s** taken in (${webhooks.appliedPerSecond.toFixed(0)}/s changed a message; the \`sent\` ones are no-ops for messages already sent), p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms, ${webhooks.non2xx} non-2xx; ${webhooks.readInDatabase} messages stored as \`read\` afterwards.
   Ingestion / web-only trigger accepted rate: **${ingestionRatio.toFixed(2)}×** (target ≥ 3×) — ${pass(ingestionRatio >= 3)}.
@@ -271,7 +279,8 @@ ${cpuRow("trigger, web only", webOnlyCpu, webOnly.ok)}
 ${cpuRow("trigger, web only, Shopify-signed", signedCpu, signed.ok)}
 ${cpuRow("status webhook (one status a request)", webhooksCpu, webhooks.ok)}
 ${cpuRow(`status webhook (${BATCHED_STATUSES} statuses a request)`, batchedWebhooksCpu, batchedWebhooks.ok)}
-  At the web-only trigger's cost (server and Postgres), the ${os.cpus().length} cores doing nothing else (no load generator) would accept at most **${cpuCeiling(webOnlyCpu, webOnly.ok).toFixed(0)} requests/s**, against the ${(0.7 * noop.perSecond).toFixed(0)}/s the 0.7× target asks for; Postgres alone takes ${((webOnlyCpu.postgres / webOnly.ok) * 1000).toFixed(2)} ms a request.
+  At the web-only trigger's cost (server and Postgres), the ${os.cpus().length} cores doing nothing else (no load generator) would accept at most **${cpuCeiling(webOnlyCpu, webOnly.ok).toFixed(0)} requests/s**, against the ${(0.6 * noop.perSecond).toFixed(0)}/s the 0.6× target asks for.
+  Per accepted web-only trigger: server **${perRequest(webOnlyCpu.server, webOnly.ok)} ms** (target ≤ 1.2 ms) — ${pass(webOnlyCpu.server / webOnly.ok <= 0.0012)}, Postgres **${perRequest(webOnlyCpu.postgres, webOnly.ok)} ms** (target ≤ 0.5 ms) — ${pass(webOnlyCpu.postgres / webOnly.ok <= 0.0005)}.
 - Each trigger request is a distinct object body (5,000 phones rotating, so contacts are both inserted and updated); the rate limits were raised for the run.
 ${
   profileLines.length
@@ -285,8 +294,8 @@ ${profileLines.map((line) => `| ${line.selfPercent.toFixed(1)} | \`${line.name}\
     : ""
 }
 Database round trips of an accepted request (asserted by \`app/api/campaigns/[id]/trigger/route.test.ts\` and, for signed sources, \`signed.test.ts\`): the API-key lookup (or the signed source's); one
-statement with the rate-limit increments, campaign, template, sender and stored contacts; one statement with the contact upserts and
-message inserts. The campaign's stored configuration is parsed and its request schema compiled once per campaign version.
+statement with campaign, template, sender and stored contacts (which claims rate-limit leases for about one request in 24 of a key at the
+default limit and one in 12 of a campaign, one in 50 with this run's raised limits, and otherwise only reads); one statement with the contact upserts and message inserts. The campaign's stored configuration is parsed and its request schema compiled once per campaign version.
 `;
     writeResultsSection("trigger", markdown);
     console.log(markdown);

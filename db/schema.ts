@@ -287,6 +287,9 @@ export const campaigns = pgTable(
   },
   (t) => [
     index("campaigns_workspace_idx").on(t.workspaceId, t.createdAt),
+    // "Does the workspace have journeys?", asked by every trigger request (lib/trigger/context.ts):
+    // one probe of an index that holds only journey campaigns, whatever the workspace's size.
+    index("campaigns_workspace_journeys_idx").on(t.workspaceId).where(sql`${t.journeyVersion} > 0`),
     // The target of messages' (campaign, workspace) key: a message always belongs to its campaign's workspace.
     unique("campaigns_id_workspace_unique").on(t.id, t.workspaceId),
   ],

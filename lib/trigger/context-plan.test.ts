@@ -6,20 +6,34 @@ import { getDb, type DB } from "@/db";
 import { contacts } from "@/db/schema";
 import { createTriggerFixture } from "@/lib/testing/trigger-factories";
 import { triggerContextSql } from "./context";
+import { keyBucket } from "./rate-limit";
 
 describe("query plan", () => {
   // Both plans Postgres may run: the custom plan of the first runs of a prepared statement (values
   // known) and the generic plan it caches after the fifth (workspace and phones unknown).
-  it.each(["custom", "generic"] as const)(
-    "finds the requested phones' contacts by index probes, never by reading the workspace's contacts (%s plan)",
-    async (mode) => {
+  // With leases to claim (a write) and without (most requests: a read).
+  it.each([
+    ["custom", true],
+    ["generic", true],
+    ["custom", false],
+    ["generic", false],
+  ] as const)(
+    "finds the requested phones' contacts by index probes, never by reading the workspace's contacts (%s plan, leases claimed: %s)",
+    async (mode, claiming) => {
       const db = await getDb();
       const fx = await createTriggerFixture();
       await db.insert(contacts).values(
-        Array.from({ length: 2000 }, (_, i) => ({ id: `ctc_plan_${mode}_${i}`, workspaceId: fx.workspaceId, phoneNumber: `+4479112${String(i).padStart(5, "0")}` })),
+        Array.from({ length: 2000 }, (_, i) => ({ id: `ctc_plan_${mode}_${claiming}_${i}`, workspaceId: fx.workspaceId, phoneNumber: `+4479112${String(i).padStart(5, "0")}` })),
       );
       await db.execute(sql`analyze contacts`);
-      const query = triggerContextSql({ ...fx, phones: ["+447911200007", "+447911200008"], idempotencyKey: null });
+      const query = triggerContextSql({
+        workspaceId: fx.workspaceId,
+        campaignId: fx.campaignId,
+        keyLease: claiming ? { bucket: keyBucket(fx.apiKeyId), take: 24 } : null,
+        campaignLease: claiming,
+        phones: ["+447911200007", "+447911200008"],
+        idempotencyKey: null,
+      });
       const plan = await db.transaction(async (tx) => {
         // A sequential scan of a small test table is cheap enough to win; what matters is which index serves.
         await tx.execute(sql`set local enable_seqscan = off`);
@@ -32,6 +46,10 @@ describe("query plan", () => {
         expect(scan["Index Name"]).toBe("contacts_workspace_phone_idx");
         expect(scan["Index Cond"]).toMatch(/phone_number = /);
       }
+      // "Does the workspace have journeys?" probes the index of journey campaigns only.
+      const campaignIndexes = planNodes(plan).filter((node) => node["Relation Name"] === "campaigns").map((node) => node["Index Name"]);
+      expect(campaignIndexes).toContain("campaigns_workspace_journeys_idx");
+      expect(campaignIndexes).not.toContain("campaigns_workspace_idx");
     },
   );
 });

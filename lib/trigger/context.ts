@@ -1,6 +1,7 @@
-// Round trip 2 of a trigger request: the rate-limit increments and everything the request needs
-// (campaign, template, sender, stored contacts with their opt-outs, a stored idempotent response,
-// recent messages under a frequency cap), in one statement.
+// Round trip 2 of a trigger request: everything the request needs (campaign, template, sender,
+// stored contacts with their opt-outs, a stored idempotent response, recent messages under a
+// frequency cap), and the rate-limit leases the process needs (./rate-limit.ts), in one statement.
+// Without a lease to claim it only reads: no commit to flush.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import type { OptOutMethod } from "@/db/schema";
@@ -8,10 +9,11 @@ import { queryRows } from "@/db/rows";
 import type { CampaignStatus } from "@/lib/campaigns/schemas";
 import type { ParameterFormat } from "@/lib/templates";
 import { storedResponseSql, type IdempotencyKey } from "./idempotency";
-import { campaignBucket, incrementCountersSql, keyBucket } from "./rate-limit";
+import { campaignBucket, leaseCountersSql, leaseSizeSql, type LeaseRow } from "./rate-limit";
 
 export interface TriggerContextRow {
-  usage: { bucket: string; count: number; reset_seconds: number }[];
+  /** The leases claimed (none when the process held counts for every bucket). */
+  leases: LeaseRow[];
   campaign: {
     id: string;
     kind: "trigger" | "bulk";
@@ -48,13 +50,16 @@ export interface TriggerContextRow {
 
 export interface TriggerContextInput {
   workspaceId: string;
-  apiKeyId: string | null;
   campaignId: string;
+  /** Claim a lease of the key's bucket (`take` requests), or not. */
+  keyLease: { bucket: string; take: number } | null;
+  /** Claim a lease of the campaign's bucket (sized by the campaign's limit), or not. */
+  campaignLease: boolean;
   phones: string[];
   idempotencyKey: IdempotencyKey | null;
 }
 
-/** Round trip 2: rate-limit increments and everything the request needs, in one statement. */
+/** Round trip 2: everything the request needs and the leases to claim, in one statement. */
 export async function loadTriggerContext(db: Executor, input: TriggerContextInput): Promise<TriggerContextRow> {
   const [row] = await queryRows<TriggerContextRow>(db, triggerContextSql(input), { prepared: true });
   return row!;
@@ -62,10 +67,18 @@ export async function loadTriggerContext(db: Executor, input: TriggerContextInpu
 
 /** The statement behind `loadTriggerContext` (its plan is checked by the tests). */
 export function triggerContextSql(input: TriggerContextInput): SQL {
-  const buckets = input.apiKeyId
-    ? sql`select ${keyBucket(input.apiKeyId)}::text as bucket
-    union all select ${campaignBucket("")}::text || cmp.id from cmp`
-    : sql`select ${campaignBucket("")}::text || cmp.id as bucket from cmp`;
+  const wanted = [
+    ...(input.keyLease ? [sql`select ${input.keyLease.bucket}::text as bucket, ${input.keyLease.take}::int as take`] : []),
+    ...(input.campaignLease ? [sql`select ${campaignBucket("")}::text || cmp.id as bucket, ${leaseSizeSql(sql`cmp.rate_limit_per_minute`)} as take from cmp`] : []),
+  ];
+  const leases = wanted.length > 0
+    ? {
+        ctes: sql`wanted as (${sql.join(wanted, sql` union all `)}),
+      rl as (${leaseCountersSql(sql`select * from wanted`)}),`,
+        select: sql`(select coalesce(jsonb_agg(jsonb_build_object('bucket', rl.bucket, 'count', rl.count, 'take', w.take, 'reset_ms', rl.reset_ms)), '[]'::jsonb)
+           from rl join wanted w on w.bucket = rl.bucket)`,
+      }
+    : { ctes: sql``, select: sql`'[]'::jsonb` };
   const stored = input.idempotencyKey
     ? sql`(select to_jsonb(s) from (${storedResponseSql(input.campaignId, input.idempotencyKey)}) s)`
     : sql`null::jsonb`;
@@ -75,7 +88,7 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
                c.journey is not null as has_journey, c.journey_version
         from campaigns c where c.id = ${input.campaignId} and c.workspace_id = ${input.workspaceId}
       ),
-      rl as (${incrementCountersSql(buckets)}),
+      ${leases.ctes}
       -- One probe of the (workspace, phone) index per requested phone: with a plain join or IN the
       -- planner reads every contact of the workspace and matches the phones afterwards.
       known as (
@@ -87,7 +100,7 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
         ) ct
       )
       select
-        (select coalesce(jsonb_agg(jsonb_build_object('bucket', rl.bucket, 'count', rl.count, 'reset_seconds', rl.reset_seconds)), '[]'::jsonb) from rl) as usage,
+        ${leases.select} as leases,
         (select to_jsonb(cmp) from cmp) as campaign,
         (select jsonb_build_object('name', t.name, 'language', t.language, 'status', t.status, 'statusReason', t.status_reason,
                   'parameterFormat', t.parameter_format, 'components', t.components)

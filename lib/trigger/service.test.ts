@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
-import { contacts, messages, rateLimitCounters, senders } from "@/db/schema";
+import { campaigns, contacts, messages, rateLimitCounters, senders } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { countingDb } from "@/lib/testing/counting-db";
 import { createTriggerCampaign, createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
+import { keyBucket, leaseSize, RateLimitLeases } from "./rate-limit";
 import { triggerCampaign, type TriggerOutcome } from "./service";
 
 let db: DB;
@@ -31,7 +32,7 @@ type Result = { ok: true; outcome: TriggerOutcome } | { ok: false; error: ApiErr
 async function trigger(
   fx: Pick<TriggerFixture, "workspaceId" | "apiKeyId" | "campaignId">,
   body: unknown,
-  options: { headers?: Record<string, string>; raw?: string | Uint8Array; dryRun?: boolean; executor?: DB } = {},
+  options: { headers?: Record<string, string>; raw?: string | Uint8Array; dryRun?: boolean; executor?: DB; leases?: RateLimitLeases } = {},
 ): Promise<Result> {
   try {
     const outcome = await triggerCampaign(options.executor ?? db, {
@@ -40,6 +41,7 @@ async function trigger(
       campaignId: fx.campaignId,
       request: request(body, options),
       dryRun: options.dryRun ?? false,
+      leases: options.leases,
     });
     return { ok: true, outcome };
   } catch (error) {
@@ -283,6 +285,48 @@ describe("rate limits", () => {
     expect(limited.extensions).toEqual({ "violated-policies": ["key"] });
     const other = await createTriggerFixture();
     expectAccepted(await trigger(other, { phone: "+14155552671", order: "A" }));
+  });
+
+  it("writes the counters once per lease: the next requests use the counts this process holds", async () => {
+    const fx = await createTriggerFixture();
+    const leases = new RateLimitLeases();
+    const { db: counting, statements } = await countingDb();
+    const first = expectAccepted(await trigger(fx, { phone: "+14155552671", order: "L-1" }, { executor: counting, leases }));
+    expect(statements[0]).toMatch(/insert into rate_limit_counters/);
+    statements.length = 0;
+    const second = expectAccepted(await trigger(fx, { phone: "+14155552671", order: "L-2" }, { executor: counting, leases }));
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).not.toMatch(/rate_limit_counters/);
+    expect(first.headers.RateLimit).toMatch(/^"key";r=1199;t=\d+, "campaign";r=599;t=\d+$/);
+    expect(second.headers.RateLimit).toMatch(/^"key";r=1198;t=\d+, "campaign";r=598;t=\d+$/);
+    // Postgres holds what was claimed: one lease of each bucket.
+    const [keyCounter] = await db.select().from(rateLimitCounters).where(eq(rateLimitCounters.bucket, keyBucket(fx.apiKeyId)));
+    expect(keyCounter!.count).toBe(leaseSize(1200));
+    const [campaignCounter] = await db.select().from(rateLimitCounters).where(eq(rateLimitCounters.bucket, `trigger:campaign:${fx.campaignId}`));
+    expect(campaignCounter!.count).toBe(leaseSize(600));
+  });
+
+  it("never accepts more than the limit across instances; each refuses at most a lease short of it", async () => {
+    const limit = 200;
+    const fx = await createTriggerFixture({ rateLimitPerMinute: limit });
+    const instances = [new RateLimitLeases(), new RateLimitLeases()];
+    const results = await Promise.all(
+      Array.from({ length: 260 }, (_, i) => trigger(fx, { phone: "+14155552671", order: `X-${i}` }, { leases: instances[i % 2] })),
+    );
+    const accepted = results.filter((r) => r.ok).length;
+    expect(accepted).toBeLessThanOrEqual(limit);
+    expect(accepted).toBeGreaterThanOrEqual(limit - (instances.length - 1) * (leaseSize(limit) - 1));
+    expect(results.filter((r) => !r.ok && r.error.status === 429)).toHaveLength(260 - accepted);
+    expect(await campaignMessages(fx.campaignId)).toHaveLength(accepted);
+  });
+
+  it("checks a held count against the campaign's current limit: a limit lowered mid-window applies at once", async () => {
+    const fx = await createTriggerFixture({ rateLimitPerMinute: 600 });
+    const leases = new RateLimitLeases();
+    expectAccepted(await trigger(fx, { phone: "+14155552671", order: "A" }, { leases }));
+    await db.update(campaigns).set({ rateLimitPerMinute: 1 }).where(eq(campaigns.id, fx.campaignId));
+    const limited = expectError(await trigger(fx, { phone: "+14155552671", order: "B" }, { leases }), 429);
+    expect(limited.extensions).toEqual({ "violated-policies": ["campaign"] });
   });
 
   it("counts concurrent requests exactly (the counter is one atomic upsert)", async () => {

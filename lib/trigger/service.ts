@@ -2,17 +2,21 @@
 //
 // Database round trips for an accepted request (after the API-key lookup, or the signed source's
 // lookup for a delivery without a key, which is the first):
-//   2. one statement (`loadTriggerContext`, ./context.ts): rate-limit increments + campaign +
-//      template + sender + stored contacts with their opt-out (+ the stored idempotent response
-//      when a key is sent);
+//   2. one statement (`loadTriggerContext`, ./context.ts): campaign + template + sender + stored
+//      contacts with their opt-out (+ the stored idempotent response when a key is sent), and the
+//      rate-limit leases this process needs: a request counts itself with a count its process
+//      already holds, so only about one request in `leaseSize(limit)` writes the counters (one in
+//      24 for the default key limit, one in 12 for a campaign's); the others' statement 2 only
+//      reads, with no commit to flush (an accepted request flushes WAL once, in statement 3);
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
 //      (`enqueueMessages`, lib/outbox: the one door into `messages`).
 //   For a journey campaign (./journey.ts), statement 3 upserts the contacts and enters their runs
 //   instead (re-entry decided inside it, the claim storing the answers it computes); the journey
 //   document comes from a per-process cache of its immutable versions (one more statement on a
-//   cold cache). When the workspace has journeys (statement 2 says so), statement 3 also ends the
-//   contacts' runs that exit on this campaign, wakes the ones waiting for it and marks conversions
-//   (CTEs through the going-runs contact index), none of it for a workspace without journeys. Only
+//   cold cache). When the workspace has journeys (statement 2 says so, by one probe of a partial
+//   index of journey campaigns), statement 3 also ends the contacts' runs that exit on this
+//   campaign, wakes the ones waiting for it and marks conversions (CTEs through the going-runs
+//   contact index), none of it for a workspace without journeys. Only
 //   when it ended runs, one more statement skips what they queued (a run the runner held while
 //   statement 3 waited for it may have queued a message statement 3's snapshot misses).
 // Each mapped field updates an existing contact by its rule (`updateRuleOf`: always, only when
@@ -55,9 +59,14 @@ import {
   campaignBucket,
   keyBucket,
   keyRateLimitPerMinute,
+  leaseSize,
+  processLeases,
   rateLimitHeaders,
-  usageFromRows,
+  usageOf,
   type RateLimitBucket,
+  type LeaseClaim,
+  type RateLimitLeases,
+  type RateLimitToken,
   type RateLimitUsage,
 } from "./rate-limit";
 import { checkBodyShape, phoneCandidates, validateTriggerItems } from "./validation";
@@ -77,6 +86,8 @@ export interface TriggerRequest {
    * (null: the sender names none). The Idempotency-Key header is not read.
    */
   preRead?: { raw: Uint8Array; idempotency: IdempotencyKey | null };
+  /** The rate-limit counts held (tests: another instance's); the process's own by default. */
+  leases?: RateLimitLeases;
 }
 
 /** What the accepted response lists for each message. */
@@ -128,18 +139,39 @@ export async function triggerCampaign(db: Executor, input: TriggerRequest): Prom
   const parsed = await parseRequest(input.request, input.onBodyChunk, input.preRead);
   const idempotencyKey = parsed.ok && !input.dryRun ? parsed.idempotencyKey : null;
 
-  const context = await loadTriggerContext(db, {
-    workspaceId: input.workspaceId,
-    apiKeyId: input.apiKeyId,
-    campaignId: input.campaignId,
-    phones: parsed.ok ? phoneCandidates(parsed.items) : [],
-    idempotencyKey,
-  });
-  const buckets: RateLimitBucket[] = input.apiKeyId ? [{ policy: "key", bucket: keyBucket(input.apiKeyId), limit: keyRateLimitPerMinute() }] : [];
-  if (context.campaign) {
-    buckets.push({ policy: "campaign", bucket: campaignBucket(context.campaign.id), limit: Number(context.campaign.rate_limit_per_minute) });
+  // A count this process already holds for a bucket spares the request its write (./rate-limit.ts).
+  const leases = input.leases ?? processLeases;
+  const keyPolicy: RateLimitBucket | null = input.apiKeyId ? { policy: "key", bucket: keyBucket(input.apiKeyId), limit: keyRateLimitPerMinute() } : null;
+  const campaignPolicyBucket = campaignBucket(input.campaignId);
+  const keyHeld = keyPolicy ? await leases.hold(keyPolicy.bucket) : null;
+  // Held per workspace: a campaign id named under another workspace's key is no count of this one's.
+  const campaignHeld = await leases.hold(`${input.workspaceId}/${campaignPolicyBucket}`);
+  const sentAt = Date.now();
+  let keyToken: RateLimitToken | null = null;
+  let campaignToken: RateLimitToken | null = null;
+  let context: TriggerContextRow | undefined;
+  try {
+    context = await loadTriggerContext(db, {
+      workspaceId: input.workspaceId,
+      campaignId: input.campaignId,
+      keyLease: keyPolicy && isClaim(keyHeld) ? { bucket: keyPolicy.bucket, take: leaseSize(keyPolicy.limit) } : null,
+      campaignLease: isClaim(campaignHeld),
+      phones: parsed.ok ? phoneCandidates(parsed.items) : [],
+      idempotencyKey,
+    });
+  } finally {
+    // Settled whether the statement answered or failed: requests waiting for a claim go on.
+    const granted = new Map((context?.leases ?? []).map((row) => [row.bucket, row]));
+    if (isClaim(keyHeld)) keyToken = leases.landed(keyHeld, granted.get(keyPolicy!.bucket), sentAt);
+    else keyToken = keyHeld;
+    if (isClaim(campaignHeld)) campaignToken = leases.landed(campaignHeld, granted.get(campaignPolicyBucket), sentAt);
+    else campaignToken = campaignHeld;
   }
-  const usage = usageFromRows(buckets, context.usage);
+  const usage: RateLimitUsage[] = [];
+  if (keyPolicy && keyToken) usage.push(usageOf(keyPolicy, keyToken));
+  if (context.campaign && campaignToken) {
+    usage.push(usageOf({ policy: "campaign", bucket: campaignPolicyBucket, limit: Number(context.campaign.rate_limit_per_minute) }, campaignToken));
+  }
   assertWithinRateLimits(usage);
   const limitHeaders = rateLimitHeaders(usage);
 
@@ -151,6 +183,8 @@ export async function triggerCampaign(db: Executor, input: TriggerRequest): Prom
     throw withExtraHeaders(error, limitHeaders, usage);
   }
 }
+
+const isClaim = (held: RateLimitToken | LeaseClaim | null): held is LeaseClaim => held !== null && "bucket" in held;
 
 type ParsedRequest =
   | { ok: true; body: TriggerBody; items: Record<string, unknown>[]; isBatch: boolean; idempotencyKey: IdempotencyKey | null }

@@ -1,0 +1,1 @@
+CREATE INDEX "campaigns_workspace_journeys_idx" ON "campaigns" USING btree ("workspace_id") WHERE "campaigns"."journey_version" > 0;
