@@ -1,5 +1,5 @@
-// The merge of a stored import: one transaction, one set-based statement for the contacts, their
-// consent and the list membership. Either every contact of the file is merged and the report
+// The merge of a stored import: one transaction of a few set-based statements for the contacts,
+// their consent and the list membership. Either every contact of the file is merged and the report
 // written, or nothing is (the job is then `failed` with the reason).
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
