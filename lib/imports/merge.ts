@@ -51,6 +51,9 @@ export async function runImport(db: Executor, workspaceId: string, importId: str
       // The staged rows arrived after the last statistics, and the planner cannot know how many
       // distinct phones they hold: it joins a large file row by row through the phone index
       // (minutes for a million rows). A large file is joined by hashing instead, with room to sort.
+      // A background job in its own transaction: a million rows on a busy server outlast the
+      // statement timeout requests are held to (its statements took over 120 s at load average 10).
+      await tx.execute(sql`set local statement_timeout = 0`);
       await tx.execute(sql`analyze contact_import_rows`);
       const large = job.rows_read > LARGE_IMPORT_ROWS;
       if (large) await tx.execute(sql`set local work_mem = '128MB'`);
@@ -144,10 +147,19 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
     left join contacts c on c.workspace_id = ${workspaceId} and c.phone_number = v.phone`);
   if (large) await tx.execute(sql`set local enable_nestloop = on`);
   await tx.execute(sql`analyze import_merge`);
+  // Steps with nothing to do are skipped: a first import into an empty workspace only inserts, and
+  // a file imported again only finds its contacts unchanged and on the list.
+  const [plan] = await queryRows<{ distinct_phones: number; fresh: number; changing: number }>(
+    tx,
+    sql`select count(*)::int as distinct_phones, (count(*) filter (where contact_id is null))::int as fresh,
+          (count(*) filter (where changes))::int as changing
+        from import_merge`,
+  );
+  if (!staged || !plan) throw new Error("The merge statements returned no row.");
 
   // New contacts, and their membership. A phone stored meanwhile by another writer is left to it
   // (counted as an existing contact, as when the merge began).
-  const [inserted] = await queryRows<{ distinct_phones: number; created: number }>(
+  const [inserted] = plan.fresh === 0 ? [{ created: 0 }] : await queryRows<{ created: number }>(
     tx,
     sql`with ins as (
         insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method, opt_out_detail, consent_status, consent_source, consent_at)
@@ -166,13 +178,12 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
         on conflict do nothing
         returning 1
       )
-      select (select count(*) from import_merge)::int as distinct_phones,
-             (select count(*) from ins)::int as created,
+      select (select count(*) from ins)::int as created,
              (select count(*) from joined)::int as joined`,
   );
 
   // Stored contacts that change (the condition is checked again against the row as it is now).
-  const [updated] = await queryRows<{ updated: number }>(
+  const [updated] = plan.changing === 0 ? [{ updated: 0 }] : await queryRows<{ updated: number }>(
     tx,
     sql`with upd as (
         update contacts c set
@@ -188,7 +199,7 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
   );
 
   // Stored contacts join the list unless they are members already (one anti-join, not a conflict per contact).
-  if (listId) {
+  if (listId && plan.fresh < plan.distinct_phones) {
     await tx.execute(sql`insert into contact_list_members (list_id, contact_id)
       select ${listId}, v.contact_id from import_merge v
       where v.contact_id is not null
@@ -196,14 +207,14 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
       on conflict do nothing`);
   }
 
-  if (!staged || !inserted || !updated) throw new Error("The merge statements returned no row.");
-  const existing = inserted.distinct_phones - inserted.created;
+  if (!inserted || !updated) throw new Error("The merge statements returned no row.");
+  const existing = plan.distinct_phones - inserted.created;
   return {
     counts: {
       created: inserted.created,
       updated: updated.updated,
       unchanged: existing - updated.updated,
-      duplicates: staged.valid - inserted.distinct_phones,
+      duplicates: staged.valid - plan.distinct_phones,
       invalid: staged.invalid,
     },
     staged: staged.valid + staged.invalid,
