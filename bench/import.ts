@@ -42,13 +42,15 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, on this
   - Not kept: GIN entries left in the pending list during the insert (\`gin_pending_list_limit\` raised, the list cleaned before
     commit): 200,000 inserts 10.0 → 8.7 s, within noise, and any other writer to \`contacts\` meanwhile would clean the import's
     list in its own request. A plpgsql \`ss_fold_attributes\`: 14 → 12 µs a row, not worth redefining an index expression's
-    function. A separate empty-workspace path: the match against an empty workspace is a join with an empty side (milliseconds).
-    A \`COPY\` straight into \`contacts\`: it would give up the stored file a crash resumes from.
+    function. A \`COPY\` straight into \`contacts\` for an empty workspace: it would give up the stored file a crash resumes
+    from. The empty workspace's path is the skipping of empty steps (commit 7de4aa4): a first import no longer runs the update
+    (5.1 s at load 10: it hashed the contacts just inserted) nor the list's anti-join (0.3 s).
 - Where the time of a first import goes now (\`auto_explain\` of the merge of 1,000,000 staged rows into an empty workspace,
-  load average 9–10, about twice a quiet run): reading and deduplicating the staged rows 5.5 s; the insert of 940,000
-  contacts 61 s, of which the row-by-row foreign-key check \`contacts.workspace_id\` 7.8 s and, per row, the generated column
-  \`attributes_folded\` (\`ss_fold_attributes\`, 14 µs a row: about 13 s; migration 0029), five indexes (two of them GIN) and
-  1.0 GB of WAL; the membership insert 14 s plus its foreign-key checks (\`list_id\` 7.6 s, \`contact_id\` 12.1 s). What is
+  load average 9–10; 124.6 s in all): analysing the staging table 3.6 s, counting and reading and deduplicating the staged rows
+  6.9 s; the insert of 940,000 contacts 61 s — per row the generated column \`attributes_folded\` (\`ss_fold_attributes\`,
+  14 µs a row: about 13 s; migration 0029), five indexes (two of them GIN), 1.0 GB of WAL — plus its foreign-key check
+  \`contacts.workspace_id\` 7.8 s; the membership insert 14 s plus its foreign-key checks (\`list_id\` 7.6 s,
+  \`contact_id\` 12.1 s). What is
   left for the 20 s target: the membership keys checked once per import rather than per row (needs its foreign keys
   replaced, with their cascades, by triggers), a cheaper folded copy of the attributes than a generated column, and fewer
   indexes on \`contacts\` during a large import; none of them done here.`;
