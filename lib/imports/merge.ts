@@ -48,12 +48,12 @@ export async function runImport(db: Executor, workspaceId: string, importId: str
       const options = job.options;
       const listId = await resolveList(tx, workspaceId, options, job.list_id);
       await registerAttributes(tx, workspaceId, options);
-      // The staged rows arrived after the last statistics, and the planner cannot know how many
-      // distinct phones they hold: it joins a large file row by row through the phone index
-      // (minutes for a million rows). A large file is joined by hashing instead, with room to sort.
       // A background job in its own transaction: a million rows on a busy server outlast the
       // statement timeout requests are held to (its statements took over 120 s at load average 10).
       await tx.execute(sql`set local statement_timeout = 0`);
+      // The staged rows arrived after the last statistics, and the planner cannot know how many
+      // distinct phones they hold: it joins a large file row by row through the phone index
+      // (minutes for a million rows). A large file is joined by hashing instead, with room to sort.
       await tx.execute(sql`analyze contact_import_rows`);
       const large = job.rows_read > LARGE_IMPORT_ROWS;
       if (large) await tx.execute(sql`set local work_mem = '128MB'`);
@@ -133,8 +133,8 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
         from contact_import_rows where import_id = ${importId}`,
   );
   // One pass over the staged rows (sorted byte-wise: E.164 numbers need no locale rules, and the
-  // sort of a million rows takes about a third less): each phone once (its last row), matched once against the stored
-  // contacts, with whether the stored contact changes. The steps below read this table, never the
+  // sort of a million rows takes about a third less): each phone once (its last row), matched once
+  // against the stored contacts, with whether the stored contact changes. The steps below read this table, never the
   // staged rows again; its statistics let the planner hash or probe as the counts call for.
   if (large) await tx.execute(sql`set local enable_nestloop = off`);
   await tx.execute(sql`create temp table import_merge on commit drop as
