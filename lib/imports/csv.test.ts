@@ -44,6 +44,9 @@ describe("streaming CSV records", () => {
       // Another delimiter, and CR line breaks.
       "phone;name;city\r+447911123456;Ann;\"Porto; north\"\r+447911123457;Bo;Faro\r",
       "phone\n+447911123456\n\n\n+447911123457",
+      // Lines without quotes after the first records (read without papaparse once the delimiter is known), blank ones among them.
+      `phone,name,city\n${Array.from({ length: 50 }, (_, i) => `+4479111234${String(i).padStart(2, "0")},Name ${i},Porto`).join("\n")}\n,,\n \t, \u00a0\n  \n+447911123499,,\n,x,\nÉmilie 🙂,a|b,;\n`,
+      `phone|name\n+447911123456|Ann\n${"+447911123457|Bo\n".repeat(40)}||\n | \n+447911123458|a,b|c\n`,
     ];
     for (const text of texts) {
       const expected = whole(text);

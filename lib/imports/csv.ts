@@ -35,6 +35,8 @@ export class CsvRecordReader {
   /** `\n` (LF and CRLF files) or `\r` (CR files), from the first line break. */
   private lineBreak: "\n" | "\r" | null = null;
   private delimiter: string | null = null;
+  /** A line papaparse's `skipEmptyLines: "greedy"` skips: only whitespace and delimiters. */
+  private blank: RegExp | null = null;
 
   constructor(private readonly maxRecordChars = MAX_RECORD_CHARS) {}
 
@@ -182,6 +184,16 @@ export class CsvRecordReader {
 
   private parseInto(out: CsvRecord[], text: string): void {
     if (text.trim() === "") return;
+    // Without quotes nor carriage returns, and once the delimiter is known, the records are the lines
+    // split on the delimiter — what papaparse's own fast mode does, without its cost per call and per
+    // row (a million rows: about 1 s instead of 3). A line of only delimiters and spaces is blank.
+    if (this.delimiter !== null && !text.includes(QUOTE) && !text.includes("\r")) {
+      this.blank ??= new RegExp(`^[\\s${this.delimiter.replace(/[\\\]^-]/g, "\\$&")}]*$`);
+      for (const line of text.split("\n")) {
+        if (!this.blank.test(line)) out.push(line.split(this.delimiter));
+      }
+      return;
+    }
     const result = Papa.parse<string[]>(text, { skipEmptyLines: "greedy", delimiter: this.delimiter ?? "" });
     this.delimiter ??= result.meta.delimiter;
     for (const record of result.data) out.push(record);

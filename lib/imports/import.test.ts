@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isEmbedded } from "@/db";
 import { queryRows } from "@/db/rows";
+import { CONTACT_ID } from "@/lib/contacts/service";
 import { createTestAccount } from "@/lib/testing/factories";
 import type { Actor } from "@/lib/workspaces";
 import { MAX_RECORD_CHARS } from "./csv";
@@ -130,6 +131,62 @@ describe("CSV import", () => {
     expect(changed).toMatchObject({ created: 1, updated: 1, unchanged: 0 });
     expect(await contact("+447911234002")).toMatchObject({ attributes: { plan: "silver", orders: 2, vip: false } });
     expect(await members()).toBe(4);
+  });
+
+  it("gives new contacts ids in phone order, keeps other workspaces apart, and changes nothing when the same file comes again", async () => {
+    const db = await getDb();
+    const other = await createTestAccount();
+    await db.execute(sql`insert into contacts (id, workspace_id, phone_number, name) values ('ctc_otherws1', ${other.workspaceId}, '+447911235010', 'Theirs')`);
+    // Written out of phone order, with a duplicate and an invalid row.
+    const phones = Array.from({ length: 40 }, (_, i) => `+4479112350${String(39 - i).padStart(2, "0")}`);
+    const csv = HEADER + phones.map((phone, i) => `${phone},Person ${i},gold,${i},yes,,\n`).join("") + `${phones[3]},Again,silver,3,no,,\n4.41E+11,Excel,,,,,\n`;
+    const first = await importCsv(csv, { newListName: "Ordered" });
+    expect(first).toMatchObject({ rowsRead: 42, created: 40, updated: 0, unchanged: 0, duplicates: 1, invalid: 1 });
+    const stored = await queryRows<{ id: string; phone_number: string; updated_at: string }>(
+      db,
+      sql`select id, phone_number, updated_at::text from contacts where workspace_id = ${workspaceId} and phone_number like '+4479112350%' order by phone_number`,
+    );
+    expect(stored).toHaveLength(40);
+    expect(stored.every((row) => CONTACT_ID.test(row.id))).toBe(true);
+    expect(stored.map((row) => row.id)).toEqual(stored.map((row) => row.id).sort());
+    expect(await contact(phones[3]!)).toMatchObject({ name: "Again", attributes: { plan: "silver", orders: 3, vip: false } });
+    const theirs = await queryRows<{ id: string; name: string }>(db, sql`select id, name from contacts where phone_number = '+447911235010' order by id`);
+    expect(theirs).toContainEqual({ id: "ctc_otherws1", name: "Theirs" });
+    expect(theirs).toHaveLength(2);
+
+    const members = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from contact_list_members where list_id = ${first.listId}`))[0]!.n;
+    expect(await members()).toBe(40);
+    const again = await importCsv(csv, { newListName: "Ordered" });
+    expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 40, duplicates: 1, invalid: 1, listId: first.listId });
+    expect(await members()).toBe(40);
+    const after = await queryRows<{ id: string; phone_number: string; updated_at: string }>(
+      db,
+      sql`select id, phone_number, updated_at::text from contacts where workspace_id = ${workspaceId} and phone_number like '+4479112350%' order by phone_number`,
+    );
+    expect(after).toEqual(stored);
+
+    // A member removed from the list joins it again; one changed row is the only update.
+    await db.execute(sql`delete from contact_list_members where list_id = ${first.listId} and contact_id = ${stored[0]!.id}`);
+    const changed = await importCsv(csv.replace("Person 7,", "Person seven,"), { listId: first.listId! });
+    expect(changed).toMatchObject({ created: 0, updated: 1, unchanged: 39 });
+    expect(await members()).toBe(40);
+  });
+
+  it("deletes a job's staged rows with the job (and with its workspace)", async () => {
+    const db = await getDb();
+    const staged = async (id: string) => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from contact_import_rows where import_id = ${id}`))[0]!.n;
+    const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "drop.csv", columns: CRM_COLUMNS }), actor);
+    await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911235101,A,,,,,\n4.41E+11,B,,,,,\n"));
+    expect(await staged(job.id)).toBe(2);
+    await db.execute(sql`delete from contact_imports where id = ${job.id}`);
+    expect(await staged(job.id)).toBe(0);
+
+    const other = await createTestAccount();
+    const theirs = await createImport(db, other.workspaceId, importOptionsSchema.parse({ fileName: "ws.csv", columns: CRM_COLUMNS }), null);
+    await storeImportFile(db, other.workspaceId, theirs.id, chunks(HEADER + "+447911235102,C,,,,,\n"));
+    expect(await staged(theirs.id)).toBe(1);
+    await db.execute(sql`delete from workspaces where id = ${other.workspaceId}`);
+    expect(await staged(theirs.id)).toBe(0);
   });
 
   it("leaves existing contacts alone unless updateExisting is set", async () => {

@@ -1,11 +1,11 @@
-// The merge of a stored import: one transaction, one set-based statement for the contacts, their
-// consent and the list membership. Either every contact of the file is merged and the report
+// The merge of a stored import: one transaction of a few set-based statements for the contacts,
+// their consent and the list membership. Either every contact of the file is merged and the report
 // written, or nothing is (the job is then `failed` with the reason).
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { consentAssignmentsSql, consentChangeSql, newContactConsentSql } from "@/lib/contacts/consent";
-import { newId } from "@/lib/crypto/random";
+import { newId, randomBase62 } from "@/lib/crypto/random";
 import type { StoredOptions } from "./store";
 import { describeError } from "@/lib/logging";
 
@@ -48,15 +48,16 @@ export async function runImport(db: Executor, workspaceId: string, importId: str
       const options = job.options;
       const listId = await resolveList(tx, workspaceId, options, job.list_id);
       await registerAttributes(tx, workspaceId, options);
+      // A background job in its own transaction: a million rows on a busy server outlast the
+      // statement timeout requests are held to (its statements took over 120 s at load average 10).
+      await tx.execute(sql`set local statement_timeout = 0`);
       // The staged rows arrived after the last statistics, and the planner cannot know how many
       // distinct phones they hold: it joins a large file row by row through the phone index
       // (minutes for a million rows). A large file is joined by hashing instead, with room to sort.
       await tx.execute(sql`analyze contact_import_rows`);
-      if (job.rows_read > LARGE_IMPORT_ROWS) {
-        await tx.execute(sql`set local enable_nestloop = off`);
-        await tx.execute(sql`set local work_mem = '128MB'`);
-      }
-      const { counts, staged } = await mergeRows(tx, workspaceId, importId, options, listId, job.file_name);
+      const large = job.rows_read > LARGE_IMPORT_ROWS;
+      if (large) await tx.execute(sql`set local work_mem = '128MB'`);
+      const { counts, staged } = await mergeRows(tx, workspaceId, importId, options, listId, job.file_name, large);
       // Every row read was staged, or the upload would have failed: fewer means rows were lost on the way.
       if (staged !== job.rows_read) {
         console.error(`Import ${importId} failed: ${job.rows_read} rows were read but ${staged} were staged.`);
@@ -105,7 +106,17 @@ async function registerAttributes(tx: Executor, workspaceId: string, options: St
     on conflict (workspace_id, key) do nothing`);
 }
 
-async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string): Promise<{ counts: MergeCounts; staged: number }> {
+/**
+ * Contact ids of one merge: a random prefix drawn for the merge and a counter in phone order. New
+ * contacts are inserted in phone order, so both the primary key and the (workspace, phone) index
+ * grow at one end instead of at random places (random ids made the insert about twice as slow on a
+ * million rows), and the membership rows' foreign-key checks read index pages that are cached.
+ */
+function contactIdPrefix(): string {
+  return `ctc_${randomBase62(12)}`;
+}
+
+async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string, large: boolean): Promise<{ counts: MergeCounts; staged: number }> {
   const update = options.updateExisting ? sql`true` : sql`false`;
   // A CSV body of POST /contacts/bulk states consent as its JSON form does (the caller's, rule `direct`).
   const change = options.consentChange
@@ -113,57 +124,99 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
     : { source: "import" as const, detail: sql`${fileName}` };
   const fresh = newContactConsentSql(sql`v.consent`, change);
   const consentChanges = consentChangeSql(sql`v.consent`, options.consentChange ? "direct" : "import");
-  const [row] = await queryRows<{ valid: number; invalid: number; distinct_phones: number; created: number; updated: number }>(
+  // What makes a stored contact `c` change for its row `v` (nothing else is written: a file imported again changes nothing).
+  const changes = sql`((${update} and ((v.name is not null and v.name is distinct from c.name) or not (c.attributes @> v.attributes))) or ${consentChanges})`;
+
+  const [staged] = await queryRows<{ valid: number; invalid: number }>(
     tx,
-    sql`with staged as (
-        select phone, name, attributes, consent, row_number from contact_import_rows where import_id = ${importId} and error is null
-      ),
-      valid as (
-        select distinct on (phone) phone, name, coalesce(attributes, '{}'::jsonb) as attributes, consent
-        from staged order by phone, row_number desc
-      ),
-      existing as (
-        select c.id, v.phone from contacts c join valid v on c.workspace_id = ${workspaceId} and c.phone_number = v.phone
-      ),
-      ins as (
+    sql`select (count(*) filter (where error is null))::int as valid, (count(*) filter (where error is not null))::int as invalid
+        from contact_import_rows where import_id = ${importId}`,
+  );
+  // One pass over the staged rows (sorted byte-wise: E.164 numbers need no locale rules, and the
+  // sort of a million rows takes about a third less): each phone once (its last row), matched once
+  // against the stored contacts, with whether the stored contact changes. The steps below read this table, never the
+  // staged rows again; its statistics let the planner hash or probe as the counts call for.
+  if (large) await tx.execute(sql`set local enable_nestloop = off`);
+  await tx.execute(sql`create temp table import_merge on commit drop as
+    select v.phone, v.name, v.attributes, v.consent, c.id as contact_id, coalesce(${changes}, false) as changes
+    from (
+      select distinct on (phone collate "C") phone, name, coalesce(attributes, '{}'::jsonb) as attributes, consent
+      from contact_import_rows where import_id = ${importId} and error is null
+      order by phone collate "C", row_number desc
+    ) v
+    left join contacts c on c.workspace_id = ${workspaceId} and c.phone_number = v.phone`);
+  if (large) await tx.execute(sql`set local enable_nestloop = on`);
+  await tx.execute(sql`analyze import_merge`);
+  // Steps with nothing to do are skipped: a first import into an empty workspace only inserts, and
+  // a file imported again only finds its contacts unchanged and on the list.
+  const [plan] = await queryRows<{ distinct_phones: number; fresh: number; changing: number }>(
+    tx,
+    sql`select count(*)::int as distinct_phones, (count(*) filter (where contact_id is null))::int as fresh,
+          (count(*) filter (where changes))::int as changing
+        from import_merge`,
+  );
+  if (!staged || !plan) throw new Error("The merge statements returned no row.");
+
+  // New contacts, and their membership. A phone stored meanwhile by another writer is left to it
+  // (counted as an existing contact, as when the merge began).
+  const [inserted] = plan.fresh === 0 ? [{ created: 0 }] : await queryRows<{ created: number }>(
+    tx,
+    sql`with ins as (
         insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method, opt_out_detail, consent_status, consent_source, consent_at)
-        select 'ctc_' || replace(gen_random_uuid()::text, '-', ''), ${workspaceId}, v.phone, v.name, v.attributes,
+        select ${contactIdPrefix()} || lpad((row_number() over (order by v.phone))::text, 10, '0'), ${workspaceId}, v.phone, v.name, v.attributes,
                ${fresh.optedOutAt}, ${fresh.method}, ${fresh.detail}, ${fresh.status}, ${fresh.source}, ${fresh.at}
-        from valid v
-        where not exists (select 1 from contacts c where c.workspace_id = ${workspaceId} and c.phone_number = v.phone)
+        from import_merge v
+        where v.contact_id is null
+        order by v.phone
         on conflict (workspace_id, phone_number) do nothing
         returning id
       ),
-      upd as (
+      joined as (
+        insert into contact_list_members (list_id, contact_id)
+        select ${listId}, id from ins
+        where ${listId}::text is not null
+        on conflict do nothing
+        returning 1
+      )
+      select (select count(*) from ins)::int as created,
+             (select count(*) from joined)::int as joined`,
+  );
+
+  // Stored contacts that change (the condition is checked again against the row as it is now).
+  const [updated] = plan.changing === 0 ? [{ updated: 0 }] : await queryRows<{ updated: number }>(
+    tx,
+    sql`with upd as (
         update contacts c set
           name = case when ${update} and v.name is not null then v.name else c.name end,
           attributes = case when ${update} then c.attributes || v.attributes else c.attributes end,
           ${consentAssignmentsSql(sql`v.consent`, consentChanges, change)},
           updated_at = now()
-        from valid v
-        where c.workspace_id = ${workspaceId} and c.phone_number = v.phone
-          and ((${update} and ((v.name is not null and v.name is distinct from c.name) or not (c.attributes @> v.attributes)))
-               or ${consentChanges})
+        from import_merge v
+        where v.changes and c.id = v.contact_id and c.workspace_id = ${workspaceId} and ${changes}
         returning c.id
-      ),
-      joined as (
-        insert into contact_list_members (list_id, contact_id)
-        select ${listId}, id from (select id from ins union all select id from existing) m
-        where ${listId}::text is not null
-        on conflict do nothing
-        returning 1
       )
-      select (select count(*) from staged)::int as valid,
-             (select count(*) from contact_import_rows where import_id = ${importId} and error is not null)::int as invalid,
-             (select count(*) from valid)::int as distinct_phones,
-             (select count(*) from ins)::int as created,
-             (select count(*) from upd)::int as updated,
-             (select count(*) from joined)::int as joined`,
+      select count(*)::int as updated from upd`,
   );
-  if (!row) throw new Error("The merge statement returned no row.");
-  const existing = row.distinct_phones - row.created;
+
+  // Stored contacts join the list unless they are members already (one anti-join, not a conflict per contact).
+  if (listId && plan.fresh < plan.distinct_phones) {
+    await tx.execute(sql`insert into contact_list_members (list_id, contact_id)
+      select ${listId}, v.contact_id from import_merge v
+      where v.contact_id is not null
+        and not exists (select 1 from contact_list_members m where m.list_id = ${listId} and m.contact_id = v.contact_id)
+      on conflict do nothing`);
+  }
+
+  if (!inserted || !updated) throw new Error("The merge statements returned no row.");
+  const existing = plan.distinct_phones - inserted.created;
   return {
-    counts: { created: row.created, updated: row.updated, unchanged: existing - row.updated, duplicates: row.valid - row.distinct_phones, invalid: row.invalid },
-    staged: row.valid + row.invalid,
+    counts: {
+      created: inserted.created,
+      updated: updated.updated,
+      unchanged: existing - updated.updated,
+      duplicates: staged.valid - plan.distinct_phones,
+      invalid: staged.invalid,
+    },
+    staged: staged.valid + staged.invalid,
   };
 }
