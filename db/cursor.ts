@@ -56,3 +56,12 @@ export function keysetCondition(columns: { createdAt: AnyPgColumn; id: AnyPgColu
     ? sql`(${columns.createdAt}, ${columns.id}) < ${position}`
     : sql`(${columns.createdAt}, ${columns.id}) > ${position}`;
 }
+
+/**
+ * Newest first, as the (…, created_at DESC, id DESC) indexes sort: drizzle declares those `NULLS
+ * LAST`, and a plain `desc()` asks for `NULLS FIRST`, which no index gives, so Postgres reads and
+ * sorts every row of the scope (a million contacts) for one page.
+ */
+export function newestFirst(...columns: AnyPgColumn[]): SQL[] {
+  return columns.map((column) => sql`${column} desc nulls last`);
+}

@@ -1,6 +1,7 @@
 // The notices the app shows the owners: open ones on every page until dismissed or resolved, and
 // the history on Settings → Alerts.
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { newestFirst } from "@/db/cursor";
 import type { Executor } from "@/db";
 import { notices } from "@/db/schema";
 import { notFound } from "@/lib/http/errors";
@@ -32,13 +33,13 @@ export async function listActiveNotices(db: Executor, workspaceId: string): Prom
     .select()
     .from(notices)
     .where(and(eq(notices.workspaceId, workspaceId), isNull(notices.resolvedAt), isNull(notices.dismissedAt)))
-    .orderBy(desc(notices.createdAt));
+    .orderBy(...newestFirst(notices.createdAt));
   return rows.map(toView);
 }
 
 /** The latest notices, open and resolved. */
 export async function listRecentNotices(db: Executor, workspaceId: string, limit = 50): Promise<NoticeView[]> {
-  const rows = await db.select().from(notices).where(eq(notices.workspaceId, workspaceId)).orderBy(desc(notices.createdAt), desc(notices.id)).limit(limit);
+  const rows = await db.select().from(notices).where(eq(notices.workspaceId, workspaceId)).orderBy(...newestFirst(notices.createdAt, notices.id)).limit(limit);
   return rows.map(toView);
 }
 

@@ -1,8 +1,8 @@
 // The contacts list: the workspace's contacts newest first, searched, and narrowed to a list, a
 // segment or their consent.
-import { and, desc, eq, ilike, like, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, like, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
+import { decodeCursor, encodeCursor, keysetCondition, newestFirst } from "@/db/cursor";
 import type { CountContactsQuery, ListContactsQuery } from "@/lib/contacts/schemas";
 import { CONTACT_ID, contactViewColumns, toContactView, type ContactView } from "@/lib/contacts/service";
 import { c, escapeLike, invalidCursor } from "@/lib/contacts/sql";
@@ -48,7 +48,7 @@ export async function listContacts(db: Executor, workspaceId: string, query: Par
     .select(contactViewColumns)
     .from(c)
     .where(and(...conditions))
-    .orderBy(desc(c.createdAt), desc(c.id))
+    .orderBy(...newestFirst(c.createdAt, c.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);

@@ -20,7 +20,7 @@ export function escapeLike(text: string): string {
  * on Postgres); a last status stored on the contact would make it a column read.
  */
 export function lastMessageStatusSql(contactId: SQL | typeof c.id): SQL<string | null> {
-  return sql<string | null>`(select lm.status from messages lm where lm.contact_id = ${contactId} order by lm.created_at desc limit 1)`;
+  return sql<string | null>`(select lm.status from messages lm where lm.contact_id = ${contactId} order by lm.created_at desc nulls last limit 1)`;
 }
 
 export const invalidCursor = () =>

@@ -5,9 +5,9 @@
 // Who sees what (`visibleTo`): owners, admins and API keys see every conversation; members see all
 // of them too unless the workspace turned `inbox_members_see_all` off, then only those assigned to
 // them or to nobody. Another workspace's conversation, or one the caller may not see, is 404.
-import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cursorTimestamp, decodeCursor, encodeCursor } from "@/db/cursor";
+import { cursorTimestamp, decodeCursor, encodeCursor, newestFirst } from "@/db/cursor";
 import { campaigns, contacts, conversationEvents, conversations, memberships, senders, users, workspaces, type MemberRole } from "@/db/schema";
 import { invalidCursor } from "@/lib/audiences/segments";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
@@ -110,7 +110,7 @@ export async function listConversations(db: Executor, viewer: Viewer, query: Par
   const [rows, unreadConversations] = await Promise.all([
     selectConversations(db)
       .where(and(...conditions))
-      .orderBy(desc(conversations.lastActivityAt), desc(conversations.id))
+      .orderBy(...newestFirst(conversations.lastActivityAt, conversations.id))
       .limit(limit + 1),
     unreadConversationCount(db, viewer, visible ?? sql`true`),
   ]);

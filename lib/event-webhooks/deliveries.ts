@@ -4,9 +4,9 @@
 // all); a delivery that fails its last attempt switches its endpoint off unless the endpoint
 // succeeded since, and 410 Gone switches it off at once. Delivery is at least once: receivers
 // drop repeats by the `webhook-id` header.
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
+import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, newestFirst } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
 import { notices, webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryStatus, type WebhookEventType } from "@/db/schema";
 import { notifyOwners } from "@/lib/alerts/notify";
@@ -312,7 +312,7 @@ export async function listWebhookDeliveries(
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.endpointId, endpointId), cursor ? keysetCondition(webhookDeliveries, cursor) : sql`true`))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .orderBy(...newestFirst(webhookDeliveries.createdAt, webhookDeliveries.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);

@@ -1,7 +1,7 @@
 // Import jobs: create, read (progress and report), list, resume, and the rejected rows as CSV.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
+import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, newestFirst } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
 import { contactImportRows, contactImports, contactLists } from "@/db/schema";
 import { attributeTypesOf } from "@/lib/contacts/attributes";
@@ -146,7 +146,7 @@ export async function listImports(db: Executor, workspaceId: string, options: { 
     .select({ job: contactImports, position: cursorTimestamp(contactImports.createdAt) })
     .from(contactImports)
     .where(and(...conditions))
-    .orderBy(desc(contactImports.createdAt), desc(contactImports.id))
+    .orderBy(...newestFirst(contactImports.createdAt, contactImports.id))
     .limit(options.limit + 1);
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);

@@ -1,8 +1,8 @@
 // Journey runs as callers see them: a workspace's runs listed newest first (by campaign, contact,
 // phone, status), one run with its history, and ending a run by hand. Another workspace's run is 404.
-import { and, asc, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
+import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, newestFirst } from "@/db/cursor";
 import { journeyRuns, journeyRunSteps, journeyVersions, type JourneyRunStatus } from "@/db/schema";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { parseStoredJourney, stepById, type Journey, type JourneyStepType } from "@/lib/campaigns/journey";
@@ -95,7 +95,7 @@ export async function listJourneyRuns(db: Executor, workspaceId: string, query: 
     .select({ run: journeyRuns, position: cursorTimestamp(journeyRuns.enteredAt) })
     .from(journeyRuns)
     .where(and(...conditions))
-    .orderBy(desc(journeyRuns.enteredAt), desc(journeyRuns.id))
+    .orderBy(...newestFirst(journeyRuns.enteredAt, journeyRuns.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);

@@ -1,8 +1,8 @@
 // A contact's messages across campaigns (the contact page's timeline and the REST API's
 // /contacts/{idOrPhone}/messages).
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition } from "@/db/cursor";
+import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, newestFirst } from "@/db/cursor";
 import { campaigns, messages } from "@/db/schema";
 import type { PageQuery } from "@/lib/contacts/schemas";
 import { resolveContactId } from "@/lib/contacts/service";
@@ -35,7 +35,7 @@ export async function listContactMessages(
     .from(messages)
     .innerJoin(campaigns, eq(campaigns.id, messages.campaignId))
     .where(and(...conditions))
-    .orderBy(sql`${messages.createdAt} desc nulls last`, sql`${messages.id} desc`)
+    .orderBy(...newestFirst(messages.createdAt, messages.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);

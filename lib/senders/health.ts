@@ -1,6 +1,7 @@
 // Cheap health of a sender from its latest sends, for banners, alerts and the switch confirmation.
 import { and, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { newestFirst } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
 import { messages } from "@/db/schema";
 import { getChannel, type ChannelName } from "@/lib/channels";
@@ -63,8 +64,7 @@ export async function senderHealth(db: Executor, workspaceId: string, senderId?:
           ),
         ),
       )
-      // As messages_workspace_created_idx sorts (nulls last): otherwise no index gives the order and the newest five need a scan.
-      .orderBy(sql`${messages.createdAt} desc nulls last`)
+      .orderBy(...newestFirst(messages.createdAt))
       .limit(HEALTH_WINDOW),
     // Per source, so each count reads its partial index of due messages (messages_due_idx,
     // messages_bulk_due_idx); together they are a scan of every message.
