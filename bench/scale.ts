@@ -275,7 +275,7 @@ try {
     console.log(`  ${row.label}: ${row.status} p50 ${row.p50} ms, p95 ${row.p95} ms, max ${row.max} ms`);
   }
 
-  const triggerFull = await measureTriggers(fixture.campaignId, fixture.apiKey, TRIGGER_SECONDS * TRIGGER_RATE);
+  const triggerFull = await measureTriggers(fixture.campaignId, fixture.apiKey, (TRIGGER_SECONDS + 2) * TRIGGER_RATE);
   const triggerRatio = triggerFull.p99 / Math.max(0.001, triggerEmpty.p99);
 
   const failedStatus = results.filter((r) => r.status !== 200);
@@ -293,7 +293,7 @@ try {
     "",
     `- Every answer 200: ${failedStatus.length === 0 ? "yes" : `no (${failedStatus.map((r) => `${r.label} ${r.status}`).join(", ")})`}.`,
     `- p95 < ${TARGET_P95_MS} ms on every row: ${slow.length === 0 ? "**pass**" : `**FAIL** (${slow.map((r) => `${r.label} ${r.p95} ms`).join("; ")})`}.`,
-    `- The trigger (\`POST /api/campaigns/{id}/trigger\` with an API key, a new contact each time, web-only) open-loop at ${TRIGGER_RATE}/s for ${TRIGGER_SECONDS} s after 2 s of warm-up: empty database p50 ${triggerEmpty.p50} ms, p99 **${triggerEmpty.p99} ms**; this workspace p50 ${triggerFull.p50} ms, p99 **${triggerFull.p99} ms** (${triggerFull.failed} refused or failed) = ${triggerRatio.toFixed(2)}× (target ≤ 1.2×): ${triggerRatio <= 1.2 ? "**pass**" : "**FAIL**"}.`,
+    `- The trigger (\`POST /api/campaigns/{id}/trigger\` with an API key, a new contact each time, web-only) open-loop at ${TRIGGER_RATE}/s for ${TRIGGER_SECONDS} s after 2 s of warm-up: empty database p50 ${triggerEmpty.p50} ms, p99 **${triggerEmpty.p99} ms**; this workspace p50 ${triggerFull.p50} ms, p99 **${triggerFull.p99} ms** (${triggerFull.failed} refused or failed) = ${triggerRatio.toFixed(2)}× (target ≤ 1.2×, every request accepted): ${triggerRatio <= 1.2 && triggerEmpty.failed === 0 && triggerFull.failed === 0 ? "**pass**" : "**FAIL**"}.`,
     `- The maintained counts (written by the messages' statement triggers during the seed, then folded) equal a count of the rows for every campaign and status: ${mismatches.length === 0 ? "yes" : `no (${mismatches.length} campaigns differ)`}.`,
     "",
   ].join("\n");
@@ -314,7 +314,8 @@ try {
 
 /** Open loop at TRIGGER_RATE for TRIGGER_SECONDS after 2 s of warm-up; each request a new phone (from `offset`). */
 async function measureTriggers(campaignId: string, apiKey: string, offset: number) {
-  const phones = phoneNumbers((TRIGGER_SECONDS + 2) * TRIGGER_RATE, 200_000 + offset * 2);
+  // Valid UK mobiles (+447911 1xxxxx), a new contact each time; the second run takes the next ones.
+  const phones = phoneNumbers((TRIGGER_SECONDS + 2) * TRIGGER_RATE, offset);
   const send = (i: number) =>
     fetch(`${BASE_URL}/api/campaigns/${campaignId}/trigger`, {
       method: "POST",
