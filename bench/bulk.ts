@@ -13,7 +13,7 @@
 // BULK_TRIGGERS_PER_SECOND (20), BULK_SENDER_THROUGHPUT (110), BULK_SKIP_SNAPSHOT=1 skips (a).
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { freshDatabase, writeResultsSection } from "./trigger-support";
+import { exitBench, freshDatabase, writeResultsSection } from "./trigger-support";
 
 const SNAPSHOT_CONTACTS = Number(process.env.BULK_SNAPSHOT_CONTACTS ?? 1_000_000);
 const RECIPIENTS = Number(process.env.BULK_RECIPIENTS ?? 100_000);
@@ -278,7 +278,10 @@ async function main() {
   await closeDb();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);

@@ -12,7 +12,7 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { ownProcess } from "./processes";
-import { freshDatabase, writeResultsSection } from "./trigger-support";
+import { exitBench, freshDatabase, writeResultsSection } from "./trigger-support";
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 8);
 const SENDER_RATE = Number(process.env.BENCH_SENDER_RATE ?? 250);
@@ -163,10 +163,13 @@ Per-sender rates in the first scenario: ${many.steadyPerSenderRates.map((r) => r
   console.log(markdown);
   fake.kill("SIGTERM");
   await closeDb();
-  process.exit(manyOk && singleOk && bulkOk ? 0 : 1);
+  await exitBench(manyOk && singleOk && bulkOk ? 0 : 1);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);

@@ -353,7 +353,12 @@ ${plan}
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Imported late, as main() does: trigger-support reads NEXT_DIST_DIR and BENCH_PORT when loaded.
+const exitBench = async (code: number) => (await import("./trigger-support")).exitBench(code);
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);
