@@ -55,9 +55,9 @@ const QUICK_SIZES: Record<string, QuickSizes> = {
   login: {},
   segments: { env: { BENCH_ROWS: "20000", BENCH_OTHER_ROWS: "2000", BENCH_RUNS: "2" } },
   inbox: { env: { BENCH_CONVERSATIONS: "500", BENCH_MESSAGES: "5000", BENCH_LONG: "200", BENCH_RUNS: "5", BENCH_LIVE_SECONDS: "5" } },
-  journeys: { env: { BENCH_QUICK: "1" } },
+  journeys: { env: { BENCH_QUICK: "1", BENCH_RUNS: "1000", BENCH_WINDOW: "5", BENCH_LEAD: "5", BENCH_BASELINE: "3", BENCH_EXITS: "300", BENCH_EXIT_RATE: "100", BENCH_DRAIN: "15" } },
   serverless: { args: ["--quick", "--skip-build"], env: { BENCH_CONTACTS: "800" } },
-  scale: { args: ["--quick", "--skip-build"], env: { BENCH_RUNS: "3" } },
+  scale: { args: ["--quick", "--skip-build"], env: { BENCH_RUNS: "1", BENCH_TRIGGER_RATE: "20" } },
   "webhook-statuses": { env: { BENCH_STATUS_MESSAGES: "10000" } },
 };
 
@@ -208,11 +208,12 @@ async function run(bench: Bench, port: number): Promise<Outcome> {
   const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [bench.file, ...(sizes.args ?? [])], { cwd: ROOT, env, stdio: "inherit", detached: true });
   current = { pid: child.pid! };
   let over = false;
+  let kill: NodeJS.Timeout | undefined;
   const limit = setTimeout(() => {
     over = true;
     console.error(`${bench.name}: over its ${LIMIT_S} s; SIGTERM to its process group.`);
     trySignal(-child.pid!, "SIGTERM");
-    setTimeout(() => trySignal(-child.pid!, "SIGKILL"), STOP_GRACE_MS).unref();
+    kill = setTimeout(() => trySignal(-child.pid!, "SIGKILL"), STOP_GRACE_MS);
   }, LIMIT_S * 1000);
   const code = await new Promise<number | string>((resolve) => child.once("exit", (exitCode, signal) => resolve(exitCode ?? signal ?? "?")));
   const seconds = (performance.now() - started) / 1000;
@@ -220,6 +221,9 @@ async function run(bench: Bench, port: number): Promise<Outcome> {
   current = null;
 
   const leftovers: string[] = [];
+  // Stopped over its limit: what it started had SIGTERM too, and gets its grace to finish.
+  if (over) for (const deadline = Date.now() + STOP_GRACE_MS; Date.now() < deadline && markedProcesses(marker).length > 0; ) await sleep(200);
+  clearTimeout(kill);
   const stray = await stopMarked(marker);
   if (stray.length > 0) leftovers.push(`processes ${stray.join(", ")} (stopped)`);
   if (listening(port)) leftovers.push(`port ${port} still listening`);

@@ -91,7 +91,7 @@ async function main() {
         select 'ctc_' || ${prefix} || i, ${workspaceId}, '+1415' || lpad(i::text, 7, '0'), 'Customer ' || i,
           jsonb_build_object('code', 'C' || i, 'city', (array['Lisbon', 'Porto', 'Austin', 'Leeds'])[1 + i % 4]),
           case when i % 100 = 0 then now() end, case when i % 100 = 0 then 'manual' end,
-          case when i % 100 = 0 then 'unsubscribed' else 'unknown' end
+          case when i % 100 = 0 then 'unsubscribed' else 'subscribed' end
         from generate_series(1, ${contacts}) i`,
     );
     await queryRows(db, sql`insert into contact_list_members (list_id, contact_id) select ${listId}, id from contacts where workspace_id = ${workspaceId}`);

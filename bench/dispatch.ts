@@ -20,6 +20,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 15);
 const LATENCY_MS = Number(process.env.BENCH_GRAPH_LATENCY_MS ?? 25);
 const SINGLE_RATE = 80;
+// The senders' credentials are stored encrypted.
+process.env.ENCRYPTION_KEY ??= "d15b".repeat(16);
 /** A bulk campaign at the sender's default throughput: finishes within 1.05 × the ideal time, never above the rate. */
 const BULK_MESSAGES = Number(process.env.BENCH_BULK_MESSAGES ?? 4_000);
 

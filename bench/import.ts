@@ -189,7 +189,7 @@ async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: numb
   let chunk = "";
   for (let i = 0; i < ROWS; i++) {
     const row = map(csvRow(i).trimEnd().split(","), i + 2);
-    chunk += `imp_benchcopy\t${row.rowNumber}\t${field(row.phone)}\t${field(row.name)}\t${field(row.attributes && JSON.stringify(row.attributes))}\t\\N\t${field(row.error)}\t${field(row.raw)}\n`;
+    chunk += `imp_benchcopy\t${row.rowNumber}\t${field(row.phone)}\t${field(row.name)}\t${field(row.attributes && JSON.stringify(row.attributes))}\t${field(row.consent)}\t${field(row.error)}\t${field(row.raw)}\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
       chunk = "";
@@ -203,7 +203,7 @@ async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: numb
   await sql`insert into contact_imports (id, workspace_id, file_name, options) values ('imp_benchcopy', ${owner!.id}, 'copy.csv', '{}') on conflict do nothing`;
   await sql`delete from contact_import_rows where import_id = 'imp_benchcopy'`;
   const started = performance.now();
-  const writable = await sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, opted_out, error, raw) from stdin`.writable();
+  const writable = await sql`copy contact_import_rows (import_id, row_number, phone, name, attributes, consent, error, raw) from stdin`.writable();
   await new Promise<void>((resolve, reject) => {
     fs.createReadStream(copyFile, { highWaterMark: 1 << 20 }).pipe(writable).on("finish", () => resolve()).on("error", reject);
   });
