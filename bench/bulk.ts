@@ -13,7 +13,7 @@
 // BULK_TRIGGERS_PER_SECOND (20), BULK_SENDER_THROUGHPUT (110), BULK_SKIP_SNAPSHOT=1 skips (a).
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { freshDatabase, writeResultsSection } from "./trigger-support";
+import { exitBench, freshDatabase, writeResultsSection } from "./trigger-support";
 
 const SNAPSHOT_CONTACTS = Number(process.env.BULK_SNAPSHOT_CONTACTS ?? 1_000_000);
 const RECIPIENTS = Number(process.env.BULK_RECIPIENTS ?? 100_000);
@@ -91,7 +91,7 @@ async function main() {
         select 'ctc_' || ${prefix} || i, ${workspaceId}, '+1415' || lpad(i::text, 7, '0'), 'Customer ' || i,
           jsonb_build_object('code', 'C' || i, 'city', (array['Lisbon', 'Porto', 'Austin', 'Leeds'])[1 + i % 4]),
           case when i % 100 = 0 then now() end, case when i % 100 = 0 then 'manual' end,
-          case when i % 100 = 0 then 'unsubscribed' else 'unknown' end
+          case when i % 100 = 0 then 'unsubscribed' else 'subscribed' end
         from generate_series(1, ${contacts}) i`,
     );
     await queryRows(db, sql`insert into contact_list_members (list_id, contact_id) select ${listId}, id from contacts where workspace_id = ${workspaceId}`);
@@ -278,7 +278,10 @@ async function main() {
   await closeDb();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);

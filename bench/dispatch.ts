@@ -12,7 +12,7 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { ownProcess } from "./processes";
-import { freshDatabase, writeResultsSection } from "./trigger-support";
+import { exitBench, freshDatabase, writeResultsSection } from "./trigger-support";
 
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 8);
 const SENDER_RATE = Number(process.env.BENCH_SENDER_RATE ?? 250);
@@ -20,6 +20,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 15);
 const LATENCY_MS = Number(process.env.BENCH_GRAPH_LATENCY_MS ?? 25);
 const SINGLE_RATE = 80;
+// The senders' credentials are stored encrypted.
+process.env.ENCRYPTION_KEY ??= "d15b".repeat(16);
 /** A bulk campaign at the sender's default throughput: finishes within 1.05 × the ideal time, never above the rate. */
 const BULK_MESSAGES = Number(process.env.BENCH_BULK_MESSAGES ?? 4_000);
 
@@ -163,10 +165,13 @@ Per-sender rates in the first scenario: ${many.steadyPerSenderRates.map((r) => r
   console.log(markdown);
   fake.kill("SIGTERM");
   await closeDb();
-  process.exit(manyOk && singleOk && bulkOk ? 0 : 1);
+  await exitBench(manyOk && singleOk && bulkOk ? 0 : 1);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);

@@ -7,7 +7,9 @@
 // the server it starts is stopped however the run ends (bench/processes.ts).
 //
 // Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_ROWS (1000000),
-// BENCH_RUNS (3), BENCH_PORT (3205), BENCH_DB_NAME (sendstream_bench_export), NEXT_DIST_DIR (default .next-logs; built when missing or BENCH_BUILD=1).
+// BENCH_RUNS (3), BENCH_PORT (3205), BENCH_DB_NAME (sendstream_bench_export), NEXT_DIST_DIR (default .next-logs; built when missing or BENCH_BUILD=1),
+// BENCH_KEEP_DB=1 (keep the database: a next run with the same BENCH_ROWS reuses its rows instead of seeding;
+// BENCH_SEED_ONLY=1 only seeds, and keeps it), BENCH_RESULTS_FILE (default bench/RESULTS.md).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,7 +17,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { ownProcess, signalTree, stopProcess } from "./processes";
-import { buildInto } from "./trigger-support";
+import { buildInto, dropBenchDatabase, writeResultsSection } from "./trigger-support";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = process.env.BENCH_DB_NAME ?? "sendstream_bench_export";
@@ -281,18 +283,6 @@ async function stalledExport(url: string, key: string, serverPid: number, others
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-function writeResults(section: string) {
-  const file = path.join(ROOT, "bench/RESULTS.md");
-  const start = "<!-- export:start -->";
-  const end = "<!-- export:end -->";
-  const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmark results\n";
-  const block = `${start}\n${section.trim()}\n${end}`;
-  const next = current.includes(start)
-    ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
-    : `${current.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, next);
-}
-
 async function main() {
   const { workspaceId, campaignId, userId } = await prepareDatabase();
   if (process.env.BENCH_SEED_ONLY) {
@@ -371,7 +361,7 @@ ${runs
   message each) into 64 KiB chunks, writing each row's LF as CRLF; the socket to Postgres is paused while the HTTP client is
   not reading. The psql baseline runs the very same COPY statement (its rows end in LF).
 `;
-    writeResults(section);
+    writeResultsSection("export", section);
     console.log(section);
     // The time ratio is reported, not enforced: on a shared machine it moves with the load.
     const passed = growth < RSS_TARGET_MB && rowsOk && recordedAll && stalled.othersOk && stalled.released;
@@ -382,7 +372,14 @@ ${runs
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .then(() => (process.env.BENCH_SEED_ONLY ? undefined : dropBenchDatabase(DB_NAME)))
+  .catch((error) => {
+    console.error(`Could not drop ${DB_NAME}:`, error);
+    process.exitCode = 1;
+  })
+  .finally(() => process.exit());

@@ -223,7 +223,7 @@ async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: numb
   let chunk = "";
   for (let i = 0; i < ROWS; i++) {
     const row = map(csvRow(i).trimEnd().split(","), i + 2);
-    chunk += `imp_benchcopy\t${row.rowNumber}\t${field(row.phone)}\t${field(row.name)}\t${field(row.attributes && JSON.stringify(row.attributes))}\t\\N\t${field(row.error)}\t${field(row.raw)}\n`;
+    chunk += `imp_benchcopy\t${row.rowNumber}\t${field(row.phone)}\t${field(row.name)}\t${field(row.attributes && JSON.stringify(row.attributes))}\t${field(row.consent)}\t${field(row.error)}\t${field(row.raw)}\n`;
     if (chunk.length > 1 << 20) {
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
       chunk = "";
@@ -370,7 +370,12 @@ ${plan}
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Imported late, as main() does: trigger-support reads NEXT_DIST_DIR and BENCH_PORT when loaded.
+const exitBench = async (code: number) => (await import("./trigger-support")).exitBench(code);
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);

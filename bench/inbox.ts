@@ -18,7 +18,7 @@
 // BENCH_LIVE_INBOUND (40). Results go to bench/RESULTS.md (section "inbox").
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { freshDatabase, writeResultsSection } from "./trigger-support";
+import { exitBench, freshDatabase, writeResultsSection } from "./trigger-support";
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200_000);
@@ -240,4 +240,4 @@ ${round((p99 + INBOX_POLL_MS) / 1000)} s after the webhook (p99 + one poll) — 
 writeResultsSection("inbox", markdown);
 console.log(markdown);
 await closeDb();
-process.exit(0);
+await exitBench(0);

@@ -21,7 +21,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { createPlainTemplate, deployJourney, latencySummary, openLoop, backlog, percentile, round, seedContacts, seedRuns, startWorker, type Worker } from "./journeys-support";
 import { measureExits } from "./journeys-exits";
-import { BASE_URL, ensureBuild, freshDatabase, phoneNumbers, sleep, startServer, writeResultsSection, type Server } from "./trigger-support";
+import { BASE_URL, ensureBuild, exitBench, freshDatabase, phoneNumbers, sleep, startServer, writeResultsSection, type Server } from "./trigger-support";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const int = (name: string, full: number, quick: number) => Number(process.env[name] ?? (QUICK ? quick : full));
@@ -217,4 +217,4 @@ ${exitsMarkdown}
   await server?.stop();
   await closeDb();
 }
-process.exit(0);
+await exitBench(0);

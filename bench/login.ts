@@ -13,7 +13,8 @@ import { writeResultsSection } from "./trigger-support";
 const CONCURRENCY = 16;
 const TARGET_P99_MS = 50;
 
-if (!process.env.DATABASE_URL) process.env.PGLITE_DIR ??= path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sendstream-bench-login-")), "pglite");
+const throwaway = process.env.DATABASE_URL || process.env.PGLITE_DIR ? null : fs.mkdtempSync(path.join(os.tmpdir(), "sendstream-bench-login-"));
+if (throwaway) process.env.PGLITE_DIR = path.join(throwaway, "pglite");
 
 const { closeDb, getDb, migrate } = await import("@/db");
 const { users } = await import("@/db/schema");
@@ -54,6 +55,7 @@ const legacyHash = await bcrypt.hash(password, 12);
 const bcryptjs = await measure("bcryptjs cost 12 (main thread), the hashes before this change", () => bcrypt.compare(password, legacyHash));
 await db.delete(users).where(eq(users.email, email));
 await closeDb();
+if (throwaway) fs.rmSync(throwaway, { recursive: true, force: true });
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const load = os.loadavg().map((n) => n.toFixed(1)).join(" / ");

@@ -4,12 +4,13 @@
 // A second workspace of BENCH_OTHER_ROWS contacts shares the table, as in a real deployment.
 //
 // Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses its own
-// database sendstream_bench_segments, recreated unless BENCH_REUSE=1), BENCH_ROWS (1000000),
+// database sendstream_bench_segments, recreated and dropped at the end unless BENCH_REUSE=1: a run with
+// BENCH_KEEP_DB=1 keeps it for the next with BENCH_REUSE=1), BENCH_ROWS (1000000),
 // BENCH_OTHER_ROWS (100000), BENCH_RUNS (5). Results go to bench/RESULTS.md (section "segments").
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { benchDatabaseUrl, freshDatabase, writeResultsSection } from "./trigger-support";
+import { benchDatabaseUrl, exitBench, freshDatabase, writeResultsSection } from "./trigger-support";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const OTHER_ROWS = Number(process.env.BENCH_OTHER_ROWS ?? 100_000);
@@ -120,4 +121,4 @@ ${plan}
 \`\`\``;
 writeResultsSection("segments", markdown);
 console.log(markdown);
-process.exit(pass ? 0 : 1);
+await exitBench(pass ? 0 : 1);

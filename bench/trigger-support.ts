@@ -20,18 +20,57 @@ export function benchDatabaseUrl(name: string): string {
   return base.toString();
 }
 
+/** The databases this process created with `freshDatabase`, dropped by `exitBench`. */
+const createdDatabases = new Set<string>();
+
+async function onAdminDatabase<T>(name: string, work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const admin = new URL(benchDatabaseUrl(name));
+  admin.pathname = "/postgres";
+  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  try {
+    return await work(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
 /** Drops and recreates the database, then applies the migrations. */
 export async function freshDatabase(name: string): Promise<string> {
   const url = benchDatabaseUrl(name);
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const sql = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-  await sql.unsafe(`drop database if exists "${name}" with (force)`);
-  await sql.unsafe(`create database "${name}"`);
-  await sql.end();
+  await onAdminDatabase(name, async (sql) => {
+    await sql.unsafe(`drop database if exists "${name}" with (force)`);
+    await sql.unsafe(`create database "${name}"`);
+  });
+  createdDatabases.add(name);
   const migrated = spawnSync("npx", ["tsx", "db/cli.ts", "migrate"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" });
   if (migrated.status !== 0) throw new Error("Migrations failed.");
   return url;
+}
+
+/** Drops the database (its connections too), unless BENCH_KEEP_DB=1 keeps it to look into. */
+export async function dropBenchDatabase(name: string): Promise<void> {
+  if (process.env.BENCH_KEEP_DB === "1") {
+    console.log(`Kept the database ${name} (BENCH_KEEP_DB=1).`);
+    return;
+  }
+  await onAdminDatabase(name, (sql) => sql.unsafe(`drop database if exists "${name}" with (force)`));
+  createdDatabases.delete(name);
+}
+
+/**
+ * Ends a benchmark however it went: drops the databases it created (BENCH_KEEP_DB=1 keeps them),
+ * then exits with `code` (the processes it started are killed on exit, bench/processes.ts).
+ */
+export async function exitBench(code: number): Promise<never> {
+  for (const name of [...createdDatabases]) {
+    try {
+      await dropBenchDatabase(name);
+    } catch (error) {
+      console.error(`Could not drop the database ${name}:`, error);
+      code ||= 1;
+    }
+  }
+  process.exit(code);
 }
 
 /** Builds into DIST_DIR unless a build is there (BENCH_BUILD=1 forces one). */
@@ -125,9 +164,15 @@ export function phoneNumbers(count: number, start = 0): string[] {
   return Array.from({ length: count }, (_, i) => `+447911${String(100000 + ((start + i) % 900000)).padStart(6, "0")}`);
 }
 
-/** Replaces the part of bench/RESULTS.md between this section's markers (or appends it). */
+/**
+ * Where figures go: BENCH_RESULTS_FILE (a path; `npm run bench:all -- --quick` points it at a
+ * temporary file, so a smoke run never replaces the real figures), else bench/RESULTS.md.
+ */
+export const RESULTS_FILE = path.resolve(ROOT, process.env.BENCH_RESULTS_FILE || path.join("bench", "RESULTS.md"));
+
+/** Replaces the part of RESULTS_FILE between this section's markers (or appends it). */
 export function writeResultsSection(section: string, markdown: string): void {
-  const file = path.join(ROOT, "bench", "RESULTS.md");
+  const file = RESULTS_FILE;
   const start = `<!-- ${section}:start -->`;
   const end = `<!-- ${section}:end -->`;
   const block = `${start}\n${markdown.trim()}\n${end}`;

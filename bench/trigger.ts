@@ -9,7 +9,7 @@
 // With BENCH_PROFILE=1 a further web-only server runs the trigger load under `node --cpu-prof` and
 // the top of the profile is summarised. Results go to bench/RESULTS.md (section "trigger").
 //
-// Env: BENCH_DURATION (seconds per measurement, default 20), BENCH_CONNECTIONS (default 50),
+// Env: BENCH_DURATION (seconds per measurement, default 20), BENCH_WARMUP (seconds of warm-up before each, default 5), BENCH_CONNECTIONS (default 50),
 // BENCH_DATABASE_URL / DATABASE_URL (server to create `sendstream_bench_trigger` on),
 // BENCH_BUILD=1 (rebuild even if a build exists), NEXT_DIST_DIR (default .next-trigger), BENCH_PORT (default 3204).
 import { createHmac } from "node:crypto";
@@ -18,12 +18,12 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { eq, sql } from "drizzle-orm";
-import { BASE_URL, ensureBuild, freshDatabase, measureCpu, phoneNumbers, ROOT, startServer, writeResultsSection, type CpuSplit, type Server } from "./trigger-support";
+import { BASE_URL, ensureBuild, exitBench, freshDatabase, measureCpu, phoneNumbers, ROOT, startServer, writeResultsSection, type CpuSplit, type Server } from "./trigger-support";
 import { measureIngestion, prepareIngestion } from "./webhook-ingestion";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const WARMUP = 5;
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const DATABASE = "sendstream_bench_trigger";
 const PROFILE = process.env.BENCH_PROFILE === "1";
 /** Statuses a request in the batched ingestion run (Meta batches up to 1,000 updates under load). */
@@ -305,7 +305,10 @@ default limit and one in 12 of a campaign, one in 50 with this run's raised limi
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);

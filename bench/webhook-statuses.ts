@@ -8,7 +8,7 @@
 // Each round checks the final statuses. Results replace the "webhook-statuses" section of bench/RESULTS.md.
 import os from "node:os";
 import { eq, sql } from "drizzle-orm";
-import { freshDatabase, writeResultsSection } from "./trigger-support";
+import { exitBench, freshDatabase, writeResultsSection } from "./trigger-support";
 
 const MESSAGES = Number(process.env.BENCH_STATUS_MESSAGES ?? 100_000);
 const PER_REQUEST = 10_000;
@@ -134,10 +134,13 @@ ${rounds.map((r) => `| ${r.name} | ${r.requests} | ${r.statuses} | ${r.seconds.t
 - Final statuses ${JSON.stringify(byStatus)}, inbox empty: ${Number(left!.n) === 0 ? "yes" : "no"} — ${correct ? "correct" : "WRONG"}.`,
   );
   await closeDb();
-  process.exit(correct && rate >= 5000 ? 0 : 1);
+  await exitBench(correct && rate >= 5000 ? 0 : 1);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => exitBench(Number(process.exitCode ?? 0)),
+  (error: unknown) => {
+    console.error(error);
+    return exitBench(1);
+  },
+);
