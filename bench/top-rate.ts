@@ -133,7 +133,9 @@ interface PhaseResult {
   triggerP50: number;
   triggerP99: number;
   triggerMax: number;
-  cpu: { dispatchers: number; postgres: number; postgresBackends: number; allPostgres: number };
+  cpu: { dispatchers: number; postgres: number; postgresBackends: number; allPostgres: number; fakeGraph: number; loadGenerator: number };
+  /** Committed transactions (one per statement outside explicit transactions) and rows written, per message. */
+  db: { transactions: number; rowsWritten: number };
   elapsedS: number;
   timedOut: boolean;
 }
@@ -248,7 +250,16 @@ async function main() {
       const dispatcherCpu = new CpuMeter(async () => dispatchers.flatMap((child) => processTree(child.pid!)));
       const postgresCpu = new CpuMeter(backendPids);
       const allPostgresCpu = new CpuMeter(allPostgresPids);
-      await Promise.all([dispatcherCpu.start(), postgresCpu.start(), allPostgresCpu.start()]);
+      const fakeCpu = new CpuMeter(async () => [fake.pid!]);
+      const ownCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
+      const ownBefore = ownCpu();
+      const dbStats = async () => {
+        const [row] = await probe<{ xacts: string; rows: string }[]>`select (xact_commit + xact_rollback)::text as xacts, (tup_inserted + tup_updated + tup_deleted)::text as rows
+          from pg_stat_database where datname = ${DB_NAME}`;
+        return { xacts: Number(row?.xacts ?? 0), rows: Number(row?.rows ?? 0) };
+      };
+      const dbBefore = await dbStats();
+      await Promise.all([dispatcherCpu.start(), postgresCpu.start(), allPostgresCpu.start(), fakeCpu.start()]);
       const phaseStart = new Date();
       const startedAt = performance.now();
       await launchBulkCampaign(db, ws.workspaceId, campaignId);
@@ -307,7 +318,10 @@ async function main() {
       const deadline = performance.now() + 5_000;
       while (performance.now() < deadline && (await graph<{ count: number }>("/__count")).count < recipients + accepted) await sleep(100);
       const elapsedS = (performance.now() - startedAt) / 1000;
-      const [dispatcherSeconds, postgresSeconds, allPostgresSeconds] = await Promise.all([dispatcherCpu.stop(), postgresCpu.stop(), allPostgresCpu.stop()]);
+      const [dispatcherSeconds, postgresSeconds, allPostgresSeconds, fakeSeconds] = await Promise.all([dispatcherCpu.stop(), postgresCpu.stop(), allPostgresCpu.stop(), fakeCpu.stop()]);
+      const ownSeconds = ownCpu() - ownBefore;
+      await sleep(1_000); // pg_stat_database is flushed about every second
+      const dbAfter = await dbStats();
 
       const arrivals = ((await graph<Record<string, number[]>>("/__stats"))[PHONE_NUMBER_ID] ?? []).sort((a, b) => a - b);
       const bulkTimes = (
@@ -365,7 +379,10 @@ async function main() {
           postgres: perMessage(postgresSeconds.seconds),
           postgresBackends: postgresSeconds.processes,
           allPostgres: perMessage(allPostgresSeconds.seconds),
+          fakeGraph: perMessage(fakeSeconds.seconds),
+          loadGenerator: perMessage(ownSeconds),
         },
+        db: { transactions: (dbAfter.xacts - dbBefore.xacts) / Math.max(1, messagesSent), rowsWritten: (dbAfter.rows - dbBefore.rows) / Math.max(1, messagesSent) },
         elapsedS,
         timedOut,
       };
@@ -418,6 +435,10 @@ async function main() {
       const m = met(r);
       return `| ${r.processes} | ${fmt(r.recipients)} | **${fmt(r.sustained)}/s** (bulk alone ${fmt(r.sustainedBulk)}/s; slowest second ${r.slowestSecond}; ${fmt(r.windowS, 1)} s window of ${fmt(r.firstToLastS, 1)} s) ${mark(m.sustained)} | **${r.peak}** ${mark(m.peak)} | ${fmt(r.triggerP50, 2)} s / **${fmt(r.triggerP99, 2)} s** / ${fmt(r.triggerMax, 2)} s (${r.triggersSent} of ${r.triggersAccepted} accepted, ${r.triggersAsked} asked; HTTP p50 ${fmt(r.httpP50)} ms, p99 ${fmt(r.httpP99)} ms) ${mark(m.trigger)} | ${r.arrivals} arrivals, ${r.sentInPhase} sent, ${r.distinctWamids} wamids ${mark(m.once)} | ${fmt(r.cpu.dispatchers)} µs | ${fmt(r.cpu.postgres)} µs (${r.cpu.postgresBackends} backends; all Postgres processes ${fmt(r.cpu.allPostgres)} µs) |`;
     });
+    const details = results.map(
+      (r) =>
+        `- ${r.processes}: ${fmt(r.sentInPhase)} messages in ${fmt(r.elapsedS, 1)} s (launch to last send). CPU per message: dispatchers ${fmt(r.cpu.dispatchers)} µs, Postgres ${fmt(r.cpu.postgres)} µs, the fake Graph API ${fmt(r.cpu.fakeGraph)} µs, this script (trigger requests, polling) ${fmt(r.cpu.loadGenerator)} µs: ${fmt((r.cpu.dispatchers + r.cpu.postgres + r.cpu.fakeGraph + r.cpu.loadGenerator) / 1000, 2)} ms of CPU per message in all, a ceiling of ${fmt((os.cpus().length * 1e6) / Math.max(1, r.cpu.dispatchers + r.cpu.postgres + r.cpu.fakeGraph + r.cpu.loadGenerator))} msg/s on ${os.cpus().length} cores. Database: ${fmt(r.db.transactions, 2)} transactions and ${fmt(r.db.rowsWritten, 2)} rows written per message.`,
+    );
     const cpuModel = os.cpus()[0]?.model ?? "unknown CPU";
     const markdown = [
       "## Top rate: one number at 1,000 msg/s (`npm run bench:top-rate`)",
@@ -429,6 +450,8 @@ async function main() {
       "| dispatching | recipients | sustained ≥ 950/s | peak in any 1 s ≤ 1,000 | triggers queued → sent p50 / p99 / max (< 2 s) | exactly once | CPU per message, dispatchers | CPU per message, Postgres |",
       "|---|---|---|---|---|---|---|---|",
       ...rows,
+      "",
+      ...details,
       "",
     ].join("\n");
     console.log(`\n${markdown}`);
