@@ -18,7 +18,7 @@
 // Results replace the "top-rate" section of bench/RESULTS.md. The database is dropped and every
 // process started here is stopped, whether the run passes or fails.
 //
-// Flags: --quick (10,000 then 5,000 contacts: under a minute with a build in place), --skip-build (use
+// Flags: --quick (5,000 then 2,000 contacts: about a minute with a build in place), --skip-build (use
 // the build in NEXT_DIST_DIR, default .next-rate; without it the app is built first).
 // TOP_RATE_PROFILE=1 runs the server under `node --cpu-prof` (a diagnostic: it slows the server) and
 // prints the top of its profile.
@@ -41,8 +41,8 @@ process.env.ENCRYPTION_KEY ??= "be0c".repeat(16);
 
 const DB_NAME = "sendstream_bench_top_rate";
 const THROUGHPUT = 1_000;
-const CONTACTS = Number(process.env.TOP_RATE_CONTACTS ?? (QUICK ? 10_000 : 200_000));
-const SECOND_CONTACTS = Math.min(CONTACTS, Number(process.env.TOP_RATE_SECOND_CONTACTS ?? (QUICK ? 5_000 : 100_000)));
+const CONTACTS = Number(process.env.TOP_RATE_CONTACTS ?? (QUICK ? 5_000 : 200_000));
+const SECOND_CONTACTS = Math.min(CONTACTS, Number(process.env.TOP_RATE_SECOND_CONTACTS ?? (QUICK ? 2_000 : 100_000)));
 const TRIGGERS_PER_SECOND = Number(process.env.TOP_RATE_TRIGGERS_PER_SECOND ?? 20);
 const LATENCY = { min: 50, max: 150 };
 const RAMP_MS = QUICK ? 2_000 : 5_000;
@@ -119,6 +119,7 @@ interface PhaseResult {
   triggersAsked: number;
   triggersAccepted: number;
   triggersSent: number;
+  triggersRefused: string;
   httpP50: number;
   httpP99: number;
   arrivals: number;
@@ -268,6 +269,9 @@ async function main() {
       const httpTimes: number[] = [];
       let asked = 0;
       let accepted = 0;
+      /** Trigger requests without a 2xx answer, by HTTP status or error. */
+      const refused = new Map<string, number>();
+      const refuse = (why: string) => void refused.set(why, (refused.get(why) ?? 0) + 1);
       const pending = new Set<Promise<void>>();
       const producer = (async () => {
         const interval = 1000 / TRIGGERS_PER_SECOND;
@@ -286,9 +290,9 @@ async function main() {
               await response.arrayBuffer();
               httpTimes.push(performance.now() - sentAt);
               if (response.ok) accepted++;
-              else if (accepted + asked < 5) console.log(`trigger answered ${response.status}`);
+              else refuse(`HTTP ${response.status}`);
             })
-            .catch(() => {})
+            .catch((error: unknown) => refuse(error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)))
             .finally(() => pending.delete(request));
           pending.add(request);
           const wait = next - performance.now();
@@ -360,6 +364,7 @@ async function main() {
         triggersAsked: asked,
         triggersAccepted: accepted,
         triggersSent: Number(latency?.n ?? 0),
+        triggersRefused: [...refused].map(([why, n]) => `${n} × ${why}`).join(", "),
         httpP50: percentile([...httpTimes].sort((a, b) => a - b), 0.5),
         httpP99: percentile([...httpTimes].sort((a, b) => a - b), 0.99),
         arrivals: arrivals.length,
@@ -433,7 +438,7 @@ async function main() {
     const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
     const rows = results.map((r) => {
       const m = met(r);
-      return `| ${r.processes} | ${fmt(r.recipients)} | **${fmt(r.sustained)}/s** (bulk alone ${fmt(r.sustainedBulk)}/s; slowest second ${r.slowestSecond}; ${fmt(r.windowS, 1)} s window of ${fmt(r.firstToLastS, 1)} s) ${mark(m.sustained)} | **${r.peak}** ${mark(m.peak)} | ${fmt(r.triggerP50, 2)} s / **${fmt(r.triggerP99, 2)} s** / ${fmt(r.triggerMax, 2)} s (${r.triggersSent} of ${r.triggersAccepted} accepted, ${r.triggersAsked} asked; HTTP p50 ${fmt(r.httpP50)} ms, p99 ${fmt(r.httpP99)} ms) ${mark(m.trigger)} | ${r.arrivals} arrivals, ${r.sentInPhase} sent, ${r.distinctWamids} wamids ${mark(m.once)} | ${fmt(r.cpu.dispatchers)} µs | ${fmt(r.cpu.postgres)} µs (${r.cpu.postgresBackends} backends; all Postgres processes ${fmt(r.cpu.allPostgres)} µs) |`;
+      return `| ${r.processes} | ${fmt(r.recipients)} | **${fmt(r.sustained)}/s** (bulk alone ${fmt(r.sustainedBulk)}/s; slowest second ${r.slowestSecond}; ${fmt(r.windowS, 1)} s window of ${fmt(r.firstToLastS, 1)} s) ${mark(m.sustained)} | **${r.peak}** ${mark(m.peak)} | ${fmt(r.triggerP50, 2)} s / **${fmt(r.triggerP99, 2)} s** / ${fmt(r.triggerMax, 2)} s (${r.triggersSent} of ${r.triggersAccepted} accepted, ${r.triggersAsked} asked${r.triggersRefused ? `, refused: ${r.triggersRefused}` : ""}; HTTP p50 ${fmt(r.httpP50)} ms, p99 ${fmt(r.httpP99)} ms) ${mark(m.trigger)} | ${r.arrivals} arrivals, ${r.sentInPhase} sent, ${r.distinctWamids} wamids ${mark(m.once)} | ${fmt(r.cpu.dispatchers)} µs | ${fmt(r.cpu.postgres)} µs (${r.cpu.postgresBackends} backends; all Postgres processes ${fmt(r.cpu.allPostgres)} µs) |`;
     });
     const details = results.map(
       (r) =>
