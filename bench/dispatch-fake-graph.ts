@@ -1,14 +1,17 @@
-// The fake Graph API for `bench/dispatch.ts`, in its own process (as the real API is): accepts
-// every message after BENCH_GRAPH_LATENCY_MS, records when each request arrived per phone number
-// id, and serves those timestamps on GET /__stats (POST /__reset clears them).
+// The fake Graph API for `bench/dispatch.ts` and `bench/top-rate.ts`, in its own process (as the real
+// API is): accepts every message after BENCH_GRAPH_LATENCY_MS (or, with BENCH_GRAPH_LATENCY_MAX_MS,
+// a latency drawn uniformly between the two), records when each request arrived per phone number id,
+// and serves those timestamps on GET /__stats (POST /__reset clears them) and their count on /__count.
 import { startFakeGraph } from "@/lib/channels/whatsapp/testing/fake-graph";
 
 const LATENCY_MS = Number(process.env.BENCH_GRAPH_LATENCY_MS ?? 25);
+const LATENCY_MAX_MS = Number(process.env.BENCH_GRAPH_LATENCY_MAX_MS ?? LATENCY_MS);
 const arrivals = new Map<string, number[]>();
 let counter = 0;
 
 const graph = await startFakeGraph(async (request) => {
   if (request.path === "/__stats") return { body: Object.fromEntries(arrivals) };
+  if (request.path === "/__count") return { body: { count: [...arrivals.values()].reduce((n, list) => n + list.length, 0) } };
   if (request.path === "/__reset") {
     arrivals.clear();
     return { body: { ok: true } };
@@ -18,7 +21,7 @@ const graph = await startFakeGraph(async (request) => {
   list.push(Date.now());
   arrivals.set(phoneNumberId, list);
   return {
-    delayMs: LATENCY_MS,
+    delayMs: LATENCY_MS + Math.random() * (LATENCY_MAX_MS - LATENCY_MS),
     body: { messaging_product: "whatsapp", contacts: [{ input: "x", wa_id: "x" }], messages: [{ id: `wamid.BENCH${process.pid}.${++counter}`, message_status: "accepted" }] },
   };
 });

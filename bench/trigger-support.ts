@@ -257,3 +257,34 @@ export async function measureCpu<T>(serverPid: number, work: () => Promise<T>, d
   // Postgres backends that ended during the run take their time with them; the run keeps its pool open.
   return { result, cpu: { server: after.server - before.server, postgres: after.postgres - before.postgres, client: after.client - before.client } };
 }
+
+export interface ProfileLine {
+  selfPercent: number;
+  name: string;
+  where: string;
+}
+
+/** Self time per function of a `.cpuprofile`, highest first (idle and GC included, as they are). */
+export function summariseProfile(file: string, top = 15): ProfileLine[] {
+  const profile = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    samples: number[];
+  };
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const counts = new Map<string, number>();
+  for (const id of profile.samples) {
+    const frame = byNode.get(id)?.callFrame;
+    if (!frame) continue;
+    const where = frame.url ? `${frame.url.replace(/^file:\/\//, "").replace(`${ROOT}/`, "")}:${frame.lineNumber + 1}` : "";
+    const key = `${frame.functionName || "(anonymous)"}\t${where}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const total = profile.samples.length || 1;
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, count]) => {
+      const [name, where] = key.split("\t");
+      return { selfPercent: (100 * count) / total, name: name!, where: where! };
+    });
+}

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { eq, sql } from "drizzle-orm";
-import { BASE_URL, ensureBuild, exitBench, freshDatabase, measureCpu, phoneNumbers, ROOT, startServer, writeResultsSection, type CpuSplit, type Server } from "./trigger-support";
+import { BASE_URL, ensureBuild, exitBench, freshDatabase, measureCpu, phoneNumbers, startServer, summariseProfile, writeResultsSection, type CpuSplit, type ProfileLine, type Server } from "./trigger-support";
 import { measureIngestion, prepareIngestion } from "./webhook-ingestion";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
@@ -61,37 +61,6 @@ async function measure(name: string, options: autocannon.Options, duration: numb
     p999: result.latency.p99_9,
     max: result.latency.max,
   };
-}
-
-interface ProfileLine {
-  selfPercent: number;
-  name: string;
-  where: string;
-}
-
-/** Self time per function of a `.cpuprofile`, highest first (idle and GC included, as they are). */
-function summariseProfile(file: string, top = 15): ProfileLine[] {
-  const profile = JSON.parse(fs.readFileSync(file, "utf8")) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-    samples: number[];
-  };
-  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
-  const counts = new Map<string, number>();
-  for (const id of profile.samples) {
-    const frame = byNode.get(id)?.callFrame;
-    if (!frame) continue;
-    const where = frame.url ? `${frame.url.replace(/^file:\/\//, "").replace(`${ROOT}/`, "")}:${frame.lineNumber + 1}` : "";
-    const key = `${frame.functionName || "(anonymous)"}\t${where}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const total = profile.samples.length || 1;
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([key, count]) => {
-      const [name, where] = key.split("\t");
-      return { selfPercent: (100 * count) / total, name: name!, where: where! };
-    });
 }
 
 /** CPU of the server, of this benchmark's Postgres processes and of the load generator while `work` runs. */

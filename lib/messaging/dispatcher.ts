@@ -49,7 +49,7 @@ export async function runDispatch(deps: DispatchDeps, options: DispatchOptions =
   const limit = options.limit ?? Infinity;
   const started = clock.now();
   const deadline = started + (options.deadlineMs ?? 10_000);
-  const inFlight = semaphore(options.maxInFlight ?? 128);
+  const inFlight = semaphore(options.maxInFlight ?? 256);
   const summary: DispatchSummary = { claimed: 0, sent: 0, retrying: 0, failed: 0, deferred: 0, skipped: 0, unknown: 0, simulated: 0, durationMs: 0 };
   const tasks = new Set<Promise<void>>();
   const track = (task: Promise<void>) => {

@@ -72,7 +72,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
    * message, the moment its campaign's slot let it go), stored as the message's `sent_at`; the
    * request leaves once its in-flight mark is stored, a round trip later.
    */
-  const send = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
+  const send = async (message: ClaimedMessage, lane: Lane, startedAt: number, requestDone: () => void) => {
     const { sender } = lane;
     const channel = channels[sender.channel];
     let outcome: { providerMessageId: string } | { failure: SendFailure };
@@ -83,6 +83,8 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
       outcome = { failure: channel.classifyError(error) };
     } finally {
       sending.delete(message);
+      // The bound is on provider requests: waiting for the batched result write holds no request open.
+      requestDone();
     }
     const now = clock.now();
     if ("providerMessageId" in outcome) {
@@ -115,7 +117,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
    * changed during the mark's round trip is asked again: a sender told to slow down meanwhile (130429)
    * gets the message back in its lane, a campaign that stopped settles it.
    */
-  const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number) => {
+  const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number, requestDone: () => void) => {
     if (!(await marks.mark(message)) || stopping()) return handBack([message], clock.now());
     if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) return settleStopped([message], bulkPacing.status(message.campaignId));
     if (lane.pausedUntil > clock.now()) {
@@ -124,7 +126,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
       else startLane(lane);
       return;
     }
-    return send(message, lane, startedAt);
+    return send(message, lane, startedAt, requestDone);
   };
 
   /** Waits up to `ms`, or less when a trigger message arrives for the lane or the pass is told to stop. */
@@ -238,7 +240,13 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
           continue;
         }
         const current = message;
-        track(sendMarked(current, lane, startedAt).finally(() => inFlight.release()));
+        let released = false;
+        const requestDone = () => {
+          if (released) return;
+          released = true;
+          inFlight.release();
+        };
+        track(sendMarked(current, lane, startedAt, requestDone).finally(requestDone));
       }
       ended = true;
     } finally {

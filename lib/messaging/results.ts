@@ -21,7 +21,9 @@ export interface SentRecord {
 }
 
 const SENT_BATCH_SIZE = 200;
-const SENT_BATCH_DELAY_MS = 10;
+// At 1,000 sends a second a 10 ms window wrote ~10 rows per statement (and one held-status lookup
+// after each): 40 ms makes the statements four times fewer; `sent_at` is the moment of the send either way.
+const SENT_BATCH_DELAY_MS = 40;
 /** Waits between tries of a failed batch write (all well inside a lease). */
 const BATCH_RETRY_DELAYS_MS = [50, 250, 1_000];
 
