@@ -11,7 +11,7 @@ const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 const STOP_GRACE_MS = 10_000;
 
 /** The pid and its descendants (`next start` may run workers of its own). */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const pids = [pid];
   for (let i = 0; i < pids.length; i++) {
     try {

@@ -30,7 +30,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { ownProcess, stopProcess } from "./processes";
+import { ownProcess, processTree, stopProcess } from "./processes";
 
 const QUICK = process.argv.includes("--quick");
 const PROFILE = process.env.TOP_RATE_PROFILE === "1";
@@ -59,20 +59,6 @@ function processCpu(pid: number): number | null {
   } catch {
     return null;
   }
-}
-
-/** The pid and its descendants. */
-function processTree(pid: number): number[] {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    try {
-      const children = fs.readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8").trim();
-      if (children) pids.push(...children.split(/\s+/).map(Number));
-    } catch {
-      // gone
-    }
-  }
-  return pids;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!);
