@@ -35,24 +35,16 @@ GROUP BY campaign_id, workspace_id, (created_at AT TIME ZONE 'UTC')::date, statu
 -- One delta row per campaign, day and status a statement touched (not one per message): a bulk
 -- claim of a thousand rows writes two. Statement-level, so a statement that changes no counted
 -- message writes nothing.
-CREATE FUNCTION "campaign_counts_inserted"() RETURNS trigger
+-- Inserted rows count +1, deleted ones -1 (the trigger's argument); both triggers name their
+-- transition table `changed_rows`.
+CREATE FUNCTION "campaign_counts_changed"() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  v_sign int := TG_ARGV[0]::int;
 BEGIN
   INSERT INTO campaign_message_count_deltas (workspace_id, campaign_id, day, status, messages, replied)
-  SELECT workspace_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, status, count(*), count(replied_at)
-  FROM inserted_rows
-  WHERE campaign_id IS NOT NULL AND source IN ('trigger', 'bulk')
-  GROUP BY 1, 2, 3, 4;
-  RETURN NULL;
-END;
-$$;
---> statement-breakpoint
-CREATE FUNCTION "campaign_counts_deleted"() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO campaign_message_count_deltas (workspace_id, campaign_id, day, status, messages, replied)
-  SELECT workspace_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, status, -count(*), -count(replied_at)
-  FROM deleted_rows
+  SELECT workspace_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, status, v_sign * count(*), v_sign * count(replied_at)
+  FROM changed_rows
   WHERE campaign_id IS NOT NULL AND source IN ('trigger', 'bulk')
   GROUP BY 1, 2, 3, 4;
   RETURN NULL;
@@ -80,11 +72,11 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
-CREATE TRIGGER "messages_counts_insert" AFTER INSERT ON "messages" REFERENCING NEW TABLE AS inserted_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_inserted();
+CREATE TRIGGER "messages_counts_insert" AFTER INSERT ON "messages" REFERENCING NEW TABLE AS changed_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_changed('1');
 --> statement-breakpoint
 CREATE TRIGGER "messages_counts_update" AFTER UPDATE ON "messages" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_updated();
 --> statement-breakpoint
-CREATE TRIGGER "messages_counts_delete" AFTER DELETE ON "messages" REFERENCING OLD TABLE AS deleted_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_deleted();
+CREATE TRIGGER "messages_counts_delete" AFTER DELETE ON "messages" REFERENCING OLD TABLE AS changed_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION campaign_counts_changed('-1');
