@@ -59,6 +59,7 @@ const QUICK_SIZES: Record<string, QuickSizes> = {
   serverless: { args: ["--quick", "--skip-build"], env: { BENCH_CONTACTS: "800" } },
   scale: { args: ["--quick", "--skip-build"], env: { BENCH_RUNS: "1", BENCH_TRIGGER_RATE: "20" } },
   "webhook-statuses": { env: { BENCH_STATUS_MESSAGES: "10000" } },
+  growth: { env: { BENCH_GROWTH_REQUESTS: "200", BENCH_GROWTH_ROWS: "2000" } },
 };
 
 interface Bench {

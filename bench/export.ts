@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { ownProcess, signalTree, stopProcess } from "./processes";
+import { ownProcess, rssOfTree, signalTree, stopProcess } from "./processes";
 import { buildInto, dropBenchDatabase, writeResultsSection } from "./trigger-support";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -111,24 +111,6 @@ async function psqlCopy(statement: string): Promise<{ seconds: number; bytes: nu
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   if (code !== 0) throw new Error(`psql exited with ${code}`);
   return { seconds: (performance.now() - started) / 1000, bytes };
-}
-
-function rssOfTree(pid: number): number {
-  // Resident memory of the server and its children (next start may fork a worker).
-  let total = 0;
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    const current = pids[i]!;
-    try {
-      const status = fs.readFileSync(`/proc/${current}/status`, "utf8");
-      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-      const children = fs.readFileSync(`/proc/${current}/task/${current}/children`, "utf8").trim();
-      if (children) pids.push(...children.split(/\s+/).map(Number));
-    } catch {
-      // process gone
-    }
-  }
-  return total;
 }
 
 async function startServer(): Promise<ChildProcess> {

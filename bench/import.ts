@@ -9,8 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Readable } from "node:stream";
 import postgres from "postgres";
+import { IMPORT_COLUMNS, api, csvRow, importOnce, writeCsv } from "./import-support";
 
 process.env.NEXT_DIST_DIR ||= ".next-import";
 process.env.BENCH_PORT ||= "3207";
@@ -55,166 +55,13 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, on this
   replaced, with their cascades, by triggers), a cheaper folded copy of the attributes than a generated column, and fewer
   indexes on \`contacts\` during a large import; none of them done here.`;
 
-const AREAS = [212, 213, 305, 310, 312, 404, 415, 512, 617, 646, 702, 713, 718, 917, 206, 303];
-const CITIES = ["Lisbon", "Porto", "Leeds", "Austin", "Denver", "Boston", "Miami", "Seattle"];
-
-/** Distinct valid US numbers (checked by the phone tests' fast path: none falls back). */
-function phone(i: number): string {
-  const rest = Math.floor(i / AREAS.length);
-  return `+1${AREAS[i % AREAS.length]}${200 + (rest % 700)}${String(Math.floor(rest / 700)).padStart(4, "0")}`;
-}
-
-const isInvalid = (i: number) => i % 100 === 50;
-const isDuplicate = (i: number) => i % 20 === 19;
-
-/** Row i (0-based): 1 % invalid (spreadsheet damage or no country code), 5 % repeat an earlier valid row's phone. */
-function csvRow(i: number): string {
-  let number = phone(i);
-  if (isInvalid(i)) number = i % 200 === 50 ? "4.41E+11" : `212 555 ${String(i % 10000).padStart(4, "0")}`;
-  else if (isDuplicate(i)) {
-    let earlier = i - 7;
-    while (isInvalid(earlier) || isDuplicate(earlier)) earlier--;
-    number = phone(earlier);
-  }
-  const day = String(1 + (i % 28)).padStart(2, "0");
-  return `${number},Customer ${i},${CITIES[i % CITIES.length]},${i % 1000},2025-0${1 + (i % 9)}-${day}\n`;
-}
-
-async function generateCsv(): Promise<{ bytes: number; expected: { invalid: number; duplicates: number; distinct: number } }> {
-  let invalid = 0;
-  let duplicates = 0;
-  for (let i = 0; i < ROWS; i++) {
-    if (isInvalid(i)) invalid++;
-    else if (isDuplicate(i)) duplicates++;
-  }
-  const expected = { invalid, duplicates, distinct: ROWS - invalid - duplicates };
-  if (!fs.existsSync(CSV_FILE)) {
-    fs.mkdirSync(TMP, { recursive: true });
-    const out = fs.createWriteStream(CSV_FILE);
-    out.write("phone,name,city,points,member_since\n");
-    let chunk = "";
-    for (let i = 0; i < ROWS; i++) {
-      chunk += csvRow(i);
-      if (chunk.length > 1 << 20) {
-        if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
-        chunk = "";
-      }
-    }
-    out.end(chunk);
-    await new Promise<void>((resolve) => out.once("finish", () => resolve()));
-  }
-  return { bytes: fs.statSync(CSV_FILE).size, expected };
-}
-
-function rssOfTree(pid: number): number {
-  let total = 0;
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    const current = pids[i]!;
-    try {
-      total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${current}/status`, "utf8"))?.[1] ?? 0) * 1024;
-      const children = fs.readFileSync(`/proc/${current}/task/${current}/children`, "utf8").trim();
-      if (children) pids.push(...children.split(/\s+/).map(Number));
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
-
-interface Job {
-  id: string;
-  status: string;
-  rowsRead: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  duplicates: number;
-  invalid: number;
-  error: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
-async function api<T>(baseUrl: string, key: string, method: string, route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseUrl}${route}`, {
-    method,
-    headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
-async function importOnce(baseUrl: string, key: string, serverPid: number, label: string) {
-  const baseline = rssOfTree(serverPid);
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOfTree(serverPid))), 50);
-  const started = performance.now();
-  const job = await api<Job>(baseUrl, key, "POST", "/api/v1/imports", {
-    fileName: path.basename(CSV_FILE),
-    columns: [
-      { index: 0, header: "phone", target: { type: "phone" } },
-      { index: 1, header: "name", target: { type: "name" } },
-      { index: 2, header: "city", target: { type: "attribute", key: "city", attributeType: "string" } },
-      { index: 3, header: "points", target: { type: "attribute", key: "points", attributeType: "number" } },
-      { index: 4, header: "member_since", target: { type: "attribute", key: "member_since", attributeType: "date" } },
-    ],
-    updateExisting: true,
-    newListName: "Bench import",
-  });
-  const upload = await fetch(`${baseUrl}/api/v1/imports/${job.id}/file`, {
-    method: "PUT",
-    headers: { "x-api-key": key, "content-type": "text/csv", "content-length": String(fs.statSync(CSV_FILE).size) },
-    body: Readable.toWeb(fs.createReadStream(CSV_FILE, { highWaterMark: 1 << 20 })) as ReadableStream,
-    duplex: "half",
-  } as RequestInit);
-  if (upload.status !== 202) throw new Error(`Upload: ${upload.status} ${await upload.text()}`);
-  const stored = performance.now();
-  let report: Job;
-  for (;;) {
-    report = await api<Job>(baseUrl, key, "GET", `/api/v1/imports/${job.id}`);
-    if (report.status === "completed" || report.status === "failed") break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const finished = performance.now();
-  clearInterval(sampler);
-  peak = Math.max(peak, rssOfTree(serverPid));
-  // From the 202 (file stored) to the report seen by polling: the merge, plus at most one poll interval.
-  const mergeS = (finished - stored) / 1000;
-  const result = {
-    label,
-    report,
-    totalS: (finished - started) / 1000,
-    storeS: (stored - started) / 1000,
-    mergeS,
-    baselineMb: baseline / 2 ** 20,
-    peakMb: peak / 2 ** 20,
-    growthMb: (peak - baseline) / 2 ** 20,
-  };
-  console.log(
-    `${label}: ${result.totalS.toFixed(2)} s end to end (upload + parse + COPY ${result.storeS.toFixed(2)} s, merge ${mergeS.toFixed(2)} s); ` +
-      `created ${report.created}, updated ${report.updated}, unchanged ${report.unchanged}, duplicates ${report.duplicates}, invalid ${report.invalid}; ` +
-      `server RSS ${result.baselineMb.toFixed(0)} → ${result.peakMb.toFixed(0)} MB (+${result.growthMb.toFixed(1)} MB)`,
-  );
-  if (report.status !== "completed") throw new Error(`Import ${label} ended ${report.status}: ${report.error}`);
-  return result;
-}
-
 /** The database part alone: the staged rows of the file, COPY'd from a prepared file, timed. */
 async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: number }> {
   const { importOptionsSchema } = await import("@/lib/imports/schemas");
   const { rowMapper } = await import("@/lib/imports/rows");
   const options = importOptionsSchema.parse({
     fileName: "copy.csv",
-    columns: [
-      { index: 0, header: "phone", target: { type: "phone" } },
-      { index: 1, header: "name", target: { type: "name" } },
-      { index: 2, header: "city", target: { type: "attribute", key: "city", attributeType: "string" } },
-      { index: 3, header: "points", target: { type: "attribute", key: "points", attributeType: "number" } },
-      { index: 4, header: "member_since", target: { type: "attribute", key: "member_since", attributeType: "date" } },
-    ],
+    columns: IMPORT_COLUMNS,
   });
   const map = rowMapper(options);
   const copyFile = path.join(TMP, `staged-${ROWS}.copy`);
@@ -251,7 +98,8 @@ async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: numb
 async function main() {
   const { ensureBuild, freshDatabase, startServer, writeResultsSection, BASE_URL } = await import("./trigger-support");
   console.log(`Generating ${ROWS.toLocaleString("en-US")} rows…`);
-  const { bytes, expected } = await generateCsv();
+  const csv = await writeCsv(CSV_FILE, ROWS);
+  const { bytes, expected } = csv;
   console.log(`${CSV_FILE}: ${(bytes / 2 ** 20).toFixed(1)} MiB; expected invalid ${expected.invalid}, duplicates ${expected.duplicates}, contacts ${expected.distinct}`);
 
   const url = await freshDatabase(DB_NAME);
@@ -267,7 +115,7 @@ async function main() {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const load = os.loadavg().map((n) => n.toFixed(1)).join(" / ");
-    const first = await importOnce(BASE_URL, key, server.child.pid!, "first import");
+    const first = await importOnce({ baseUrl: BASE_URL, key, pid: server.child.pid! }, csv, "first import");
     const state = async () =>
       (
         await sql<{ contacts: number; members: number; updated: string }[]>`select
@@ -286,7 +134,7 @@ async function main() {
     const before = await state();
     await sql`vacuum analyze contacts`;
     await sql`vacuum analyze contact_list_members`;
-    const second = await importOnce(BASE_URL, key, server.child.pid!, "same file again");
+    const second = await importOnce({ baseUrl: BASE_URL, key, pid: server.child.pid! }, csv, "same file again");
     const after = await state();
     const unchanged =
       second.report.created === 0 && second.report.updated === 0 && after.contacts === before.contacts && after.members === before.members && after.updated === before.updated;

@@ -24,6 +24,19 @@ export function processTree(pid: number): number[] {
   return pids;
 }
 
+/** Resident memory, in bytes, of the pid and its descendants (read from /proc). */
+export function rssOfTree(pid: number): number {
+  let total = 0;
+  for (const current of processTree(pid)) {
+    try {
+      total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${current}/status`, "utf8"))?.[1] ?? 0) * 1024;
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
 export function signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   // Children first: the tree cannot be read once its root is gone.

@@ -14,6 +14,8 @@ declare module "autocannon" {
       body?: string | Buffer;
       connections?: number;
       duration?: number;
+      /** Requests to send in all (instead of a duration). */
+      amount?: number;
       requests?: {
         setupRequest?: (request: RequestParams) => RequestParams;
         onResponse?: (status: number, body: string) => void;
