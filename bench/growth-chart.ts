@@ -19,7 +19,7 @@ export interface GrowthSeries {
 }
 
 const WIDTH = 960;
-const HEIGHT = 420;
+const HEIGHT = 450;
 const PANEL = { width: 400, height: 290, top: 70, left: [70, 550] as const };
 
 const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

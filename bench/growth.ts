@@ -199,6 +199,17 @@ function perUnitRatio(points: { seconds: number; sizePercent: number }[], point:
   return ((point.seconds / point.sizePercent) / (first.seconds / first.sizePercent)).toFixed(2);
 }
 
+/** What the run says about growth: the cost per unit at the largest size against the smallest, and the memory. */
+function verdict(name: string, unit: string, points: (GrowthPoint & { rssBaselineMb: number })[]): string {
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  const ratio = Number(perUnitRatio(points, last));
+  const memory = points.map((p) => `+${p.rssGrowthMb.toFixed(0)} MB`).join(", ");
+  return `- ${name}: time per ${unit} at ${last.sizePercent} % is ${ratio.toFixed(2)}× that at ${first.sizePercent} %: ${
+    ratio <= 1.1 ? "**linear or better**" : "**worse than linear**"
+  }. Server RSS growth by size: ${memory}.`;
+}
+
 async function main() {
   const { ensureBuild, writeResultsSection, RESULTS_FILE } = await support();
   const load = os.loadavg().map((n) => n.toFixed(1)).join(" / ");
@@ -264,6 +275,9 @@ empty database. 1,000 %: ten files of ${count(ROWS)} new phones each into one wo
 ${importRows}
 
 Each of the ten files (each adds ${count(tenFiles.files[0]!.report.created)} contacts to the workspace): ${fileLine}.
+
+${verdict("Trigger", "request", trigger)}
+${verdict("Import", "row", imports)}
 `,
   );
   console.log(`Written to ${RESULTS_FILE} and ${svgFile}.`);
