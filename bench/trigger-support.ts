@@ -2,6 +2,7 @@
 // a production build, a `next start` server they can kill and restart, and seed data.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import postgres from "postgres";
 import { ownProcess, signalTree } from "./processes";
@@ -155,6 +156,37 @@ export async function startServer(env: Record<string, string>, nodeArgs: string[
       await exited;
     },
   };
+}
+
+/**
+ * POSTs to `url` through one keep-alive agent without a connection limit; resolves with the status
+ * once the answer is read. An open loop's client: `fetch` (undici) costs several times the CPU per
+ * request, and on this machine's 2 cores, shared with the server and Postgres, that CPU came back as
+ * latency (trigger open loop at 341/s: p50 8 ms, p99 255 ms with fetch; p50 2–4 ms, p99 17–39 ms with this).
+ */
+export function poster(url: string, headers: Record<string, string>): (body: string) => Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const target = new URL(url);
+  return (body) =>
+    new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        {
+          agent,
+          hostname: target.hostname,
+          port: target.port,
+          path: `${target.pathname}${target.search}`,
+          method: "POST",
+          headers: { ...headers, "content-length": Buffer.byteLength(body) },
+        },
+        (response) => {
+          response.resume();
+          response.once("end", () => resolve(response.statusCode ?? 0));
+          response.once("error", reject);
+        },
+      );
+      request.once("error", reject);
+      request.end(body);
+    });
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
