@@ -45,15 +45,23 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, on this
     function. A \`COPY\` straight into \`contacts\` for an empty workspace: it would give up the stored file a crash resumes
     from. The empty workspace's path is the skipping of empty steps (commit 7de4aa4): a first import no longer runs the update
     (5.1 s at load 10: it hashed the contacts just inserted) nor the list's anti-join (0.3 s).
-- Where the time of a first import goes now (\`auto_explain\` of the merge of 1,000,000 staged rows into an empty workspace,
-  load average 9–10; 124.6 s in all): analysing the staging table 3.6 s, counting and reading and deduplicating the staged rows
-  6.9 s; the insert of 940,000 contacts 61 s — per row the generated column \`attributes_folded\` (\`ss_fold_attributes\`,
-  14 µs a row: about 13 s; migration 0029), five indexes (two of them GIN), 1.0 GB of WAL — plus its foreign-key check
-  \`contacts.workspace_id\` 7.8 s; the membership insert 14 s plus its foreign-key checks (\`list_id\` 7.6 s,
-  \`contact_id\` 12.1 s). What is
-  left for the 20 s target: the membership keys checked once per import rather than per row (needs its foreign keys
-  replaced, with their cascades, by triggers), a cheaper folded copy of the attributes than a generated column, and fewer
-  indexes on \`contacts\` during a large import; none of them done here.`;
+- Where the time of a first import goes now, on a quiet machine (load average 1–2; \`auto_explain\` of the merge of 1,000,000
+  staged rows into an empty workspace, 30.3 s with its timing overhead): counting, reading and deduplicating the staged rows
+  1.3 s; the insert of 940,000 contacts 16.6 s; its foreign-key check \`contacts.workspace_id\` 2.7 s; the membership insert
+  3.9 s plus its foreign-key checks (\`list_id\` 2.7 s, \`contact_id\` 3.9 s). Checkpoints ran every 7–20 s (\`max_wal_size\` 1 GB).
+- What each part of that costs, measured by inserting the same 940,000 contacts and their memberships again inside a transaction
+  rolled back (\`psql\`, same machine, ±15 % between repeats): as the merge does it 24.5–28.9 s; without the foreign-key triggers of
+  \`contacts\` and \`contact_list_members\` 16.2 s (the checks: 2.1 s for contacts, 6.1 s for members). Within the contacts insert
+  (15.5 s without its foreign-key check): the generated column \`attributes_folded\` and its GIN index together **6.7 s** (the
+  index 1.0 s; the column's \`ss_fold_attributes\`, a SQL function over \`jsonb_each\`, about 5.7 s: 6 µs a row), the
+  \`(workspace, created)\` index 3.0 s, the \`jsonb_path_ops\` GIN index 0.9 s.
+- Measured and not kept: the members' foreign keys replaced by one set-based check per statement that locks the referenced rows
+  as the foreign key does (\`FOR KEY SHARE\`): 5.7 s for 940,000 contacts against 6.1 s of foreign-key triggers, and the cascades
+  would need triggers of their own; a larger \`max_wal_size\` (8 GB instead of 1 GB, no checkpoint during the merge): 28.8 s
+  against 28.9 s.
+- What is left for the 20 s target (not done): folding the attributes without a per-row SQL function (computed by the server from
+  the values it already parses, kept by every writer of \`attributes\`, or a cheaper expression with the same matches), and no
+  membership check for contacts the same statement has just inserted (a foreign key cannot know that).`;
 
 /** The database part alone: the staged rows of the file, COPY'd from a prepared file, timed. */
 async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: number }> {
