@@ -37,7 +37,7 @@ const TRIGGER_RATE = Number(process.env.BENCH_TRIGGER_RATE ?? 50);
 const TRIGGER_SECONDS = quick ? 5 : 20;
 
 const support = await import("./trigger-support");
-const { BASE_URL, ensureBuild, freshDatabase, phoneNumbers, startServer, writeResultsSection, benchDatabaseUrl } = support;
+const { BASE_URL, ensureBuild, freshDatabase, phoneNumbers, poster, startServer, writeResultsSection, benchDatabaseUrl } = support;
 const { openLoop, percentile, round } = await import("./journeys-support");
 
 const DB_NAME = "sendstream_bench_scale";
@@ -316,16 +316,12 @@ try {
 async function measureTriggers(campaignId: string, apiKey: string, offset: number) {
   // Valid UK mobiles (+447911 1xxxxx), a new contact each time; the second run takes the next ones.
   const phones = phoneNumbers((TRIGGER_SECONDS + 2) * TRIGGER_RATE, offset);
-  const send = (i: number) =>
-    fetch(`${BASE_URL}/api/campaigns/${campaignId}/trigger`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify({ phone: phones[i], order: `ORD-${offset + i}`, first_name: "Bench", amount: 42 }),
-    }).then(async (response) => {
-      const text = await response.text();
-      if (response.status !== 202) throw new Error(`${response.status} ${text.slice(0, 300)}`);
-      return true;
-    });
+  const post = poster(`${BASE_URL}/api/campaigns/${campaignId}/trigger`, { "content-type": "application/json", "x-api-key": apiKey });
+  const send = async (i: number) => {
+    const status = await post(JSON.stringify({ phone: phones[i], order: `ORD-${offset + i}`, first_name: "Bench", amount: 42 }));
+    if (status !== 202) throw new Error(`${status}`);
+    return true;
+  };
   await openLoop(TRIGGER_RATE, 2 * TRIGGER_RATE, send);
   const result = await openLoop(TRIGGER_RATE, TRIGGER_SECONDS * TRIGGER_RATE, (i) => send(2 * TRIGGER_RATE + i));
   const figures = { p50: round(percentile(result.latencies, 50)), p99: round(percentile(result.latencies, 99)), failed: result.failed, firstError: result.firstError };
