@@ -89,7 +89,8 @@ async function openEmbedded(dir: string): Promise<DB> {
     releaseLock = acquireLock(dir);
   }
   try {
-    const client = await PGlite.create(inMemory ? { loadDataDir: memorySnapshot() } : { dataDir: dir });
+    const extensions = await pgliteExtensions();
+    const client = await PGlite.create(inMemory ? { loadDataDir: memorySnapshot(), extensions } : { dataDir: dir, extensions });
     const db = drizzle(client, { schema }) as unknown as DB;
     state.close = async () => {
       await client.close();
@@ -101,6 +102,12 @@ async function openEmbedded(dir: string): Promise<DB> {
     releaseLock();
     throw error;
   }
+}
+
+/** The Postgres extensions the migrations create (pg_trgm: the logs' phone search), loaded into every embedded database. */
+export async function pgliteExtensions() {
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  return { pg_trgm };
 }
 
 /**

@@ -7,7 +7,8 @@ import { insertCampaignRow, insertMessageRows } from "@/lib/testing/logs-factori
 import { decodeCursor, encodeCursor } from "@/db/cursor";
 import { parseLogFilters, parseLogListParams } from "./filters";
 import { exportBatchQuery } from "./export-query";
-import { countLogStatuses, listLogMessages, type LogScope } from "./query";
+import { countLogStatuses, listLogMessages, phoneContains, type LogScope } from "./query";
+import { queryRows } from "@/db/rows";
 
 const at = (iso: string) => new Date(iso);
 
@@ -59,6 +60,16 @@ describe("campaign logs query", () => {
     expect(page.data[0]).toMatchObject({ error: { code: "131026", reason: "Message undeliverable" }, createdAt: "2026-11-05T23:59:59.999Z" });
     expect(page.nextCursor).toBeNull();
     expect(page.hasNewer).toBe(false);
+  });
+
+  it("searches phones in a shape the messages' trigram index serves (a workspace's logs hold millions of rows)", async () => {
+    const db = await getDb();
+    // With sequential scans priced out, a predicate the index cannot answer would still plan a scan of the table.
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return queryRows<{ "QUERY PLAN": string }>(tx, sql`explain select id from messages where ${phoneContains(messages.phoneNumber, "7700900")}`);
+    });
+    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on messages_phone_trgm_idx/);
   });
 
   it("filters by status, phone digits and an inclusive day range", async () => {

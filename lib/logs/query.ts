@@ -4,6 +4,7 @@ import { and, eq, gte, inArray, isNotNull, isNull, like, lt, ne, sql, type SQL }
 import type { Executor } from "@/db";
 import { cursorTimestamp, encodeCursor, keysetCondition, type CursorDirection } from "@/db/cursor";
 import { inboundMessages, messages } from "@/db/schema";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { toPublicInboundMessage, type PublicInboundMessage, type PublicInboundMessageRow } from "@/lib/inbound/public";
 import { toPublicMessage, type PublicMessage, type PublicMessageRow } from "@/lib/messaging/public-message";
 import type { LogFilters, LogListParams } from "./filters";
@@ -38,12 +39,20 @@ export interface LogPage {
 /** `created_at` with microseconds in UTC: exact enough to resume a keyset scan. */
 const cursorPosition = cursorTimestamp(messages.createdAt);
 
+/**
+ * The phone search: the digits anywhere in the number. Digits only (the filter schema strips everything
+ * else), so there are no LIKE wildcards to escape. A plain `like` on the column, the shape the
+ * messages' trigram index (`messages_phone_trgm_idx`) serves.
+ */
+export function phoneContains(column: AnyPgColumn, digits: string): SQL {
+  return like(column, `%${digits}%`);
+}
+
 export function logWhere(scope: LogScope, filters: LogFilters): SQL {
   const conditions: SQL[] = [eq(messages.workspaceId, scope.workspaceId)];
   if (scope.campaignId) conditions.push(eq(messages.campaignId, scope.campaignId));
   if (filters.status?.length) conditions.push(inArray(messages.status, filters.status.flatMap(storedStatuses)));
-  // Digits only (the schema strips everything else), so there are no LIKE wildcards to escape.
-  if (filters.phone) conditions.push(like(messages.phoneNumber, `%${filters.phone}%`));
+  if (filters.phone) conditions.push(phoneContains(messages.phoneNumber, filters.phone));
   if (filters.from) conditions.push(gte(messages.createdAt, filters.from));
   if (filters.to) conditions.push(lt(messages.createdAt, filters.to));
   if (filters.excludeTests) conditions.push(ne(messages.source, "test"));
@@ -67,7 +76,7 @@ export const listsInbound = (scope: LogScope, filters: LogFilters) =>
 export function inboundLogWhere(scope: LogScope, filters: LogFilters): SQL {
   const conditions: SQL[] = [eq(inboundMessages.workspaceId, scope.workspaceId)];
   if (scope.campaignId) conditions.push(eq(inboundMessages.campaignId, scope.campaignId));
-  if (filters.phone) conditions.push(like(inboundMessages.phoneNumber, `%${filters.phone}%`));
+  if (filters.phone) conditions.push(phoneContains(inboundMessages.phoneNumber, filters.phone));
   if (filters.from) conditions.push(gte(inboundMessages.createdAt, filters.from));
   if (filters.to) conditions.push(lt(inboundMessages.createdAt, filters.to));
   return and(...conditions)!;

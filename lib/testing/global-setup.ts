@@ -43,7 +43,8 @@ async function makeMemorySnapshot(): Promise<void> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle: pglite } = await import("drizzle-orm/pglite");
   const { migrate: migratePglite } = await import("drizzle-orm/pglite/migrator");
-  const client = await PGlite.create();
+  const { pgliteExtensions } = await import("../../db");
+  const client = await PGlite.create({ extensions: await pgliteExtensions() });
   await migratePglite(pglite(client), { migrationsFolder: path.join(import.meta.dirname, "../../db/migrations") });
   const dump = await client.dumpDataDir("none");
   await client.close();
