@@ -117,6 +117,8 @@ interface PhaseResult {
   sustainedBulk: number;
   slowestSecond: number;
   peak: number;
+  /** Most sends let go (`sent_at`) in any 1-second window. */
+  sentPeak: number;
   triggerP50: number;
   triggerP99: number;
   triggerMax: number;
@@ -319,6 +321,17 @@ async function main() {
       )
         .map((r) => Number(r.t))
         .sort((a, b) => a - b);
+      // The moments the dispatchers let each send go (bulk and triggers): the pacing's own record, before the
+      // transport and the fake's event loop, which can bunch arrivals.
+      const sentTimes = (
+        await queryRows<{ t: string | number }>(
+          db,
+          sql`select (extract(epoch from sent_at) * 1000)::float8 as t from messages
+            where workspace_id = ${ws.workspaceId} and sent_at >= ${phaseStart.toISOString()}::timestamptz and wamid is not null`,
+        )
+      )
+        .map((r) => Number(r.t))
+        .sort((a, b) => a - b);
       const [latency] = await queryRows<{ n: number; p50: number; p99: number; max: number }>(
         db,
         sql`select count(*)::int as n,
@@ -362,6 +375,7 @@ async function main() {
         sustainedBulk: inWindow(bulkTimes) / windowS,
         slowestSecond: Number.isFinite(slowest) ? slowest : 0,
         peak: peakInWindow(arrivals),
+        sentPeak: peakInWindow(sentTimes),
         triggerP50: Number(latency?.p50 ?? NaN),
         triggerP99: Number(latency?.p99 ?? NaN),
         triggerMax: Number(latency?.max ?? NaN),
@@ -424,7 +438,7 @@ async function main() {
     const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
     const rows = results.map((r) => {
       const m = met(r);
-      return `| ${r.processes} | ${fmt(r.recipients)} | **${fmt(r.sustained)}/s** (bulk alone ${fmt(r.sustainedBulk)}/s; slowest second ${r.slowestSecond}; ${fmt(r.windowS, 1)} s window of ${fmt(r.firstToLastS, 1)} s) ${mark(m.sustained)} | **${r.peak}** ${mark(m.peak)} | ${fmt(r.triggerP50, 2)} s / **${fmt(r.triggerP99, 2)} s** / ${fmt(r.triggerMax, 2)} s (${r.triggersSent} of ${r.triggersAccepted} accepted, ${r.triggersAsked} asked${r.triggersRefused ? `, refused: ${r.triggersRefused}` : ""}; HTTP p50 ${fmt(r.httpP50)} ms, p99 ${fmt(r.httpP99)} ms) ${mark(m.trigger)} | ${r.arrivals} arrivals, ${r.sentInPhase} sent, ${r.distinctWamids} wamids ${mark(m.once)} | ${fmt(r.cpu.dispatchers)} µs | ${fmt(r.cpu.postgres)} µs (${r.cpu.postgresBackends} backends; all Postgres processes ${fmt(r.cpu.allPostgres)} µs) |`;
+      return `| ${r.processes} | ${fmt(r.recipients)} | **${fmt(r.sustained)}/s** (bulk alone ${fmt(r.sustainedBulk)}/s; slowest second ${r.slowestSecond}; ${fmt(r.windowS, 1)} s window of ${fmt(r.firstToLastS, 1)} s) ${mark(m.sustained)} | **${r.peak}** ${mark(m.peak)} (by \`sent_at\`: ${r.sentPeak}) | ${fmt(r.triggerP50, 2)} s / **${fmt(r.triggerP99, 2)} s** / ${fmt(r.triggerMax, 2)} s (${r.triggersSent} of ${r.triggersAccepted} accepted, ${r.triggersAsked} asked${r.triggersRefused ? `, refused: ${r.triggersRefused}` : ""}; HTTP p50 ${fmt(r.httpP50)} ms, p99 ${fmt(r.httpP99)} ms) ${mark(m.trigger)} | ${r.arrivals} arrivals, ${r.sentInPhase} sent, ${r.distinctWamids} wamids ${mark(m.once)} | ${fmt(r.cpu.dispatchers)} µs | ${fmt(r.cpu.postgres)} µs (${r.cpu.postgresBackends} backends; all Postgres processes ${fmt(r.cpu.allPostgres)} µs) |`;
     });
     const details = results.map(
       (r) =>
@@ -436,7 +450,7 @@ async function main() {
       "",
       `Run ${new Date().toISOString()}${QUICK ? " (**--quick**, scaled down)" : ""} on ${os.hostname()}: ${cpuModel}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, Postgres ${version?.v}; load average ${loadAtStart.map((n) => n.toFixed(1)).join(" / ")} at the start, ${loadAtEnd.map((n) => n.toFixed(1)).join(" / ")} at the end (the machine is shared with other work).`,
       "",
-      `One WhatsApp sender (throughput ${THROUGHPUT}/s) sends into a fake Graph API in its own process on the same machine, answering after ${LATENCY.min}–${LATENCY.max} ms (uniform). A bulk campaign at ${THROUGHPUT}/s to every contact of its list, while ${TRIGGERS_PER_SECOND} trigger requests a second (open loop, HTTP to \`next start\`, the trigger endpoint with an API key) go to the same number; the server dispatches in-process (its engine loop), the second row adds \`lib/engine/worker-main.ts\` (\`npm run worker\`) beside it. Sustained: the fake's arrivals for the number (bulk and triggers) between the first bulk \`sent_at\` + ${RAMP_MS / 1000} s and the last − ${RAMP_MS / 1000} s, over that window. Peak: most arrivals at the fake in any sliding 1-second window. Trigger latency: \`created_at\` → \`sent_at\` of each trigger message. CPU: /proc utime + stime of the dispatching processes' trees and of this database's Postgres backends (pg_stat_activity, sampled every second), per message sent in the phase (launch to last send, the launch's snapshot writing included).`,
+      `One WhatsApp sender (throughput ${THROUGHPUT}/s) sends into a fake Graph API in its own process on the same machine, answering after ${LATENCY.min}–${LATENCY.max} ms (uniform). A bulk campaign at ${THROUGHPUT}/s to every contact of its list, while ${TRIGGERS_PER_SECOND} trigger requests a second (open loop, HTTP to \`next start\`, the trigger endpoint with an API key) go to the same number; the server dispatches in-process (its engine loop), the second row adds \`lib/engine/worker-main.ts\` (\`npm run worker\`) beside it. Sustained: the fake's arrivals for the number (bulk and triggers) between the first bulk \`sent_at\` + ${RAMP_MS / 1000} s and the last − ${RAMP_MS / 1000} s, over that window. Peak: most arrivals at the fake in any sliding 1-second window (in brackets: most sends let go, \`sent_at\`, in any such window: the pacing's own record, before the transport and the fake's event loop). Trigger latency: \`created_at\` → \`sent_at\` of each trigger message. CPU: /proc utime + stime of the dispatching processes' trees and of this database's Postgres backends (pg_stat_activity, sampled every second), per message sent in the phase (launch to last send, the launch's snapshot writing included).`,
       "",
       "| dispatching | recipients | sustained ≥ 950/s | peak in any 1 s ≤ 1,000 | triggers queued → sent p50 / p99 / max (< 2 s) | exactly once | CPU per message, dispatchers | CPU per message, Postgres |",
       "|---|---|---|---|---|---|---|---|",
