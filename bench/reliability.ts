@@ -55,7 +55,7 @@ import {
   statusesBeforeWamid,
   type ScenarioContext,
 } from "./reliability-scenarios";
-import { BASE_URL, CRON_SECRET, ensureBuild, freshDatabase, phoneNumbers, sleep, startServer, writeResultsSection, type Server } from "./trigger-support";
+import { BASE_URL, CRON_SECRET, ensureBuild, exitBench, freshDatabase, phoneNumbers, sleep, startServer, writeResultsSection, type Server } from "./trigger-support";
 
 const SHORT = process.argv.includes("--short") || process.env.RELIABILITY_SHORT === "1" || process.env.RELIABILITY_MODE === "short";
 const TRIGGERS = Number(process.env.RELIABILITY_TRIGGERS ?? (SHORT ? 1000 : 20_000));
@@ -326,7 +326,8 @@ async function main() {
   }
   console.log(`\n${failures.length === 0 ? "PASS" : `FAIL (${failures.length})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   for (const failure of failures.slice(0, 20)) console.log(`  - ${failure}`);
-  process.exit(failures.length === 0 ? 0 : 1);
+  // Drops the database it created (RELIABILITY_DATABASE or sendstream_reliability_trigger), then exits.
+  await exitBench(failures.length === 0 ? 0 : 1);
 }
 
 // ---- fuzzed requests ----
@@ -424,5 +425,5 @@ main().catch((error) => {
   console.error(error);
   failures.push(`the script crashed: ${(error as Error).message}`);
   writeReport();
-  process.exit(1);
+  return exitBench(1);
 });
