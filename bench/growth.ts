@@ -18,7 +18,7 @@ import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { growthSvg, type GrowthPoint } from "./growth-chart";
-import { importOnce, writeCsv, type ImportRun } from "./import-support";
+import { importOnce, waitForStagedRowsDeleted, writeCsv, type ImportRun } from "./import-support";
 import { rssOfTree } from "./processes";
 
 process.env.NEXT_DIST_DIR ||= ".next-growth";
@@ -164,9 +164,7 @@ async function importSeries(): Promise<ImportPoint[]> {
         if (run.report.created !== csv.expected.distinct) throw new Error(`File ${k + 1}: created ${run.report.created}, expected ${csv.expected.distinct}.`);
         runs.push(run);
         // The staged rows are deleted after the report; the next file starts once they are, as in bench:import.
-        while ((await sql<{ n: number }[]>`select count(*)::int as n from contact_import_rows where import_id = ${run.report.id} and error is null`)[0]!.n > 0) {
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
+        await waitForStagedRowsDeleted(sql, run.report.id);
         if (k === 0 && files.count > 1) points.push(importPoint(100, files.rows, runs, baseline, await databaseMb(url)));
       }
       points.push(importPoint(files.percent, files.rows * files.count, runs, baseline, await databaseMb(url)));
@@ -193,17 +191,17 @@ function importPoint(percent: number, rows: number, runs: ImportRun[], baseline:
   return point;
 }
 
-/** Seconds per unit, relative to the smallest size: 1.00 is linear, below is better. */
-function perUnitRatio(points: { seconds: number; sizePercent: number }[], point: { seconds: number; sizePercent: number }): string {
+/** Seconds per unit, relative to the smallest size: 1 is linear, below is better. */
+function perUnitRatio(points: GrowthPoint[], point: GrowthPoint): number {
   const first = points[0]!;
-  return ((point.seconds / point.sizePercent) / (first.seconds / first.sizePercent)).toFixed(2);
+  return point.seconds / point.sizePercent / (first.seconds / first.sizePercent);
 }
 
 /** What the run says about growth: the cost per unit at the largest size against the smallest, and the memory. */
-function verdict(name: string, unit: string, points: (GrowthPoint & { rssBaselineMb: number })[]): string {
+function verdict(name: string, unit: string, points: GrowthPoint[]): string {
   const first = points[0]!;
   const last = points[points.length - 1]!;
-  const ratio = Number(perUnitRatio(points, last));
+  const ratio = perUnitRatio(points, last);
   const memory = points.map((p) => `+${p.rssGrowthMb.toFixed(0)} MB`).join(", ");
   return `- ${name}: time per ${unit} at ${last.sizePercent} % is ${ratio.toFixed(2)}× that at ${first.sizePercent} %: ${
     ratio <= 1.1 ? "**linear or better**" : "**worse than linear**"
@@ -235,13 +233,13 @@ async function main() {
   const triggerRows = trigger
     .map(
       (p) =>
-        `| ${p.sizePercent} % | ${count(p.requests)} | ${p.seconds.toFixed(1)} s | ${perUnitRatio(trigger, p)} | ${p.perSecond.toFixed(0)}/s | ${p.p50} / ${p.p99} ms | ${p.rssBaselineMb.toFixed(0)} MB + ${p.rssGrowthMb.toFixed(1)} MB | ${p.databaseMb.toFixed(0)} MB |`,
+        `| ${p.sizePercent} % | ${count(p.requests)} | ${p.seconds.toFixed(1)} s | ${perUnitRatio(trigger, p).toFixed(2)} | ${p.perSecond.toFixed(0)}/s | ${p.p50} / ${p.p99} ms | ${p.rssBaselineMb.toFixed(0)} MB + ${p.rssGrowthMb.toFixed(1)} MB | ${p.databaseMb.toFixed(0)} MB |`,
     )
     .join("\n");
   const importRows = imports
     .map(
       (p) =>
-        `| ${p.sizePercent} % | ${count(p.rows)} | ${p.files.length} | ${p.seconds.toFixed(1)} s | ${perUnitRatio(imports, p)} | ${Math.round(p.rows / p.seconds).toLocaleString("en-US")}/s | ${p.rssBaselineMb.toFixed(0)} MB + ${p.rssGrowthMb.toFixed(1)} MB | ${p.databaseMb.toFixed(0)} MB |`,
+        `| ${p.sizePercent} % | ${count(p.rows)} | ${p.files.length} | ${p.seconds.toFixed(1)} s | ${perUnitRatio(imports, p).toFixed(2)} | ${Math.round(p.rows / p.seconds).toLocaleString("en-US")}/s | ${p.rssBaselineMb.toFixed(0)} MB + ${p.rssGrowthMb.toFixed(1)} MB | ${p.databaseMb.toFixed(0)} MB |`,
     )
     .join("\n");
   const tenFiles = imports.find((p) => p.sizePercent === 1000)!;

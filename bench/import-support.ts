@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
+import type postgres from "postgres";
 import { rssOfTree } from "./processes";
 
 const AREAS = [212, 213, 305, 310, 312, 404, 415, 512, 617, 646, 702, 713, 718, 917, 206, 303];
@@ -169,4 +170,17 @@ export async function importOnce(
   );
   if (report.status !== "completed") throw new Error(`Import ${label} ended ${report.status}: ${report.error}`);
   return result;
+}
+
+/**
+ * Waits until the staged valid rows of a merged import are deleted (the server does it after the
+ * report), so that the next import is timed on its own; seconds waited. Gives up after `limitMs`.
+ */
+export async function waitForStagedRowsDeleted(sql: postgres.Sql, importId: string, limitMs = 300_000): Promise<number> {
+  const started = performance.now();
+  while ((await sql<{ n: number }[]>`select count(*)::int as n from contact_import_rows where import_id = ${importId} and error is null`)[0]!.n > 0) {
+    if (performance.now() - started > limitMs) throw new Error(`The staged rows of ${importId} were still there ${limitMs / 1000} s after its report.`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return (performance.now() - started) / 1000;
 }

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { IMPORT_COLUMNS, api, csvRow, importOnce, writeCsv } from "./import-support";
+import { IMPORT_COLUMNS, api, csvRow, importOnce, waitForStagedRowsDeleted, writeCsv } from "./import-support";
 
 process.env.NEXT_DIST_DIR ||= ".next-import";
 process.env.BENCH_PORT ||= "3207";
@@ -133,11 +133,7 @@ async function main() {
       )[0]!;
     // The staged rows of a merged import are deleted after its report (refused rows stay for the
     // download); the second run starts once that cleanup is over so it is timed on its own.
-    const cleanupStarted = performance.now();
-    while ((await sql<{ n: number }[]>`select count(*)::int as n from contact_import_rows where import_id = ${first.report.id} and error is null`)[0]!.n > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const cleanupS = (performance.now() - cleanupStarted) / 1000;
+    const cleanupS = await waitForStagedRowsDeleted(sql, first.report.id);
     console.log(`staged rows deleted ${cleanupS.toFixed(1)} s after the report`);
     const before = await state();
     await sql`vacuum analyze contacts`;

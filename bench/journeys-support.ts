@@ -64,6 +64,8 @@ export interface OpenLoopResult {
   /** Requests answered per second over the run (first scheduled → last answered). */
   achievedRate: number;
   firstError: string | null;
+  /** Of `failed`: requests that got no answer (a network error, a timeout). */
+  errors: number;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function openLoop(rate: number, count: number, send: (i: number) =>
   let ok = 0;
   let failed = 0;
   let firstError: string | null = null;
+  let errors = 0;
   const start = performance.now();
   let lastAnswer = start;
   const pending: Promise<void>[] = [];
@@ -93,6 +96,7 @@ export async function openLoop(rate: number, count: number, send: (i: number) =>
         (error: unknown) => {
           lastAnswer = performance.now();
           failed++;
+          errors++;
           firstError ??= error instanceof Error ? error.message : String(error);
         },
       ),
@@ -100,7 +104,7 @@ export async function openLoop(rate: number, count: number, send: (i: number) =>
   }
   await Promise.all(pending);
   latencies.sort((a, b) => a - b);
-  return { latencies, ok, failed, achievedRate: (ok + failed) / Math.max(1e-3, (lastAnswer - start) / 1000), firstError };
+  return { latencies, ok, failed, achievedRate: (ok + failed) / Math.max(1e-3, (lastAnswer - start) / 1000), firstError, errors };
 }
 
 export function latencySummary(result: OpenLoopResult): string {

@@ -164,6 +164,8 @@ export async function startServer(env: Record<string, string>, nodeArgs: string[
  * request, and on this machine's 2 cores, shared with the server and Postgres, that CPU came back as
  * latency (trigger open loop at 341/s: p50 8 ms, p99 255 ms with fetch; p50 2–4 ms, p99 17–39 ms with this).
  */
+const POSTER_TIMEOUT_MS = 30_000;
+
 export function poster(url: string, headers: Record<string, string>): (body: string) => Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const target = new URL(url);
@@ -184,6 +186,8 @@ export function poster(url: string, headers: Record<string, string>): (body: str
           response.once("error", reject);
         },
       );
+      // An answer that never comes fails the request (and the bench) instead of holding it forever.
+      request.setTimeout(POSTER_TIMEOUT_MS, () => request.destroy(new Error(`No answer from ${url} within ${POSTER_TIMEOUT_MS / 1000} s.`)));
       request.once("error", reject);
       request.end(body);
     });
