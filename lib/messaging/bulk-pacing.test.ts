@@ -52,7 +52,7 @@ describe("the pace of a bulk campaign", () => {
         }
         // The message waits for its sender's slot (triggers go first), then for its campaign's.
         await sleep(senderWait());
-        const at = await pacing.sendMoment(campaignId, next.rate, sleep);
+        const at = await pacing.sendMoment(campaignId, next.campaignRate!, sleep);
         if (at === null) {
           // The other pass holds the campaign's next slots: back to the lane until its own comes.
           putBack(lane, next.message);

@@ -117,11 +117,14 @@ describe("bulk campaigns in the dispatcher", () => {
     expect(sorted.at(-1)! - sorted[0]!).toBeGreaterThanOrEqual(3_000);
   });
 
-  it("holds a campaign at 40/s to 40 sends in every 1-second window of sent_at from its launch, with triggers on its sender and two dispatchers in separate module graphs", async () => {
+  it.each([
+    { paced: "its own 40/s (number at 80/s)", sendRatePerSecond: 40, throughputPerSecond: 80 },
+    { paced: "its number's 40/s (no rate of its own)", sendRatePerSecond: null, throughputPerSecond: 40 },
+  ])("holds a campaign at $paced to 40 sends in every 1-second window of sent_at from its launch, with triggers on its sender and two dispatchers in separate module graphs", async ({ sendRatePerSecond, throughputPerSecond }) => {
     const fixture = await createBulkFixture({ contacts: 240 });
     const db = await getDb();
-    await db.update(campaigns).set({ sendRatePerSecond: 40 }).where(eq(campaigns.id, fixture.campaignId));
-    const [sender] = await db.update(senders).set({ throughputPerSecond: 80 }).where(eq(senders.workspaceId, fixture.workspaceId)).returning({ id: senders.id });
+    await db.update(campaigns).set({ sendRatePerSecond }).where(eq(campaigns.id, fixture.campaignId));
+    const [sender] = await db.update(senders).set({ throughputPerSecond }).where(eq(senders.workspaceId, fixture.workspaceId)).returning({ id: senders.id });
     const triggerCampaign = await createTestCampaign(fixture.workspaceId);
     const launchedAt = Date.now();
     await launchBulkCampaign(db, fixture.workspaceId, fixture.campaignId);
@@ -148,6 +151,10 @@ describe("bulk campaigns in the dispatcher", () => {
     // Every 1-second window of sent_at: the busiest starts at some send.
     expect(peakPerSecond(sentAt)).toBeLessThanOrEqual(40);
     expect((await Promise.all(triggers.map(getTestMessage))).filter((row) => row.status === "sent").length).toBeGreaterThan(0);
+    // The number itself, bulk and triggers together, never above its throughput either.
+    const senderSentAt = (await db.select({ sentAt: messages.sentAt }).from(messages).where(and(eq(messages.senderId, sender!.id), isNotNull(messages.sentAt))))
+      .map((row) => row.sentAt!.getTime());
+    expect(peakPerSecond(senderSentAt)).toBeLessThanOrEqual(throughputPerSecond);
   }, 90_000);
 
   it("sends nothing more within 1 s of a pause and hands held messages back without counting the attempt", async () => {

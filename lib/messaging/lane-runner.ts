@@ -192,61 +192,67 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
             continue;
           }
           message = next.message;
-          campaignRate = next.rate;
+          campaignRate = next.campaignRate;
         }
         const pausedUntil = recipientPausedUntil.get(message.phoneNumber) ?? 0;
         if (pausedUntil > clock.now()) {
           await handBack([message], pausedUntil);
           continue;
         }
-        if (!(await awaitSenderSlot(lane, message))) break;
-        if (lane.pausedUntil > clock.now() && !stopping()) {
-          // Meta asked this number to slow down while the message waited for its slot.
-          putBack(lane, message);
-          await nap(lane, lane.pausedUntil - clock.now());
-          continue;
-        }
-        if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) {
-          await settleStopped([message], bulkPacing.status(message.campaignId));
-          continue;
-        }
-        if (stopping()) {
-          await handBack([message], clock.now());
-          continue;
-        }
+        // The request's place in the bound is taken before its slot, so the send leaves at the slot
+        // (never after a wait for the bound, which would crowd the sender's next second).
         await inFlight.acquire();
-        // A bulk message leaves right after a slot of its campaign's lane, taken now that it holds its
-        // sender's slot: what holds every 1-second window of the campaign's `sent_at` to its rate.
-        let startedAt: number | null;
+        let handedOver = false;
         try {
-          startedAt =
-            campaignRate !== null && message.campaignId !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep) : clock.now();
-        } catch (error) {
-          console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
-          inFlight.release();
-          putBack(lane, message);
-          await release(lane, clock.now() + 1_000);
-          break;
+          if (!(await awaitSenderSlot(lane, message))) break;
+          if (lane.pausedUntil > clock.now() && !stopping()) {
+            // Meta asked this number to slow down while the message waited for its slot.
+            putBack(lane, message);
+            await nap(lane, lane.pausedUntil - clock.now());
+            continue;
+          }
+          if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) {
+            await settleStopped([message], bulkPacing.status(message.campaignId));
+            continue;
+          }
+          if (stopping()) {
+            await handBack([message], clock.now());
+            continue;
+          }
+          // A bulk message of a campaign with a rate of its own leaves right after a slot of its
+          // campaign's lane, taken now that it holds its sender's slot: what holds every 1-second
+          // window of the campaign's `sent_at` to its rate.
+          let startedAt: number | null;
+          try {
+            startedAt =
+              campaignRate !== null && message.campaignId !== null && !stopping() ? await bulkPacing.sendMoment(message.campaignId, campaignRate, clock.sleep) : clock.now();
+          } catch (error) {
+            console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
+            putBack(lane, message);
+            await release(lane, clock.now() + 1_000);
+            break;
+          }
+          if (startedAt === null) {
+            // The campaign's next slot is further off: the lane takes other work until then.
+            putBack(lane, message);
+            continue;
+          }
+          if (stopping()) {
+            await handBack([message], clock.now());
+            continue;
+          }
+          const current = message;
+          let released = false;
+          const requestDone = () => {
+            if (released) return;
+            released = true;
+            inFlight.release();
+          };
+          handedOver = true;
+          track(sendMarked(current, lane, startedAt, requestDone).finally(requestDone));
+        } finally {
+          if (!handedOver) inFlight.release();
         }
-        if (startedAt === null) {
-          // The campaign's next slot is further off: the lane takes other work until then.
-          inFlight.release();
-          putBack(lane, message);
-          continue;
-        }
-        if (stopping()) {
-          inFlight.release();
-          await handBack([message], clock.now());
-          continue;
-        }
-        const current = message;
-        let released = false;
-        const requestDone = () => {
-          if (released) return;
-          released = true;
-          inFlight.release();
-        };
-        track(sendMarked(current, lane, startedAt, requestDone).finally(requestDone));
       }
       ended = true;
     } finally {
