@@ -119,6 +119,8 @@ interface PhaseResult {
   peak: number;
   /** Most sends let go (`sent_at`) in any 1-second window. */
   sentPeak: number;
+  /** From a send's `sent_at` to its arrival at the fake (the in-flight mark, the request's way, the fake's event loop), ms. */
+  toFake: { p50: number; p99: number; max: number };
   triggerP50: number;
   triggerP99: number;
   triggerMax: number;
@@ -181,7 +183,7 @@ async function main() {
       fake.stdout!.once("data", (data) => resolve(String(data).trim()));
       fake.once("exit", (code) => reject(new Error(`The fake Graph API exited (${code}).`)));
     });
-    const graph = async <T>(what: "/__stats" | "/__reset" | "/__count") => (await (await fetch(`${graphUrl}${what}`)).json()) as T;
+    const graph = async <T>(what: "/__stats" | "/__reset" | "/__count" | "/__wamids") => (await (await fetch(`${graphUrl}${what}`)).json()) as T;
 
     console.log(`Seeding ${CONTACTS.toLocaleString("en-US")} contacts …`);
     const ws = await createWhatsAppWorkspace({ phoneNumberId: PHONE_NUMBER_ID, throughput: THROUGHPUT });
@@ -323,14 +325,16 @@ async function main() {
         .sort((a, b) => a - b);
       // The moments the dispatchers let each send go (bulk and triggers): the pacing's own record, before the
       // transport and the fake's event loop, which can bunch arrivals.
-      const sentTimes = (
-        await queryRows<{ t: string | number }>(
-          db,
-          sql`select (extract(epoch from sent_at) * 1000)::float8 as t from messages
-            where workspace_id = ${ws.workspaceId} and sent_at >= ${phaseStart.toISOString()}::timestamptz and wamid is not null`,
-        )
-      )
-        .map((r) => Number(r.t))
+      const sends = await queryRows<{ wamid: string; t: string | number }>(
+        db,
+        sql`select wamid, (extract(epoch from sent_at) * 1000)::float8 as t from messages
+          where workspace_id = ${ws.workspaceId} and sent_at >= ${phaseStart.toISOString()}::timestamptz and wamid is not null`,
+      );
+      const sentTimes = sends.map((r) => Number(r.t)).sort((a, b) => a - b);
+      const arrivalByWamid = await graph<Record<string, number>>("/__wamids");
+      const toFake = sends
+        .filter((r) => arrivalByWamid[r.wamid] !== undefined)
+        .map((r) => arrivalByWamid[r.wamid]! - Number(r.t))
         .sort((a, b) => a - b);
       const [latency] = await queryRows<{ n: number; p50: number; p99: number; max: number }>(
         db,
@@ -340,11 +344,7 @@ async function main() {
             max(extract(epoch from sent_at - created_at))::float8 as max
           from messages where campaign_id = ${ws.campaignId} and created_at >= ${phaseStart.toISOString()}::timestamptz and sent_at is not null`,
       );
-      const [wamids] = await queryRows<{ sent: number; distinct: number }>(
-        db,
-        sql`select count(*)::int as sent, count(distinct wamid)::int as distinct from messages
-          where workspace_id = ${ws.workspaceId} and sent_at >= ${phaseStart.toISOString()}::timestamptz and wamid is not null`,
-      );
+      const wamids = { sent: sends.length, distinct: new Set(sends.map((r) => r.wamid)).size };
       const first = bulkTimes[0] ?? 0;
       const last = bulkTimes.at(-1) ?? 0;
       const from = first + RAMP_MS;
@@ -353,7 +353,7 @@ async function main() {
       const inWindow = (times: number[]) => times.filter((t) => t >= from && t < to).length;
       let slowest = Infinity;
       for (let second = from; second + 1000 <= to; second += 1000) slowest = Math.min(slowest, arrivals.filter((t) => t >= second && t < second + 1000).length);
-      const messagesSent = Number(wamids?.sent ?? 0);
+      const messagesSent = wamids.sent;
       const perMessage = (seconds: number) => (seconds / Math.max(1, messagesSent)) * 1e6;
       const result: PhaseResult = {
         name,
@@ -367,7 +367,7 @@ async function main() {
         httpP50: percentile([...httpTimes].sort((a, b) => a - b), 0.5),
         httpP99: percentile([...httpTimes].sort((a, b) => a - b), 0.99),
         arrivals: arrivals.length,
-        distinctWamids: Number(wamids?.distinct ?? 0),
+        distinctWamids: wamids.distinct,
         sentInPhase: messagesSent,
         firstToLastS: (last - first) / 1000,
         windowS,
@@ -376,6 +376,7 @@ async function main() {
         slowestSecond: Number.isFinite(slowest) ? slowest : 0,
         peak: peakInWindow(arrivals),
         sentPeak: peakInWindow(sentTimes),
+        toFake: { p50: percentile(toFake, 0.5), p99: percentile(toFake, 0.99), max: toFake.at(-1) ?? NaN },
         triggerP50: Number(latency?.p50 ?? NaN),
         triggerP99: Number(latency?.p99 ?? NaN),
         triggerMax: Number(latency?.max ?? NaN),
@@ -442,7 +443,7 @@ async function main() {
     });
     const details = results.map(
       (r) =>
-        `- ${r.processes}: ${fmt(r.sentInPhase)} messages in ${fmt(r.elapsedS, 1)} s (launch to last send). CPU per message: dispatchers ${fmt(r.cpu.dispatchers)} µs, Postgres ${fmt(r.cpu.postgres)} µs, the fake Graph API ${fmt(r.cpu.fakeGraph)} µs, this script (trigger requests, polling) ${fmt(r.cpu.loadGenerator)} µs: ${fmt((r.cpu.dispatchers + r.cpu.postgres + r.cpu.fakeGraph + r.cpu.loadGenerator) / 1000, 2)} ms of CPU per message in all, a ceiling of ${fmt((os.cpus().length * 1e6) / Math.max(1, r.cpu.dispatchers + r.cpu.postgres + r.cpu.fakeGraph + r.cpu.loadGenerator))} msg/s on ${os.cpus().length} cores. Database: ${fmt(r.db.transactions, 2)} transactions and ${fmt(r.db.rowsWritten, 2)} rows written per message.`,
+        `- ${r.processes}: ${fmt(r.sentInPhase)} messages in ${fmt(r.elapsedS, 1)} s (launch to last send). From \`sent_at\` to the fake: p50 ${fmt(r.toFake.p50)} ms, p99 ${fmt(r.toFake.p99)} ms, max ${fmt(r.toFake.max)} ms. CPU per message: dispatchers ${fmt(r.cpu.dispatchers)} µs, Postgres ${fmt(r.cpu.postgres)} µs, the fake Graph API ${fmt(r.cpu.fakeGraph)} µs, this script (trigger requests, polling) ${fmt(r.cpu.loadGenerator)} µs: ${fmt((r.cpu.dispatchers + r.cpu.postgres + r.cpu.fakeGraph + r.cpu.loadGenerator) / 1000, 2)} ms of CPU per message in all, a ceiling of ${fmt((os.cpus().length * 1e6) / Math.max(1, r.cpu.dispatchers + r.cpu.postgres + r.cpu.fakeGraph + r.cpu.loadGenerator))} msg/s on ${os.cpus().length} cores. Database: ${fmt(r.db.transactions, 2)} transactions and ${fmt(r.db.rowsWritten, 2)} rows written per message.`,
     );
     const cpuModel = os.cpus()[0]?.model ?? "unknown CPU";
     const markdown = [

@@ -83,7 +83,9 @@ export async function startFakeGraph(initial?: FakeGraphHandler): Promise<FakeGr
       res.end(JSON.stringify(reply.body ?? {}));
     }
   });
-  server.keepAliveTimeout = 1000;
+  // Idle connections stay open as a real API's do. (At 1 s, the announced `Keep-Alive: timeout=1`
+  // made Node's client agent close every socket after its answer: a new connection per request.)
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
