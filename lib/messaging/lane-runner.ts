@@ -118,7 +118,9 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
    * gets the message back in its lane, a campaign that stopped settles it.
    */
   const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number, requestDone: () => void) => {
-    if (!(await marks.mark(message)) || stopping()) return handBack([message], clock.now());
+    if (!(await marks.mark(message))) return handBack([message], clock.now());
+    await awaitDeparture(lane);
+    if (stopping()) return handBack([message], clock.now());
     if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) return settleStopped([message], bulkPacing.status(message.campaignId));
     if (lane.pausedUntil > clock.now()) {
       putBack(lane, message);
@@ -127,6 +129,15 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
       return;
     }
     return send(message, lane, startedAt, requestDone);
+  };
+
+  /** Waits until one more request of the lane may leave (lanes.ts, DepartureWindow), and counts it as left. */
+  const awaitDeparture = async (lane: Lane) => {
+    const perSecond = lane.sender.throughputPerSecond;
+    for (let wait = lane.departures.waitMs(perSecond, clock.now()); wait > 0 && !stopping(); wait = lane.departures.waitMs(perSecond, clock.now())) {
+      await clock.sleep(wait);
+    }
+    lane.departures.record(perSecond, clock.now());
   };
 
   /** Waits up to `ms`, or less when a trigger message arrives for the lane or the pass is told to stop. */
