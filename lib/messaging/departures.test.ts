@@ -6,7 +6,8 @@ import { createThroughputLimiter } from "./throughput";
 function depart(window: DepartureWindow, perSecond: number, asked: number[]): number[] {
   const left: number[] = [];
   for (const at of asked) {
-    const when = at + window.waitMs(perSecond, at);
+    let when = at;
+    for (let wait = window.waitMs(perSecond, when); wait > 0; wait = window.waitMs(perSecond, when)) when += wait;
     window.record(perSecond, when);
     left.push(when);
   }
@@ -41,6 +42,12 @@ describe("a lane's departure window", () => {
     // Up to 6/s: room again, for four more (the two kept, 200 and 300, still count).
     expect(window.waitMs(6, 400)).toBe(0);
     expect(depart(window, 6, [400, 450, 500, 550, 600])).toEqual([400, 450, 500, 550, 1_200]);
+  });
+
+  it("never asks for more than a second's wait, even when the clock went back", () => {
+    const window = new DepartureWindow();
+    depart(window, 2, [60_000, 60_100]);
+    expect(window.waitMs(2, 0)).toBe(1_000);
   });
 
   it("is one per sender in the process: the lanes of two passes on one number share it", () => {

@@ -102,7 +102,8 @@ export class DepartureWindow {
     const size = Math.max(1, Math.floor(perSecond));
     if (this.ring.length > size) this.resize(size);
     if (this.ring.length < size) return 0;
-    return Math.max(0, this.ring[this.head]! + 1_000 - now);
+    // Never more than a second, even if the clock went back (a virtual clock, a stepped host clock).
+    return Math.max(0, Math.min(1_000, this.ring[this.head]! + 1_000 - now));
   }
 
   /** A request left at `now`. */
