@@ -1,7 +1,8 @@
 // As in Next's own server, its environment baseline comes before any of its modules: without it, the
 // first test file of a worker to reach after() or a request store found no AsyncLocalStorage.
 import "next/dist/server/node-environment-baseline";
-import { afterAll, beforeAll } from "vitest";
+import { appendFileSync } from "node:fs";
+import { afterAll, beforeAll, expect } from "vitest";
 import { closeDb } from "@/db";
 // The process's composition root, as at server start-up: campaign kinds registered before any test.
 import "@/lib/engine/campaign-kinds";
@@ -15,26 +16,40 @@ process.env.DATABASE_POOL_MAX ??= "4";
 // Sessions and the encryption of stored WhatsApp credentials derive their keys from it.
 process.env.AUTH_SECRET ??= "test-only-secret-0123456789abcdef0123456789";
 
+/** CI names where a hung file's setup or teardown stopped (TEST_SETUP_TRACE: a file to append to). */
+const trace = (step: string) => {
+  if (process.env.TEST_SETUP_TRACE) appendFileSync(process.env.TEST_SETUP_TRACE, `${new Date().toISOString()} worker ${process.pid}: ${step}\n`);
+};
+
 // Test files share a worker process (isolate: false in vitest.config.ts). What one file leaves
 // behind must not reach the next: its database (every file gets its own: a fresh in-memory one,
 // or on Postgres a fresh copy of the migrated template, made before the file is imported), its
 // environment changes (a fake Graph API's address, a feature switch), and background work it
 // started (a dispatch after a trigger, the buffered request log).
+trace("setup: closing the last file's database");
 await closeDb();
 // The job registry, as the server installs it at start: drains after responses run from it.
 installEngine();
+trace("setup: creating this file's database");
 const dropPostgresDatabase = await createFileDatabase();
+trace(`setup: done (${process.env.DATABASE_URL?.replace(/^.*\//, "") ?? "embedded"})`);
 let environmentAtStart: Record<string, string | undefined> = {};
 
 beforeAll(() => {
+  trace(`running ${expect.getState().testPath ?? "a file"}`);
   environmentAtStart = { ...process.env };
 });
 
 afterAll(async () => {
+  trace("teardown: stopping jobs");
   await stopJobs();
+  trace("teardown: flushing the request log");
   await flushTriggerRequests().catch(() => {});
+  trace("teardown: closing the database");
   await closeDb();
+  trace("teardown: dropping the database");
   await dropPostgresDatabase?.();
+  trace("teardown: done");
   for (const name of Object.keys(process.env)) if (!(name in environmentAtStart)) delete process.env[name];
   Object.assign(process.env, environmentAtStart);
 });
