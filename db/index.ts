@@ -40,8 +40,23 @@ export async function closeDb(): Promise<void> {
   state.db = undefined;
   state.close = undefined;
   state.beforeClose = undefined;
-  await Promise.all(beforeClose.map((release) => release().catch(() => {})));
-  await close?.();
+  await settledWithin(Promise.all(beforeClose.map((release) => release().catch(() => {}))), CLOSE_STEP_LIMIT_MS);
+  await settledWithin(close?.(), CLOSE_STEP_LIMIT_MS);
+}
+
+/**
+ * How long each step of `closeDb` may take. postgres.js can leave a reserved connection's query, or
+ * `end()` itself, unsettled after the server ended the connection (porsager/postgres #1097, #1195):
+ * a shutdown, or the next test file, must not wait for it forever.
+ */
+const CLOSE_STEP_LIMIT_MS = 10_000;
+
+/** Waits for `work` (its failure included) at most `ms`. */
+async function settledWithin(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Runs `release` when the database closes, before its connections end (e.g. giving back a reserved connection). */
