@@ -96,6 +96,49 @@ describe("the drain after a response", () => {
     expect(order).toEqual(["loop-only:start", "loop-only:end"]);
   });
 
+  it("left stopped, starts nothing (not even a drain scheduled before the stop) until a registry is installed again", async () => {
+    let runs = 0;
+    const job = defineJob({ name: unique("late"), every: 0, afterResponseMs: 1_000, run: async () => { runs++; } });
+    installJobs([job]);
+    runJobsSoon();
+    // The drain is scheduled for the next tick; the stop comes first, as a test file's teardown or a
+    // server's shutdown can. The loop's own stop on the same signal does not start jobs again.
+    await Promise.all([stopJobs({ keepStopped: true }), stopJobs()]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await jobsSettled();
+    expect(runs).toBe(0);
+    expect((await runJob(job, { deadlineMs: 1_000 })).outcome).toBe("stopped");
+    expect(runs).toBe(0);
+
+    installJobs([job]);
+    runJobsSoon();
+    await new Promise((resolve) => setImmediate(resolve));
+    await jobsSettled();
+    expect(runs).toBe(1);
+  });
+
+  it("a drain with nothing to do ends, and the next drain of the same jobs runs", async () => {
+    let runs = 0;
+    const job = defineJob({ name: unique("named"), every: 0, run: async () => { runs++; } });
+    runJobsSoon([job.name]); // not installed yet: nothing to run
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drainInProgress()).toBeNull();
+
+    installJobs([job]);
+    runJobsSoon([job.name]);
+    await expect.poll(() => runs, { timeout: 2_000 }).toBe(1);
+    await jobsSettled();
+  });
+
+  it("stopped without keepStopped, starts again at once (a restarted loop)", async () => {
+    let runs = 0;
+    const job = defineJob({ name: unique("restart"), every: 0, run: async () => { runs++; } });
+    await stopJobs();
+    expect((await runJob(job, { deadlineMs: 1_000 })).outcome).toBe("ran");
+    expect(runs).toBe(1);
+  });
+
   it("the installed registry is the engine's outside these tests", () => {
     expect(installedJobs().map((job) => job.name)).toContain("messaging.dispatch");
   });

@@ -39,8 +39,10 @@ function drain(names: string[] | undefined): Promise<void> {
   }
   const entry: Drain = current ?? { running: null, again: false };
   all.set(key, entry);
+  // The body starts on the next microtask, after `entry.running` is set: a drain with nothing to do
+  // (jobs stopped, none selected) ends without awaiting, and its `finally` must clear what was set.
   entry.running = track(
-    (async () => {
+    Promise.resolve().then(async () => {
       try {
         do {
           entry.again = false;
@@ -63,7 +65,7 @@ function drain(names: string[] | undefined): Promise<void> {
       } finally {
         entry.running = null;
       }
-    })(),
+    }),
   );
   return entry.running;
 }

@@ -709,6 +709,8 @@ describe("the API on the wire", () => {
     await (await getDb()).insert(conversations).values({ id: replaced, workspaceId: fx.workspaceId, contactId: fx.contactIds[1]!, senderId: "snd_replaced", lastInboundAt: new Date() });
     await call("replyToConversation", { params: { id: replaced }, json: { type: "text", text: "Hello" }, expect: 409 });
 
+    // The replies above go out in the background; a status they change meanwhile would change the ETag.
+    await dispatchSettled();
     const timeline = await call("listConversationTimeline", { params, query: { limit: "1" }, expect: 200 });
     await call("listConversationTimeline", { params, query: { cursor: String(timeline.body.nextCursor) }, expect: 200 });
     await call("listConversationTimeline", { params, query: { limit: "1" }, headers: { "if-none-match": String(timeline.headers.get("etag")) }, expect: 304 });
