@@ -45,6 +45,6 @@ export async function registerNode(): Promise<void> {
     const { closeDb } = await import("./db");
     const { stopJobs } = await import("./lib/jobs/runner");
     const { flushTriggerRequests } = await import("./lib/trigger/requests");
-    installShutdownDeadline({ closeDatabase: closeDb, finishFirst: () => Promise.all([stopJobs(), flushTriggerRequests()]) });
+    installShutdownDeadline({ closeDatabase: closeDb, finishFirst: () => Promise.all([stopJobs({ keepStopped: true }), flushTriggerRequests()]) });
   }
 }

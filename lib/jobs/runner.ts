@@ -23,6 +23,8 @@ interface JobsState {
   inProgress: Set<Promise<unknown>>;
   /** The registry the composition root installed (lib/engine). */
   installed: AnyJob[] | null;
+  /** Stopped by `stopJobs({ keepStopped: true })`: nothing starts until a registry is installed again. */
+  keptStopped: boolean;
 }
 
 export function jobsState(): JobsState {
@@ -35,18 +37,25 @@ export function jobsState(): JobsState {
     running: new Map(),
     inProgress: new Set(),
     installed: null,
+    keptStopped: false,
   };
   return global.__sendstreamJobs;
 }
 
-/** Installs the process's registry (the composition root does, once at start; later calls replace it). */
+/**
+ * Installs the process's registry (the composition root does, once at start; later calls replace it).
+ * Jobs left stopped (`stopJobs({ keepStopped: true })`) start again with it.
+ */
 export function installJobs(jobs: AnyJob[]): void {
   const names = new Set<string>();
   for (const job of jobs) {
     if (names.has(job.name)) throw new Error(`Two jobs are named ${job.name}.`);
     names.add(job.name);
   }
-  jobsState().installed = [...jobs];
+  const s = jobsState();
+  s.installed = [...jobs];
+  s.keptStopped = false;
+  if (s.shutdown.signal.aborted) s.shutdown = new AbortController();
 }
 
 /** The installed registry; empty (and said once in the log) when nothing installed one. */
@@ -70,10 +79,14 @@ export interface RunOptions {
   db?: Executor;
 }
 
-/** Runs one job now, unless it ran less than `every` ago in this process. Never throws. */
+/**
+ * Runs one job now, unless it ran less than `every` ago in this process, or the process's jobs are
+ * stopped (nothing is started then, not even a connection to the database). Never throws.
+ */
 export function runJob(job: AnyJob, options: RunOptions): Promise<JobRun> {
   const s = jobsState();
   const startedAt = Date.now();
+  if (s.shutdown.signal.aborted) return Promise.resolve({ name: job.name, outcome: "stopped", startedAt, durationMs: 0, busy: false });
   const last = s.lastStart.get(job.name);
   if (job.every > 0 && last !== undefined && startedAt - last < job.every) {
     return Promise.resolve({ name: job.name, outcome: "not due", startedAt, durationMs: 0, busy: false });
@@ -139,11 +152,15 @@ export function shutdownSignal(): AbortSignal {
 /**
  * Shutdown: every run of the process is told to stop (a dispatch pass stops claiming, hands back what
  * it holds and gives requests in flight up to 5 s). Resolves when every run in progress has ended.
+ * Then a later start (a restarted loop, a test) begins afresh; with `keepStopped`, nothing starts
+ * until a registry is installed again: a drain a response scheduled for its next tick finds the jobs
+ * stopped, where it would otherwise open the database the process is closing. A stop without it that
+ * ends later (the loop's own, on the same signal) does not start them again.
  */
-export async function stopJobs(): Promise<void> {
+export async function stopJobs({ keepStopped = false }: { keepStopped?: boolean } = {}): Promise<void> {
   const s = jobsState();
+  if (keepStopped) s.keptStopped = true;
   s.shutdown.abort();
   while (s.inProgress.size > 0) await Promise.allSettled([...s.inProgress]);
-  // Runs already going saw the abort; a later start (tests, a restarted loop) begins afresh.
-  if (s.shutdown.signal.aborted) s.shutdown = new AbortController();
+  if (!s.keptStopped && s.shutdown.signal.aborted) s.shutdown = new AbortController();
 }

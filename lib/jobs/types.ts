@@ -48,8 +48,11 @@ export function defineJob<R>(job: Job<R>): AnyJob {
 /** How one job's run went, in a runner's summary. */
 export interface JobRun {
   name: string;
-  /** `ran`: started now; `joined`: joined a run already going (single flight); `not due`: ran less than `every` ago. */
-  outcome: "ran" | "joined" | "not due" | "failed";
+  /**
+   * `ran`: started now; `joined`: joined a run already going (single flight); `not due`: ran less than
+   * `every` ago; `stopped`: not started, the process's jobs are stopped (shutdown).
+   */
+  outcome: "ran" | "joined" | "not due" | "stopped" | "failed";
   startedAt: number;
   durationMs: number;
   /** What the job returned (absent when it did not run or failed). */

@@ -28,10 +28,11 @@ const trace = (step: string) => {
 // started (a dispatch after a trigger, the buffered request log).
 trace("setup: closing the last file's database");
 await closeDb();
-// The job registry, as the server installs it at start: drains after responses run from it.
-installEngine();
 trace("setup: creating this file's database");
 const dropPostgresDatabase = await createFileDatabase();
+// The job registry, as the server installs it at start: drains after responses run from it. The last
+// file's teardown left jobs stopped until now, so no late drain of its reached a database being dropped.
+installEngine();
 trace(`setup: done (${process.env.DATABASE_URL?.replace(/^.*\//, "") ?? "embedded"})`);
 let environmentAtStart: Record<string, string | undefined> = {};
 
@@ -42,7 +43,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   trace("teardown: stopping jobs");
-  await stopJobs();
+  await stopJobs({ keepStopped: true });
   trace("teardown: flushing the request log");
   await flushTriggerRequests().catch(() => {});
   trace("teardown: closing the database");
