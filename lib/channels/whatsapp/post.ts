@@ -6,10 +6,23 @@ import http from "node:http";
 import https from "node:https";
 import { GraphApiError, type GraphConfig } from "./graph";
 
-const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 256 }),
-};
+/**
+ * An idle connection is closed by us after this long. A connection the other end (Meta, or a NAT or
+ * firewall between, which often drop idle flows silently after a minute or more) has closed
+ * meanwhile would take our next message and lose it: a send whose request was written on a dead
+ * connection ends with its outcome unknown. Busy senders never idle this long.
+ */
+export const IDLE_CONNECTION_MS = 20_000;
+
+/** Keep-alive agents whose idle sockets close after `idleMs` (the agent's `timeout` acts on free sockets). */
+export function graphAgents(idleMs: number) {
+  return {
+    "http:": new http.Agent({ keepAlive: true, maxSockets: 256, timeout: idleMs }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: 256, timeout: idleMs }),
+  };
+}
+
+const agents = graphAgents(IDLE_CONNECTION_MS);
 
 /**
  * Set on a timeout or network error once the request body was handed to the socket: Meta may have
@@ -42,11 +55,11 @@ function graphErrorFrom(status: number, body: unknown): GraphApiError | null {
 }
 
 /** POSTs `body` as JSON to `{baseUrl}/{version}/{path}` and returns the parsed JSON answer. */
-export function postGraphJson<T>(config: GraphConfig, path: string, body: unknown): Promise<T> {
+export function postGraphJson<T>(config: GraphConfig, path: string, body: unknown, through: ReturnType<typeof graphAgents> = agents): Promise<T> {
   const url = new URL(`${config.baseUrl.replace(/\/+$/, "")}/${config.version}/${path.replace(/^\/+/, "")}`);
   const payload = Buffer.from(JSON.stringify(body));
   const transport = url.protocol === "https:" ? https : http;
-  const agent = agents[url.protocol as keyof typeof agents];
+  const agent = through[url.protocol as keyof typeof through];
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let written = false;
