@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { graphAgents, postGraphJson } from "./post";
 
 /** A server that keeps idle connections a minute (as a remote API may, or may drop them silently). */
-async function patientServer() {
+async function patientServer({ answerAfterMs = 0 } = {}) {
   const connections: { socket: Socket; closedBy: "client" | "server" | null }[] = [];
   const server = http.createServer((request, response) => {
     request.resume();
-    request.on("end", () => response.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}'));
+    request.on("end", () => setTimeout(() => response.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}'), answerAfterMs));
   });
   server.keepAliveTimeout = 60_000;
   server.on("connection", (socket: Socket) => {
@@ -43,5 +43,16 @@ describe("the send path's connections", () => {
     await expect.poll(() => server.connections[0]!.closedBy, { timeout: 2_000 }).toBe("client");
     expect(await postGraphJson(config, "1/messages", { n: 3 }, agents)).toEqual({ ok: true });
     expect(server.connections).toHaveLength(2);
+  });
+
+  it("never cuts a request in flight for being quiet longer than the idle limit", async () => {
+    const server = await patientServer({ answerAfterMs: 600 });
+    const agents = graphAgents(150);
+    stops.push(() => {
+      agents["http:"].destroy();
+      return server.close();
+    });
+    const config = { baseUrl: server.baseUrl, version: "v23.0", accessToken: "token", timeoutMs: 5_000 };
+    expect(await postGraphJson(config, "1/messages", { n: 1 }, agents)).toEqual({ ok: true });
   });
 });
