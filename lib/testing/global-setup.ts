@@ -18,7 +18,8 @@ export async function setup() {
     console.log("Integration tests: embedded database (in memory, fresh per test file, from a migrated snapshot)");
     return;
   }
-  const name = `sendstream_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+  // TEST_DATABASE_PREFIX: a caller that may be stopped before this run's teardown (CI) drops what it left by it.
+  const name = `${process.env.TEST_DATABASE_PREFIX ?? "sendstream_test"}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   const url = new URL(baseUrl);
