@@ -47,6 +47,8 @@ export const envSchema = z.object({
   VERCEL: z.string().optional(),
   /** Serverless mode (lib/jobs/chain.ts): `on` without Vercel, `off` to turn it off on Vercel. */
   DISPATCH_CHAIN: z.preprocess(emptyToUndefined, z.enum(["on", "off"]).optional()),
+  /** How often alerts are evaluated (s; lib/alerts/jobs.ts). */
+  ALERTS_EVERY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).optional()),
   /** How long a hop of the dispatch chain may run (ms), when lower than the cron route's maxDuration. */
   FUNCTION_TIME_LIMIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).max(900_000).optional()),
 });

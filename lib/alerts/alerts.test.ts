@@ -13,6 +13,7 @@ import { createTestCampaign, createTestMessage } from "@/lib/testing/messaging-f
 import { allowPrivateWebhookUrlsInTests } from "@/lib/testing/private-webhook-urls";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { evaluateAlerts } from "./evaluate";
+import { alertsEveryMs } from "./jobs";
 import { listActiveNotices } from "./notices";
 import type { AlertSettingsView, NoticeView } from "./schemas";
 
@@ -54,6 +55,16 @@ async function outcomes(campaignId: string, failed: number, sent: number, extra:
       .where(eq(messages.id, id));
   }
 }
+
+describe("how often alerts are evaluated", () => {
+  it("is ALERTS_EVERY_SECONDS when set to a whole number of seconds from 1 to 3600, else 30 s", () => {
+    expect(alertsEveryMs({})).toBe(30_000);
+    expect(alertsEveryMs({ ALERTS_EVERY_SECONDS: "5" })).toBe(5_000);
+    expect(alertsEveryMs({ ALERTS_EVERY_SECONDS: "0" })).toBe(30_000);
+    expect(alertsEveryMs({ ALERTS_EVERY_SECONDS: "2.5" })).toBe(30_000);
+    expect(alertsEveryMs({ ALERTS_EVERY_SECONDS: "soon" })).toBe(30_000);
+  });
+});
 
 describe("campaign failure rate", () => {
   it("opens one notice past the threshold, emails the owners and posts to Slack once, and resolves when it recovers", async () => {
