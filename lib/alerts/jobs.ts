@@ -1,14 +1,15 @@
 // Alerts' background work: evaluating every workspace's alert conditions, at most every 30 s per process
 // (ALERTS_EVERY_SECONDS).
+import { envSchema } from "@/lib/env";
 import { defineJob } from "@/lib/jobs/types";
 import { evaluateAlerts } from "./evaluate";
 
 const DEFAULT_EVERY_SECONDS = 30;
 
-/** How often a process evaluates alerts: `ALERTS_EVERY_SECONDS` (1–3600, validated by lib/env at start), else 30 s. */
+/** How often a process evaluates alerts: `ALERTS_EVERY_SECONDS` when lib/env's rule accepts it, else 30 s. */
 export function alertsEveryMs(env: Record<string, string | undefined> = process.env): number {
-  const seconds = Number(env.ALERTS_EVERY_SECONDS);
-  return (Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600 ? seconds : DEFAULT_EVERY_SECONDS) * 1000;
+  const configured = envSchema.shape.ALERTS_EVERY_SECONDS.safeParse(env.ALERTS_EVERY_SECONDS);
+  return ((configured.success ? configured.data : undefined) ?? DEFAULT_EVERY_SECONDS) * 1000;
 }
 
 export const alertsJob = defineJob({
