@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
 import { campaigns, contacts, messages, rateLimitCounters, senders } from "@/db/schema";
 import { ApiError } from "@/lib/http/errors";
 import { countingDb } from "@/lib/testing/counting-db";
 import { createTriggerCampaign, createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
-import { keyBucket, leaseSize, RateLimitLeases } from "./rate-limit";
+import { keyBucket, leaseSize, RATE_LIMIT_WINDOW_SECONDS, RateLimitLeases } from "./rate-limit";
 import { triggerCampaign, type TriggerOutcome } from "./service";
 
 let db: DB;
@@ -257,6 +257,14 @@ describe("refusals", () => {
 });
 
 describe("rate limits", () => {
+  // The windows are fixed minutes: a test that counts within one starts at least 10 s before it ends
+  // (one that crossed into the next window was seen to accept all of its 260 requests).
+  beforeEach(async () => {
+    const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
+    const left = windowMs - (Date.now() % windowMs);
+    if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+  });
+
   it("429 with Retry-After and RateLimit headers once the campaign's limit is used up", async () => {
     const fx = await createTriggerFixture({ rateLimitPerMinute: 2 });
     const first = expectAccepted(await trigger(fx, { phone: "+14155552671", order: "A" }));
