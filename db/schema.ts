@@ -322,9 +322,9 @@ export const contacts = pgTable(
     check("contacts_consent_status_check", sql`${t.consentStatus} in ('subscribed', 'unsubscribed', 'unknown')`),
     uniqueIndex("contacts_workspace_phone_idx").on(t.workspaceId, t.phoneNumber),
     index("contacts_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
-    index("contacts_attributes_idx").using("gin", sql`${t.attributes} jsonb_path_ops`),
     // Also, by hand in migration 0029: `attributes_folded`, a stored generated column (ss_fold_attributes(attributes)) with its
-    // GIN index `contacts_attributes_folded_idx`; only the segment compiler (lib/audiences/segments.ts) reads it.
+    // GIN index `contacts_attributes_folded_idx`; only the segment compiler (lib/audiences/segments.ts) reads it. It serves
+    // every equals condition, exact ones too, so `attributes` has no index of its own (migration 0042).
   ],
 );
 

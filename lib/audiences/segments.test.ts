@@ -253,9 +253,15 @@ describe("segment filters", () => {
     }
   });
 
-  it("a match-case equals condition is served by the GIN index on attributes", async () => {
+  it("match-case and number equals conditions are served by the GIN index on the folded attributes", async () => {
     const db = await getDb();
-    const filter = segmentFilterSchema.parse({ match: "all", conditions: [{ field: "attribute", key: "city", op: "equals", value: "Lisbon", matchCase: true }] });
+    const filter = segmentFilterSchema.parse({
+      match: "any",
+      conditions: [
+        { field: "attribute", key: "city", op: "equals", value: "Lisbon", matchCase: true },
+        { field: "attribute", key: "points", op: "equals", value: 150 },
+      ],
+    });
     const plan = await db.transaction(async (tx) => {
       // Tiny tables favour a sequential scan; forbid it so the plan shows whether the index can serve the condition.
       await tx.execute(sql`set local enable_seqscan = off`);
@@ -263,7 +269,8 @@ describe("segment filters", () => {
       const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, string>[];
       return rows.map((row) => Object.values(row)[0]).join("\n");
     });
-    expect(plan).toMatch(/contacts_attributes_idx/);
+    expect(plan.match(/Bitmap Index Scan on contacts_attributes_folded_idx/g)).toHaveLength(2);
+    expect(plan).not.toMatch(/Seq Scan/);
   });
 
   it("a case-insensitive equals is served by the GIN index on the folded attributes", async () => {

@@ -56,6 +56,21 @@ function foldedPair(key: string, value: string): SQL {
 }
 
 /**
+ * Every equals is served by contacts_attributes_folded_idx (the only GIN index on attributes: a second one on
+ * the exact values cost every write of a contact as much again). Folding leaves numbers and booleans as they
+ * are, and a value equal to the stored one is equal folded too, so a number, a boolean or a match-case text
+ * is found through the folded copy and then compared exactly. The GIN match is lossy; its recheck reads the
+ * stored folded copy.
+ */
+function equalsCompiled(key: string, value: string | number | boolean | undefined, folded: boolean): SQL {
+  if (value === undefined) throw new Error("An equals condition always has a value (segmentConditionSchema).");
+  if (folded) return sql`(${foldedAttributes} @> ${foldedPair(key, String(value))})`;
+  const exact = sql`${JSON.stringify({ [key]: value })}::jsonb`;
+  if (typeof value !== "string") return sql`(${foldedAttributes} @> ${exact})`;
+  return sql`(${foldedAttributes} @> ${foldedPair(key, value)} and ${c.attributes} @> ${exact})`;
+}
+
+/**
  * Text conditions ignore letter case and surrounding white space unless `matchCase` is set. The folding
  * is ss_fold_text / ss_fold_attributes (db/migrations/0027_folded_attributes.sql): the stored values are
  * read folded from `attributes_folded`, the condition's value is folded by ss_fold_text in the same
@@ -69,10 +84,9 @@ function attributeCompiled(condition: Extract<SegmentCondition, { field: "attrib
   const folded = typeof value === "string" && !condition.matchCase;
   switch (op) {
     case "equals":
-      // Served by contacts_attributes_folded_idx; the GIN match is lossy, and its recheck reads the stored value.
-      return folded ? sql`${foldedAttributes} @> ${foldedPair(key, String(value))}` : sql`${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb`;
+      return equalsCompiled(key, value, folded);
     case "not_equals":
-      return folded ? sql`not (${foldedAttributes} @> ${foldedPair(key, String(value))})` : sql`not (${c.attributes} @> ${JSON.stringify({ [key]: value })}::jsonb)`;
+      return sql`not ${equalsCompiled(key, value, folded)}`;
     case "contains":
     case "starts_with": {
       const pattern = escapeLike(String(value));
