@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isEmbedded } from "@/db";
 import { queryRows } from "@/db/rows";
 import { CONTACT_ID } from "@/lib/contacts/service";
+import { countingDb } from "@/lib/testing/counting-db";
 import { createTestAccount } from "@/lib/testing/factories";
 import type { Actor } from "@/lib/workspaces";
 import { MAX_RECORD_CHARS } from "./csv";
@@ -170,6 +171,18 @@ describe("CSV import", () => {
     const changed = await importCsv(csv.replace("Person 7,", "Person seven,"), { listId: first.listId! });
     expect(changed).toMatchObject({ created: 0, updated: 1, unchanged: 39 });
     expect(await members()).toBe(40);
+  });
+
+  it("merges a file of new contacts by inserting only, also when it may update existing ones", async () => {
+    const { db, statements } = await countingDb();
+    const parsed = importOptionsSchema.parse({ fileName: "new.csv", columns: CRM_COLUMNS, updateExisting: true });
+    const job = await createImport(db, workspaceId, parsed, actor);
+    await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911236001,New One,gold,,,,\n+447911236002,New Two,,,,,\n"));
+    statements.length = 0;
+    await processImport(db, workspaceId, job.id);
+    expect(await getImport(db, workspaceId, job.id)).toMatchObject({ created: 2, updated: 0, unchanged: 0 });
+    expect(statements.filter((statement) => /insert into contacts/i.test(statement))).toHaveLength(1);
+    expect(statements.filter((statement) => /update contacts/i.test(statement))).toEqual([]);
   });
 
   it("deletes a job's staged rows with the job (and with its workspace)", async () => {

@@ -125,6 +125,7 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
   const fresh = newContactConsentSql(sql`v.consent`, change);
   const consentChanges = consentChangeSql(sql`v.consent`, options.consentChange ? "direct" : "import");
   // What makes a stored contact `c` change for its row `v` (nothing else is written: a file imported again changes nothing).
+  // Only for a stored contact: without one, a named row would "change" its missing name and a first import would run the update for nothing.
   const changes = sql`((${update} and ((v.name is not null and v.name is distinct from c.name) or not (c.attributes @> v.attributes))) or ${consentChanges})`;
 
   const [staged] = await queryRows<{ valid: number; invalid: number }>(
@@ -138,7 +139,7 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
   // staged rows again; its statistics let the planner hash or probe as the counts call for.
   if (large) await tx.execute(sql`set local enable_nestloop = off`);
   await tx.execute(sql`create temp table import_merge on commit drop as
-    select v.phone, v.name, v.attributes, v.consent, c.id as contact_id, coalesce(${changes}, false) as changes
+    select v.phone, v.name, v.attributes, v.consent, c.id as contact_id, (c.id is not null and coalesce(${changes}, false)) as changes
     from (
       select distinct on (phone collate "C") phone, name, coalesce(attributes, '{}'::jsonb) as attributes, consent
       from contact_import_rows where import_id = ${importId} and error is null
