@@ -25,8 +25,10 @@ const TARGETS = { endToEndS: 20, againS: 10, dbRowsPerS: 100_000, rssMb: 100, se
  * What the figures do not show (where the time goes, what each step bought), measured apart from this
  * script and kept here so that a run writes them with its table. Update them when the import changes.
  */
-const NOTES = `- What each step bought (issue 32 item 1; measured apart, on this machine, while other work ran on it: load average 3–10,
-  so compare within a line, not across lines):
+const NOTES = `- What each step bought (issue 32 item 1; measured apart, while other work ran on the machine: load average 3–10, so compare
+  within a line, not across lines). The steps before migration 0041 were measured on an earlier machine (AMD EPYC), whose
+  first import took 32.8 s and the same file again 7.2 s; the same code takes 88.3 s and 16.2 s on this one (Intel Xeon,
+  2 cores), so compare within a line:
   - Staging without the foreign key to its job (migration 0039; a trigger deletes a job's rows with it): \`COPY\` of the
     1,000,000 staged rows 8.0 s → **3.4 s**. Unlogged as well: 2.6 s; also without the primary key: 1.4 s (2.1 s logged). Kept
     logged (a stored file survives a crash of the database) and with its key (the rejected-rows download reads by it).
@@ -45,23 +47,37 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, on this
     function. A \`COPY\` straight into \`contacts\` for an empty workspace: it would give up the stored file a crash resumes
     from. The empty workspace's path is the skipping of empty steps (commit 7de4aa4): a first import no longer runs the update
     (5.1 s at load 10: it hashed the contacts just inserted) nor the list's anti-join (0.3 s).
-- Where the time of a first import goes now, on a quiet machine (load average 1–2; \`auto_explain\` of the merge of 1,000,000
-  staged rows into an empty workspace, 30.3 s with its timing overhead): counting, reading and deduplicating the staged rows
-  1.3 s; the insert of 940,000 contacts 16.6 s; its foreign-key check \`contacts.workspace_id\` 2.7 s; the membership insert
-  3.9 s plus its foreign-key checks (\`list_id\` 2.7 s, \`contact_id\` 3.9 s). Checkpoints ran every 7–20 s (\`max_wal_size\` 1 GB).
-- What each part of that costs, measured by inserting the same 940,000 contacts and their memberships again inside a transaction
-  rolled back (\`psql\`, same machine, ±15 % between repeats): as the merge does it 24.5–28.9 s; without the foreign-key triggers of
-  \`contacts\` and \`contact_list_members\` 16.2 s (the checks: 2.1 s for contacts, 6.1 s for members). Within the contacts insert
-  (15.5 s without its foreign-key check): the generated column \`attributes_folded\` and its GIN index together **6.7 s** (the
-  index 1.0 s; the column's \`ss_fold_attributes\`, a SQL function over \`jsonb_each\`, about 5.7 s: 6 µs a row), the
-  \`(workspace, created)\` index 3.0 s, the \`jsonb_path_ops\` GIN index 0.9 s.
-- Measured and not kept: the members' foreign keys replaced by one set-based check per statement that locks the referenced rows
-  as the foreign key does (\`FOR KEY SHARE\`): 5.7 s for 940,000 contacts against 6.1 s of foreign-key triggers, and the cascades
-  would need triggers of their own; a larger \`max_wal_size\` (8 GB instead of 1 GB, no checkpoint during the merge): 28.8 s
-  against 28.9 s.
-- What is left for the 20 s target (not done): folding the attributes without a per-row SQL function (computed by the server from
-  the values it already parses, kept by every writer of \`attributes\`, or a cheaper expression with the same matches), and no
-  membership check for contacts the same statement has just inserted (a foreign key cannot know that).`;
+  - Attribute folding (migration 0041, on this machine): \`ss_fold_attributes\`, which computes the generated column
+    \`attributes_folded\` on every write of a contact, lowercases the text of a flat object (lowercase identifier keys; string,
+    number, boolean or null values; no string starting or ending with trimmed white space: one regular expression) instead of
+    folding key by key through \`jsonb_each\`, and is no longer STRICT, so Postgres inlines it. The column over 940,000 rows
+    (\`psql\`, an unlogged table, JIT off as the application sets it): 13.2 s → **5.2 s** (14 → 5.5 µs a row). With the exact
+    values' GIN index dropped (0042; the folded index serves every equals): first import's merge 79.5 → **67.8 s**.
+  - A membership's key to its list checked once per statement (0043, triggers that lock each list \`FOR KEY SHARE\` as the
+    foreign key did and delete a list's memberships with it): \`auto_explain\` gave the foreign key's per-row check 6.8 s of
+    the merge's 62.0 s (with its timing overhead). With the next step: first import 77.1 → **62.7 s** end to end, merge
+    67.8 → **54.5 s** (88.3 s and 79.5 s before migration 0041).
+  - A first import with \`updateExisting\` no longer runs the update statement: a row without a stored contact counted as
+    changing (a name differs from a missing one), so the update joined every new contact to find none (1.4 s).
+  - Not kept (this machine): a contact's key to its workspace checked the same way would save the same 6.8 s, but contacts are
+    inserted one at a time on the trigger and inbound paths, where the statement trigger made each insert 50–80 µs dearer
+    (20,000 single-row inserts in one transaction: 1.7–1.9 s with the foreign key, 2.8–3.6 s with the trigger). A
+    membership's key to its contact checked per statement (locking the contacts it names, skipping those the same transaction
+    inserted by their \`xmin\`): 9.4 s against 9.4 s for the foreign key.
+- Where the time of a first import goes now (this machine, \`auto_explain\` with timing of the merge of 1,000,000 staged rows
+  into an empty workspace, after migration 0042 and before 0043): the staged rows \`COPY\` 8.6 s (beside the server's parsing);
+  counting, reading and deduplicating them 2.9 s; the statement inserting contacts and memberships 62.0 s: the insert of
+  940,000 contacts 28.9 s (their sort and numbering 2.3 s), their foreign-key check \`contacts.workspace_id\` 6.8 s, the
+  membership insert 8.6 s plus its foreign-key checks (\`list_id\` 6.8 s, now a check per statement; \`contact_id\` 9.4 s);
+  the update that found nothing 1.4 s (now skipped).
+- On the earlier machine (before 0041), inserting the same 940,000 contacts and their memberships again inside a transaction
+  rolled back took 24.5–28.9 s as the merge does it, 16.2 s without the foreign-key triggers; within the contacts insert the
+  generated column and its GIN index 6.7 s (the folding 5.7 s of it, now about 40 % of that), the \`(workspace, created)\`
+  index 3.0 s, the exact values' GIN index 0.9 s (now dropped). A larger \`max_wal_size\` (8 GB, no checkpoint during the
+  merge) changed nothing: 28.8 s against 28.9 s.
+- What is left for the 20 s target (not done): the per-row foreign-key checks that remain (a contact's workspace, a membership's
+  contact: 16 s of this machine's merge), the contacts insert itself (heap, four indexes and the folded column), and one
+  backend doing the whole merge on one core while the server waits: a merge in one transaction cannot use the second core.`;
 
 /** The database part alone: the staged rows of the file, COPY'd from a prepared file, timed. */
 async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: number }> {
