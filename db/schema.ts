@@ -408,7 +408,7 @@ export const contactImports = pgTable(
   (t) => [index("contact_imports_workspace_created_idx").on(t.workspaceId, t.createdAt.desc())],
 );
 
-/** An import's rows as read from the file (a staging table: loaded with COPY, merged in one statement). */
+/** An import's rows as read from the file (a staging table: loaded with COPY, merged by ranges of phones). */
 export const contactImportRows = pgTable(
   "contact_import_rows",
   {
@@ -431,6 +431,25 @@ export const contactImportRows = pgTable(
     raw: text("raw"),
   },
   (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
+);
+
+/**
+ * A large import's merge in parts: ranges of phone numbers (in the column's collation), each merged in its own
+ * transaction, so that several connections merge at once and a crash resumes at the first range
+ * not yet merged. Planned once per import, deleted when the import completes.
+ */
+export const contactImportChunks = pgTable(
+  "contact_import_chunks",
+  {
+    importId: text("import_id").notNull().references(() => contactImports.id, { onDelete: "cascade" }),
+    chunk: integer("chunk").notNull(),
+    /** The range's first phone (inclusive); null: from the start. */
+    phoneFrom: text("phone_from"),
+    /** The next range's first phone (exclusive); null: to the end. */
+    phoneTo: text("phone_to"),
+    mergedAt: at("merged_at"),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.chunk] })],
 );
 
 /** `skipped`: deliberately not sent (the contact opted out, …); `error_code` says why. */

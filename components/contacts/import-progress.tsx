@@ -71,6 +71,8 @@ export function ImportProgress({ importId, totalRows }: { importId: string; tota
   const percent =
     job.status === "completed" ? 100 : job.status === "processing" && total ? Math.min(99, Math.floor((job.rowsRead / Math.max(1, total)) * 100)) : job.status === "awaiting_file" ? 0 : null;
   const status = IMPORT_STATUS[job.status] ?? { label: job.status, variant: "secondary" as const };
+  // A large file is merged in ranges: the counters grow while it is processing.
+  const merged = job.created + job.updated + job.unchanged;
 
   return (
     <div className="grid gap-6">
@@ -95,7 +97,10 @@ export function ImportProgress({ importId, totalRows }: { importId: string; tota
         </div>
         <p className="text-xs text-muted-foreground" aria-live="polite">
           {job.status === "awaiting_file" && "Waiting for the file to arrive. If the upload was interrupted, start the import again."}
-          {job.status === "processing" && `${formatCount(job.rowsRead)}${total ? ` of ${formatCount(total)}` : ""} rows read…`}
+          {job.status === "processing" &&
+            (merged > 0
+              ? `${formatCount(job.rowsRead)} rows read; ${formatCount(merged)} contacts merged so far…`
+              : `${formatCount(job.rowsRead)}${total ? ` of ${formatCount(total)}` : ""} rows read…`)}
           {job.status === "completed" && `Finished${job.finishedAt ? ` ${formatDateTime(job.finishedAt)}` : ""}.`}
           {job.status === "failed" && (job.error ?? "The import failed.")}
         </p>

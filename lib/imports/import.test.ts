@@ -429,6 +429,85 @@ describe("CSV import", () => {
     expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "failed", error: "Only 1 of the file's 2 rows were stored; nothing was imported. Create the import again.", created: 0 });
     expect(await contact("+447911260301")).toBeUndefined();
   });
+  describe("in ranges", () => {
+    /** A stored file, not merged yet. */
+    async function stored(csv: string, options: Partial<ImportOptionsInput> = {}) {
+      const db = await getDb();
+      const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "ranges.csv", columns: CRM_COLUMNS, updateExisting: true, ...options }), actor);
+      await storeImportFile(db, workspaceId, job.id, chunks(csv, 64));
+      return job.id;
+    }
+    const phone = (n: number) => `+4479112380${String(n).padStart(2, "0")}`;
+    const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(await getDb(), query))[0]!.n;
+    const ranges = (id: string) => count(sql`select count(*)::int as n from contact_import_chunks where import_id = ${id}`);
+    // Two at a time where the database can (the embedded one runs one transaction at a time).
+    const connections = isEmbedded() ? 1 : 2;
+
+    it("merges a large file range by range, to the report and contacts one transaction would give", async () => {
+      const db = await getDb();
+      await db.execute(sql`insert into contacts (id, workspace_id, phone_number, name, attributes) values
+        ('ctc_range_same', ${workspaceId}, ${phone(3)}, 'Person 3', '{"plan":"gold","orders":3,"vip":true}'),
+        ('ctc_range_diff', ${workspaceId}, ${phone(31)}, 'Old name', '{}')`);
+      // 40 phones written out of order; the first row of phone 0 and of phone 39 come again later (the last row wins), plus an invalid row.
+      const rows = Array.from({ length: 40 }, (_, i) => (i * 17) % 40).map((n) => `${phone(n)},Person ${n},gold,${n},yes,,\n`);
+      const csv = HEADER + `${phone(0)},Early,bronze,,,,\n${phone(39)},Early,bronze,,,,\n` + rows.join("") + "4.41E+11,Excel,,,,,\n";
+      const id = await stored(csv, { newListName: "In ranges" });
+      const { db: counting, statements } = await countingDb();
+      const counts = await runImport(counting, workspaceId, id, { chunkRows: 6, connections });
+      // Each range inserted its own contacts (the two stored ones are in two of them).
+      expect(statements.filter((statement) => /insert into contacts/i.test(statement)).length).toBeGreaterThanOrEqual(6);
+      expect(counts).toEqual({ created: 38, updated: 1, unchanged: 1, duplicates: 2, invalid: 1 });
+      const job = await getImport(db, workspaceId, id);
+      expect(job).toMatchObject({ status: "completed", rowsRead: 43, created: 38, updated: 1, unchanged: 1, duplicates: 2, invalid: 1, error: null });
+      expect(await ranges(id)).toBe(0);
+      expect(await contact(phone(0))).toMatchObject({ name: "Person 0", attributes: { plan: "gold", orders: 0, vip: true } });
+      expect(await contact(phone(31))).toMatchObject({ id: "ctc_range_diff", name: "Person 31" });
+      expect(await count(sql`select count(*)::int as n from contacts where workspace_id = ${workspaceId} and phone_number like '+4479112380%'`)).toBe(40);
+      expect(await count(sql`select count(*)::int as n from contact_list_members where list_id = ${job.listId}`)).toBe(40);
+
+      const again = await stored(csv, { newListName: "In ranges" });
+      expect(await runImport(db, workspaceId, again, { chunkRows: 6, connections })).toEqual({ created: 0, updated: 0, unchanged: 40, duplicates: 2, invalid: 1 });
+    });
+
+    it("keeps the ranges merged before a failure, says so, and a merge resumed after a crash merges the rest exactly once", async () => {
+      const db = await getDb();
+      const rows = Array.from({ length: 20 }, (_, i) => `${phone(50 + i)},${i === 19 ? "Refused in range" : `Person ${i}`},,,,,\n`);
+      const id = await stored(HEADER + rows.join(""));
+      await db.execute(sql`alter table contacts add constraint contacts_refuse_range_test check (name is distinct from 'Refused in range')`);
+      try {
+        expect(await runImport(db, workspaceId, id, { chunkRows: 5, connections: 1 })).toBeNull();
+      } finally {
+        await db.execute(sql`alter table contacts drop constraint contacts_refuse_range_test`);
+      }
+      const failed = await getImport(db, workspaceId, id);
+      const merged = await count(sql`select count(*)::int as n from contacts where workspace_id = ${workspaceId} and phone_number between ${phone(50)} and ${phone(69)}`);
+      expect(merged).toBeGreaterThan(0);
+      expect(merged).toBeLessThan(20);
+      expect(failed).toMatchObject({ status: "failed", created: merged, error: `The merge failed on the server; the ${merged} contacts merged before the failure were kept; import the file again to merge the rest.` });
+
+      // A crash at the same point leaves the job processing with the same ranges merged: the resumed merge takes the rest.
+      await db.execute(sql`update contact_imports set status = 'processing', error = null, finished_at = null where id = ${id}`);
+      const { db: counting, statements } = await countingDb();
+      // The report counts both runs: the ranges merged before the crash are not merged again (they would count as unchanged).
+      expect(await runImport(counting, workspaceId, id, { chunkRows: 5, connections })).toEqual({ created: 20, updated: 0, unchanged: 0, duplicates: 0, invalid: 0 });
+      expect(statements.filter((statement) => /insert into contacts/i.test(statement))).toHaveLength(1);
+      expect(await getImport(db, workspaceId, id)).toMatchObject({ status: "completed", created: 20, unchanged: 0, duplicates: 0 });
+      expect(await contact(phone(69))).toMatchObject({ name: "Refused in range" });
+    });
+
+    it.skipIf(isEmbedded())("lets two merges of one job share its ranges, each range merged once, one completing the job", async () => {
+      const db = await getDb();
+      const id = await stored(HEADER + Array.from({ length: 30 }, (_, i) => `${phone(70 + i)},Person ${i},,,,,\n`).join(""));
+      const results = await Promise.all([
+        runImport(db, workspaceId, id, { chunkRows: 3, connections: 2 }),
+        runImport(db, workspaceId, id, { chunkRows: 3, connections: 2 }),
+      ]);
+      expect(results.filter((result) => result !== null)).toEqual([{ created: 30, updated: 0, unchanged: 0, duplicates: 0, invalid: 0 }]);
+      expect(await getImport(db, workspaceId, id)).toMatchObject({ status: "completed", created: 30, unchanged: 0, duplicates: 0 });
+      expect(await count(sql`select count(*)::int as n from contacts where workspace_id = ${workspaceId} and phone_number between ${phone(70)} and ${phone(99)}`)).toBe(30);
+    });
+  });
+
   it("refuses a row longer than the record cap with its reason, and reads the rows after it; a header over the cap is a 422", async () => {
     const long = `+447911260402,Long,,,,,${"n".repeat(MAX_RECORD_CHARS)}`;
     const job = await importCsv(HEADER + "+447911260401,Before,,,,,\n" + long + "\n+447911260403,After,,,,,\n");

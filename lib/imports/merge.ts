@@ -1,7 +1,9 @@
-// The merge of a stored import: one transaction of a few set-based statements for the contacts,
-// their consent and the list membership. Either every contact of the file is merged and the report
-// written, or nothing is (the job is then `failed` with the reason).
-import { sql } from "drizzle-orm";
+// The merge of a stored import, in parts: the staged rows are split into ranges of phone numbers,
+// each range is merged in its own transaction (a few set-based statements for its contacts, their
+// consent and the list membership), and on Postgres two connections merge ranges at once. A range
+// is merged entirely or not at all, exactly once; a crash resumes at the ranges not yet merged,
+// and the job's counters grow as ranges commit (the import's progress).
+import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { consentAssignmentsSql, consentChangeSql, newContactConsentSql } from "@/lib/contacts/consent";
@@ -17,15 +19,39 @@ export interface MergeCounts {
   invalid: number;
 }
 
+export interface MergeOptions {
+  /**
+   * Connections merging ranges at once. A merge keeps one core of the database busy; with two
+   * connections a million-row import takes the second (the server only waits meanwhile). The
+   * embedded database runs one transaction at a time: 1 there.
+   */
+  connections?: number;
+  /** Staged rows per range, about: a file up to this size is merged in one transaction. */
+  chunkRows?: number;
+}
+
+export const MERGE_CONNECTIONS = 2;
+const CHUNK_ROWS = 100_000;
+
 class ImportFailure extends Error {}
 
 /** From this size on, the merge's joins hash both sides instead of probing the phone index per row. */
 const LARGE_IMPORT_ROWS = 20_000;
 
+interface MergeJob {
+  workspaceId: string;
+  options: StoredOptions;
+  listId: string | null;
+  fileName: string;
+  /** The staged rows each range holds, about: whether its joins hash. */
+  large: boolean;
+}
+
 /**
  * Merges a job whose file is stored (`processing` with `started_at` set). A job in any other
- * state, or one another merge finished meanwhile (the row lock serialises them), is left alone:
- * `null`. Rules:
+ * state, or one another merge finished meanwhile, is left alone: `null`. Safe to run twice at
+ * once (after a recovery): both merge the ranges left, each range once, and one completes the job.
+ * Rules:
  * - duplicates inside the file: the last row of a phone wins, the earlier ones count as duplicates;
  * - new phones become contacts; existing ones change only with `updateExisting` and only when the
  *   name or an attribute differs (re-importing a file changes nothing);
@@ -35,43 +61,19 @@ const LARGE_IMPORT_ROWS = 20_000;
  *   changes nothing (new contacts: unknown). A CSV body of `POST /contacts/bulk` (`consentChange`)
  *   follows its JSON form instead: the caller's source and detail, rule `direct`;
  * - every valid contact joins the list (already a member: nothing happens).
+ * A job that cannot be merged (rows lost on the way, its list deleted) fails before any range is
+ * merged; a failure during the merge keeps the ranges merged before it, and the job says so.
  */
-export async function runImport(db: Executor, workspaceId: string, importId: string): Promise<MergeCounts | null> {
+export async function runImport(db: Executor, workspaceId: string, importId: string, options: MergeOptions = {}): Promise<MergeCounts | null> {
   try {
-    return await db.transaction(async (tx) => {
-      const [job] = await queryRows<{ status: string; started_at: unknown; options: StoredOptions; list_id: string | null; file_name: string; rows_read: number }>(
-        tx,
-        sql`select status, started_at, options, list_id, file_name, rows_read from contact_imports
-            where id = ${importId} and workspace_id = ${workspaceId} for update`,
-      );
-      if (!job || job.status !== "processing" || job.started_at === null) return null;
-      const options = job.options;
-      const listId = await resolveList(tx, workspaceId, options, job.list_id);
-      await registerAttributes(tx, workspaceId, options);
-      // A background job in its own transaction: a million rows on a busy server outlast the
-      // statement timeout requests are held to (its statements took over 120 s at load average 10).
-      await tx.execute(sql`set local statement_timeout = 0`);
-      // The staged rows arrived after the last statistics, and the planner cannot know how many
-      // distinct phones they hold: it joins a large file row by row through the phone index
-      // (minutes for a million rows). A large file is joined by hashing instead, with room to sort.
-      await tx.execute(sql`analyze contact_import_rows`);
-      const large = job.rows_read > LARGE_IMPORT_ROWS;
-      if (large) await tx.execute(sql`set local work_mem = '128MB'`);
-      const { counts, staged } = await mergeRows(tx, workspaceId, importId, options, listId, job.file_name, large);
-      // Every row read was staged, or the upload would have failed: fewer means rows were lost on the way.
-      if (staged !== job.rows_read) {
-        console.error(`Import ${importId} failed: ${job.rows_read} rows were read but ${staged} were staged.`);
-        throw new ImportFailure(`Only ${staged} of the file's ${job.rows_read} rows were stored; nothing was imported. Create the import again.`);
-      }
-      await tx.execute(sql`update contact_imports set status = 'completed', list_id = ${listId},
-          created = ${counts.created}, updated = ${counts.updated}, unchanged = ${counts.unchanged},
-          duplicates = ${counts.duplicates}, invalid = ${counts.invalid}, error = null,
-          finished_at = clock_timestamp(), updated_at = clock_timestamp()
-        where id = ${importId}`);
-      return counts;
-    });
+    const job = await planMerge(db, workspaceId, importId, options.chunkRows ?? CHUNK_ROWS);
+    if (!job) return null;
+    await mergeRanges(db, importId, job, options.connections ?? 1);
+    return await completeMerge(db, importId);
   } catch (error) {
-    const reason = error instanceof ImportFailure ? error.message : "The merge failed on the server; nothing was imported. Create the import again.";
+    const [merged] = await queryRows<{ n: number }>(db, sql`select (created + updated + unchanged)::int as n from contact_imports where id = ${importId}`);
+    const kept = merged && merged.n > 0 ? `the ${merged.n} contacts merged before the failure were kept; import the file again to merge the rest.` : "nothing was imported. Create the import again.";
+    const reason = error instanceof ImportFailure ? `${error.message}; ${kept}` : `The merge failed on the server; ${kept}`;
     if (!(error instanceof ImportFailure)) console.error(`Import ${importId} failed: ${describeError(error)}`);
     await db.execute(sql`update contact_imports set status = 'failed', error = ${reason}, finished_at = now(), updated_at = now()
       where id = ${importId} and status = 'processing'`);
@@ -79,11 +81,146 @@ export async function runImport(db: Executor, workspaceId: string, importId: str
   }
 }
 
+/**
+ * Checks the staged rows against the count read, resolves the list, registers the attributes and
+ * plans the ranges (once: a resumed merge keeps its plan and the ranges merged). `null` when the
+ * job is not a stored file waiting for its merge.
+ */
+async function planMerge(db: Executor, workspaceId: string, importId: string, chunkRows: number): Promise<MergeJob | null> {
+  return db.transaction(async (tx) => {
+    const [job] = await queryRows<{ status: string; started_at: unknown; options: StoredOptions; list_id: string | null; file_name: string; rows_read: number }>(
+      tx,
+      sql`select status, started_at, options, list_id, file_name, rows_read from contact_imports
+          where id = ${importId} and workspace_id = ${workspaceId} for update`,
+    );
+    if (!job || job.status !== "processing" || job.started_at === null) return null;
+    const listId = await resolveList(tx, workspaceId, job.options, job.list_id);
+    await registerAttributes(tx, workspaceId, job.options);
+    // A background job: a million rows on a busy server outlast the statement timeout requests are
+    // held to (its statements took over 120 s at load average 10).
+    await tx.execute(sql`set local statement_timeout = 0`);
+    const [staged] = await queryRows<{ valid: number; invalid: number }>(
+      tx,
+      sql`select (count(*) filter (where error is null))::int as valid, (count(*) filter (where error is not null))::int as invalid
+          from contact_import_rows where import_id = ${importId}`,
+    );
+    if (!staged) throw new Error("The count of staged rows returned no row.");
+    // Every row read was staged, or the upload would have failed: fewer means rows were lost on the way.
+    if (staged.valid + staged.invalid !== job.rows_read) {
+      console.error(`Import ${importId} failed: ${job.rows_read} rows were read but ${staged.valid + staged.invalid} were staged.`);
+      throw new ImportFailure(`Only ${staged.valid + staged.invalid} of the file's ${job.rows_read} rows were stored`);
+    }
+    // The staged rows arrived after the last statistics, and the planner cannot know how many
+    // distinct phones they hold: it joins a large file row by row through the phone index
+    // (minutes for a million rows). A large range is joined by hashing instead, with room to sort.
+    await tx.execute(sql`analyze contact_import_rows`);
+    const [planned] = await queryRows<{ ranges: number }>(tx, sql`select count(*)::int as ranges from contact_import_chunks where import_id = ${importId}`);
+    let ranges = planned?.ranges ?? 0;
+    if (ranges === 0) ranges = await planRanges(tx, importId, staged.valid, chunkRows);
+    await tx.execute(sql`update contact_imports set list_id = ${listId}, invalid = ${staged.invalid}, updated_at = clock_timestamp() where id = ${importId}`);
+    return { workspaceId, options: job.options, listId, fileName: job.file_name, large: staged.valid / ranges > LARGE_IMPORT_ROWS };
+  });
+}
+
+/**
+ * Splits the valid staged rows into ranges of about `chunkRows` phones, at boundaries drawn from a
+ * sample of about a thousand rows per range (the ranges need not be equal, only disjoint and
+ * covering): [start, b1), [b1, b2), …, [bn, end), in the phone column's collation.
+ */
+async function planRanges(tx: Executor, importId: string, valid: number, chunkRows: number): Promise<number> {
+  const wanted = Math.max(1, Math.ceil(valid / chunkRows));
+  const step = Math.max(1, Math.floor(valid / (wanted * 1000)));
+  const fractions = Array.from({ length: wanted - 1 }, (_, i) => (i + 1) / wanted);
+  const bounds = fractions.length === 0 ? [] : await queryRows<{ phone: string }>(
+    tx,
+    sql`select distinct b.phone
+        from unnest((
+          select percentile_disc(${`{${fractions.join(",")}}`}::float8[]) within group (order by phone)
+          from contact_import_rows where import_id = ${importId} and error is null and row_number % ${step} = 0
+        )) as b(phone)
+        where b.phone is not null
+        order by 1`,
+  );
+  const starts: (string | null)[] = [null, ...bounds.map((b) => b.phone)];
+  await tx.execute(sql`insert into contact_import_chunks (import_id, chunk, phone_from, phone_to)
+    values ${sql.join(starts.map((from, i) => sql`(${importId}, ${i}, ${from}, ${starts[i + 1] ?? null})`), sql`, `)}
+    on conflict do nothing`);
+  return starts.length;
+}
+
+/** Runs `connections` mergers side by side, each taking the next range nobody holds until none is left; the first failure stops them all. */
+async function mergeRanges(db: Executor, importId: string, job: MergeJob, connections: number): Promise<void> {
+  let failure: { error: unknown } | null = null;
+  const merger = async () => {
+    while (!failure) {
+      try {
+        if (!(await mergeNextRange(db, importId, job))) return;
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, connections) }, merger));
+  if (failure) throw (failure as { error: unknown }).error;
+}
+
+/** One range in one transaction, its counts added to the job's: `false` when no range is left to take. */
+async function mergeNextRange(db: Executor, importId: string, job: MergeJob): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [range] = await queryRows<{ chunk: number; phone_from: string | null; phone_to: string | null }>(
+      tx,
+      sql`select r.chunk, r.phone_from, r.phone_to from contact_import_chunks r
+          join contact_imports j on j.id = r.import_id and j.status = 'processing'
+          where r.import_id = ${importId} and r.merged_at is null
+          order by r.chunk limit 1
+          for update of r skip locked`,
+    );
+    if (!range) return false;
+    if (job.listId) {
+      const [list] = await queryRows<{ id: string }>(tx, sql`select id from contact_lists where id = ${job.listId}`);
+      if (!list) throw new ImportFailure("The list to add the contacts to was deleted");
+    }
+    await tx.execute(sql`set local statement_timeout = 0`);
+    if (job.large) await tx.execute(sql`set local work_mem = '128MB'`);
+    const counts = await mergeRows(tx, importId, job, (column) => sql.join(
+      [
+        range.phone_from === null ? sql`true` : sql`${column} >= ${range.phone_from}`,
+        range.phone_to === null ? sql`true` : sql`${column} < ${range.phone_to}`,
+      ],
+      sql` and `,
+    ));
+    await tx.execute(sql`update contact_import_chunks set merged_at = clock_timestamp() where import_id = ${importId} and chunk = ${range.chunk}`);
+    // Last, so that a range merged beside it waits on the job's row only for a commit.
+    await tx.execute(sql`update contact_imports set created = created + ${counts.created}, updated = updated + ${counts.updated},
+        unchanged = unchanged + ${counts.unchanged}, updated_at = clock_timestamp()
+      where id = ${importId}`);
+    return true;
+  });
+}
+
+/** Completes the job once every range is merged (one merger does: the other finds it done), with the report. */
+async function completeMerge(db: Executor, importId: string): Promise<MergeCounts | null> {
+  return db.transaction(async (tx) => {
+    const [done] = await queryRows<MergeCounts>(
+      tx,
+      sql`update contact_imports set status = 'completed', error = null,
+            duplicates = rows_read - invalid - created - updated - unchanged,
+            finished_at = clock_timestamp(), updated_at = clock_timestamp()
+          where id = ${importId} and status = 'processing'
+            and not exists (select 1 from contact_import_chunks where import_id = ${importId} and merged_at is null)
+          returning created, updated, unchanged, duplicates, invalid`,
+    );
+    if (!done) return null;
+    await tx.execute(sql`delete from contact_import_chunks where import_id = ${importId}`);
+    return done;
+  });
+}
+
 async function resolveList(tx: Executor, workspaceId: string, options: StoredOptions, current: string | null): Promise<string | null> {
   const wanted = options.listId ?? current;
   if (wanted) {
     const [list] = await queryRows<{ id: string }>(tx, sql`select id from contact_lists where id = ${wanted} and workspace_id = ${workspaceId}`);
-    if (!list) throw new ImportFailure("The list to add the contacts to was deleted; nothing was imported.");
+    if (!list) throw new ImportFailure("The list to add the contacts to was deleted");
     return list.id;
   }
   if (!options.newListName) return null;
@@ -116,7 +253,13 @@ function contactIdPrefix(): string {
   return `ctc_${randomBase62(12)}`;
 }
 
-async function mergeRows(tx: Executor, workspaceId: string, importId: string, options: StoredOptions, listId: string | null, fileName: string, large: boolean): Promise<{ counts: MergeCounts; staged: number }> {
+/**
+ * Merges the staged rows whose phone `inRange` holds. The range is in the phone columns' own
+ * collation on both sides, so a staged phone and its stored contact fall in the same range, and the
+ * contacts' (workspace, phone) index reads only the range's contacts.
+ */
+async function mergeRows(tx: Executor, importId: string, job: MergeJob, inRange: (column: SQL) => SQL): Promise<{ created: number; updated: number; unchanged: number }> {
+  const { workspaceId, options, listId, fileName, large } = job;
   const update = options.updateExisting ? sql`true` : sql`false`;
   // A CSV body of POST /contacts/bulk states consent as its JSON form does (the caller's, rule `direct`).
   const change = options.consentChange
@@ -128,11 +271,6 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
   // Only for a stored contact: without one, a named row would "change" its missing name and a first import would run the update for nothing.
   const changes = sql`((${update} and ((v.name is not null and v.name is distinct from c.name) or not (c.attributes @> v.attributes))) or ${consentChanges})`;
 
-  const [staged] = await queryRows<{ valid: number; invalid: number }>(
-    tx,
-    sql`select (count(*) filter (where error is null))::int as valid, (count(*) filter (where error is not null))::int as invalid
-        from contact_import_rows where import_id = ${importId}`,
-  );
   // One pass over the staged rows (sorted byte-wise: E.164 numbers need no locale rules, and the
   // sort of a million rows takes about a third less): each phone once (its last row), matched once
   // against the stored contacts, with whether the stored contact changes. The steps below read this table, never the
@@ -142,10 +280,10 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
     select v.phone, v.name, v.attributes, v.consent, c.id as contact_id, (c.id is not null and coalesce(${changes}, false)) as changes
     from (
       select distinct on (phone collate "C") phone, name, coalesce(attributes, '{}'::jsonb) as attributes, consent
-      from contact_import_rows where import_id = ${importId} and error is null
+      from contact_import_rows where import_id = ${importId} and error is null and ${inRange(sql`phone`)}
       order by phone collate "C", row_number desc
     ) v
-    left join contacts c on c.workspace_id = ${workspaceId} and c.phone_number = v.phone`);
+    left join contacts c on c.workspace_id = ${workspaceId} and c.phone_number = v.phone and ${inRange(sql`c.phone_number`)}`);
   if (large) await tx.execute(sql`set local enable_nestloop = on`);
   await tx.execute(sql`analyze import_merge`);
   // Steps with nothing to do are skipped: a first import into an empty workspace only inserts, and
@@ -156,7 +294,7 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
           (count(*) filter (where changes))::int as changing
         from import_merge`,
   );
-  if (!staged || !plan) throw new Error("The merge statements returned no row.");
+  if (!plan) throw new Error("The merge statements returned no row.");
 
   // New contacts, and their membership. A phone stored meanwhile by another writer is left to it
   // (counted as an existing contact, as when the merge began).
@@ -210,14 +348,5 @@ async function mergeRows(tx: Executor, workspaceId: string, importId: string, op
 
   if (!inserted || !updated) throw new Error("The merge statements returned no row.");
   const existing = plan.distinct_phones - inserted.created;
-  return {
-    counts: {
-      created: inserted.created,
-      updated: updated.updated,
-      unchanged: existing - updated.updated,
-      duplicates: staged.valid - plan.distinct_phones,
-      invalid: staged.invalid,
-    },
-    staged: staged.valid + staged.invalid,
-  };
+  return { created: inserted.created, updated: updated.updated, unchanged: existing - updated.updated };
 }

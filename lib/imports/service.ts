@@ -1,6 +1,6 @@
 // Import jobs: create, read (progress and report), list, resume, and the rejected rows as CSV.
 import { and, eq, sql } from "drizzle-orm";
-import type { Executor } from "@/db";
+import { isEmbedded, type Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, newestFirst } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
 import { contactImportRows, contactImports, contactLists } from "@/db/schema";
@@ -10,7 +10,7 @@ import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import type { Actor } from "@/lib/workspaces";
-import { runImport } from "./merge";
+import { MERGE_CONNECTIONS, runImport } from "./merge";
 import { csvLine } from "./rows";
 import type { ImportOptions, ImportView } from "./schemas";
 import type { StoredOptions } from "./store";
@@ -161,7 +161,7 @@ export async function listImports(db: Executor, workspaceId: string, options: { 
  * rejected-rows download). Safe to call more than once: only a stored, unmerged job is merged.
  */
 export async function processImport(db: Executor, workspaceId: string, importId: string): Promise<void> {
-  const counts = await runImport(db, workspaceId, importId);
+  const counts = await runImport(db, workspaceId, importId, { connections: isEmbedded() ? 1 : MERGE_CONNECTIONS });
   if (counts) await db.execute(sql`delete from contact_import_rows where import_id = ${importId} and error is null`);
 }
 
@@ -170,8 +170,9 @@ export const STALE_UPLOAD_MS = 10 * 60_000;
 
 /**
  * Recovery after a crash or a restart, checked when a job is read: a stored file whose merge has
- * not finished for `staleMergeMs`, and whose row no running merge holds locked, is merged again
- * (the merge is one transaction, so a crash left nothing half-merged); an upload that stopped for
+ * not moved for `staleMergeMs` (every range merged moves it), and whose row no merge is planning,
+ * is merged again from the ranges not yet merged (each range is one transaction, so a crash left
+ * none half-merged; a merger still running only shares the ranges left); an upload that stopped for
  * `staleUploadMs` gives the job back to `awaiting_file` so the file can be sent again.
  */
 export async function recoverImport(
@@ -188,7 +189,7 @@ export async function recoverImport(
           status = case when started_at is null then 'awaiting_file' else status end,
           rows_read = case when started_at is null then 0 else rows_read end
         where id = (
-          -- A merge in progress holds the job's row lock: skipped, so reading never waits for it.
+          -- A merge planning its ranges holds the job's row lock: skipped, so reading never waits for it.
           select id from contact_imports
           where id = ${id} and workspace_id = ${workspaceId} and status = 'processing'
             and ((started_at is not null and updated_at < now() - make_interval(secs => ${mergeMs / 1000}))
