@@ -27,7 +27,7 @@ const TARGETS = { endToEndS: 20, againS: 10, dbRowsPerS: 100_000, rssMb: 100, se
  */
 const NOTES = `- What each step bought (issue 32 item 1; measured apart, while other work ran on the machine: load average 3–10, so compare
   within a line, not across lines). The steps before migration 0041 were measured on an earlier machine (AMD EPYC), whose
-  first import took 32.8 s and the same file again 7.2 s; the same code takes 88.3 s and 16.2 s on this one (Intel Xeon,
+  first import took 32.8 s and the same file again 7.2 s; the same code took 88.3 s and 16.2 s on an Intel Xeon (2026-11-27,
   2 cores), so compare within a line:
   - Staging without the foreign key to its job (migration 0039; a trigger deletes a job's rows with it): \`COPY\` of the
     1,000,000 staged rows 8.0 s → **3.4 s**. Unlogged as well: 2.6 s; also without the primary key: 1.4 s (2.1 s logged). Kept
@@ -47,7 +47,7 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, while o
     function. A \`COPY\` straight into \`contacts\` for an empty workspace: it would give up the stored file a crash resumes
     from. The empty workspace's path is the skipping of empty steps (commit 7de4aa4): a first import no longer runs the update
     (5.1 s at load 10: it hashed the contacts just inserted) nor the list's anti-join (0.3 s).
-  - Attribute folding (migration 0041, on this machine): \`ss_fold_attributes\`, which computes the generated column
+  - Attribute folding (migration 0041, on the Intel Xeon): \`ss_fold_attributes\`, which computes the generated column
     \`attributes_folded\` on every write of a contact, lowercases the text of a flat object (lowercase identifier keys; string,
     number, boolean or null values; no string starting or ending with trimmed white space: one regular expression) instead of
     folding key by key through \`jsonb_each\`, and is no longer STRICT, so Postgres inlines it. The column over 940,000 rows
@@ -59,14 +59,14 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, while o
     67.8 → **54.5 s** (88.3 s and 79.5 s before migration 0041).
   - A first import with \`updateExisting\` no longer runs the update statement: a row without a stored contact counted as
     changing (a name differs from a missing one), so the update joined every new contact to find none (1.4 s).
-  - Not kept (this machine): a contact's key to its workspace checked the same way would save the same 6.8 s, but contacts are
+  - Not kept (the Intel Xeon): a contact's key to its workspace checked the same way would save the same 6.8 s, but contacts are
     inserted one at a time on the trigger and inbound paths, where the statement trigger made each insert 50–80 µs dearer
     (20,000 single-row inserts in one transaction: 1.7–1.9 s with the foreign key, 2.8–3.6 s with the trigger). A
     membership's key to its contact checked per statement (locking the contacts it names, skipping those the same transaction
     inserted by their \`xmin\`): 9.4 s against 9.4 s for the foreign key. The \`(workspace, created)\` index ascending (read backwards
     for newest first), so that the import's ascending ids land at its right edge as in the primary key: 940,000 inserts
     27.0–29.1 s against 26.1–27.4 s as it is (23.8 s without the index).
-- Where the time of a first import goes now (this machine, \`auto_explain\` with timing of the merge of 1,000,000 staged rows
+- Where the time of a first import went on the Intel Xeon (\`auto_explain\` with timing of the merge of 1,000,000 staged rows
   into an empty workspace, after migration 0042 and before 0043): the staged rows \`COPY\` 8.6 s (beside the server's parsing);
   counting, reading and deduplicating them 2.9 s; the statement inserting contacts and memberships 62.0 s: the insert of
   940,000 contacts 28.9 s (their sort and numbering 2.3 s), their foreign-key check \`contacts.workspace_id\` 6.8 s, the
@@ -77,9 +77,20 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, while o
   generated column and its GIN index 6.7 s (the folding 5.7 s of it, now about 40 % of that), the \`(workspace, created)\`
   index 3.0 s, the exact values' GIN index 0.9 s (now dropped). A larger \`max_wal_size\` (8 GB, no checkpoint during the
   merge) changed nothing: 28.8 s against 28.9 s.
-- What is left for the 20 s target (not done): the per-row foreign-key checks that remain (a contact's workspace, a membership's
-  contact: 16 s of this machine's merge), the contacts insert itself (heap, four indexes and the folded column), and one
-  backend doing the whole merge on one core while the server waits: a merge in one transaction cannot use the second core.`;
+- The merge in ranges (migration 0044, 2026-11-28, another 2-core AMD EPYC on which the code before took 60.3 s and 11.8 s,
+  measured alone; an earlier run of it, beside a type check, 87.4 s): the staged rows split into ranges of about 250,000
+  phones, each range one transaction, two connections at once, so the merge uses the second core while the server waits.
+  First import 60.3 → **41.6 and 42.9 s** in two runs (merge 52.1 → 35.2 and 36.5 s), the same file again 11.8 → 14.0 and
+  11.0 s (merge 5.7 → 5.8 and 4.7 s; the upload part varies 6.1–8.3 s from run to run). Ranges of 100,000: 42.6 s and 15.3 s (merge 7.7 s: ten scans of the staged rows
+  and ten temporary tables analysed cost the file imported again more than the second connection saves). The merge logged
+  with \`log_min_duration_statement\`: each range's insert of about 94,000 contacts and memberships 6.0–7.3 s, two at a
+  time (about 70 µs a row per connection, 35 µs for the two together; one connection alone: 74 µs a row). Inserting
+  200,000 contacts alone in \`psql\` on this machine: 5.2 s (26 µs a row); without the foreign-key triggers
+  (\`session_replication_role = replica\`) 5.8 s, within noise.
+- What is left for the 20 s target (not done): the contacts insert itself (heap, four indexes and the folded column: 100,000
+  contacts 2.5 s, 1.8 s without the folded column and its GIN index, 1.3 s without the \`(workspace, created)\` index as well,
+  in \`psql\` on this machine), the membership insert, and two cores shared by the server, the client and both merging
+  connections.`;
 
 /** The database part alone: the staged rows of the file, COPY'd from a prepared file, timed. */
 async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: number }> {

@@ -31,7 +31,7 @@ export interface MergeOptions {
 }
 
 export const MERGE_CONNECTIONS = 2;
-const CHUNK_ROWS = 100_000;
+const CHUNK_ROWS = 250_000;
 
 class ImportFailure extends Error {}
 
