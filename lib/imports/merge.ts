@@ -167,20 +167,26 @@ async function mergeRanges(db: Executor, importId: string, job: MergeJob, connec
 /** One range in one transaction, its counts added to the job's: `false` when no range is left to take. */
 async function mergeNextRange(db: Executor, importId: string, job: MergeJob): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [range] = await queryRows<{ chunk: number; phone_from: string | null; phone_to: string | null }>(
-      tx,
-      sql`select r.chunk, r.phone_from, r.phone_to from contact_import_chunks r
-          join contact_imports j on j.id = r.import_id and j.status = 'processing'
-          where r.import_id = ${importId} and r.merged_at is null
-          order by r.chunk limit 1
-          for update of r skip locked`,
-    );
+    await tx.execute(sql`set local statement_timeout = 0`);
+    const claim = (skipHeld: boolean) =>
+      queryRows<{ chunk: number; phone_from: string | null; phone_to: string | null }>(
+        tx,
+        sql`select r.chunk, r.phone_from, r.phone_to from contact_import_chunks r
+            join contact_imports j on j.id = r.import_id and j.status = 'processing'
+            where r.import_id = ${importId} and r.merged_at is null
+            order by r.chunk limit 1
+            for update of r ${skipHeld ? sql`skip locked` : sql``}`,
+      );
+    // A free range first; with none left, wait for those another transaction holds: a merger that
+    // died leaves its range locked until its database session ends (after the statement it was
+    // running), and the range is then merged here instead of at the next recovery.
+    let [range] = await claim(true);
+    if (!range) [range] = await claim(false);
     if (!range) return false;
     if (job.listId) {
       const [list] = await queryRows<{ id: string }>(tx, sql`select id from contact_lists where id = ${job.listId}`);
       if (!list) throw new ImportFailure("The list to add the contacts to was deleted");
     }
-    await tx.execute(sql`set local statement_timeout = 0`);
     if (job.large) await tx.execute(sql`set local work_mem = '128MB'`);
     const counts = await mergeRows(tx, importId, job, (column) => sql.join(
       [
