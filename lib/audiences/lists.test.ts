@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { getDb } from "@/db";
-import { contacts } from "@/db/schema";
+import { describe, expect, it, vi } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { getDb, isEmbedded } from "@/db";
+import { contactLists, contacts } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { countAudience, audienceContactsSql } from "./audience";
@@ -65,6 +66,34 @@ describe("lists", () => {
     expect(removed).toMatchObject({ changed: 2, unknownPhones: ["+14155550008"], contactCount: 1 });
     expect((await getList(db, workspaceId, list.id)).contactCount).toBe(1);
     await expect(addListMembers(db, stranger.workspaceId, list.id, { contactIds: [foreign!] })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it.skipIf(isEmbedded())("answers 404, not a database error, when the list is deleted while members are being added", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    const [a] = await insertContacts(workspaceId, [{ phone: "+14155550101" }]);
+    const list = await createList(db, workspaceId, { name: "Going" });
+    let deleted!: () => void;
+    const deletedYet = new Promise<void>((resolve) => (deleted = resolve));
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const deleting = db.transaction(async (tx) => {
+      await tx.delete(contactLists).where(eq(contactLists.id, list.id));
+      deleted();
+      await committing;
+    });
+    await deletedYet;
+    try {
+      // The list is still there for the add's reads; its insert then waits on the deleting transaction.
+      const adding = addListMembers(db, workspaceId, list.id, { contactIds: [a!] }).then(() => null, (error: unknown) => error);
+      const waiting = sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%contact_list_members%'`;
+      await vi.waitUntil(async () => (await queryRows<{ n: number }>(db, waiting))[0]!.n > 0, { timeout: 10_000, interval: 20 });
+      commit();
+      expect(await adding).toMatchObject({ code: "not_found" });
+    } finally {
+      commit();
+      await deleting;
+    }
   });
 
   it("membership bodies: at least one id or phone, at most 1,000, phones in E.164", () => {

@@ -56,12 +56,17 @@ const LIST_ID = /^lst_[A-Za-z0-9]{1,64}$/;
 const missing = () => notFound("No list with this id exists in your workspace.");
 const nameTaken = (name: string) => conflict(`A list named "${name}" already exists in your workspace.`, "list_name_taken");
 
-/** A unique-index violation (`23505`) on either driver, however deeply wrapped. */
-export function isUniqueViolation(error: unknown): boolean {
+/** Whether the database refused the statement with this SQLSTATE, on either driver, however deeply wrapped. */
+function hasSqlState(error: unknown, state: string): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === "23505") return true;
+    if ((e as { code?: unknown }).code === state) return true;
   }
   return false;
+}
+
+/** A unique-index violation (`23505`). */
+export function isUniqueViolation(error: unknown): boolean {
+  return hasSqlState(error, "23505");
 }
 
 const memberCount = (listId: typeof contactLists.id) =>
@@ -171,6 +176,18 @@ export async function countMembers(db: Executor, listId: string): Promise<number
 }
 
 export async function addListMembers(db: Executor, workspaceId: string, listId: string, input: MembershipInput): Promise<MembershipResult> {
+  // A list or a contact deleted between the reads and the insert fails the insert's key check
+  // (`23503`): read again, and the list is gone (404) or the contact is no longer named.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insertListMembers(db, workspaceId, listId, input);
+    } catch (error) {
+      if (attempt === 2 || !hasSqlState(error, "23503")) throw error;
+    }
+  }
+}
+
+async function insertListMembers(db: Executor, workspaceId: string, listId: string, input: MembershipInput): Promise<MembershipResult> {
   await loadList(db, workspaceId, listId);
   const resolved = await resolveMembers(db, workspaceId, input);
   let changed = 0;
