@@ -27,6 +27,9 @@
 //    contact got two accepted sends (a send in flight at a kill is settled as outcome unknown);
 //    the killed processes' claims are taken over without waiting for their 60 s lease. See
 //    bench/reliability-bulk.ts.
+// (g) A CSV import of 1,000,000 (short: 600,000) rows through the API, the server SIGKILLed once a
+//    range of the merge is merged and restarted → the merge resumes and completes with the file's
+//    report, each range merged once, each phone stored once. See bench/reliability-import.ts.
 // Then the server stops and three bare dispatching processes (bench/reliability-dispatcher.ts,
 // send timeout 2 s) run (a), (c) and (e) at once, on three senders of their own:
 // (a) one sender at 20 messages/s, 1,200 (short: 200) queued messages → the peak of provider calls
@@ -37,11 +40,12 @@
 // (e) a Postgres trigger (created by the script, then dropped) raises on 30 % of the statements
 //    that record `sent` for that sender's messages, 2,000 (short: 200) messages → zero duplicate
 //    sends, and every message ends `sent` once its results write went through.
-// RELIABILITY_ONLY=1,2,a,b,c,d,e,f runs only the named scenarios. Exits non-zero on any violation.
+// RELIABILITY_ONLY=1,2,a,b,c,d,e,f,g runs only the named scenarios. Exits non-zero on any violation.
 import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { startFakeGraph, graphError, type FakeGraphHandler, type FakeGraphReply } from "@/lib/channels/whatsapp/testing/fake-graph";
 import { bulkUnderKills } from "./reliability-bulk";
+import { importUnderKill } from "./reliability-import";
 import { Report, startDispatchers } from "./reliability-support";
 import {
   checkLateAnswers,
@@ -64,7 +68,7 @@ const CONCURRENCY = 50;
 const DRAIN_TIMEOUT_MS = Number(process.env.RELIABILITY_DRAIN_TIMEOUT_MS ?? (SHORT ? 240_000 : 600_000));
 const ENCRYPTION_KEY = "a".repeat(64);
 const DISPATCHER_SEND_TIMEOUT_MS = 2000;
-/** RELIABILITY_ONLY=1,2,a,b,c,d,e,f runs only those scenarios (all by default). */
+/** RELIABILITY_ONLY=1,2,a,b,c,d,e,f,g runs only those scenarios (all by default). */
 const ONLY = process.env.RELIABILITY_ONLY?.split(",").map((name) => name.trim());
 const runs = (name: string) => !ONLY || ONLY.includes(name);
 
@@ -288,6 +292,17 @@ async function main() {
           await server.kill();
           const diedAt = Date.now();
           await whileDown?.();
+          server = await startServer(serverEnv);
+          return diedAt;
+        },
+      });
+    }
+
+    if (runs("g")) {
+      await importUnderKill(ctx, {
+        async killAndRestart() {
+          await server.kill();
+          const diedAt = Date.now();
           server = await startServer(serverEnv);
           return diedAt;
         },
