@@ -68,11 +68,20 @@ export function ImportProgress({ importId, totalRows }: { importId: string; tota
 
   const finished = FINISHED.has(job.status);
   const total = job.totalRows ?? totalRows;
-  const percent =
-    job.status === "completed" ? 100 : job.status === "processing" && total ? Math.min(99, Math.floor((job.rowsRead / Math.max(1, total)) * 100)) : job.status === "awaiting_file" ? 0 : null;
-  const status = IMPORT_STATUS[job.status] ?? { label: job.status, variant: "secondary" as const };
-  // A large file is merged in ranges: the counters grow while it is processing.
+  // Once the file is stored it is merged, a large one in ranges: the counters grow as ranges finish.
+  const merging = job.status === "processing" && Boolean(job.startedAt);
   const merged = job.created + job.updated + job.unchanged;
+  const percent =
+    job.status === "completed"
+      ? 100
+      : merging
+        ? Math.min(99, Math.floor((merged / Math.max(1, job.rowsRead - job.invalid)) * 100))
+        : job.status === "processing" && total
+          ? Math.min(99, Math.floor((job.rowsRead / Math.max(1, total)) * 100))
+          : job.status === "awaiting_file"
+            ? 0
+            : null;
+  const status = IMPORT_STATUS[job.status] ?? { label: job.status, variant: "secondary" as const };
 
   return (
     <div className="grid gap-6">
@@ -87,7 +96,7 @@ export function ImportProgress({ importId, totalRows }: { importId: string; tota
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={percent ?? undefined}
-          aria-valuetext={percent === null ? `${formatCount(job.rowsRead)} rows read` : `${percent}%`}
+          aria-valuetext={percent === null ? `${formatCount(job.rowsRead)} rows read` : merging ? `${percent}% merged` : `${percent}%`}
           className="h-2 overflow-hidden rounded-full bg-muted"
         >
           <div
@@ -98,9 +107,11 @@ export function ImportProgress({ importId, totalRows }: { importId: string; tota
         <p className="text-xs text-muted-foreground" aria-live="polite">
           {job.status === "awaiting_file" && "Waiting for the file to arrive. If the upload was interrupted, start the import again."}
           {job.status === "processing" &&
-            (merged > 0
-              ? `${formatCount(job.rowsRead)} rows read; ${formatCount(merged)} contacts merged so far…`
-              : `${formatCount(job.rowsRead)}${total ? ` of ${formatCount(total)}` : ""} rows read…`)}
+            (!merging
+              ? `${formatCount(job.rowsRead)}${total ? ` of ${formatCount(total)}` : ""} rows read…`
+              : merged > 0
+                ? `${formatCount(job.rowsRead)} rows read; ${formatCount(merged)} contacts merged so far…`
+                : `${formatCount(job.rowsRead)} rows read; merging them into your contacts…`)}
           {job.status === "completed" && `Finished${job.finishedAt ? ` ${formatDateTime(job.finishedAt)}` : ""}.`}
           {job.status === "failed" && (job.error ?? "The import failed.")}
         </p>

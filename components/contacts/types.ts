@@ -84,6 +84,8 @@ export interface ContactImport {
   listId?: string | null;
   error?: string | null;
   createdAt: string;
+  /** When the file was stored and its merge began. */
+  startedAt?: string | null;
   finishedAt?: string | null;
 }
 
