@@ -2,6 +2,7 @@
 // dispatcher is handed instead of importing it (bulk rendering and housekeeping, simulated
 // deliveries). The top layer: it imports domains, nothing in lib/ imports it.
 import type { Executor } from "@/db/types";
+import { refreshEmbeddedStatistics } from "@/db/embedded-statistics";
 import { endStuckSessions } from "@/db/stuck-sessions";
 import { alertsJob } from "@/lib/alerts/jobs";
 import { bulkDispatchHooks, bulkSnapshotJob } from "@/lib/bulk/jobs";
@@ -36,6 +37,13 @@ const stuckSessionsJob = defineJob({
   },
 });
 
+/** The embedded database's planner statistics, which nothing else refreshes there (db/embedded-statistics.ts); a no-op on Postgres. */
+const embeddedStatisticsJob = defineJob({
+  name: "database.embedded-statistics",
+  every: 60 * 60_000,
+  run: (db) => refreshEmbeddedStatistics(db),
+});
+
 /**
  * Every background job, in the order a drain after a response runs its share of them: the dispatch
  * pass first, then event webhooks (the events of what was just sent). Journey steps come before the
@@ -50,6 +58,7 @@ export const ENGINE_JOBS: readonly AnyJob[] = [
   campaignCountsJob,
   webhookPruneJob,
   stuckSessionsJob,
+  embeddedStatisticsJob,
 ];
 
 /** Installs the registry in this process (idempotent): drains after responses run from it. */
