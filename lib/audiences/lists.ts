@@ -9,6 +9,7 @@ import { contactListMembers, contactLists, contacts } from "@/db/schema";
 import { contactPhoneSchema } from "@/lib/contacts/schemas";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
+import { hasErrorCode } from "@/lib/http/problem";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 
 export const MAX_MEMBERSHIP_BATCH = 1000;
@@ -56,17 +57,9 @@ const LIST_ID = /^lst_[A-Za-z0-9]{1,64}$/;
 const missing = () => notFound("No list with this id exists in your workspace.");
 const nameTaken = (name: string) => conflict(`A list named "${name}" already exists in your workspace.`, "list_name_taken");
 
-/** Whether the database refused the statement with this SQLSTATE, on either driver, however deeply wrapped. */
-function hasSqlState(error: unknown, state: string): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === state) return true;
-  }
-  return false;
-}
-
 /** A unique-index violation (`23505`). */
 export function isUniqueViolation(error: unknown): boolean {
-  return hasSqlState(error, "23505");
+  return hasErrorCode(error, (code) => code === "23505");
 }
 
 const memberCount = (listId: typeof contactLists.id) =>
@@ -182,7 +175,7 @@ export async function addListMembers(db: Executor, workspaceId: string, listId: 
     try {
       return await insertListMembers(db, workspaceId, listId, input);
     } catch (error) {
-      if (attempt === 2 || !hasSqlState(error, "23503")) throw error;
+      if (attempt === 2 || !hasErrorCode(error, (code) => code === "23503")) throw error;
     }
   }
 }

@@ -70,13 +70,21 @@ const DB_UNAVAILABLE_CODES = new Set([
   "08000", "08001", "08003", "08004", "08006", "57P01", "57P02", "57P03", "53300", "57014", "25P03",
 ]);
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/**
+ * Whether the error, or one it wraps (`cause`, an AggregateError's errors), carries a code `matches`
+ * accepts: a Postgres SQLSTATE on either driver, a network or a driver code.
+ */
+export function hasErrorCode(error: unknown, matches: (code: string) => boolean): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && DB_UNAVAILABLE_CODES.has(code)) return true;
-    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+    if (typeof code === "string" && matches(code)) return true;
+    if (e instanceof AggregateError && e.errors.some((inner) => hasErrorCode(inner, matches))) return true;
   }
   return false;
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return hasErrorCode(error, (code) => DB_UNAVAILABLE_CODES.has(code));
 }
 
 /** Maps anything thrown in a route to an ApiError; unknown errors become a 500 that leaks nothing. */
