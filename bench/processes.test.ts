@@ -16,7 +16,8 @@ function isRunning(pid: number): boolean {
 
 /** Runs bench/processes-fixture.ts, optionally signals it once its child runs; its exit code and the child's pid. */
 async function runFixture(signal: NodeJS.Signals | null, env: Record<string, string> = {}) {
-  const bench = spawn(path.join(root, "node_modules/.bin/tsx"), ["bench/processes-fixture.ts"], {
+  // Node itself: tsx's command kills its child when it has not acknowledged a relayed signal within 30 ms.
+  const bench = spawn(process.execPath, ["--import", "tsx", "bench/processes-fixture.ts"], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -19,7 +19,9 @@ afterEach(async () => {
 
 /** Starts lib/testing/hung-server.ts and (unless told not to) sends it a request that never ends. */
 async function startHungServer(env: Record<string, string>, { hungRequest = true } = {}): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: string[] }> {
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["lib/testing/hung-server.ts"], {
+  // Node itself, not tsx's command: that one relays a signal and, when its child has not answered within
+  // 30 ms (a loaded machine), kills it and exits 143 on its own.
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/testing/hung-server.ts"], {
     cwd: root,
     // No server-side limit: the database really does not answer.
     env: { ...process.env, DATABASE_STATEMENT_TIMEOUT_MS: "0", DATABASE_QUERY_TIMEOUT_MS: "0", ...env },
