@@ -4,7 +4,7 @@ import { errorEntry } from "@/lib/http/error-catalog";
 import { CodeBlock } from "./code-block";
 import { InlineText } from "./inline-text";
 import { MethodBadge } from "./method-badge";
-import { SchemaTable } from "./schema-table";
+import { objectAnchor, objectTitle, referencedObject, SchemaTable } from "./schema-table";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -124,13 +124,32 @@ export function EndpointDoc({ endpoint, curl, queryParameters, operation, compon
             <h4 className="text-sm font-semibold">Responses</h4>
             {endpoint.responses.map((response) => {
               const schema = responses[String(response.status)]?.content?.["application/json"]?.schema;
+              const status = (
+                <span className="rounded bg-[oklch(0.95_0.05_155)] px-1.5 py-0.5 font-mono text-[12px] font-semibold text-[oklch(0.4_0.12_155)]">{response.status}</span>
+              );
+              const description = (
+                <span className="text-muted-foreground">
+                  <InlineText text={response.description} />
+                </span>
+              );
+              // A named object (a campaign returned by a dozen endpoints) is described once, in Objects.
+              const object = referencedObject(schema);
+              if (object) {
+                return (
+                  <div key={response.status} className="flex flex-wrap items-center gap-2 rounded-lg border px-3 py-2 text-sm">
+                    {status}
+                    {description}
+                    <a href={`#${objectAnchor(object)}`} className="ml-auto text-xs font-medium text-primary underline-offset-4 hover:underline">
+                      Returns the {objectTitle(object)} object
+                    </a>
+                  </div>
+                );
+              }
               return (
                 <details key={response.status} className="group rounded-lg border">
                   <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-2 text-sm">
-                    <span className="rounded bg-[oklch(0.95_0.05_155)] px-1.5 py-0.5 font-mono text-[12px] font-semibold text-[oklch(0.4_0.12_155)]">{response.status}</span>
-                    <span className="text-muted-foreground">
-                      <InlineText text={response.description} />
-                    </span>
+                    {status}
+                    {description}
                     {schema ? <span className="ml-auto text-xs text-muted-foreground group-open:hidden">Show fields</span> : null}
                   </summary>
                   {schema ? (

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { InlineText } from "./inline-text";
 
 type JsonSchema = Record<string, unknown>;
@@ -11,11 +12,23 @@ export interface SchemaRow {
 }
 
 const MAX_DEPTH = 5;
+const COMPONENT_REF = "#/components/schemas/";
+
+/** The named schema a response returns as a whole (`Campaign`), documented once in its own section; else null. */
+export function referencedObject(schema: JsonSchema | undefined): string | null {
+  const ref = schema?.$ref;
+  return typeof ref === "string" && ref.startsWith(COMPONENT_REF) ? ref.slice(COMPONENT_REF.length) : null;
+}
+
+export const objectAnchor = (name: string) => `object-${name.toLowerCase()}`;
+
+/** `CampaignPage` → "Campaign page". */
+export const objectTitle = (name: string) => name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/ [A-Z]/g, (letter) => letter.toLowerCase());
 
 function resolve(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
   const ref = schema.$ref;
-  if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) {
-    return resolve(components[ref.slice("#/components/schemas/".length)] ?? {}, components);
+  if (typeof ref === "string" && ref.startsWith(COMPONENT_REF)) {
+    return resolve(components[ref.slice(COMPONENT_REF.length)] ?? {}, components);
   }
   return schema;
 }
@@ -90,6 +103,22 @@ export function schemaRows(schema: JsonSchema, components: Record<string, JsonSc
   return rows.filter((row) => (seen.has(row.path) ? false : (seen.add(row.path), true)));
 }
 
+/** Break opportunities in a field's path: after each dot, and inside a long name between its words. */
+export function pathBreaks(path: string): string[] {
+  return path.split(/(?<=\.)/).flatMap((part) => (part.length > LONG_NAME ? part.split(/(?=[A-Z])/) : [part]));
+}
+const LONG_NAME = 16;
+
+/** `a.b[].c` that may wrap where pathBreaks says: long paths leave the description its room in a narrow column. */
+function FieldPath({ path }: { path: string }) {
+  return pathBreaks(path).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
 export function SchemaTable({ schema, components, caption }: { schema: JsonSchema; components: Record<string, JsonSchema>; caption: string }) {
   const rows = schemaRows(schema, components);
   if (rows.length === 0) return null;
@@ -107,12 +136,13 @@ export function SchemaTable({ schema, components, caption }: { schema: JsonSchem
         <tbody className="divide-y">
           {rows.map((row) => (
             <tr key={row.path} className="align-top">
-              <td className="px-3 py-2 font-mono text-[12.5px] whitespace-nowrap">
-                {row.path}
-                {row.required ? <span className="ml-1.5 font-sans text-[11px] font-medium text-destructive">required</span> : null}
+              <td className="px-3 py-2 font-mono text-[12.5px]">
+                <FieldPath path={row.path} />{" "}
+                {row.required ? <span className="font-sans text-[11px] font-medium whitespace-nowrap text-destructive">required</span> : null}
               </td>
-              <td className="px-3 py-2 font-mono text-[12px] whitespace-nowrap text-muted-foreground">{row.type}</td>
-              <td className="px-3 py-2 text-[13px] text-muted-foreground">
+              <td className="px-3 py-2 font-mono text-[12px] text-muted-foreground">{row.type}</td>
+              {/* A long pattern or example may break anywhere: unbroken, it widened the table past its column. */}
+              <td className="min-w-[10rem] px-3 py-2 text-[13px] text-muted-foreground [overflow-wrap:anywhere]">
                 {row.description ? <InlineText text={row.description} /> : null}
                 {row.constraints.length > 0 ? (
                   <span className="block text-[12px] text-muted-foreground">

@@ -3,6 +3,8 @@ import { CodeBlock } from "@/components/docs/code-block";
 import { EndpointDoc } from "@/components/docs/endpoint";
 import { InlineText } from "@/components/docs/inline-text";
 import { MethodBadge } from "@/components/docs/method-badge";
+import { ObjectsSection, returnedObjects } from "@/components/docs/objects-section";
+import { objectAnchor, objectTitle } from "@/components/docs/schema-table";
 import { SourcesSection } from "@/components/docs/sources-section";
 import { appUrl } from "@/lib/env";
 import { endpointCurl } from "@/lib/openapi/curl";
@@ -38,6 +40,8 @@ export default async function ApiDocsPage() {
   const steps = quickStartSteps(baseUrl);
   const groups = TAGS.map((tag) => ({ ...tag, endpoints: ENDPOINTS.filter((e) => e.tag === tag.name) })).filter((g) => g.endpoints.length > 0);
   const tagAnchor = (name: string) => `tag-${name.toLowerCase()}`;
+  const operationOf = (endpoint: (typeof ENDPOINTS)[number]) => document.paths[endpoint.path]![endpoint.method.toLowerCase()]!;
+  const objects = returnedObjects(groups.flatMap((group) => group.endpoints.map(operationOf)));
 
   return (
     <div className="mx-auto grid max-w-[90rem] lg:grid-cols-[16rem_minmax(0,1fr)]">
@@ -79,6 +83,22 @@ export default async function ApiDocsPage() {
               </ul>
             </div>
           ))}
+          {objects.length > 0 ? (
+            <div className="mt-6">
+              <a href="#objects" className="px-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase hover:text-foreground">
+                Objects
+              </a>
+              <ul className="mt-2 space-y-0.5">
+                {objects.map((name) => (
+                  <li key={name}>
+                    <a href={`#${objectAnchor(name)}`} className="block truncate rounded-md px-2 py-1.5 text-muted-foreground transition hover:bg-accent hover:text-accent-foreground">
+                      {objectTitle(name)}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </nav>
       </aside>
 
@@ -189,12 +209,14 @@ export default async function ApiDocsPage() {
                 endpoint={endpoint}
                 curl={endpointCurl(endpoint, baseUrl)}
                 queryParameters={queryParameters(endpoint)}
-                operation={document.paths[endpoint.path]![endpoint.method.toLowerCase()]!}
+                operation={operationOf(endpoint)}
                 components={components}
               />
             ))}
           </section>
         ))}
+
+        <ObjectsSection names={objects} components={components} />
 
         <section id="errors" aria-labelledby="errors-title" className="scroll-mt-20 border-t py-12">
           <div className="grid gap-8 xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)]">
