@@ -20,7 +20,11 @@ test("the signed-out pages and the API reference have no serious or critical WCA
   // Public, and long: 30-odd code blocks that scroll and must take keyboard focus.
   await page.goto("/docs/api");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await audit(page, "docs-api", reports, { screenshot: false });
+  // Every endpoint is the same component over the registry's data (components/docs/objects-section.test.ts renders
+  // them all): two groups hold each of its parts (parameters, JSON and CSV bodies, responses with fields or linking to
+  // an object). The whole page took axe a minute of a core, twice that beside the other tests.
+  await expect(page.locator("#tag-contacts").getByText("text/csv").first()).toBeVisible();
+  await audit(page, "docs-api", reports, { screenshot: false, exclude: 'section[id^="tag-"]:not(#tag-contacts):not(#tag-trigger)' });
   expectNoViolations(reports);
 });
 

@@ -11,9 +11,10 @@ export interface PageReport {
 }
 
 /** WCAG 2.1 A and AA checks; only serious and critical findings fail the run, all of them listed. */
-export async function audit(page: Page, name: string, reports: PageReport[], { screenshot = true } = {}) {
+export async function audit(page: Page, name: string, reports: PageReport[], { screenshot = true, exclude }: { screenshot?: boolean; exclude?: string } = {}) {
   if (ARTIFACTS && screenshot) await page.screenshot({ path: `${ARTIFACTS}/a11y-${name}-1280.png`, fullPage: true });
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  const results = await (exclude ? builder.exclude(exclude) : builder).analyze();
   const violations = results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => {
