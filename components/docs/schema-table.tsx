@@ -26,11 +26,8 @@ export const objectAnchor = (name: string) => `object-${name.toLowerCase()}`;
 export const objectTitle = (name: string) => name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").replace(/ [A-Z]/g, (letter) => letter.toLowerCase());
 
 function resolve(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
-  const ref = schema.$ref;
-  if (typeof ref === "string" && ref.startsWith(COMPONENT_REF)) {
-    return resolve(components[ref.slice(COMPONENT_REF.length)] ?? {}, components);
-  }
-  return schema;
+  const name = referencedObject(schema);
+  return name ? resolve(components[name] ?? {}, components) : schema;
 }
 
 function variants(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema[] {
@@ -103,11 +100,13 @@ export function schemaRows(schema: JsonSchema, components: Record<string, JsonSc
   return rows.filter((row) => (seen.has(row.path) ? false : (seen.add(row.path), true)));
 }
 
+/** A path segment longer than this may also wrap between the words of its name. */
+const LONG_NAME = 16;
+
 /** Break opportunities in a field's path: after each dot, and inside a long name between its words. */
 export function pathBreaks(path: string): string[] {
   return path.split(/(?<=\.)/).flatMap((part) => (part.length > LONG_NAME ? part.split(/(?=[A-Z])/) : [part]));
 }
-const LONG_NAME = 16;
 
 /** `a.b[].c` that may wrap where pathBreaks says: long paths leave the description its room in a narrow column. */
 function FieldPath({ path }: { path: string }) {
