@@ -30,7 +30,9 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    // Recording a trace (a screencast and a DOM snapshot per action) took a third of the browsers' CPU
+    // in CI, for every test; kept for the retry of a failed test, which is when it is read.
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
     permissions: ["clipboard-read", "clipboard-write"],
   },

@@ -110,6 +110,8 @@ test("the one-time key reveal asks before closing an uncopied key; focus returns
   await page.getByRole("button", { name: "Create", exact: true }).click();
   const reveal = page.getByRole("dialog", { name: "Save your API key" });
   await expect(reveal).toBeVisible();
+  // The create dialog's closing layer may still take an Escape pressed while it fades out.
+  await expect(page.getByRole("dialog", { name: "Create API key" })).toHaveCount(0);
 
   // Escape before copying asks; going back keeps the key on screen.
   await page.keyboard.press("Escape");
