@@ -31,8 +31,9 @@ export default defineConfig({
   use: {
     baseURL,
     // Recording a trace (a screencast and a DOM snapshot per action) took a third of the browsers' CPU
-    // in CI, for every test; kept for the retry of a failed test, which is when it is read.
-    trace: "on-first-retry",
+    // in CI, for every test: there it is recorded on a failed test's retry. A local run has no retry
+    // (retries above), so it keeps the trace of each failed test.
+    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     screenshot: "only-on-failure",
     permissions: ["clipboard-read", "clipboard-write"],
   },
