@@ -10,7 +10,7 @@ export default defineConfig({
     globalSetup: ["./lib/testing/global-setup.ts"],
     setupFiles: ["./lib/testing/setup.ts"],
     pool: "forks",
-    // Test files share a worker's module graph: each file still gets its own database (setup.ts),
+    // Test files share a worker's module graph: each file still starts on an empty database (setup.ts),
     // and the suite runs in half the CPU time of re-importing Next, drizzle and zod for every file.
     isolate: false,
     testTimeout: 30_000,

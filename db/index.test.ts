@@ -2,10 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "./index";
 
 const saved = { ...process.env };
+
+// The embedded database the test setup keeps open between files is closed first: each test opens its own.
+beforeEach(() => closeDb());
 
 afterEach(async () => {
   await closeDb();

@@ -1,6 +1,6 @@
 // Integration tests use a real database. With DATABASE_URL: a migrated template database per run,
 // copied into a fresh database for every test file (postgres-per-file.ts). Without: an embedded
-// database in memory per test file, loaded from a migrated snapshot (see setup.ts).
+// database in memory per worker, loaded from a migrated snapshot and emptied between test files (see setup.ts).
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
@@ -15,7 +15,7 @@ export async function setup() {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
     await makeMemorySnapshot();
-    console.log("Integration tests: embedded database (in memory, fresh per test file, from a migrated snapshot)");
+    console.log("Integration tests: embedded database (in memory, loaded from a migrated snapshot, emptied between test files)");
     return;
   }
   // TEST_DATABASE_PREFIX: a caller that may be stopped before this run's teardown (CI) drops what it left by it.
