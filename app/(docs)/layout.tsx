@@ -14,10 +14,11 @@ export default function DocsLayout({ children }: { children: React.ReactNode }) 
           </Link>
           <span className="hidden h-5 w-px bg-border sm:block" aria-hidden />
           <span className="hidden text-sm font-medium text-muted-foreground sm:block">API reference</span>
-          <nav aria-label="Documentation" className="ml-auto flex items-center gap-2">
+          {/* Tight on a 390 px phone: the OpenAPI link drops its icon there so "Back to app" fits. */}
+          <nav aria-label="Documentation" className="ml-auto flex items-center gap-1 sm:gap-2">
             <Button asChild variant="ghost" size="sm">
               <a href="/api/v1/openapi.json">
-                <FileJson aria-hidden />
+                <FileJson aria-hidden className="max-sm:hidden" />
                 OpenAPI
               </a>
             </Button>
