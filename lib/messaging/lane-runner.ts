@@ -31,6 +31,16 @@ const SATURATED_BACKLOG_MS = 1_000;
 const MAX_SLOT_WAIT_MS = 20_000;
 /** Claimed messages may still wait for their slot this long after the deadline (then handed back). */
 export const DEADLINE_GRACE_MS = 5_000;
+/**
+ * A request leaves at most this long after its sender slot; one whose in-flight mark came back later
+ * waits for a fresh slot instead. Slots are spaced for 96 % of the rate, so the requests of any
+ * 1-second window then have slots within 1,000 + this many ms: at most rate + 5 % of them at any rate
+ * (rate + 5 % + 1 slots span 1,093 ms), across every process sharing the sender, with 33 ms left for
+ * the way to the provider.
+ */
+export const MAX_DEPARTURE_LATENESS_MS = 60;
+/** A late request waits at most this long for its fresh slot; a later one is handed back (queued, attempt not counted). */
+const MAX_RESLOT_WAIT_MS = 2_000;
 
 export interface LaneRunnerDeps {
   clock: Clock;
@@ -117,8 +127,9 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
    * changed during the mark's round trip is asked again: a sender told to slow down meanwhile (130429)
    * gets the message back in its lane, a campaign that stopped settles it.
    */
-  const sendMarked = async (message: ClaimedMessage, lane: Lane, startedAt: number, requestDone: () => void) => {
+  const sendMarked = async (message: ClaimedMessage, lane: Lane, due: number, startedAt: number, requestDone: () => void) => {
     if (!(await marks.mark(message))) return handBack([message], clock.now());
+    if (!(await departOnTime(lane, due))) return handBack([message], clock.now());
     await awaitDeparture(lane);
     if (stopping()) return handBack([message], clock.now());
     if (message.source === "bulk" && !bulkPacing.isSending(message.campaignId)) return settleStopped([message], bulkPacing.status(message.campaignId));
@@ -129,6 +140,31 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
       return;
     }
     return send(message, lane, startedAt, requestDone);
+  };
+
+  /**
+   * True once the request may leave: at once when it is within MAX_DEPARTURE_LATENESS_MS of `due`
+   * (its slot, or for a bulk message its campaign's slot), else at a fresh slot of the sender. A mark
+   * that came back late (a slow statement, a busy machine) would otherwise let requests of several
+   * processes leave together. False: no fresh slot in time, or the pass is stopping.
+   */
+  const departOnTime = async (lane: Lane, due: number): Promise<boolean> => {
+    const perSecond = lane.sender.throughputPerSecond;
+    while (!stopping() && clock.now() - due > MAX_DEPARTURE_LATENESS_MS) {
+      const now = clock.now();
+      try {
+        due = await lane.slots.take(perSecond, clock.now, laneSize(lane) + 1);
+      } catch (error) {
+        console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
+        return false;
+      }
+      if (due - now > MAX_RESLOT_WAIT_MS) {
+        lane.slots.drop();
+        return false;
+      }
+      while (clock.now() < due && !stopping()) await clock.sleep(due - clock.now());
+    }
+    return !stopping();
   };
 
   /** Waits until one more request of the lane may leave (lanes.ts, DepartureWindow), and counts it as left. */
@@ -148,11 +184,11 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
     }).finally(() => (lane.wake = null));
 
   /**
-   * Waits for the sender's slot for `message`; slots already too late when taken (a slow reservation,
-   * a busy event loop) are dropped and a fresh one taken. False when the lane gave up (the slot is too
-   * far off, or reserving failed): the message and the rest of the lane were handed back.
+   * Waits for the sender's slot for `message` and returns its time; slots already too late when taken
+   * (a slow reservation, a busy event loop) are dropped and a fresh one taken. Null when the lane gave
+   * up (the slot is too far off, or reserving failed): the message and the rest of the lane were handed back.
    */
-  const awaitSenderSlot = async (lane: Lane, message: ClaimedMessage): Promise<boolean> => {
+  const awaitSenderSlot = async (lane: Lane, message: ClaimedMessage): Promise<number | null> => {
     const { sender } = lane;
     while (!stopping()) {
       const now = clock.now();
@@ -163,20 +199,20 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
         console.error(`[dispatcher] reserving send slots failed: ${describeError(error)}`);
         putBack(lane, message);
         await release(lane, now + 1_000);
-        return false;
+        return null;
       }
       const maxWait = Math.min(MAX_SLOT_WAIT_MS, message.lease.getTime() - SEND_BUDGET_MS - now, deadline + DEADLINE_GRACE_MS - now);
       if (slot - now > maxWait) {
         putBack(lane, message);
         lane.slots.drop();
         await release(lane, slot);
-        return false;
+        return null;
       }
       while (clock.now() < slot && !stopping()) await nap(lane, slot - clock.now());
       // Woken too late for this slot (a busy event loop): using it would crowd the next second.
-      if (clock.now() - slot <= lateSlotToleranceMs(sender.throughputPerSecond)) break;
+      if (clock.now() - slot <= lateSlotToleranceMs(sender.throughputPerSecond)) return slot;
     }
-    return true;
+    return clock.now();
   };
 
   /** Works the lane until it is empty, the pass stops, or its next send is too far off. */
@@ -215,7 +251,8 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
         await inFlight.acquire();
         let handedOver = false;
         try {
-          if (!(await awaitSenderSlot(lane, message))) break;
+          const slotAt = await awaitSenderSlot(lane, message);
+          if (slotAt === null) break;
           if (lane.pausedUntil > clock.now() && !stopping()) {
             // Meta asked this number to slow down while the message waited for its slot.
             putBack(lane, message);
@@ -260,7 +297,9 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
             inFlight.release();
           };
           handedOver = true;
-          track(sendMarked(current, lane, startedAt, requestDone).finally(requestDone));
+          // Due at its sender slot, or a bulk message with a campaign lane at that lane's slot.
+          const due = campaignRate !== null ? startedAt : slotAt;
+          track(sendMarked(current, lane, due, startedAt, requestDone).finally(requestDone));
         } finally {
           if (!handedOver) inFlight.release();
         }

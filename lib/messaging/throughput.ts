@@ -112,6 +112,8 @@ export class SlotBlock {
   private step = 0;
   /** How long a reservation takes to come back (smoothed), ms. */
   private roundTripMs = 0;
+  /** Takes run one after another: two reserving at once would each get a block, and one would go unused. */
+  private taking: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly limiter: ThroughputLimiter,
@@ -119,7 +121,13 @@ export class SlotBlock {
   ) {}
 
   /** The time (ms) of the next slot for a lane at `perSecond`; `want` sizes a new block. */
-  async take(perSecond: number, now: () => number, want: number): Promise<number> {
+  take(perSecond: number, now: () => number, want: number): Promise<number> {
+    const slot = this.taking.then(() => this.takeNext(perSecond, now, want));
+    this.taking = slot.catch(() => {});
+    return slot;
+  }
+
+  private async takeNext(perSecond: number, now: () => number, want: number): Promise<number> {
     const step = intervalUs(perSecond) / 1000;
     if (this.left > 0 && step !== this.step) this.left = 0; // the rate changed: start afresh
     // A slot a few ms late (the event loop was busy) is still used; older ones are dropped.
