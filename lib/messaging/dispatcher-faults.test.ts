@@ -78,23 +78,26 @@ function recordingProvider(answer?: (message: { id: string; to: string; attempts
 const dialect = new PgDialect();
 const textOf = (query: unknown) => (query && typeof query === "object" && "queryChunks" in query ? dialect.sqlToQuery(query as SQL).sql : "");
 
-/** The test database, except that statements matching `fails` throw (each one `times` times at most). */
-function faultyDb(db: DB, fails: (text: string) => boolean, times: number): { db: DB; thrown: () => number } {
-  let thrown = 0;
-  const proxy = new Proxy(db, {
+/** The test database, with each raw statement (`execute`) passed through `intercept` (its SQL text, and how to run it). */
+function interceptedDb(db: DB, intercept: (text: string, run: () => Promise<unknown>) => Promise<unknown>): DB {
+  return new Proxy(db, {
     get(target, property, receiver) {
-      if (property === "execute") {
-        return (query: SQL) => {
-          if (thrown < times && fails(textOf(query))) {
-            thrown++;
-            return Promise.reject(new Error("connection reset by peer (injected)"));
-          }
-          return target.execute(query);
-        };
-      }
+      if (property === "execute") return (query: SQL) => intercept(textOf(query), () => target.execute(query));
       const value = Reflect.get(target, property, receiver);
       return typeof value === "function" ? value.bind(target) : value;
     },
+  });
+}
+
+/** The test database, except that statements matching `fails` throw (each one `times` times at most). */
+function faultyDb(db: DB, fails: (text: string) => boolean, times: number): { db: DB; thrown: () => number } {
+  let thrown = 0;
+  const proxy = interceptedDb(db, (text, run) => {
+    if (thrown < times && fails(text)) {
+      thrown++;
+      return Promise.reject(new Error("connection reset by peer (injected)"));
+    }
+    return run();
   });
   return { db: proxy, thrown: () => thrown };
 }
@@ -278,17 +281,9 @@ describe("an in-flight mark that comes back late", () => {
     await db.update(senders).set({ throughputPerSecond: 20 }).where(eq(senders.workspaceId, account.workspaceId));
     const ids = await queue(account.workspaceId, 8);
     // Every mark statement takes 300 ms: the requests of its batch would all leave the moment it returns.
-    const slowMarks = new Proxy(db, {
-      get(target, property, receiver) {
-        if (property === "execute") {
-          return async (query: SQL) => {
-            if (/set in_flight_at/.test(textOf(query))) await new Promise((resolve) => setTimeout(resolve, 300));
-            return target.execute(query);
-          };
-        }
-        const value = Reflect.get(target, property, receiver);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
+    const slowMarks = interceptedDb(db, async (text, run) => {
+      if (/set in_flight_at/.test(text)) await new Promise((resolve) => setTimeout(resolve, 300));
+      return run();
     });
     const { sends, channels } = recordingProvider();
     await dispatch(account.workspaceId, { db: slowMarks, channels });
