@@ -2,9 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://127.0.0.1:${port}`;
+import { E2E_BASE_URL as baseURL, E2E_PORT as port } from "./e2e/base-url";
 
 // Without DATABASE_URL every run gets its own embedded database, so runs never share state.
 if (!process.env.DATABASE_URL) {
@@ -40,6 +38,9 @@ export default defineConfig({
     // in CI, for every test: there it is recorded on a failed test's retry. A local run has no retry
     // (retries above), so it keeps the trace of each failed test.
     trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
+    // An action (click, fill) that cannot happen fails after 20 s instead of waiting out the test's
+    // 120 s: one such wait in CI (a fill on a settings form, passed on the retry) cost two minutes.
+    actionTimeout: 20_000,
     screenshot: "only-on-failure",
     permissions: ["clipboard-read", "clipboard-write"],
   },

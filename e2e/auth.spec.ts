@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { signUpNewUser, TEST_PASSWORD, uniqueEmail } from "./fixtures";
+import { signUpNewUser, signUpThroughForm, TEST_PASSWORD, uniqueEmail } from "./fixtures";
 import { linkIn, waitForMail } from "./mail";
 
 test("sign up, sign out, sign in again, and a wrong password is refused", async ({ page }) => {
   await page.goto("/sign-up");
   await page.screenshot({ path: "test-results/screens/sign-up.png", fullPage: true });
 
-  const { email } = await signUpNewUser(page, { name: "Ada Lovelace", workspace: "Analytical Engines" });
+  const { email } = await signUpThroughForm(page, { name: "Ada Lovelace", workspace: "Analytical Engines" });
   await expect(page).toHaveURL(/\/campaigns$/);
   await expect(page.getByText("No campaigns yet")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" })).toHaveAttribute("aria-current", "page");

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { E2E_BASE_URL } from "./base-url";
 
 let counter = 0;
 
@@ -9,8 +10,35 @@ export function uniqueEmail(prefix = "user"): string {
 
 export const TEST_PASSWORD = "correct horse battery";
 
-/** Creates a fresh account through the sign-up form and waits for the dashboard. */
+/**
+ * Creates a fresh account and opens the dashboard signed in. The account is made as the sign-up form
+ * makes it (its endpoint, then next-auth's credentials sign-in), through the browser context's own
+ * request client so the session cookie lands in the page: loading and filling the form for each of
+ * the suite's tests cost the browser more CPU than anything they check. `signUpThroughForm` is the
+ * form itself (e2e/auth.spec.ts).
+ */
 export async function signUpNewUser(page: Page, options: { name?: string; email?: string; workspace?: string } = {}) {
+  const email = options.email ?? uniqueEmail();
+  const name = options.name ?? "Ada Lovelace";
+  const origin = E2E_BASE_URL;
+  const signedUp = await page.request.post("/api/auth/sign-up", {
+    headers: { origin },
+    data: { name, email, password: TEST_PASSWORD, ...(options.workspace ? { workspaceName: options.workspace } : {}) },
+  });
+  expect(signedUp.status(), await signedUp.text()).toBe(201);
+  const { csrfToken } = (await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const signedIn = await page.request.post("/api/auth/callback/credentials", {
+    headers: { origin },
+    form: { csrfToken, email, password: TEST_PASSWORD, callbackUrl: `${origin}/`, json: "true" },
+  });
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible({ timeout: 30_000 });
+  return { email, name, password: TEST_PASSWORD };
+}
+
+/** Creates a fresh account through the sign-up form and waits for the dashboard. */
+export async function signUpThroughForm(page: Page, options: { name?: string; email?: string; workspace?: string } = {}) {
   const email = options.email ?? uniqueEmail();
   const name = options.name ?? "Ada Lovelace";
   await page.goto("/sign-up");
