@@ -65,10 +65,10 @@ async function settledWithin(work: Promise<unknown> | undefined, ms: number): Pr
 /**
  * Empties the open in-memory database (`memory://`) and keeps it open for its next user: every row
  * gone, sequences restarted, session settings and listeners reset. Session advisory locks stay: the
- * process's claim owner (lib/messaging/owner.ts) holds one on this connection for as long as it is open. A test file gets
- * a clean database this way for a fraction of loading the migrated snapshot again (about a second
- * of CPU each). False, with nothing done, when no in-memory database is open; when emptying it
- * fails, it is closed (the next `getDb` loads a fresh one) and the error thrown.
+ * process's claim owner (lib/messaging/owner.ts) holds one on this connection while it is open. A
+ * test file gets a clean database this way for a fraction of loading the migrated snapshot again
+ * (about a second of CPU each). False, with nothing done, when no in-memory database is open; when
+ * emptying it fails, it is closed (the next `getDb` loads a fresh one) and the error thrown.
  */
 export async function emptyMemoryDb(): Promise<boolean> {
   const empty = state.empty;
@@ -148,9 +148,7 @@ async function emptyPglite(client: { query<T>(sql: string): Promise<{ rows: T[] 
     "select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'",
   );
   const tables = rows.map((row) => row.name).join(", ");
-  await client.exec(
-    `reset all; unlisten *;${tables ? ` truncate ${tables} restart identity cascade;` : ""}`,
-  );
+  await client.exec(`reset all; unlisten *;${tables ? ` truncate ${tables} restart identity cascade;` : ""}`);
 }
 
 /** The Postgres extensions the migrations create (pg_trgm: the logs' phone search), loaded into every embedded database. */
