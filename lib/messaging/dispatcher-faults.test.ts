@@ -62,6 +62,14 @@ async function queue(
   return rows.map((r) => r.id);
 }
 
+/** A new workspace whose sender sends `perSecond`, with `count` messages queued for it. */
+async function queuedForSenderAt(perSecond: number, count: number) {
+  const account = await createTestAccount();
+  const db = await getDb();
+  await db.update(senders).set({ throughputPerSecond: perSecond }).where(eq(senders.workspaceId, account.workspaceId));
+  return { account, db, ids: await queue(account.workspaceId, count) };
+}
+
 function recordingProvider(answer?: (message: { id: string; to: string; attempts: number }) => Promise<void> | void) {
   const sends: { id: string; at: number }[] = [];
   let n = 0;
@@ -219,10 +227,7 @@ describe("a request that timed out after it was written", () => {
 
 describe("one sender, several dispatching processes", () => {
   it("never exceeds the sender's rate together (no 1-second window above rate + 5 %)", async () => {
-    const account = await createTestAccount();
-    const db = await getDb();
-    await db.update(senders).set({ throughputPerSecond: 20 }).where(eq(senders.workspaceId, account.workspaceId));
-    const ids = await queue(account.workspaceId, 90);
+    const { account, db, ids } = await queuedForSenderAt(20, 90);
     const { sends, channels } = recordingProvider();
     // On Postgres each process has its own connection; the embedded database has only one.
     const connections: { db: DB; close: () => Promise<void> }[] = [];
@@ -276,10 +281,7 @@ describe("one sender, several dispatching processes", () => {
 
 describe("an in-flight mark that comes back late", () => {
   it("sends its request at a fresh slot of the sender, not together with the others marked in the same batch", async () => {
-    const account = await createTestAccount();
-    const db = await getDb();
-    await db.update(senders).set({ throughputPerSecond: 20 }).where(eq(senders.workspaceId, account.workspaceId));
-    const ids = await queue(account.workspaceId, 8);
+    const { account, db, ids } = await queuedForSenderAt(20, 8);
     // Every mark statement takes 300 ms: the requests of its batch would all leave the moment it returns.
     const slowMarks = interceptedDb(db, async (text, run) => {
       if (/set in_flight_at/.test(text)) await new Promise((resolve) => setTimeout(resolve, 300));
