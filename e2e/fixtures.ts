@@ -10,6 +10,11 @@ export function uniqueEmail(prefix = "user"): string {
 
 export const TEST_PASSWORD = "correct horse battery";
 
+type NewUserOptions = { name?: string; email?: string; workspace?: string };
+
+/** The account a sign-up helper creates: a fresh email unless given, the test password. */
+const newAccount = (options: NewUserOptions) => ({ email: options.email ?? uniqueEmail(), name: options.name ?? "Ada Lovelace", password: TEST_PASSWORD });
+
 /**
  * Creates a fresh account and opens the dashboard signed in. The account is made as the sign-up form
  * makes it (its endpoint, then next-auth's credentials sign-in), through the browser context's own
@@ -17,9 +22,9 @@ export const TEST_PASSWORD = "correct horse battery";
  * the suite's tests cost the browser more CPU than anything they check. `signUpThroughForm` is the
  * form itself (e2e/auth.spec.ts).
  */
-export async function signUpNewUser(page: Page, options: { name?: string; email?: string; workspace?: string } = {}) {
-  const email = options.email ?? uniqueEmail();
-  const name = options.name ?? "Ada Lovelace";
+export async function signUpNewUser(page: Page, options: NewUserOptions = {}) {
+  const account = newAccount(options);
+  const { email, name } = account;
   const origin = E2E_BASE_URL;
   const signedUp = await page.request.post("/api/auth/sign-up", {
     headers: { origin },
@@ -34,13 +39,13 @@ export async function signUpNewUser(page: Page, options: { name?: string; email?
   expect(signedIn.ok(), await signedIn.text()).toBe(true);
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible({ timeout: 30_000 });
-  return { email, name, password: TEST_PASSWORD };
+  return account;
 }
 
 /** Creates a fresh account through the sign-up form and waits for the dashboard. */
-export async function signUpThroughForm(page: Page, options: { name?: string; email?: string; workspace?: string } = {}) {
-  const email = options.email ?? uniqueEmail();
-  const name = options.name ?? "Ada Lovelace";
+export async function signUpThroughForm(page: Page, options: NewUserOptions = {}) {
+  const account = newAccount(options);
+  const { email, name } = account;
   await page.goto("/sign-up");
   await page.getByLabel("Your name").fill(name);
   if (options.workspace) await page.getByLabel("Company or workspace name").fill(options.workspace);
@@ -50,7 +55,7 @@ export async function signUpThroughForm(page: Page, options: { name?: string; em
   // Sign-up hashes the password (scrypt, slow on purpose), creates the workspace and signs in. With the reliability
   // scenarios beside it on 2 cores, that once took over the default 10 s.
   await expect(page.getByRole("heading", { name: "Campaigns", level: 1 })).toBeVisible({ timeout: 30_000 });
-  return { email, name, password: TEST_PASSWORD };
+  return account;
 }
 
 /** Creates a key in Settings → API Keys and returns the full key read from the one-time reveal dialog. */
