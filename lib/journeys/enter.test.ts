@@ -16,6 +16,7 @@ import {
   sendStep,
   triggerJourney,
 } from "@/lib/testing/journey-factories";
+import { newId } from "@/lib/crypto/random";
 import { createTriggerCampaign } from "@/lib/testing/trigger-factories";
 
 let db: DB;
@@ -98,6 +99,23 @@ describe("entering from the trigger", () => {
     const fx = await createJourneyFixture(waitThenSend({ rule: "every_time", periodDays: null }));
     const outcome = await triggerJourney(fx, [{ phone: "+14155552671" }, { phone: "+14155552671" }]);
     expect((outcome.body as { data: { status: string }[] }).data.map((a) => a.status)).toEqual(["active", "active"]);
+    expect(await runsOfCampaign(db, fx.campaignId)).toHaveLength(2);
+  });
+
+  // A shop's webhook delivered twice at once, or two of its events for one checkout: on Postgres
+  // each request is its own transaction, and both would find no run of the other's.
+  it.each([
+    { rule: "if_not_active", periodDays: null },
+    { rule: "once", periodDays: null },
+    { rule: "once_per_period", periodDays: 1 },
+  ] as const)("$rule holds for requests for one contact at the same moment, new contact or stored", async (reentry) => {
+    const fx = await createJourneyFixture(waitThenSend(reentry));
+    await db.insert(contacts).values({ id: newId("ct"), workspaceId: fx.workspaceId, phoneNumber: "+14155552672" });
+    for (const phone of ["+14155552671", "+14155552672"]) {
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => triggerJourney(fx, { phone })));
+      const statuses = outcomes.map((outcome) => (outcome.body as { status: string }).status).sort();
+      expect(statuses).toEqual(["active", ...Array(7).fill("skipped")]);
+    }
     expect(await runsOfCampaign(db, fx.campaignId)).toHaveLength(2);
   });
 

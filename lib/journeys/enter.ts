@@ -147,8 +147,34 @@ export function enterRunsSql(input: EnterInput): SQL {
         ${input.event ? EXITED_IDS_SQL : sql`'[]'::jsonb`} as exited`;
 }
 
-/** Upserts the contacts and enters their runs in one statement (see `enterRunsSql`). */
+/**
+ * Upserts the contacts and enters their runs in one statement (see `enterRunsSql`). Under a rule
+ * that refuses re-entry, the statement runs in a transaction holding a lock per (campaign, phone)
+ * taken by an earlier statement: two requests for one contact at the same moment (a webhook
+ * delivered twice) would otherwise both decide against runs that do not include the other's, and
+ * both enter. Under read committed the statement's snapshot, taken after the lock, sees the run the
+ * lock's last holder committed.
+ */
 export async function enterRuns(db: Executor, input: EnterInput): Promise<EnterResult> {
+  const phones = entryLockPhones(input);
+  if (phones.length === 0) return enterRunsNow(db, input);
+  return db.transaction(async (tx) => {
+    // In one order (the keys sorted) so that two batches naming the same phones cannot deadlock.
+    await tx.execute(sql`select count(pg_advisory_xact_lock(k)) from (
+        select distinct hashtextextended(${`journey_entry:${input.campaignId}:`}::text || p, 0) as k
+        from jsonb_array_elements_text(${JSON.stringify(phones)}::jsonb) as p order by k
+      ) keys`);
+    return enterRunsNow(tx, input);
+  });
+}
+
+/** The phones whose entry the re-entry rule decides: none when every entry is let in. */
+function entryLockPhones(input: EnterInput): string[] {
+  if (input.ignoreReentry || refusingRunSql(input.journey) === null) return [];
+  return [...new Set(input.entries.filter((e) => e.enter).map((e) => e.phone))];
+}
+
+async function enterRunsNow(db: Executor, input: EnterInput): Promise<EnterResult> {
   const [row] = await queryRows<{ answers: Record<string, unknown>[]; claimed: boolean; entered: string[]; exited: string[] }>(db, enterRunsSql(input));
   if (input.event) await skipQueuedOfRuns(db, row!.exited, "exited", input.event.reason);
   return { claimed: Boolean(row!.claimed), answers: row!.answers, entered: row!.entered };

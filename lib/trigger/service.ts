@@ -11,7 +11,9 @@
 //   3. one statement: contact upserts + message inserts (+ the idempotency claim), atomic
 //      (`enqueueMessages`, lib/outbox: the one door into `messages`).
 //   For a journey campaign (./journey.ts), statement 3 upserts the contacts and enters their runs
-//   instead (re-entry decided inside it, the claim storing the answers it computes); the journey
+//   instead (re-entry decided inside it, the claim storing the answers it computes; under a rule
+//   that refuses re-entry, in a transaction after one statement locking each (campaign, phone), so
+//   that two requests for one contact cannot both enter it: three more round trips); the journey
 //   document comes from a per-process cache of its immutable versions (one more statement on a
 //   cold cache). When the workspace has journeys (statement 2 says so, by one probe of a partial
 //   index of journey campaigns), statement 3 also ends the contacts' runs that exit on this
