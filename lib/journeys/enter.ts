@@ -159,19 +159,34 @@ export async function enterRuns(db: Executor, input: EnterInput): Promise<EnterR
   const phones = entryLockPhones(input);
   if (phones.length === 0) return enterRunsNow(db, input);
   return db.transaction(async (tx) => {
-    // In one order (the keys sorted) so that two batches naming the same phones cannot deadlock.
-    await tx.execute(sql`select count(pg_advisory_xact_lock(k)) from (
-        select distinct hashtextextended(${`journey_entry:${input.campaignId}:`}::text || p, 0) as k
-        from jsonb_array_elements_text(${JSON.stringify(phones)}::jsonb) as p order by k
-      ) keys`);
+    await lockEntries(tx, input.campaignId, phones);
     return enterRunsNow(tx, input);
   });
 }
 
+/**
+ * Takes, until the transaction ends, the lock `enterRuns` takes for entering these phones into the
+ * campaign's journey (held again there, it is not waited for twice). A caller that locks runs
+ * before entering (an event that also ends runs) takes it first: a trigger holds it while its
+ * statement ends the contact's runs, so the other order could deadlock.
+ */
+export async function lockEntries(tx: Executor, campaignId: string, phones: readonly string[]): Promise<void> {
+  // In one order (the keys sorted) so that two batches naming the same phones cannot deadlock.
+  await tx.execute(sql`select count(pg_advisory_xact_lock(k)) from (
+      select distinct hashtextextended(${`journey_entry:${campaignId}:`}::text || p, 0) as k
+      from jsonb_array_elements_text(${JSON.stringify(phones)}::jsonb) as p order by k
+    ) keys`);
+}
+
 /** The phones whose entry the re-entry rule decides: none when every entry is let in. */
-function entryLockPhones(input: EnterInput): string[] {
-  if (input.ignoreReentry || refusingRunSql(input.journey) === null) return [];
+function entryLockPhones(input: Pick<EnterInput, "ignoreReentry" | "journey" | "entries">): string[] {
+  if (input.ignoreReentry || !refusesReentry(input.journey)) return [];
   return [...new Set(input.entries.filter((e) => e.enter).map((e) => e.phone))];
+}
+
+/** Whether the journey's rule can refuse an entry (every rule but `every_time`). */
+export function refusesReentry(journey: Journey): boolean {
+  return refusingRunSql(journey) !== null;
 }
 
 async function enterRunsNow(db: Executor, input: EnterInput): Promise<EnterResult> {

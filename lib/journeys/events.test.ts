@@ -102,6 +102,23 @@ describe("ingestEvent", () => {
     expect((await runOf(db, started!.id)).entry).toBe("event");
   });
 
+  it("events and triggers for one contact at the same moment enter a journey once, and end its other run without a deadlock", async () => {
+    const waitThenSend = (t: string) => ({ firstStepId: "wait", steps: [{ id: "wait", type: "wait" as const, wait: { kind: "duration" as const, seconds: 3600 }, next: "send" }, sendStep("send", t, null)] });
+    // The journey a checkout starts (or its own trigger), once while a run is going.
+    const fx = await createJourneyFixture((t) => ({ ...waitThenSend(t), entryEvents: ["checkout_started"], reentry: { rule: "if_not_active", periodDays: null } }));
+    // A run the same moment ends: on the event (its row locked before anything enters) and on the trigger (inside its statement).
+    const other = await addJourneyCampaign(fx, (t) => ({
+      ...waitThenSend(t),
+      exitEvents: [{ kind: "event", name: "checkout_started" }, { kind: "campaign", campaignId: fx.campaignId }],
+    }));
+    const going = (await triggerJourney({ ...fx, campaignId: other }, { phone: "+14155552671" })).body as { id: string };
+    const event = () => ingestEvent(db, { workspaceId: fx.workspaceId, name: "checkout_started", phone: "+14155552671", properties: {} });
+    const trigger = () => triggerJourney(fx, { phone: "+14155552671" });
+    await Promise.all([event(), trigger(), event(), trigger(), event(), trigger(), event(), trigger()]);
+    expect(await runsOfCampaign(db, fx.campaignId)).toHaveLength(1);
+    expect((await runOf(db, going.id)).status).toBe("exited");
+  });
+
   it("never touches another workspace's contact with the same phone", async () => {
     const fx = await createJourneyFixture(cartJourney);
     const run = (await triggerJourney(fx, { phone: "+14155552671", first_name: "Jane", order: "A" })).body as { id: string };

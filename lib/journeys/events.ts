@@ -7,8 +7,9 @@ import { queryRows } from "@/db/rows";
 import { parsePhone } from "@/lib/contacts/phone";
 import { newId } from "@/lib/crypto/random";
 import { validationFailed } from "@/lib/http/errors";
+import type { Journey } from "@/lib/campaigns/journey";
 import { contactEventCtes } from "./contact-events";
-import { enterRuns } from "./enter";
+import { enterRuns, lockEntries, refusesReentry } from "./enter";
 import { loadJourneyVersion } from "./versions";
 
 export interface IngestEventInput {
@@ -53,8 +54,14 @@ async function applyToRuns(tx: Executor, workspaceId: string, contactId: string,
   return Number(row?.ended ?? 0);
 }
 
-/** Enters the contact into the active journeys that start on this event. Returns the runs started. */
-async function startRuns(tx: Executor, input: IngestEventInput, contact: { id: string; phone: string }): Promise<number> {
+interface EntryJourney {
+  campaignId: string;
+  version: number;
+  journey: Journey;
+}
+
+/** The active journeys that start on this event, by campaign id. */
+async function journeysStartingOn(tx: Executor, input: IngestEventInput): Promise<EntryJourney[]> {
   const campaigns = await queryRows<{ id: string; journey_version: number }>(
     tx,
     sql`select id, journey_version from campaigns
@@ -62,15 +69,23 @@ async function startRuns(tx: Executor, input: IngestEventInput, contact: { id: s
         and journey -> 'entryEvents' @> ${JSON.stringify([input.name])}::jsonb
       order by id`,
   );
-  let started = 0;
+  const journeys: EntryJourney[] = [];
   for (const campaign of campaigns) {
     const journey = await loadJourneyVersion(tx, campaign.id, Number(campaign.journey_version));
-    if (!journey?.entryEvents.includes(input.name)) continue;
+    if (journey?.entryEvents.includes(input.name)) journeys.push({ campaignId: campaign.id, version: Number(campaign.journey_version), journey });
+  }
+  return journeys;
+}
+
+/** Enters the contact into the journeys that start on this event. Returns the runs started. */
+async function startRuns(tx: Executor, input: IngestEventInput, contact: { id: string; phone: string }, journeys: EntryJourney[]): Promise<number> {
+  let started = 0;
+  for (const { campaignId, version, journey } of journeys) {
     const id = newId("run");
     const result = await enterRuns(tx, {
       workspaceId: input.workspaceId,
-      campaignId: campaign.id,
-      version: Number(campaign.journey_version),
+      campaignId,
+      version,
       journey,
       entry: "event",
       contacts: [{ id: contact.id, phone: contact.phone, name: null, attributes: {} }],
@@ -94,8 +109,11 @@ export async function ingestEvent(db: Executor, input: IngestEventInput): Promis
   }
   return db.transaction(async (tx) => {
     const contact = await findContact(tx, input, phone);
+    const journeys = contact ? await journeysStartingOn(tx, input) : [];
+    // Entry locks before the runs' row locks, in the order a trigger takes them (see `lockEntries`).
+    for (const { campaignId, journey } of journeys) if (refusesReentry(journey)) await lockEntries(tx, campaignId, [contact!.phone]);
     const runsEnded = contact ? await applyToRuns(tx, input.workspaceId, contact.id, input.name) : 0;
-    const runsStarted = contact ? await startRuns(tx, input, contact) : 0;
+    const runsStarted = contact ? await startRuns(tx, input, contact, journeys) : 0;
     const id = newId("evt");
     const [row] = await queryRows<{ created_at: string }>(
       tx,
