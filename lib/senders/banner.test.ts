@@ -6,7 +6,7 @@ import { createTestAccount } from "@/lib/testing/factories";
 import { createTestCampaign } from "@/lib/testing/messaging-factories";
 import { senderBanner, senderTroubleKind } from "./banner";
 import { createSender } from "./collection";
-import { senderHealth } from "./health";
+import { pendingMessageCount, senderHealth } from "./health";
 import { getSenderRow, updateSenderSettings } from "./service";
 
 const whatsapp = {
@@ -107,11 +107,25 @@ describe("failing-sender banner", () => {
     await updateSenderSettings(db, workspaceId, whatsapp);
     const old = (await getSenderRow(db, workspaceId)).id;
     await addMessages(workspaceId, old, [unreachable, unreachable]);
-    expect((await senderHealth(db, workspaceId)).pendingMessages).toBe(2);
+    expect(await pendingMessageCount(db, workspaceId, old)).toBe(2);
     expect(await senderBanner(db, workspaceId)).not.toBeNull();
     await updateSenderSettings(db, workspaceId, { provider: "sandbox" });
     expect(await senderBanner(db, workspaceId)).toBeNull();
-    expect((await senderHealth(db, workspaceId)).pendingMessages).toBe(0);
+    expect(await pendingMessageCount(db, workspaceId, old)).toBe(0);
+  });
+
+  it("counts the messages waiting for a sender only when it is failing (every page asks for the health)", async () => {
+    const db = await getDb();
+    const { workspaceId } = await createTestAccount();
+    await updateSenderSettings(db, workspaceId, whatsapp);
+    const sender = (await getSenderRow(db, workspaceId)).id;
+    await addMessages(workspaceId, sender, [{ status: "sent" }, { status: "queued" }, { status: "queued" }]);
+    const healthy = await senderHealth(db, workspaceId);
+    expect(healthy).toMatchObject({ failing: false });
+    expect(healthy).not.toHaveProperty("pendingMessages");
+    expect(await pendingMessageCount(db, workspaceId, sender)).toBe(2);
+    await addMessages(workspaceId, sender, [unreachable, unreachable]);
+    expect(await senderHealth(db, workspaceId)).toMatchObject({ failing: true, pendingMessages: 4 });
   });
 
   it("warns about any failing sender of the workspace, not only the default, naming it and counting the others", async () => {

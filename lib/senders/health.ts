@@ -14,22 +14,25 @@ import { campaignSenderRow } from "./service";
 const isSenderLevel = (provider: ChannelName, code: string | null) =>
   code !== null && (code === "outcome_unknown" || getChannel(provider).senderTrouble(code) !== null);
 
-export interface SenderHealth {
+interface SenderHealthBase {
   senderId: string;
-  /**
-   * The latest send attempts of the current sender (at least the last two, or the only one so far;
-   * retries waiting included) failed for a reason of the sender (token, permissions, account,
-   * reachability).
-   */
-  failing: boolean;
   reason: string | null;
   /** The error code of the latest such failure. */
   code: string | null;
   /** When the run of such failures began. */
   since: string | null;
-  /** Messages queued or being sent by the current sender: what a provider or number change would fail. */
-  pendingMessages: number;
 }
+
+/**
+ * The latest send attempts of the current sender (at least the last two, or the only one so far;
+ * retries waiting included) failed for a reason of the sender (token, permissions, account,
+ * reachability): `failing`, with the messages that wait for it counted. A healthy sender's are not
+ * (every page's banner asks, and the count reads each queued message of the sender): the sender's
+ * page asks `pendingMessageCount`.
+ */
+export type SenderHealth =
+  | (SenderHealthBase & { failing: true; /** Messages queued or being sent by the sender. */ pendingMessages: number })
+  | (SenderHealthBase & { failing: false });
 
 /** How many of the latest sends are looked at. */
 const HEALTH_WINDOW = 5;
@@ -43,57 +46,59 @@ const FAILING_RUN = 2;
  */
 export async function senderHealth(db: Executor, workspaceId: string, senderId?: string): Promise<SenderHealth> {
   const sender = await campaignSenderRow(db, workspaceId, senderId);
-  const [recent, [pending]] = await Promise.all([
-    db
-      .select({
-        status: messages.status,
-        errorCode: messages.errorCode,
-        errorReason: messages.errorReason,
-        failedAt: messages.failedAt,
-        updatedAt: messages.updatedAt,
-      })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.workspaceId, workspaceId),
-          eq(messages.senderId, sender.id),
-          or(
-            isNotNull(messages.sentAt),
-            isNotNull(messages.failedAt),
-            and(inArray(messages.status, ["queued", "sending"]), isNotNull(messages.errorCode), gt(messages.attempts, 0)),
-          ),
+  const recent = await db
+    .select({
+      status: messages.status,
+      errorCode: messages.errorCode,
+      errorReason: messages.errorReason,
+      failedAt: messages.failedAt,
+      updatedAt: messages.updatedAt,
+    })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.workspaceId, workspaceId),
+        eq(messages.senderId, sender.id),
+        or(
+          isNotNull(messages.sentAt),
+          isNotNull(messages.failedAt),
+          and(inArray(messages.status, ["queued", "sending"]), isNotNull(messages.errorCode), gt(messages.attempts, 0)),
         ),
-      )
-      .orderBy(...newestFirst(messages.createdAt))
-      .limit(HEALTH_WINDOW),
-    // Per source, so each count reads its partial index of due messages (messages_due_idx,
-    // messages_bulk_due_idx); together they are a scan of every message.
-    queryRows<{ count: number }>(
-      db,
-      sql`select (select count(*) from messages where workspace_id = ${workspaceId} and sender_id = ${sender.id}
-            and status in ('queued', 'sending') and source <> 'bulk')::int
-        + (select count(*) from messages where workspace_id = ${workspaceId} and sender_id = ${sender.id}
-            and status in ('queued', 'sending') and source = 'bulk')::int as count`,
-    ),
-  ]);
+      ),
+    )
+    .orderBy(...newestFirst(messages.createdAt))
+    .limit(HEALTH_WINDOW);
   const failedAttempt = (m: (typeof recent)[number]) =>
     (m.status === "failed" || m.status === "queued" || m.status === "sending") && isSenderLevel(sender.provider, m.errorCode);
   // The run of such failures up to the latest attempt: two in a row (or the only attempt so far).
   const firstGood = recent.findIndex((m) => !failedAttempt(m));
   const run = firstGood === -1 ? recent : recent.slice(0, firstGood);
   const failing = run.length > 0 && run.length >= Math.min(FAILING_RUN, recent.length);
-  const since = failing
-    ? run.reduce<Date | null>((oldest, m) => {
-        const at = m.failedAt ?? m.updatedAt;
-        return !oldest || at < oldest ? at : oldest;
-      }, null)
-    : null;
+  if (!failing) return { senderId: sender.id, failing: false, reason: null, code: null, since: null };
+  const since = run.reduce<Date | null>((oldest, m) => {
+    const at = m.failedAt ?? m.updatedAt;
+    return !oldest || at < oldest ? at : oldest;
+  }, null);
   return {
     senderId: sender.id,
-    failing,
-    reason: failing ? (recent[0]!.errorReason ?? null) : null,
-    code: failing ? (recent[0]!.errorCode ?? null) : null,
+    failing: true,
+    reason: recent[0]!.errorReason ?? null,
+    code: recent[0]!.errorCode ?? null,
     since: since?.toISOString() ?? null,
-    pendingMessages: Number(pending?.count ?? 0),
+    pendingMessages: await pendingMessageCount(db, workspaceId, sender.id),
   };
+}
+
+/** Messages queued or being sent by the sender: what a provider or number change would fail. */
+export async function pendingMessageCount(db: Executor, workspaceId: string, senderId: string): Promise<number> {
+  // Per source, so each count reads its partial index of due messages (messages_due_idx,
+  // messages_bulk_due_idx); together they are a scan of every message.
+  const [row] = await queryRows<{ count: number }>(
+    db,
+    sql`select (select count(*) from messages where workspace_id = ${workspaceId} and sender_id = ${senderId}
+          and status in ('queued', 'sending') and source <> 'bulk')::int
+      + (select count(*) from messages where workspace_id = ${workspaceId} and sender_id = ${senderId}
+          and status in ('queued', 'sending') and source = 'bulk')::int as count`,
+  );
+  return Number(row?.count ?? 0);
 }

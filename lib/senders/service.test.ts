@@ -8,7 +8,7 @@ import { toApiError } from "@/lib/http/problem";
 import { createTestAccount } from "@/lib/testing/factories";
 import { graphError } from "@/lib/channels/whatsapp/testing";
 import { fakeGraphForFile } from "@/lib/channels/whatsapp/testing";
-import { senderHealth } from "./health";
+import { pendingMessageCount, senderHealth } from "./health";
 import { getSender, getSenderRow, loadSenderCredentials, testSenderConnection, updateSenderSettings } from "./service";
 
 const fakeGraph = fakeGraphForFile();
@@ -147,7 +147,7 @@ describe("sender identity and health", () => {
     await updateSenderSettings(db, workspaceId, { ...whatsapp, accessToken: "EAAG-another-token-1234" });
     expect((await getSenderRow(db, workspaceId)).id).toBe(first);
     await addMessages(workspaceId, first, [{ status: "queued" }, { status: "sent" }]);
-    expect((await senderHealth(db, workspaceId)).pendingMessages).toBe(1);
+    expect(await pendingMessageCount(db, workspaceId, first)).toBe(1);
     await updateSenderSettings(db, workspaceId, { ...whatsapp, phoneNumberId: "106540352249999" });
     const second = await getSenderRow(db, workspaceId);
     expect(second.id).not.toBe(first);
@@ -156,7 +156,7 @@ describe("sender identity and health", () => {
     expect(rows.find((r) => r.status === "failed")).toMatchObject({ errorCode: "sender_changed" });
     expect(rows.find((r) => r.status === "failed")!.errorReason).toMatch(/from WhatsApp number 106540352242922 to WhatsApp number 106540352249999/);
     expect(rows.filter((r) => r.status === "sent")).toHaveLength(1);
-    expect((await senderHealth(db, workspaceId)).pendingMessages).toBe(0);
+    expect(await pendingMessageCount(db, workspaceId, first)).toBe(0);
   });
 
   it("reports a sender whose last sends all failed for a reason of the sender, not one with ordinary failures", async () => {

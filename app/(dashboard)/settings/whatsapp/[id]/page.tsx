@@ -13,7 +13,7 @@ import { orNotFound, pageParams } from "@/lib/http/page-not-found";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { SANDBOX_TEST_NUMBERS } from "@/lib/channels";
 import { bannerFromHealth } from "@/lib/senders/banner";
-import { senderHealth } from "@/lib/senders/health";
+import { pendingMessageCount, senderHealth } from "@/lib/senders/health";
 import { getSender } from "@/lib/senders/service";
 
 export const metadata: Metadata = { title: "WhatsApp sender" };
@@ -25,7 +25,7 @@ export default async function WhatsAppSenderPage({ params }: { params: Promise<{
   const { id } = await pageParams(params);
   const db = await getDb();
   const sender = await orNotFound(getSender(db, user.workspaceId, id));
-  const health = await senderHealth(db, user.workspaceId, sender.id);
+  const [health, pendingMessages] = await Promise.all([senderHealth(db, user.workspaceId, sender.id), pendingMessageCount(db, user.workspaceId, sender.id)]);
   const banner = bannerFromHealth(health, sender);
   return (
     <>
@@ -44,7 +44,7 @@ export default async function WhatsAppSenderPage({ params }: { params: Promise<{
         <SenderSettingsForm
           key={sender.id}
           initialSender={sender}
-          pendingMessages={health.pendingMessages}
+          pendingMessages={pendingMessages}
           webhookUrl={`${appUrl(await requestOrigin())}/api/webhooks/whatsapp`}
           undeliverableTestNumber={SANDBOX_TEST_NUMBERS.undeliverable}
         />
