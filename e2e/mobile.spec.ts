@@ -84,6 +84,11 @@ test("every main page and dialog fits a 390 px phone", async ({ page }) => {
   await page.goto("/docs/api");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectFitsPhone(page, "docs-api");
+  // Field tables stack on a phone: none scrolls sideways inside its own box either.
+  const sideways = await page
+    .locator('[role="region"]:has(table)')
+    .evaluateAll((boxes) => boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.getAttribute("aria-label")));
+  expect(sideways).toEqual([]);
 });
 
 test("logs on a phone: each message a card with its status badge in view, filters in a sheet", async ({ page }) => {

@@ -4,7 +4,7 @@ import { errorEntry } from "@/lib/http/error-catalog";
 import { CodeBlock } from "./code-block";
 import { InlineText } from "./inline-text";
 import { MethodBadge } from "./method-badge";
-import { objectAnchor, objectTitle, referencedObject, SchemaTable } from "./schema-table";
+import { fieldTable, objectAnchor, objectTitle, referencedObject, SchemaTable } from "./schema-table";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -19,26 +19,26 @@ function ParameterTable({ title, parameters }: { title: string; parameters: (Par
     <div className="space-y-2">
       <h4 className="text-sm font-semibold">{title}</h4>
       <div tabIndex={0} role="region" aria-label={title} className="overflow-x-auto rounded-lg border focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none">
-        <table className="w-full text-left text-sm">
+        <table role="table" className={fieldTable.table}>
           <caption className="sr-only">{title}</caption>
-          <thead className="bg-muted/60 text-xs text-muted-foreground">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">Name</th>
-              <th scope="col" className="px-3 py-2 font-medium">In</th>
-              <th scope="col" className="px-3 py-2 font-medium">Type</th>
-              <th scope="col" className="px-3 py-2 font-medium">Description</th>
+          <thead role="rowgroup" className={fieldTable.head}>
+            <tr role="row">
+              <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Name</th>
+              <th role="columnheader" scope="col" className="px-3 py-2 font-medium">In</th>
+              <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Type</th>
+              <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Description</th>
             </tr>
           </thead>
-          <tbody className="divide-y">
+          <tbody role="rowgroup" className="divide-y">
             {parameters.map((p) => (
-              <tr key={`${p.where}-${p.name}`} className="align-top">
-                <td className="px-3 py-2 font-mono text-[12.5px] whitespace-nowrap">
+              <tr role="row" key={`${p.where}-${p.name}`} className={`${fieldTable.row} max-sm:grid-cols-[auto_auto_minmax(0,1fr)]`}>
+                <td role="cell" className={`${fieldTable.cell} font-mono text-[12.5px] whitespace-nowrap`}>
                   {p.name}
                   {p.where === "path" || p.required ? <span className="ml-1.5 font-sans text-[11px] font-medium text-destructive">required</span> : null}
                 </td>
-                <td className="px-3 py-2 text-[12.5px] text-muted-foreground">{p.where}</td>
-                <td className="px-3 py-2 font-mono text-[12px] text-muted-foreground">{schemaType(p.schema)}</td>
-                <td className="px-3 py-2 text-[13px] text-muted-foreground">
+                <td role="cell" className={`${fieldTable.cell} text-[12.5px] text-muted-foreground`}>{p.where}</td>
+                <td role="cell" className={`${fieldTable.cell} font-mono text-[12px] text-muted-foreground max-sm:[overflow-wrap:anywhere]`}>{schemaType(p.schema)}</td>
+                <td role="cell" className={`${fieldTable.wide} text-[13px] text-muted-foreground max-sm:[overflow-wrap:anywhere]`}>
                   <InlineText text={p.description} />
                 </td>
               </tr>

@@ -118,30 +118,46 @@ function FieldPath({ path }: { path: string }) {
   ));
 }
 
+/**
+ * Classes of the docs' field tables. On a phone each row stacks (its name and type on one line, the
+ * description below at full width) instead of squeezing the description into a third of 390 px and
+ * scrolling the table sideways; the explicit roles keep it a table for assistive technology, which
+ * loses a table's semantics once its rows are not displayed as table rows.
+ */
+export const fieldTable = {
+  table: "w-full text-left text-sm",
+  head: "bg-muted/60 text-xs text-muted-foreground max-sm:sr-only",
+  /** With the row's columns on a phone (`max-sm:grid-cols-…`: the cells before the description). */
+  row: "align-top max-sm:grid max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-3 max-sm:py-2.5",
+  cell: "px-3 py-2 max-sm:p-0",
+  /** The description: the whole row's width on a phone. */
+  wide: "px-3 py-2 max-sm:col-span-full max-sm:p-0",
+} as const;
+
 export function SchemaTable({ schema, components, caption }: { schema: JsonSchema; components: Record<string, JsonSchema>; caption: string }) {
   const rows = schemaRows(schema, components);
   if (rows.length === 0) return null;
   return (
     <div tabIndex={0} role="region" aria-label={caption} className="overflow-x-auto rounded-lg border focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none">
-      <table className="w-full text-left text-sm">
+      <table role="table" className={fieldTable.table}>
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-muted/60 text-xs text-muted-foreground">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Field</th>
-            <th scope="col" className="px-3 py-2 font-medium">Type</th>
-            <th scope="col" className="px-3 py-2 font-medium">Description</th>
+        <thead role="rowgroup" className={fieldTable.head}>
+          <tr role="row">
+            <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Field</th>
+            <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Type</th>
+            <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Description</th>
           </tr>
         </thead>
-        <tbody className="divide-y">
+        <tbody role="rowgroup" className="divide-y">
           {rows.map((row) => (
-            <tr key={row.path} className="align-top">
-              <td className="px-3 py-2 font-mono text-[12.5px]">
+            <tr role="row" key={row.path} className={`${fieldTable.row} max-sm:grid-cols-[auto_minmax(0,1fr)]`}>
+              <td role="cell" className={`${fieldTable.cell} font-mono text-[12.5px]`}>
                 <FieldPath path={row.path} />{" "}
                 {row.required ? <span className="font-sans text-[11px] font-medium whitespace-nowrap text-destructive">required</span> : null}
               </td>
-              <td className="px-3 py-2 font-mono text-[12px] text-muted-foreground">{row.type}</td>
+              <td role="cell" className={`${fieldTable.cell} font-mono text-[12px] text-muted-foreground max-sm:[overflow-wrap:anywhere]`}>{row.type}</td>
               {/* A long pattern or example may break anywhere: unbroken, it widened the table past its column. */}
-              <td className="min-w-[10rem] px-3 py-2 text-[13px] text-muted-foreground [overflow-wrap:anywhere]">
+              <td role="cell" className={`${fieldTable.wide} min-w-[10rem] text-[13px] text-muted-foreground [overflow-wrap:anywhere] max-sm:min-w-0`}>
                 {row.description ? <InlineText text={row.description} /> : null}
                 {row.constraints.length > 0 ? (
                   <span className="block text-[12px] text-muted-foreground">

@@ -4,7 +4,8 @@ import { EndpointDoc } from "@/components/docs/endpoint";
 import { InlineText } from "@/components/docs/inline-text";
 import { MethodBadge } from "@/components/docs/method-badge";
 import { ObjectsSection, returnedObjects } from "@/components/docs/objects-section";
-import { objectAnchor, objectTitle } from "@/components/docs/schema-table";
+import { cn } from "@/lib/utils";
+import { fieldTable, objectAnchor, objectTitle } from "@/components/docs/schema-table";
 import { SourcesSection } from "@/components/docs/sources-section";
 import { appUrl } from "@/lib/env";
 import { endpointCurl } from "@/lib/openapi/curl";
@@ -231,25 +232,25 @@ export default async function ApiDocsPage() {
             <CodeBlock label="Example problem" title="Response · 422" code={JSON.stringify(problemExample("validation_failed"), null, 2)} />
           </div>
           <div tabIndex={0} role="region" aria-label="Error codes" className="mt-8 overflow-x-auto rounded-lg border focus-visible:ring-[3px] focus-visible:ring-ring focus-visible:outline-none">
-            <table className="w-full text-left text-sm">
+            <table role="table" className={fieldTable.table}>
               <caption className="sr-only">Error codes</caption>
-              <thead className="bg-muted/60 text-xs text-muted-foreground">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">Status</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Code</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Meaning</th>
+              <thead role="rowgroup" className={fieldTable.head}>
+                <tr role="row">
+                  <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Status</th>
+                  <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Code</th>
+                  <th role="columnheader" scope="col" className="px-3 py-2 font-medium">Meaning</th>
                 </tr>
               </thead>
-              <tbody className="divide-y">
+              <tbody role="rowgroup" className="divide-y">
                 {ERROR_CATALOG.map((error) => (
-                  <tr key={error.code} id={`error-${error.code}`} className="scroll-mt-20 align-top target:bg-accent">
-                    <td className="px-3 py-2.5 font-mono text-[13px] font-semibold">{error.status}</td>
-                    <td className="px-3 py-2.5 font-mono text-[13px] whitespace-nowrap">
+                  <tr role="row" key={error.code} id={`error-${error.code}`} className={`${fieldTable.row} scroll-mt-20 target:bg-accent max-sm:grid-cols-[auto_minmax(0,1fr)]`}>
+                    <td role="cell" className={cn(fieldTable.cell, "py-2.5 font-mono text-[13px] font-semibold")}>{error.status}</td>
+                    <td role="cell" className={cn(fieldTable.cell, "py-2.5 font-mono text-[13px] whitespace-nowrap")}>
                       <a href={`#error-${error.code}`} className="hover:text-primary">
                         {error.code}
                       </a>
                     </td>
-                    <td className="px-3 py-2.5 text-[13px] text-muted-foreground">
+                    <td role="cell" className={cn(fieldTable.wide, "py-2.5 text-[13px] text-muted-foreground")}>
                       <span className="font-medium text-foreground">{error.title}.</span> <InlineText text={error.description} />
                       {"audience" in error && error.audience ? <span className="ml-1 text-xs text-muted-foreground">({AUDIENCE_LABELS[error.audience]})</span> : null}
                     </td>
