@@ -11,7 +11,7 @@ import { describeVariable } from "@/lib/templates/variables";
 import { cn } from "@/lib/utils";
 import { CheckList, NodeBadge, type BuilderForm } from "./builder-parts";
 import { NativeSelect } from "./native-select";
-import { templateStatusLabel } from "./status-badge";
+import { TemplateOptions } from "./template-options";
 
 /** Step 2: the WhatsApp template to send and the contact attribute (or fallback) filling each blank. */
 export function MessageNode({
@@ -49,8 +49,6 @@ export function MessageNode({
   const allAttributes = [...options.fromTrigger, ...options.stored];
   const alwaysSent = fromContact ? new Set([PHONE_ATTRIBUTE]) : alwaysSentAttributes(trigger);
   const { template: templateCheck, variables: variableChecks, others: otherChecks } = splitMessageChecks(checks);
-  const approved = templates.filter((t) => t.status === "APPROVED");
-  const others = templates.filter((t) => t.status !== "APPROVED");
 
   function chooseTemplate(id: string) {
     const next = templates.find((t) => t.id === id);
@@ -90,25 +88,7 @@ export function MessageNode({
             aria-invalid={templateCheck ? true : undefined}
             aria-describedby="template-hint"
           >
-            <option value="">Choose an approved template…</option>
-            {approved.length > 0 && (
-              <optgroup label="Approved">
-                {approved.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name} · {t.language} · {t.category.toLowerCase()}
-                  </option>
-                ))}
-              </optgroup>
-            )}
-            {others.length > 0 && (
-              <optgroup label="Not available yet">
-                {others.map((t) => (
-                  <option key={t.id} value={t.id} disabled={t.id !== templateId}>
-                    {t.name} · {t.language} — {templateStatusLabel(t.status)}
-                  </option>
-                ))}
-              </optgroup>
-            )}
+            <TemplateOptions templates={templates} chosenId={templateId ?? null} />
           </NativeSelect>
           <p id="template-hint" className="text-xs text-muted-foreground">
             {templates.length === 0

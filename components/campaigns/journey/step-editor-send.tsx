@@ -5,7 +5,7 @@ import { alignVariables, nullIfEmpty } from "@/lib/campaigns/editor";
 import type { SendStep } from "@/lib/campaigns/journey";
 import { describeVariable } from "@/lib/templates/variables";
 import { NativeSelect } from "../native-select";
-import { templateStatusLabel } from "../status-badge";
+import { TemplateOptions } from "../template-options";
 import type { JourneyEnv } from "./env";
 import { Row } from "./fields";
 
@@ -13,8 +13,6 @@ import { Row } from "./fields";
 export function SendStepEditor({ step, env, onChange }: { step: SendStep; env: JourneyEnv; onChange: (step: SendStep) => void }) {
   const template = env.templates.find((t) => t.id === step.templateId);
   const allAttributes = [...env.attributes.fromTrigger, ...env.attributes.stored];
-  const approved = env.templates.filter((t) => t.status === "APPROVED");
-  const others = env.templates.filter((t) => t.status !== "APPROVED");
   const id = `step-${step.id}`;
 
   function chooseTemplate(templateId: string) {
@@ -31,25 +29,7 @@ export function SendStepEditor({ step, env, onChange }: { step: SendStep; env: J
     <div className="grid gap-4">
       <Row label="Template" htmlFor={`${id}-template`}>
         <NativeSelect id={`${id}-template`} value={step.templateId} onChange={(event) => chooseTemplate(event.target.value)}>
-          <option value="">Choose an approved template…</option>
-          {approved.length > 0 && (
-            <optgroup label="Approved">
-              {approved.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name} · {t.language} · {t.category.toLowerCase()}
-                </option>
-              ))}
-            </optgroup>
-          )}
-          {others.length > 0 && (
-            <optgroup label="Not available yet">
-              {others.map((t) => (
-                <option key={t.id} value={t.id} disabled={t.id !== step.templateId}>
-                  {t.name} · {t.language} — {templateStatusLabel(t.status)}
-                </option>
-              ))}
-            </optgroup>
-          )}
+          <TemplateOptions templates={env.templates} chosenId={step.templateId} />
         </NativeSelect>
       </Row>
       {template && template.variables.length > 0 && (
