@@ -3,6 +3,7 @@
 // optional claim (the trigger's idempotency key) that gates every write and stores the answer.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { lockKeysForTransaction } from "@/db/locks";
 import { queryRows } from "@/db/rows";
 import type { Journey } from "@/lib/campaigns/journey";
 import { externalEventToken } from "@/lib/campaigns/journey";
@@ -171,11 +172,7 @@ export async function enterRuns(db: Executor, input: EnterInput): Promise<EnterR
  * statement ends the contact's runs, so the other order could deadlock.
  */
 export async function lockEntries(tx: Executor, campaignId: string, phones: readonly string[]): Promise<void> {
-  // In one order (the keys sorted) so that two batches naming the same phones cannot deadlock.
-  await tx.execute(sql`select count(pg_advisory_xact_lock(k)) from (
-      select distinct hashtextextended(${`journey_entry:${campaignId}:`}::text || p, 0) as k
-      from jsonb_array_elements_text(${JSON.stringify(phones)}::jsonb) as p order by k
-    ) keys`);
+  await lockKeysForTransaction(tx, `journey_entry:${campaignId}`, phones);
 }
 
 /** The phones whose entry the re-entry rule decides: none when every entry is let in. */

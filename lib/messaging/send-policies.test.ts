@@ -84,7 +84,7 @@ describe("quiet hours", () => {
 });
 
 describe("frequency cap", () => {
-  it("skips a trigger message over the cap when it is accepted, counting earlier messages and the batch itself, in the same statements", async () => {
+  it("skips a trigger message over the cap when it is accepted, counting earlier messages and the batch itself", async () => {
     const fx = await createTriggerFixture();
     await setPolicy(fx.campaignId, { quietHours: null, frequencyCap: { limit: 2, periodHours: 24, scope: "campaign" } });
     const first = (await trigger(fx, { phone: LONDON, order: "A-1" })) as AcceptedMessage;
@@ -106,7 +106,21 @@ describe("frequency cap", () => {
       request: new Request("http://localhost/t", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone: LONDON, order: "A-6" }) }),
       dryRun: false,
     });
-    expect(statements).toHaveLength(2);
+    // The context, then in one transaction the contact's lock, the count and the store (begin and commit are the driver's).
+    expect(statements).toHaveLength(4);
+    expect(statements[1]).toContain("pg_advisory_xact_lock");
+  });
+
+  // Two deliveries of one webhook at once, each one message to the same contact: on Postgres both
+  // counted before the other stored its message, and both were queued.
+  it("holds for requests for one contact at the same moment, a new contact or a stored one", async () => {
+    const fx = await createTriggerFixture();
+    await setPolicy(fx.campaignId, { quietHours: null, frequencyCap: { limit: 1, periodHours: 24, scope: "workspace" } });
+    await (await getDb()).insert(contacts).values({ id: newId("ctc"), workspaceId: fx.workspaceId, phoneNumber: "+447911123458" });
+    for (const phone of [LONDON, "+447911123458"]) {
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => trigger(fx, { phone, order: `C-${i}` })));
+      expect(answers.map((answer) => (answer as AcceptedMessage).status).sort()).toEqual(["queued", ...Array(7).fill("skipped")]);
+    }
   });
 
   it("with the workspace scope, counts the contact's messages from every campaign", async () => {

@@ -1,6 +1,7 @@
 // Round trip 2 of a trigger request: everything the request needs (campaign, template, sender,
-// stored contacts with their opt-outs, a stored idempotent response, recent messages under a
-// frequency cap), and the rate-limit leases the process needs (./rate-limit.ts), in one statement.
+// stored contacts with their opt-outs, a stored idempotent response), and the rate-limit leases the
+// process needs (./rate-limit.ts), in one statement. A frequency cap's count is not here: it is taken
+// under a lock, in the transaction that stores the messages (./frequency-cap.ts).
 // Without a lease to claim it only reads: no commit to flush.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";
@@ -42,8 +43,6 @@ export interface TriggerContextRow {
     opt_out_detail: string | null;
   }[];
   stored: { request_hash: string; response_status: number; response_body: unknown } | null;
-  /** With a frequency cap: messages each requested phone already got inside the cap's period. */
-  recent: Record<string, number>;
   /** The workspace has journeys: an accepted trigger is an event for its contacts' runs (exits, waits, goals). */
   has_journeys: boolean;
 }
@@ -114,17 +113,5 @@ export function triggerContextSql(input: TriggerContextInput): SQL {
                   'opted_out_at', ct.opted_out_at, 'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)), '[]'::jsonb)
            from known ct) as contacts,
         ${stored} as stored,
-        -- Only a campaign with a frequency cap runs the count (the CASE never evaluates it otherwise).
-        case when (select jsonb_typeof(cmp.frequency_cap) from cmp) = 'object' then
-          (select coalesce(jsonb_object_agg(r.phone, r.n), '{}'::jsonb) from (
-             select ct.phone_number as phone, count(*)::int as n
-             from cmp
-             cross join known ct
-             join messages m on m.contact_id = ct.id
-             where coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
-               and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
-               and m.source in ('trigger', 'bulk') and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
-             group by ct.phone_number) r)
-        else '{}'::jsonb end as recent,
         exists (select 1 from campaigns j where j.workspace_id = ${input.workspaceId} and j.journey_version > 0) as has_journeys`;
 }

@@ -26,8 +26,9 @@
 // contact (the message still renders with the request's values).
 // A campaign with `respect_opt_out` stores a `skipped` message (error `opted_out`) for a contact
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
-// (counted in statement 2) skips the same way with error `frequency_cap`; two requests for one
-// contact at the same instant can both pass it (the count is not locked).
+// skips the same way with error `frequency_cap`: for a capped campaign statement 3 runs in a
+// transaction after a lock per (workspace, phone) and a count of the contacts' messages in the
+// period (./frequency-cap.ts), so two requests for one contact at the same instant take turns.
 import { sql } from "drizzle-orm";
 import { templateBlockReason } from "@/lib/templates/status";
 import type { Executor } from "@/db";
@@ -46,6 +47,7 @@ import { loadTriggerContext, type TriggerContextRow } from "./context";
 import { enterJourneyFromTrigger, runLocation } from "./journey";
 import { readTriggerBody, triggerBodyFromBytes, type TriggerBody } from "./body";
 import { compiledCampaignConfig } from "./campaign-config";
+import { lockAndCountCapped } from "./frequency-cap";
 import {
   claimKeySql,
   findStoredResponse,
@@ -287,56 +289,65 @@ async function processTrigger(
 
   const createdAt = new Date();
   const cap = campaign.frequency_cap ? frequencyCapSchema.safeParse(campaign.frequency_cap) : null;
-  const counted = new Map(Object.entries(context.recent ?? {}));
-  const skips = messages.map((m) => {
-    const contact = stored.get(m.item.phone);
-    if (campaign.respect_opt_out && contact?.opted_out_at) {
+  /** Decides each message's skip (`counted`: what each contact got in the cap's period) and stores them. */
+  const store = async (tx: Executor, counted: Map<string, number>) => {
+    const skips = messages.map((m) => {
+      const contact = stored.get(m.item.phone);
+      if (campaign.respect_opt_out && contact?.opted_out_at) {
+        return {
+          errorCode: OPTED_OUT_CODE,
+          errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }),
+        };
+      }
+      if (cap?.success) {
+        // What the contact got in the period, plus this request's earlier messages to them.
+        const already = counted.get(m.item.phone) ?? 0;
+        if (already >= cap.data.limit) return { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) };
+        counted.set(m.item.phone, already + 1);
+      }
+      return null;
+    });
+    const accepted: AcceptedMessage[] = messages.map((m, i) => {
+      const skip = skips[i];
       return {
-        errorCode: OPTED_OUT_CODE,
-        errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }),
+        id: newId("msg"),
+        status: skip ? "skipped" : "queued",
+        campaignId: campaign.id,
+        phone: m.item.phone,
+        createdAt: createdAt.toISOString(),
+        ...(skip ? { error: { code: skip.errorCode, reason: skip.errorReason } } : {}),
       };
-    }
-    if (cap?.success) {
-      // What the contact got in the period, plus this request's earlier messages to them.
-      const already = counted.get(m.item.phone) ?? 0;
-      if (already >= cap.data.limit) return { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) };
-      counted.set(m.item.phone, already + 1);
-    }
-    return null;
-  });
-  const accepted: AcceptedMessage[] = messages.map((m, i) => {
-    const skip = skips[i];
-    return {
-      id: newId("msg"),
-      status: skip ? "skipped" : "queued",
+    });
+    const body = parsed.isBatch ? { data: accepted } : accepted[0]!;
+    // Round trip 3: contact upserts and message inserts (+ the idempotency claim) in one statement.
+    const { inserted, also: exited } = await enqueueMessagesWith(tx, {
+      workspaceId: input.workspaceId,
       campaignId: campaign.id,
-      phone: m.item.phone,
-      createdAt: createdAt.toISOString(),
-      ...(skip ? { error: { code: skip.errorCode, reason: skip.errorReason } } : {}),
-    };
-  });
-  const body = parsed.isBatch ? { data: accepted } : accepted[0]!;
-  // Round trip 3: contact upserts and message inserts (+ the idempotency claim) in one statement.
-  const { inserted, also: exited } = await enqueueMessagesWith(db, {
-    workspaceId: input.workspaceId,
-    campaignId: campaign.id,
-    apiKeyId: input.apiKeyId,
-    contacts: contactUpserts(
-      validated.items.map((item, i) => ({ ...item, skipped: skips[i] !== null })),
-      Object.fromEntries(triggerConfig.fields.map((f) => [f.attribute, updateRuleOf(f)])),
-    ),
-    fillWhenEmpty: triggerConfig.fields.filter((f) => updateRuleOf(f) === "when_empty").map((f) => f.attribute),
-    messages: messages.map((m, i) => ({ id: accepted[i]!.id, draft: m.draft, skip: skips[i] })),
-    createdAt,
-    // The campaign's trigger is an event for its contacts' runs of other journeys (exits, waits, goals).
-    also: context.has_journeys
-      ? {
-          ctes: contactEventCtes({ workspaceId: input.workspaceId, token: `campaign:${campaign.id}`, contactIds: sql`select id from upserted`, reason: exitReason(campaign.id) }),
-          select: EXITED_IDS_SQL,
-        }
-      : null,
-    claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash: requestHash(), status: 202, body }) : null,
-  });
+      apiKeyId: input.apiKeyId,
+      contacts: contactUpserts(
+        validated.items.map((item, i) => ({ ...item, skipped: skips[i] !== null })),
+        Object.fromEntries(triggerConfig.fields.map((f) => [f.attribute, updateRuleOf(f)])),
+      ),
+      fillWhenEmpty: triggerConfig.fields.filter((f) => updateRuleOf(f) === "when_empty").map((f) => f.attribute),
+      messages: messages.map((m, i) => ({ id: accepted[i]!.id, draft: m.draft, skip: skips[i] })),
+      createdAt,
+      // The campaign's trigger is an event for its contacts' runs of other journeys (exits, waits, goals).
+      also: context.has_journeys
+        ? {
+            ctes: contactEventCtes({ workspaceId: input.workspaceId, token: `campaign:${campaign.id}`, contactIds: sql`select id from upserted`, reason: exitReason(campaign.id) }),
+            select: EXITED_IDS_SQL,
+          }
+        : null,
+      claim: idempotencyKey ? claimKeySql({ campaignId: campaign.id, key: idempotencyKey, requestHash: requestHash(), status: 202, body }) : null,
+    });
+    return { accepted, body, inserted, exited };
+  };
+  // A capped campaign counts and stores under a lock per contact (./frequency-cap.ts): four more round trips.
+  const { accepted, body, inserted, exited } = cap?.success
+    ? await db.transaction(async (tx) =>
+        store(tx, await lockAndCountCapped(tx, { workspaceId: input.workspaceId, campaignId: campaign.id, cap: cap.data, phones: messages.map((m) => m.item.phone) })),
+      )
+    : await store(db, new Map());
   // Runs the statement waited for (the runner held them) may have queued a message its snapshot missed.
   if (Array.isArray(exited) && exited.length > 0) await skipQueuedOfRuns(db, exited as string[], "exited", exitReason(campaign.id));
   if (inserted === 0 && idempotencyKey) return lostClaim(db, campaign.id, idempotencyKey, requestHash);
