@@ -28,7 +28,7 @@
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // skips the same way with error `frequency_cap`: for a capped campaign statement 3 runs in a
 // transaction after a lock per (workspace, phone) and a count of the contacts' messages in the
-// period (./frequency-cap.ts), so two requests for one contact at the same instant take turns.
+// period (./skips.ts), so two requests for one contact at the same instant take turns.
 import { sql } from "drizzle-orm";
 import { templateBlockReason } from "@/lib/templates/status";
 import type { Executor } from "@/db";
@@ -38,8 +38,7 @@ import { formatPath } from "@/lib/http/problem";
 import { composeFor, type CampaignSending, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessagesWith } from "@/lib/outbox/enqueue";
 import { updateRuleOf } from "@/lib/campaigns/schemas";
-import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
-import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
+import { frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { assertJsonContentType } from "@/lib/http/body";
 import { contactEventCtes, EXITED_IDS_SQL } from "@/lib/journeys/contact-events";
 import { skipQueuedOfRuns } from "@/lib/journeys/finish";
@@ -47,7 +46,7 @@ import { loadTriggerContext, type TriggerContextRow } from "./context";
 import { enterJourneyFromTrigger, runLocation } from "./journey";
 import { readTriggerBody, triggerBodyFromBytes, type TriggerBody } from "./body";
 import { compiledCampaignConfig } from "./campaign-config";
-import { lockAndCountCapped } from "./frequency-cap";
+import { lockAndCountCapped, messageSkips } from "./skips";
 import {
   claimKeySql,
   findStoredResponse,
@@ -291,22 +290,10 @@ async function processTrigger(
   const cap = campaign.frequency_cap ? frequencyCapSchema.safeParse(campaign.frequency_cap) : null;
   /** Decides each message's skip (`counted`: what each contact got in the cap's period) and stores them. */
   const store = async (tx: Executor, counted: Map<string, number>) => {
-    const skips = messages.map((m) => {
-      const contact = stored.get(m.item.phone);
-      if (campaign.respect_opt_out && contact?.opted_out_at) {
-        return {
-          errorCode: OPTED_OUT_CODE,
-          errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }),
-        };
-      }
-      if (cap?.success) {
-        // What the contact got in the period, plus this request's earlier messages to them.
-        const already = counted.get(m.item.phone) ?? 0;
-        if (already >= cap.data.limit) return { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) };
-        counted.set(m.item.phone, already + 1);
-      }
-      return null;
-    });
+    const skips = messageSkips(
+      messages.map((m) => m.item.phone),
+      { stored, respectOptOut: campaign.respect_opt_out, cap: cap?.success ? cap.data : null, counted },
+    );
     const accepted: AcceptedMessage[] = messages.map((m, i) => {
       const skip = skips[i];
       return {
@@ -342,7 +329,7 @@ async function processTrigger(
     });
     return { accepted, body, inserted, exited };
   };
-  // A capped campaign counts and stores under a lock per contact (./frequency-cap.ts): four more round trips.
+  // A capped campaign counts and stores under a lock per contact (./skips.ts): four more round trips.
   const { accepted, body, inserted, exited } = cap?.success
     ? await db.transaction(async (tx) =>
         store(tx, await lockAndCountCapped(tx, { workspaceId: input.workspaceId, campaignId: campaign.id, cap: cap.data, phones: messages.map((m) => m.item.phone) })),

@@ -1,4 +1,5 @@
-// A trigger campaign's frequency cap, decided when a request is accepted: the messages each requested
+// Which of a trigger request's messages are stored `skipped` (the contact opted out, or is over the
+// campaign's frequency cap), decided when the request is accepted. The cap counts the messages each requested
 // contact already got inside the cap's period. Counted inside the transaction that stores the
 // request's messages, after a lock per (workspace, phone) that every capped campaign's request takes
 // (a workspace-wide cap counts the other campaigns' messages too): two requests for one contact at
@@ -7,7 +8,9 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { lockKeysForTransaction } from "@/db/locks";
 import { queryRows } from "@/db/rows";
-import type { FrequencyCap } from "@/lib/campaigns/send-policy";
+import { FREQUENCY_CAP_CODE, frequencyCapReason, type FrequencyCap } from "@/lib/campaigns/send-policy";
+import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
+import type { TriggerContextRow } from "./context";
 
 /** In a transaction: locks the phones, then counts their messages inside the cap's period (phone → count). */
 export async function lockAndCountCapped(
@@ -29,4 +32,33 @@ export async function lockAndCountCapped(
       group by ct.phone_number`,
   );
   return new Map(rows.map((row) => [row.phone, Number(row.n)]));
+}
+
+export interface MessageSkip {
+  errorCode: string;
+  errorReason: string;
+}
+
+/**
+ * Per message (in the request's order, by phone): why it is skipped, or null to queue it. A contact
+ * who opted out, when the campaign respects opt-outs; over the cap, counting what the contact got in
+ * the period (`counted`, from `lockAndCountCapped`) and this request's earlier messages to them.
+ */
+export function messageSkips(
+  phones: readonly string[],
+  policy: { stored: Map<string, TriggerContextRow["contacts"][number]>; respectOptOut: boolean; cap: FrequencyCap | null; counted: Map<string, number> },
+): (MessageSkip | null)[] {
+  const counted = new Map(policy.counted);
+  return phones.map((phone) => {
+    const contact = policy.stored.get(phone);
+    if (policy.respectOptOut && contact?.opted_out_at) {
+      return { errorCode: OPTED_OUT_CODE, errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }) };
+    }
+    if (policy.cap) {
+      const already = counted.get(phone) ?? 0;
+      if (already >= policy.cap.limit) return { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(policy.cap) };
+      counted.set(phone, already + 1);
+    }
+    return null;
+  });
 }
