@@ -1,9 +1,9 @@
-// Which of a trigger request's messages are stored `skipped` (the contact opted out, or is over the
-// campaign's frequency cap), decided when the request is accepted. The cap counts the messages each requested
-// contact already got inside the cap's period. Counted inside the transaction that stores the
-// request's messages, after a lock per (workspace, phone) that every capped campaign's request takes
-// (a workspace-wide cap counts the other campaigns' messages too): two requests for one contact at
-// the same moment take turns, and the second counts the first's message.
+// Which of a trigger request's messages are stored `skipped`: the contact opted out, or is over the
+// campaign's frequency cap, decided when the request is accepted. The cap counts the messages each
+// requested contact already got inside its period, in the transaction that stores the request's
+// messages, after a lock per (workspace, phone) that every capped campaign's request takes (a
+// workspace-wide cap counts the other campaigns' messages too): two requests for one contact at the
+// same moment take turns, and the second counts the first's message.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { lockKeysForTransaction } from "@/db/locks";
