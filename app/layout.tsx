@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { GeistMono } from "geist/font/mono";
 import { GeistSans } from "geist/font/sans";
+import { HydrationMarker } from "@/components/hydration-marker";
 import { Toaster } from "@/components/ui/toaster";
 import "./globals.css";
 
@@ -19,6 +20,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       <body className="min-h-dvh font-sans">
         {children}
         <Toaster />
+        <HydrationMarker />
       </body>
     </html>
   );

@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { ARTIFACTS, audit, expectNoViolations, type PageReport } from "./checks";
-import { createApiKeyThroughUi, deployOrderCampaign, signInAsDemo, signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, signInAsDemo, signUpNewUser, test } from "./fixtures";
 
 /** Reserved sandbox numbers (lib/channels/sandbox/index.ts): fails at once with 131026; times out on every attempt. */
 const UNDELIVERABLE = "+447700131026";

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
-import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser, waitForToastsToClose } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser, test, waitForToastsToClose } from "./fixtures";
 
 /** Sandbox number that fails at once with WhatsApp error 131026 (lib/channels/sandbox/index.ts). */
 const UNDELIVERABLE = "+447700131026";

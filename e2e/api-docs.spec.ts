@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { createApiKeyThroughUi, signUpNewUser } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { createApiKeyThroughUi, signUpNewUser, test } from "./fixtures";
 
 /** The command text of a code example on the docs page, exactly as a reader would copy it. */
 async function example(page: Page, name: string): Promise<string> {

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { signUpNewUser } from "./fixtures";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { signUpNewUser, test } from "./fixtures";
 
 const KEY_PATTERN = /^ss_[0-9A-Za-z]{38}$/;
 const HOSTILE_NAME = `<script>window.__injected = 1</script> Shopify "store" & co`;

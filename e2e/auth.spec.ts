@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { signUpNewUser, signUpThroughForm, TEST_PASSWORD, uniqueEmail } from "./fixtures";
+import { expect } from "@playwright/test";
+import { signUpNewUser, signUpThroughForm, test, TEST_PASSWORD, uniqueEmail } from "./fixtures";
 import { linkIn, waitForMail } from "./mail";
 
 test("sign up, sign out, sign in again, and a wrong password is refused", async ({ page }) => {

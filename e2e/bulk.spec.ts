@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import Papa from "papaparse";
-import { createApiKeyThroughUi, signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, signUpNewUser, test } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 /** The sandbox fails this reserved number at once with 131026 (lib/channels/sandbox/index.ts). */

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { openDefaultSender, signUpNewUser } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { openDefaultSender, signUpNewUser, test } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import Papa from "papaparse";
 import { audit, expectNoViolations, type PageReport } from "./checks";
-import { createApiKeyThroughUi, signUpNewUser } from "./fixtures";
+import { createApiKeyThroughUi, signUpNewUser, test } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 

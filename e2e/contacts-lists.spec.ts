@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { audit, expectNoViolations, type PageReport } from "./checks";
-import { createApiKeyThroughUi, signUpNewUser, waitForToastsToClose } from "./fixtures";
+import { createApiKeyThroughUi, signUpNewUser, test, waitForToastsToClose } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 

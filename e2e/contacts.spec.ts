@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import Papa from "papaparse";
-import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser, waitForToastsToClose } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser, test, waitForToastsToClose } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 

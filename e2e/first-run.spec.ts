@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
-import { signInAsDemo } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { signInAsDemo, test } from "./fixtures";
 
 /** SHOTS_DIR: full-page screenshots of the first-run pages at 1280 and 390 px. */
 const SHOTS = process.env.SHOTS_DIR;

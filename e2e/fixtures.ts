@@ -1,5 +1,32 @@
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./base-url";
+
+/**
+ * The specs' `test`: its page waits, after each `goto` and `reload`, until React has hydrated the
+ * document (components/hydration-marker.tsx). A fill or click before that reaches the DOM but not
+ * the component: a form's Save stayed disabled, or a typed value was put back, and the test waited
+ * out its timeout (seen in CI on the settings forms, passing on the retry).
+ */
+export const test = base.extend({
+  page: async ({ page, javaScriptEnabled }, provide) => {
+    // Without scripts (a spec of what works before they run) nothing hydrates.
+    if (javaScriptEnabled === false) return provide(page);
+    const hydrated = () => page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (...args: Parameters<Page["goto"]>) => {
+      const response = await goto(...args);
+      await hydrated();
+      return response;
+    };
+    page.reload = async (...args: Parameters<Page["reload"]>) => {
+      const response = await reload(...args);
+      await hydrated();
+      return response;
+    };
+    await provide(page);
+  },
+});
 
 let counter = 0;
 

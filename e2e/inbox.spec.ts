@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
-import { signUpNewUser } from "./fixtures";
+import { signUpNewUser, test } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "test-results";
 

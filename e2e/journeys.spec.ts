@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { audit, expectNoViolations, type PageReport } from "./checks";
-import { createApiKeyThroughUi, screenshotsAtBothWidths, signUpNewUser, waitForToastsToClose } from "./fixtures";
+import { createApiKeyThroughUi, screenshotsAtBothWidths, signUpNewUser, test, waitForToastsToClose } from "./fixtures";
 
 const PHONE_A = "+14155550141";
 const PHONE_B = "+14155550142";

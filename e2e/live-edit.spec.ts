@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser, test } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
-import { screenshotsAtBothWidths, signUpNewUser, TEST_PASSWORD, uniqueEmail, waitForToastsToClose } from "./fixtures";
+import { screenshotsAtBothWidths, signUpNewUser, test, TEST_PASSWORD, uniqueEmail, waitForToastsToClose } from "./fixtures";
 import { linkIn, waitForMail } from "./mail";
 
 test("invite a member by email, sign up as them through the link, work as a member, switch workspaces", async ({ page }) => {

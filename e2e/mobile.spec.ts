@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { ARTIFACTS, expectFitsPhone } from "./checks";
-import { buildOrderCampaign, signInAsDemo, signUpNewUser } from "./fixtures";
+import { buildOrderCampaign, signInAsDemo, signUpNewUser, test } from "./fixtures";
 
 test.use({ viewport: { width: 390, height: 844 } });
 

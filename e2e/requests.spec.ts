@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { createApiKeyThroughUi, signUpNewUser } from "./fixtures";
+import { expect } from "@playwright/test";
+import { createApiKeyThroughUi, signUpNewUser, test } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
-import { buildOrderCampaign, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
+import { buildOrderCampaign, screenshotsAtBothWidths, signUpNewUser, test } from "./fixtures";
 
 test("quiet hours and a frequency cap set in the builder, kept on save, shown on deploy", async ({ page }) => {
   const reports: PageReport[] = [];

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { createApiKeyThroughUi, deployOrderCampaign, openDefaultSender, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { createApiKeyThroughUi, deployOrderCampaign, openDefaultSender, screenshotsAtBothWidths, signUpNewUser, test } from "./fixtures";
 
 /** The sandbox fails this reserved number at once with 131026 (lib/channels/sandbox/index.ts). */
 const UNDELIVERABLE = "+447700131026";

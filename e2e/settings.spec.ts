@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { openDefaultSender, screenshotsAtBothWidths, signUpNewUser, TEST_PASSWORD } from "./fixtures";
+import { expect } from "@playwright/test";
+import { openDefaultSender, screenshotsAtBothWidths, signUpNewUser, test, TEST_PASSWORD } from "./fixtures";
 import { linkIn, waitForMail } from "./mail";
 
 test("forgot password: the mailed link sets a new password once, signs out the old sessions, then signing in works", async ({ browser, page }) => {

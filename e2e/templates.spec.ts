@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { signUpNewUser } from "./fixtures";
+import { expect } from "@playwright/test";
+import { signUpNewUser, test } from "./fixtures";
 
 test("write a template with limits checked as you type, submit it, and the sandbox approves it within seconds", async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { buildOrderCampaign, screenshotsAtBothWidths, signUpNewUser } from "./fixtures";
+import { expect } from "@playwright/test";
+import { buildOrderCampaign, screenshotsAtBothWidths, signUpNewUser, test } from "./fixtures";
 
 test("test a trigger campaign from the builder before deploying, then from the live dialog, without curl", async ({ page }) => {
   await signUpNewUser(page);

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser } from "./fixtures";
+import { expect, type APIRequestContext } from "@playwright/test";
+import { createApiKeyThroughUi, deployOrderCampaign, signUpNewUser, test } from "./fixtures";
 
 const shots = process.env.E2E_SCREENSHOT_DIR ?? "/tmp";
 

@@ -1,8 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type WebhookReceiver } from "../lib/testing/webhook-receiver";
 import { audit, expectFitsPhone, expectNoViolations, type PageReport } from "./checks";
-import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser, waitForToastsToClose } from "./fixtures";
+import { createApiKeyThroughUi, deployOrderCampaign, screenshotsAtBothWidths, signUpNewUser, test, waitForToastsToClose } from "./fixtures";
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
