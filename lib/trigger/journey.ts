@@ -4,12 +4,12 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { updateRuleOf } from "@/lib/campaigns/schemas";
-import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import { newId } from "@/lib/crypto/random";
 import { ApiError, validationFailed } from "@/lib/http/errors";
 import { enterRuns } from "@/lib/journeys/enter";
 import { loadJourneyVersion } from "@/lib/journeys/versions";
 import { contactUpserts } from "@/lib/outbox/enqueue";
+import { messageSkips } from "./skips";
 import { compiledCampaignConfig } from "./campaign-config";
 import type { TriggerContextRow } from "./context";
 import { claimKeySql, type IdempotencyKey } from "./idempotency";
@@ -63,9 +63,10 @@ export async function enterJourneyFromTrigger(db: Executor, input: JourneyTrigge
 
   const stored = new Map(input.context.contacts.map((contact) => [contact.phone, contact]));
   const createdAt = new Date().toISOString();
-  const entries = validated.items.map((item) => {
-    const contact = stored.get(item.phone);
-    const optedOut = campaign.respect_opt_out && contact?.opted_out_at;
+  // A contact who opted out gets no run (the cap applies when a send step sends).
+  const skips = messageSkips(validated.items.map((item) => item.phone), { stored, respectOptOut: campaign.respect_opt_out });
+  const entries = validated.items.map((item, index) => {
+    const skip = skips[index];
     const fields = Object.fromEntries([
       [triggerConfig.phoneField, item.phone],
       ...triggerConfig.fields.filter((f) => f.attribute in item.attributes).map((f) => [f.field, item.attributes[f.attribute]]),
@@ -73,15 +74,13 @@ export async function enterJourneyFromTrigger(db: Executor, input: JourneyTrigge
     const answer: AcceptedRun = {
       id: newId("run"),
       object: "journey_run",
-      status: optedOut ? "skipped" : "active",
+      status: skip ? "skipped" : "active",
       campaignId: campaign.id,
       phone: item.phone,
       createdAt,
-      ...(optedOut
-        ? { error: { code: OPTED_OUT_CODE, reason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }) } }
-        : {}),
+      ...(skip ? { error: { code: skip.errorCode, reason: skip.errorReason } } : {}),
     };
-    return { id: answer.id, phone: item.phone, context: { attributes: item.attributes, fields }, answer: answer as unknown as Record<string, unknown>, enter: !optedOut };
+    return { id: answer.id, phone: item.phone, context: { attributes: item.attributes, fields }, answer: answer as unknown as Record<string, unknown>, enter: !skip };
   });
   const result = await enterRuns(db, {
     workspaceId: input.workspaceId,

@@ -40,13 +40,13 @@ export interface MessageSkip {
 }
 
 /**
- * Per message (in the request's order, by phone): why it is skipped, or null to queue it. A contact
+ * Per message or run (in the request's order, by phone): why it is skipped, or null to go on. A contact
  * who opted out, when the campaign respects opt-outs; over the cap, counting what the contact got in
  * the period (`counted`, from `lockAndCountCapped`) and this request's earlier messages to them.
  */
 export function messageSkips(
   phones: readonly string[],
-  policy: { stored: Map<string, TriggerContextRow["contacts"][number]>; respectOptOut: boolean; cap: FrequencyCap | null; counted: Map<string, number> },
+  policy: { stored: Map<string, TriggerContextRow["contacts"][number]>; respectOptOut: boolean; cap?: FrequencyCap | null; counted?: Map<string, number> },
 ): (MessageSkip | null)[] {
   const counted = new Map(policy.counted);
   return phones.map((phone) => {
