@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { campaigns, contacts, messages } from "@/db/schema";
@@ -9,6 +9,7 @@ import { countingDb } from "@/lib/testing/counting-db";
 import { createTestCampaign, createTestMessage, getTestMessage } from "@/lib/testing/messaging-factories";
 import { createTriggerFixture, type TriggerFixture } from "@/lib/testing/trigger-factories";
 import { triggerCampaign, type AcceptedMessage } from "@/lib/trigger/service";
+import { claimBulkMessages } from "./claims";
 import { runDispatch, systemClock, type Clock } from "./dispatcher";
 import type { Channel } from "@/lib/channels";
 import { fakeChannels } from "@/lib/testing/fake-channels";
@@ -174,4 +175,65 @@ describe("frequency cap", () => {
     expect(sent).toEqual([queued[1]!.id]);
     expect(await getTestMessage(queued[0]!.id)).toMatchObject({ status: "skipped", errorCode: "frequency_cap", attempts: 0 });
   });
+
+  it("lets one of two bulk campaigns claimed at the same moment reach a contact under a workspace cap of one", async () => {
+    const fx = await createTriggerFixture();
+    const db = await getDb();
+    const sender = await getSenderRow(db, fx.workspaceId);
+    const phones = Array.from({ length: 8 }, (_, i) => `+44791112350${i}`);
+    const people = phones.map((phone) => ({ id: newId("ctc"), workspaceId: fx.workspaceId, phoneNumber: phone }));
+    await db.insert(contacts).values(people);
+    const bulks = [await createTestCampaign(fx.workspaceId), await createTestCampaign(fx.workspaceId)];
+    for (const bulk of bulks) {
+      await db.update(campaigns).set({ kind: "bulk", status: "sending", launchedAt: new Date() }).where(eq(campaigns.id, bulk));
+      await setPolicy(bulk, { quietHours: null, frequencyCap: { limit: 1, periodHours: 24, scope: "workspace" } });
+      await db.insert(messages).values(people.map((person) => bulkMessage({ workspaceId: fx.workspaceId, campaignId: bulk, senderId: sender.id, contactId: person.id, phone: person.phoneNumber })));
+    }
+
+    const now = new Date();
+    const lease = new Date(now.getTime() + 60_000);
+    const claims = await Promise.all(bulks.map((campaignId) => claimBulkMessages(db, { campaignId, now, lease, count: phones.length })));
+
+    const passed = claims.flat().map((m) => m.phoneNumber).sort();
+    expect(passed).toEqual([...phones].sort());
+    const rows = await db.select({ phone: messages.phoneNumber, status: messages.status, errorCode: messages.errorCode }).from(messages).where(inArray(messages.campaignId, bulks));
+    for (const phone of phones) {
+      const own = rows.filter((row) => row.phone === phone);
+      expect(own.map((row) => row.status).sort()).toEqual(["sending", "skipped"]);
+      expect(own.find((row) => row.status === "skipped")?.errorCode).toBe("frequency_cap");
+    }
+  });
+
+  it("counts a trigger message accepted and still waiting to be sent against a bulk message to the same contact", async () => {
+    const fx = await createTriggerFixture();
+    const db = await getDb();
+    const sender = await getSenderRow(db, fx.workspaceId);
+    expect(((await trigger(fx, { phone: LONDON, order: "Q-1" })) as AcceptedMessage).status).toBe("queued");
+    const [contact] = await db.select().from(contacts).where(and(eq(contacts.workspaceId, fx.workspaceId), eq(contacts.phoneNumber, LONDON)));
+    const bulk = await createTestCampaign(fx.workspaceId);
+    await db.update(campaigns).set({ kind: "bulk", status: "sending", launchedAt: new Date() }).where(eq(campaigns.id, bulk));
+    await setPolicy(bulk, { quietHours: null, frequencyCap: { limit: 1, periodHours: 24, scope: "workspace" } });
+    const queued = bulkMessage({ workspaceId: fx.workspaceId, campaignId: bulk, senderId: sender.id, contactId: contact!.id, phone: LONDON });
+    await db.insert(messages).values(queued);
+
+    const now = new Date();
+    expect(await claimBulkMessages(db, { campaignId: bulk, now, lease: new Date(now.getTime() + 60_000), count: 10 })).toEqual([]);
+    expect(await getTestMessage(queued.id)).toMatchObject({ status: "skipped", errorCode: "frequency_cap" });
+  });
 });
+
+function bulkMessage(input: { workspaceId: string; campaignId: string; senderId: string; contactId: string; phone: string }) {
+  return {
+    id: newId("msg"),
+    workspaceId: input.workspaceId,
+    campaignId: input.campaignId,
+    contactId: input.contactId,
+    senderId: input.senderId,
+    phoneNumber: input.phone,
+    templateName: "order_shipped",
+    templateLanguage: "en_US",
+    renderedText: "Spring picks",
+    payload: { template: { name: "order_shipped", language: { code: "en_US" }, components: [] } },
+    source: "bulk" as const,
+  };
+}

@@ -5,6 +5,7 @@
 // and rows reclaimed after an earlier attempt may have reached WhatsApp, are left as they are.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
+import { lockKeysForTransaction } from "@/db/locks";
 import { queryRows } from "@/db/rows";
 import { contactTimeZone, quietHoursEnd } from "@/lib/campaigns/quiet-hours";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, parseStoredSendPolicy, type FrequencyCap, type SendPolicy } from "@/lib/campaigns/send-policy";
@@ -42,16 +43,34 @@ export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[],
   }
 
   const capped = candidates.filter((m) => m.source === "bulk" && m.contactId && !held.has(m.id) && policies.get(m.campaignId)?.frequencyCap);
-  for (const [campaignId, cap] of new Map(capped.map((m) => [m.campaignId, policies.get(m.campaignId)!.frequencyCap!]))) {
-    const over = await overCap(db, capped.filter((m) => m.campaignId === campaignId), cap, campaignId);
-    if (over.length === 0) continue;
-    await db.execute(sql`
-      update messages set status = 'skipped', attempts = messages.attempts - 1, locked_until = null, error_code = ${FREQUENCY_CAP_CODE},
-        error_reason = ${frequencyCapReason(cap)}, updated_at = now()
-      where id in (${list(over.map((m) => m.id))}) and locked_until = ${over[0]!.lease.toISOString()}::timestamptz`);
-    for (const message of over) held.add(message.id);
-  }
+  if (capped.length > 0) for (const id of await skipOverCap(db, capped, policies)) held.add(id);
   return held.size === 0 ? claimed : claimed.filter((m) => !held.has(m.id));
+}
+
+/**
+ * Skips the capped messages whose contact is over the cap; returns their ids. Counted and skipped in
+ * one transaction after the lock per (workspace, phone) a capped trigger request takes (lib/trigger/
+ * skips.ts): two passes that claimed the same contact at once (two campaigns under a workspace-wide
+ * cap) take turns, and the second counts the first's message as sending or skipped, so one of them
+ * reaches the contact, not both and not neither.
+ */
+async function skipOverCap(db: Executor, capped: CampaignClaim[], policies: Map<string, SendPolicy>): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    for (const workspaceId of [...new Set(capped.map((m) => m.workspaceId))].sort()) {
+      await lockKeysForTransaction(tx, `frequency_cap:${workspaceId}`, capped.filter((m) => m.workspaceId === workspaceId).map((m) => m.phoneNumber));
+    }
+    const skipped: string[] = [];
+    for (const [campaignId, cap] of new Map(capped.map((m) => [m.campaignId, policies.get(m.campaignId)!.frequencyCap!]))) {
+      const over = await overCap(tx, capped.filter((m) => m.campaignId === campaignId), cap, campaignId);
+      if (over.length === 0) continue;
+      await tx.execute(sql`
+        update messages set status = 'skipped', attempts = messages.attempts - 1, locked_until = null, error_code = ${FREQUENCY_CAP_CODE},
+          error_reason = ${frequencyCapReason(cap)}, updated_at = now()
+        where id in (${list(over.map((m) => m.id))}) and locked_until = ${over[0]!.lease.toISOString()}::timestamptz`);
+      skipped.push(...over.map((m) => m.id));
+    }
+    return skipped;
+  });
 }
 
 /** The policies that hold something back, per campaign, from what each claimed row carries. */
@@ -76,7 +95,11 @@ async function contactZones(db: Executor, claimed: ClaimedMessage[]): Promise<(m
   return (message) => contactTimeZone(message.phoneNumber, { timezone: message.contactId ? attributeZone.get(message.contactId) : null });
 }
 
-/** The messages whose contact already got `cap.limit` messages in the period (sent, or being sent by another pass). */
+/**
+ * The messages whose contact already got `cap.limit` messages in the period: sent, being sent by
+ * another pass, or a trigger message accepted and waiting to go out (a trigger request counts the
+ * queued bulk messages the same way, so whichever was accepted first reaches the contact).
+ */
 async function overCap(db: Executor, claimed: ClaimedMessage[], cap: FrequencyCap, campaignId: string): Promise<ClaimedMessage[]> {
   const rows = await queryRows<{ contact_id: string; n: number }>(
     db,
@@ -84,7 +107,8 @@ async function overCap(db: Executor, claimed: ClaimedMessage[], cap: FrequencyCa
         where contact_id in (${list(claimed.map((m) => m.contactId!))})
           and id not in (${list(claimed.map((m) => m.id))})
           and coalesce(sent_at, created_at) >= now() - make_interval(hours => ${cap.periodHours})
-          and source in ('trigger', 'bulk') and status in ('sending', 'sent', 'delivered', 'read')
+          and source in ('trigger', 'bulk')
+          and (status in ('sending', 'sent', 'delivered', 'read') or (status = 'queued' and source = 'trigger'))
           ${cap.scope === "campaign" ? sql`and campaign_id = ${campaignId}` : sql``}
         group by contact_id`,
   );
