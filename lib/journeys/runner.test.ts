@@ -1,12 +1,12 @@
 // The runner's guarantees: a crash between steps resumes without sending twice, concurrent passes
 // take each step once, and a new version applies to new runs only.
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
 import { campaigns, journeyRuns, journeyVersions, templates } from "@/db/schema";
 import { SANDBOX_EXTERNAL_PREFIX } from "@/lib/templates/service";
 import { deployCampaign, pauseCampaign, resumeCampaign } from "@/lib/campaigns/lifecycle";
-import { createJourneyFixture, historyOf, runMessages, runOf, runUntilIdle, sendStep, setLiveJourney, triggerJourney } from "@/lib/testing/journey-factories";
+import { addJourneyCampaign, createJourneyFixture, historyOf, runMessages, runOf, runUntilIdle, sendStep, setLiveJourney, triggerJourney } from "@/lib/testing/journey-factories";
 import { advanceRun, runDueRuns } from "./runner";
 import { loadJourneyVersion, recordJourneyVersion } from "./versions";
 
@@ -48,6 +48,26 @@ describe("exactly once", () => {
     for (const run of runs) {
       expect((await runMessages(db, run.id)).map((m) => m.journeyStepId)).toEqual(["one", "two"]);
       expect((await runOf(db, run.id)).status).toBe("completed");
+    }
+  });
+});
+
+describe("frequency cap", () => {
+  // Two journeys under a workspace-wide cap of one, each at its send step for the same contacts,
+  // advanced at the same moment: each run counted before the other stored its message.
+  it("holds for two runs of one contact advanced at the same moment", async () => {
+    const single = (t: string) => ({ firstStepId: "one", steps: [sendStep("one", t, null)] });
+    const fx = await createJourneyFixture(single);
+    const other = await addJourneyCampaign(fx, single);
+    await db.update(campaigns).set({ sendPolicy: { frequencyCap: { limit: 1, periodHours: 24, scope: "workspace" } } }).where(inArray(campaigns.id, [fx.campaignId, other]));
+    const body = Array.from({ length: 6 }, (_, i) => ({ phone: `+1415555270${i}`, first_name: "J", order: `O${i}` }));
+    const pairs = await Promise.all(
+      [fx.campaignId, other].map(async (campaignId) => ((await triggerJourney({ ...fx, campaignId }, body)).body as { data: { id: string }[] }).data.map((run) => run.id)),
+    );
+    await Promise.all(pairs[0]!.flatMap((runId, i) => [advanceRun(db, runId), advanceRun(db, pairs[1]![i]!)]));
+    for (const [i, runId] of pairs[0]!.entries()) {
+      const outcomes = [(await historyOf(db, runId))[0]?.outcome, (await historyOf(db, pairs[1]![i]!))[0]?.outcome];
+      expect(outcomes.sort()).toEqual(["sent", "skipped"]);
     }
   });
 });

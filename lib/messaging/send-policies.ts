@@ -5,8 +5,8 @@
 // and rows reclaimed after an earlier attempt may have reached WhatsApp, are left as they are.
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
-import { lockKeysForTransaction } from "@/db/locks";
 import { queryRows } from "@/db/rows";
+import { lockFrequencyCaps } from "@/lib/campaigns/frequency-cap";
 import { contactTimeZone, quietHoursEnd } from "@/lib/campaigns/quiet-hours";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, parseStoredSendPolicy, type FrequencyCap, type SendPolicy } from "@/lib/campaigns/send-policy";
 import type { ClaimedMessage } from "./claims";
@@ -48,16 +48,16 @@ export async function applySendPolicies(db: Executor, claimed: ClaimedMessage[],
 }
 
 /**
- * Skips the capped messages whose contact is over the cap; returns their ids. Counted and skipped in
- * one transaction after the lock per (workspace, phone) a capped trigger request takes (lib/trigger/
- * skips.ts): two passes that claimed the same contact at once (two campaigns under a workspace-wide
- * cap) take turns, and the second counts the first's message as sending or skipped, so one of them
- * reaches the contact, not both and not neither.
+ * Skips the capped messages whose contact is over the cap; returns their ids. Counted and skipped
+ * in one transaction after the cap's lock per (workspace, phone) (lib/campaigns/frequency-cap.ts):
+ * two passes that claimed the same contact at once (two campaigns under a workspace-wide cap) take
+ * turns, and the second counts the first's message as sending or skipped, so one of them reaches the
+ * contact, not both and not neither.
  */
 async function skipOverCap(db: Executor, capped: CampaignClaim[], policies: Map<string, SendPolicy>): Promise<string[]> {
   return db.transaction(async (tx) => {
     for (const workspaceId of [...new Set(capped.map((m) => m.workspaceId))].sort()) {
-      await lockKeysForTransaction(tx, `frequency_cap:${workspaceId}`, capped.filter((m) => m.workspaceId === workspaceId).map((m) => m.phoneNumber));
+      await lockFrequencyCaps(tx, workspaceId, capped.filter((m) => m.workspaceId === workspaceId).map((m) => m.phoneNumber));
     }
     const skipped: string[] = [];
     for (const [campaignId, cap] of new Map(capped.map((m) => [m.campaignId, policies.get(m.campaignId)!.frequencyCap!]))) {

@@ -1,7 +1,7 @@
 // Round trip 2 of a trigger request: everything the request needs (campaign, template, sender,
 // stored contacts with their opt-outs, a stored idempotent response), and the rate-limit leases the
 // process needs (./rate-limit.ts), in one statement. A frequency cap's count is not here: it is taken
-// under a lock, in the transaction that stores the messages (./skips.ts).
+// under a lock, in the transaction that stores the messages (lib/campaigns/frequency-cap.ts).
 // Without a lease to claim it only reads: no commit to flush.
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db";

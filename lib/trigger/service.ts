@@ -28,7 +28,7 @@
 // who opted out, and sends nothing for it; the rest of a batch is queued as usual. A frequency cap
 // skips the same way with error `frequency_cap`: for a capped campaign statement 3 runs in a
 // transaction after a lock per (workspace, phone) and a count of the contacts' messages in the
-// period (./skips.ts), so two requests for one contact at the same instant take turns.
+// period (lib/campaigns/frequency-cap.ts), so two requests for one contact at the same instant take turns.
 import { sql } from "drizzle-orm";
 import { templateBlockReason } from "@/lib/templates/status";
 import type { Executor } from "@/db";
@@ -38,6 +38,7 @@ import { formatPath } from "@/lib/http/problem";
 import { composeFor, type CampaignSending, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessagesWith } from "@/lib/outbox/enqueue";
 import { updateRuleOf } from "@/lib/campaigns/schemas";
+import { lockAndCountCapped } from "@/lib/campaigns/frequency-cap";
 import { frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { assertJsonContentType } from "@/lib/http/body";
 import { contactEventCtes, EXITED_IDS_SQL } from "@/lib/journeys/contact-events";
@@ -46,7 +47,7 @@ import { loadTriggerContext, type TriggerContextRow } from "./context";
 import { enterJourneyFromTrigger, runLocation } from "./journey";
 import { readTriggerBody, triggerBodyFromBytes, type TriggerBody } from "./body";
 import { compiledCampaignConfig } from "./campaign-config";
-import { lockAndCountCapped, messageSkips } from "./skips";
+import { messageSkips } from "./skips";
 import {
   claimKeySql,
   findStoredResponse,
@@ -329,7 +330,7 @@ async function processTrigger(
     });
     return { accepted, body, inserted, exited };
   };
-  // A capped campaign counts and stores under a lock per contact (./skips.ts): four more round trips.
+  // A capped campaign counts and stores under a lock per contact (lib/campaigns/frequency-cap.ts): four more round trips.
   const { accepted, body, inserted, exited } = cap?.success
     ? await db.transaction(async (tx) =>
         store(tx, await lockAndCountCapped(tx, { workspaceId: input.workspaceId, campaignId: campaign.id, cap: cap.data, phones: messages.map((m) => m.item.phone) })),

@@ -1,38 +1,9 @@
 // Which of a trigger request's messages are stored `skipped`: the contact opted out, or is over the
-// campaign's frequency cap, decided when the request is accepted. The cap counts the messages each
-// requested contact already got inside its period, in the transaction that stores the request's
-// messages, after a lock per (workspace, phone) that every capped campaign's request takes (a
-// workspace-wide cap counts the other campaigns' messages too): two requests for one contact at the
-// same moment take turns, and the second counts the first's message.
-import { sql } from "drizzle-orm";
-import type { Executor } from "@/db";
-import { lockKeysForTransaction } from "@/db/locks";
-import { queryRows } from "@/db/rows";
+// campaign's frequency cap, decided when the request is accepted (the cap counted under its lock in
+// the transaction that stores the request's messages: lib/campaigns/frequency-cap.ts).
 import { FREQUENCY_CAP_CODE, frequencyCapReason, type FrequencyCap } from "@/lib/campaigns/send-policy";
 import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import type { TriggerContextRow } from "./context";
-
-/** In a transaction: locks the phones, then counts their messages inside the cap's period (phone → count). */
-export async function lockAndCountCapped(
-  tx: Executor,
-  input: { workspaceId: string; campaignId: string; cap: FrequencyCap; phones: readonly string[] },
-): Promise<Map<string, number>> {
-  const phones = [...new Set(input.phones)];
-  await lockKeysForTransaction(tx, `frequency_cap:${input.workspaceId}`, phones);
-  const rows = await queryRows<{ phone: string; n: number }>(
-    tx,
-    sql`select ct.phone_number as phone, count(*)::int as n
-      from contacts ct
-      join messages m on m.contact_id = ct.id
-      where ct.workspace_id = ${input.workspaceId}
-        and ct.phone_number in (select jsonb_array_elements_text(${JSON.stringify(phones)}::jsonb))
-        and coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => ${input.cap.periodHours})
-        ${input.cap.scope === "campaign" ? sql`and m.campaign_id = ${input.campaignId}` : sql``}
-        and m.source in ('trigger', 'bulk') and m.status in ('queued', 'sending', 'sent', 'delivered', 'read')
-      group by ct.phone_number`,
-  );
-  return new Map(rows.map((row) => [row.phone, Number(row.n)]));
-}
 
 export interface MessageSkip {
   errorCode: string;

@@ -4,6 +4,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "@/db/rows";
 import type { SendStep } from "@/lib/campaigns/journey";
+import { lockAndCountCapped } from "@/lib/campaigns/frequency-cap";
 import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import type { OptOutMethod } from "@/db/schema";
@@ -20,7 +21,6 @@ interface SendContextRow {
   sender: { id: string } | null;
   contact: { name: string | null; attributes: Record<string, unknown> | null; opted_out_at: string | null; opt_out_method: OptOutMethod | null; opt_out_detail: string | null } | null;
   campaign: { respect_opt_out: boolean; frequency_cap: unknown } | null;
-  recent: number;
 }
 
 /** A send step's campaign (`cmp`): its number and its send policy. */
@@ -52,14 +52,7 @@ async function loadSendContext(context: StepContext, step: SendStep): Promise<Se
       select ${sendingColumns(run, step)},
         (select jsonb_build_object('name', ct.name, 'attributes', ct.attributes, 'opted_out_at', ct.opted_out_at,
             'opt_out_method', ct.opt_out_method, 'opt_out_detail', ct.opt_out_detail)
-          from contacts ct where ct.id = ${run.contact_id}) as contact,
-        case when (select jsonb_typeof(cmp.frequency_cap) from cmp) = 'object' then
-          (select count(*)::int from cmp, messages m
-            where m.contact_id = ${run.contact_id}
-              and coalesce(m.sent_at, m.created_at) >= now() - make_interval(hours => coalesce(substring(cmp.frequency_cap ->> 'periodHours' from '^[0-9]{1,4}$')::int, 0))
-              and (cmp.frequency_cap ->> 'scope' = 'workspace' or m.campaign_id = cmp.id)
-              and m.source in ('trigger', 'bulk') and m.status in ('queued', 'sending', 'sent', 'delivered', 'read'))
-        else 0 end as recent`,
+          from contacts ct where ct.id = ${run.contact_id}) as contact`,
   );
   return row!;
 }
@@ -83,16 +76,7 @@ export async function runSendStep(context: StepContext, step: SendStep): Promise
     return { kind: "fail", error: `Step "${step.id}": no value for the template variable ${names}.` };
   }
 
-  const cap = loaded.campaign.frequency_cap ? frequencyCapSchema.safeParse(loaded.campaign.frequency_cap) : null;
-  const skip =
-    loaded.campaign.respect_opt_out && loaded.contact.opted_out_at
-      ? {
-          errorCode: OPTED_OUT_CODE,
-          errorReason: optOutReason({ optedOutAt: loaded.contact.opted_out_at, method: loaded.contact.opt_out_method, detail: loaded.contact.opt_out_detail }),
-        }
-      : cap?.success && Number(loaded.recent) >= cap.data.limit
-        ? { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) }
-        : null;
+  const skip = await sendSkip(context, { campaign: loaded.campaign, contact: loaded.contact });
 
   if (run.entry === "test") {
     // A test run's messages are test sends: real, never counted, changing no contact.
@@ -113,6 +97,25 @@ export async function runSendStep(context: StepContext, step: SendStep): Promise
     createdAt: context.now,
   });
   return sentResult(step, messageId, skip);
+}
+
+/**
+ * Why the step's message is stored `skipped`, or null: the contact opted out (when the campaign
+ * respects opt-outs), or is over the campaign's frequency cap, counted under the cap's lock in the
+ * run's transaction, which then stores the message.
+ */
+async function sendSkip(
+  context: StepContext,
+  { campaign, contact }: { campaign: NonNullable<SendContextRow["campaign"]>; contact: NonNullable<SendContextRow["contact"]> },
+): Promise<{ errorCode: string; errorReason: string } | null> {
+  const { run } = context;
+  if (campaign.respect_opt_out && contact.opted_out_at) {
+    return { errorCode: OPTED_OUT_CODE, errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }) };
+  }
+  const cap = campaign.frequency_cap ? frequencyCapSchema.safeParse(campaign.frequency_cap) : null;
+  if (!cap?.success) return null;
+  const counted = await lockAndCountCapped(context.tx, { workspaceId: run.workspace_id, campaignId: run.campaign_id, cap: cap.data, phones: [run.phone_number] });
+  return (counted.get(run.phone_number) ?? 0) >= cap.data.limit ? { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) } : null;
 }
 
 function sentResult(step: SendStep, messageId: string, skip: { errorCode: string; errorReason: string } | null): StepResult {
