@@ -35,6 +35,8 @@ export interface EnterInput {
   timeScale?: number;
   /** Re-entry is not checked (test runs). */
   ignoreReentry?: boolean;
+  /** The caller's transaction already holds these entries' locks (`lockEntries`): not taken again. */
+  entriesLocked?: boolean;
   contacts: ContactUpsert[];
   fillWhenEmpty?: readonly string[];
   entries: RunEntry[];
@@ -167,17 +169,17 @@ export async function enterRuns(db: Executor, input: EnterInput): Promise<EnterR
 
 /**
  * Takes, until the transaction ends, the lock `enterRuns` takes for entering these phones into the
- * campaign's journey (held again there, it is not waited for twice). A caller that locks runs
- * before entering (an event that also ends runs) takes it first: a trigger holds it while its
- * statement ends the contact's runs, so the other order could deadlock.
+ * campaign's journey. A caller that locks runs before entering (an event that also ends runs) takes
+ * it first and enters with `entriesLocked`: a trigger holds it while its statement ends the
+ * contact's runs, so the other order could deadlock.
  */
 export async function lockEntries(tx: Executor, campaignId: string, phones: readonly string[]): Promise<void> {
   await lockKeysForTransaction(tx, `journey_entry:${campaignId}`, phones);
 }
 
 /** The phones whose entry the re-entry rule decides: none when every entry is let in. */
-function entryLockPhones(input: Pick<EnterInput, "ignoreReentry" | "journey" | "entries">): string[] {
-  if (input.ignoreReentry || !refusesReentry(input.journey)) return [];
+function entryLockPhones(input: Pick<EnterInput, "ignoreReentry" | "entriesLocked" | "journey" | "entries">): string[] {
+  if (input.ignoreReentry || input.entriesLocked || !refusesReentry(input.journey)) return [];
   return [...new Set(input.entries.filter((e) => e.enter).map((e) => e.phone))];
 }
 

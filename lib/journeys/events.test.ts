@@ -3,7 +3,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type DB } from "@/db";
-import { journeyEvents } from "@/db/schema";
+import { contacts, journeyEvents } from "@/db/schema";
+import { newId } from "@/lib/crypto/random";
 import { createTestAccount } from "@/lib/testing/factories";
 import { addJourneyCampaign, createJourneyFixture, historyOf, runMessages, runOf, runsOfCampaign, runUntilIdle, sendStep, triggerJourney } from "@/lib/testing/journey-factories";
 import { ingestEvent } from "./events";
@@ -117,6 +118,14 @@ describe("ingestEvent", () => {
     await Promise.all([event(), trigger(), event(), trigger(), event(), trigger(), event(), trigger()]);
     expect(await runsOfCampaign(db, fx.campaignId)).toHaveLength(1);
     expect((await runOf(db, going.id)).status).toBe("exited");
+  });
+
+  it("eight deliveries of one event at the same moment enter a stored contact once", async () => {
+    const fx = await createJourneyFixture((t) => ({ firstStepId: "send", steps: [sendStep("send", t, null)], entryEvents: ["signed_up"], reentry: { rule: "once", periodDays: null } }));
+    await db.insert(contacts).values({ id: newId("ctc"), workspaceId: fx.workspaceId, phoneNumber: "+14155552679" });
+    const events = await Promise.all(Array.from({ length: 8 }, () => ingestEvent(db, { workspaceId: fx.workspaceId, name: "signed_up", phone: "+14155552679", properties: {} })));
+    expect(events.map((event) => event.runsStarted).sort()).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
+    expect(await runsOfCampaign(db, fx.campaignId)).toHaveLength(1);
   });
 
   it("never touches another workspace's contact with the same phone", async () => {

@@ -88,6 +88,8 @@ async function startRuns(tx: Executor, input: IngestEventInput, contact: { id: s
       version,
       journey,
       entry: "event",
+      // ingestEvent took the entry locks before it locked the contact's runs.
+      entriesLocked: true,
       contacts: [{ id: contact.id, phone: contact.phone, name: null, attributes: {} }],
       entries: [{ id, phone: contact.phone, context: { properties: input.properties }, answer: { id }, enter: true }],
     });
