@@ -1,8 +1,9 @@
 // (g) of `npm run test:reliability`: a CSV import of N rows (full: 1,000,000; short: 600,000; a large
 // file is merged in ranges of about 250,000 phones, two at a time) through the API, the server
 // SIGKILLed as soon as the job's counters show a range merged while others are not, then restarted.
-// A stored file whose merge has not moved for 30 s is merged again when the job is read. → the job
-// completes with the report of the file (every distinct valid phone created once, none counted as
+// The job names its process's claim owner; once that lock is free (the process died) the merge is
+// taken over at once when the job is read or by the recovery job, not after 30 s without progress. → the
+// merge is taken over within seconds of the restart, the job completes with the report of the file (every distinct valid phone created once, none counted as
 // unchanged, which a range merged twice would be), the workspace holds each phone once and the list
 // every contact, and no range of the plan is left.
 import { sql } from "drizzle-orm";
@@ -73,15 +74,23 @@ export async function importUnderKill(ctx: ScenarioContext, server: { killAndRes
   }
   report.check(atKill !== null, `(g) the server was killed during the merge, with ${atKill?.created ?? 0} of ${file.distinct} contacts merged`);
   if (!atKill) return;
+  const ownerOf = async () => (await rowsOf<{ owner: number | null }>(await db.execute(sql`select owner from contact_imports where id = ${job.id}`)))[0]?.owner ?? null;
+  const ownerAtKill = await ownerOf();
   const diedAt = await server.killAndRestart();
+  const restartedAt = Date.now();
   const merged = (await rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from contacts where workspace_id = ${workspaceId}`)))[0]!.n;
   report.note(`killed with ${atKill.created} contacts counted merged; ${merged} stored after the restart, before the merge resumed`);
 
   let last: JobView | null = null;
+  let takenOverAt: number | null = null;
   for (const until = Date.now() + 240_000; Date.now() < until; await sleep(500)) {
     last = await read();
+    if (takenOverAt === null && (last.status !== "processing" || (await ownerOf()) !== ownerAtKill)) takenOverAt = Date.now();
     if (last.status !== "processing") break;
   }
+  const takeover = takenOverAt === null ? null : (takenOverAt - restartedAt) / 1000;
+  // Before the owner, a merge was taken over only 30 s after its last range (which came before the kill).
+  report.check(takeover !== null && takeover < 20, `(g) the merge was taken over ${takeover?.toFixed(1) ?? "never"} s after the restart (its process gone: no 30 s wait)`);
   const seconds = ((Date.now() - diedAt) / 1000).toFixed(1);
   report.note(`job after the restart: ${JSON.stringify(last)}, ${seconds} s after the kill`);
   report.check(last?.status === "completed", `(g) the merge resumed after the restart and completed (${last?.status}, ${seconds} s after the kill)`);

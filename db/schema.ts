@@ -400,12 +400,18 @@ export const contactImports = pgTable(
     error: text("error"),
     createdByUserId: text("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdByApiKeyId: text("created_by_api_key_id"),
+    /** The claim owner (lib/messaging/owner.ts) of the process storing or merging the file: once its lock is free, the work is taken over at once. */
+    owner: integer("owner"),
     createdAt: createdAt(),
     startedAt: at("started_at"),
     finishedAt: at("finished_at"),
     updatedAt: updatedAt(),
   },
-  (t) => [index("contact_imports_workspace_created_idx").on(t.workspaceId, t.createdAt.desc())],
+  (t) => [
+    index("contact_imports_workspace_created_idx").on(t.workspaceId, t.createdAt.desc()),
+    // The recovery sweep's scan: the few jobs being stored or merged.
+    index("contact_imports_processing_idx").on(t.updatedAt).where(sql`status = 'processing'`),
+  ],
 );
 
 /** An import's rows as read from the file (a staging table: loaded with COPY, merged by ranges of phones). */

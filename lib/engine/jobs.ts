@@ -8,6 +8,7 @@ import { alertsJob } from "@/lib/alerts/jobs";
 import { bulkDispatchHooks, bulkSnapshotJob } from "@/lib/bulk/jobs";
 import { campaignCountsJob } from "@/lib/campaigns/jobs";
 import { webhookDeliveryJob, webhookPruneJob } from "@/lib/event-webhooks/jobs";
+import { importRecoveryJob } from "@/lib/imports/jobs";
 import { installJobs } from "@/lib/jobs/runner";
 import { journeyStepsJob } from "@/lib/journeys/jobs";
 import { defineJob, type AnyJob } from "@/lib/jobs/types";
@@ -56,6 +57,7 @@ export const ENGINE_JOBS: readonly AnyJob[] = [
   bulkSnapshotJob,
   alertsJob,
   campaignCountsJob,
+  importRecoveryJob,
   webhookPruneJob,
   stuckSessionsJob,
   embeddedStatisticsJob,

@@ -5,7 +5,8 @@ import { ApiError, validationFailed } from "@/lib/http/errors";
 import { json, runAfterResponse } from "@/lib/routing/route";
 import type { Actor } from "@/lib/workspaces";
 import { MAX_IMPORT_FILE_BYTES } from "./schemas";
-import { createCsvBodyImport, discardImport, getImport, processImport, recoverImport } from "./service";
+import { processImport, recoverImport } from "./recovery";
+import { createCsvBodyImport, discardImport, getImport } from "./service";
 import { storeImportFile } from "./store";
 
 export function isCsvContentType(contentType: string | null): boolean {

@@ -9,7 +9,9 @@ import type { Actor } from "@/lib/workspaces";
 import { MAX_RECORD_CHARS } from "./csv";
 import { runImport } from "./merge";
 import { importOptionsSchema, type ColumnTarget, type ImportOptionsInput } from "./schemas";
-import { createImport, getImport, processImport, recoverImport, rejectedRowsCsv } from "./service";
+import { CLAIM_OWNER_LOCK_CLASS, claimOwnerFor } from "@/lib/messaging/owner";
+import { processImport, recoverAbandonedImports, recoverImport } from "./recovery";
+import { createImport, getImport, rejectedRowsCsv } from "./service";
 import { STORE_FAILED_REASON, storeImportFile } from "./store";
 
 let workspaceId: string;
@@ -330,6 +332,78 @@ describe("CSV import", () => {
     expect(Date.now() - started).toBeLessThan(2000);
     release();
     await merge;
+  });
+
+  describe("when the process working on it is gone", () => {
+    // An owner id whose lock no session holds: a process that was killed.
+    const GONE = 2_000_000_001;
+
+    it("takes its merge over at once, and this process becomes the owner", async () => {
+      const db = await getDb();
+      const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "killed.csv", columns: CRM_COLUMNS }), actor);
+      await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911234801,Killed,,,,,\n"));
+      await db.execute(sql`update contact_imports set owner = ${GONE} where id = ${job.id}`);
+      expect(await recoverImport(db, workspaceId, job.id)).toBe("merge");
+      const [row] = await queryRows<{ owner: number }>(db, sql`select owner from contact_imports where id = ${job.id}`);
+      expect(row!.owner).toBe(await claimOwnerFor(db).ensure());
+      // Taken: a second reader does not resume it again.
+      expect(await recoverImport(db, workspaceId, job.id)).toBeNull();
+      await processImport(db, workspaceId, job.id);
+      expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "completed", created: 1 });
+    });
+
+    it("gives its upload back to awaiting_file at once", async () => {
+      const db = await getDb();
+      const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "cut.csv", columns: CRM_COLUMNS }), actor);
+      await db.execute(sql`update contact_imports set status = 'processing', rows_read = 10, owner = ${GONE} where id = ${job.id}`);
+      expect(await recoverImport(db, workspaceId, job.id)).toBe("reset");
+      expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "awaiting_file", rowsRead: 0 });
+    });
+
+    it.skipIf(isEmbedded())("leaves a job whose owner is alive in another process until it stalls", async () => {
+      const db = await getDb();
+      const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "alive.csv", columns: CRM_COLUMNS }), actor);
+      await storeImportFile(db, workspaceId, job.id, chunks(HEADER + "+447911234802,Alive,,,,,\n"));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      // Another process's owner lock, held by another session.
+      const other = db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_OWNER_LOCK_CLASS}, 777)`);
+        locked();
+        await released;
+      });
+      await isLocked;
+      try {
+        await db.execute(sql`update contact_imports set owner = 777 where id = ${job.id}`);
+        expect(await recoverImport(db, workspaceId, job.id)).toBeNull();
+        expect(await recoverImport(db, workspaceId, job.id, { staleMergeMs: 0 })).toBe("merge");
+      } finally {
+        release();
+        await other;
+      }
+    });
+
+    it("is resumed by the recovery job though nobody reads it, also across passes a deadline stops", async () => {
+      const db = await getDb();
+      const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "unread.csv", columns: CRM_COLUMNS }), actor);
+      await storeImportFile(db, workspaceId, job.id, chunks(HEADER + Array.from({ length: 9 }, (_, i) => `+44791123490${i},Unread ${i},,,,,\n`).join("")));
+      // A merge stopped by its deadline before its first range: given up, for the next pass.
+      await processImport(db, workspaceId, job.id, { deadline: Date.now() });
+      expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "processing", created: 0 });
+      const [given] = await queryRows<{ owner: number | null }>(db, sql`select owner from contact_imports where id = ${job.id}`);
+      expect(given!.owner).toBeNull();
+
+      const cut = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "cut.csv", columns: CRM_COLUMNS }), actor);
+      await db.execute(sql`update contact_imports set status = 'processing', rows_read = 3, owner = ${GONE} where id = ${cut.id}`);
+      // Stale only after an hour: the jobs other tests of this file left are not this test's.
+      const pass = () => recoverAbandonedImports(db, { deadline: Date.now() + 20_000, staleMergeMs: 3_600_000, staleUploadMs: 3_600_000 });
+      expect(await pass()).toEqual({ resumed: 1, reset: 1 });
+      expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "completed", created: 9 });
+      expect(await getImport(db, workspaceId, cut.id)).toMatchObject({ status: "awaiting_file" });
+      expect(await pass()).toEqual({ resumed: 0, reset: 0 });
+    });
   });
 
   it("gives an abandoned upload back to awaiting_file", async () => {

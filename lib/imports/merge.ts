@@ -8,6 +8,7 @@ import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import { consentAssignmentsSql, consentChangeSql, newContactConsentSql } from "@/lib/contacts/consent";
 import { newId, randomBase62 } from "@/lib/crypto/random";
+import { claimOwnerFor } from "@/lib/messaging/owner";
 import type { StoredOptions } from "./store";
 import { describeError } from "@/lib/logging";
 
@@ -28,6 +29,11 @@ export interface MergeOptions {
   connections?: number;
   /** Staged rows per range, about: a file up to this size is merged in one transaction. */
   chunkRows?: number;
+  /**
+   * Epoch ms after which no further range is started (a background job's run). A merge stopped by it
+   * gives the job up (`owner` null), so the next recovery pass goes on at once from the ranges left.
+   */
+  deadline?: number;
 }
 
 export const MERGE_CONNECTIONS = 2;
@@ -66,9 +72,14 @@ interface MergeJob {
  */
 export async function runImport(db: Executor, workspaceId: string, importId: string, options: MergeOptions = {}): Promise<MergeCounts | null> {
   try {
-    const job = await planMerge(db, workspaceId, importId, options.chunkRows ?? CHUNK_ROWS);
+    const owner = await claimOwnerFor(db).ensure();
+    const job = await planMerge(db, workspaceId, importId, { chunkRows: options.chunkRows ?? CHUNK_ROWS, owner });
     if (!job) return null;
-    await mergeRanges(db, importId, job, options.connections ?? 1);
+    const finished = await mergeRanges(db, importId, job, { connections: options.connections ?? 1, deadline: options.deadline ?? Infinity });
+    if (!finished) {
+      await db.execute(sql`update contact_imports set owner = null where id = ${importId} and owner = ${owner} and status = 'processing'`);
+      return null;
+    }
     return await completeMerge(db, importId);
   } catch (error) {
     const [merged] = await queryRows<{ n: number }>(db, sql`select (created + updated + unchanged)::int as n from contact_imports where id = ${importId}`);
@@ -86,7 +97,7 @@ export async function runImport(db: Executor, workspaceId: string, importId: str
  * plans the ranges (once: a resumed merge keeps its plan and the ranges merged). `null` when the
  * job is not a stored file waiting for its merge.
  */
-async function planMerge(db: Executor, workspaceId: string, importId: string, chunkRows: number): Promise<MergeJob | null> {
+async function planMerge(db: Executor, workspaceId: string, importId: string, { chunkRows, owner }: { chunkRows: number; owner: number }): Promise<MergeJob | null> {
   return db.transaction(async (tx) => {
     const [job] = await queryRows<{ status: string; started_at: unknown; options: StoredOptions; list_id: string | null; file_name: string; rows_read: number }>(
       tx,
@@ -117,7 +128,7 @@ async function planMerge(db: Executor, workspaceId: string, importId: string, ch
     const [planned] = await queryRows<{ ranges: number }>(tx, sql`select count(*)::int as ranges from contact_import_chunks where import_id = ${importId}`);
     let ranges = planned?.ranges ?? 0;
     if (ranges === 0) ranges = await planRanges(tx, importId, staged.valid, chunkRows);
-    await tx.execute(sql`update contact_imports set list_id = ${listId}, invalid = ${staged.invalid}, updated_at = clock_timestamp() where id = ${importId}`);
+    await tx.execute(sql`update contact_imports set list_id = ${listId}, invalid = ${staged.invalid}, owner = ${owner}, updated_at = clock_timestamp() where id = ${importId}`);
     return { workspaceId, options: job.options, listId, fileName: job.file_name, large: staged.valid / ranges > LARGE_IMPORT_ROWS };
   });
 }
@@ -148,11 +159,19 @@ async function planRanges(tx: Executor, importId: string, valid: number, chunkRo
   return starts.length;
 }
 
-/** Runs `connections` mergers side by side, each taking the next range nobody holds until none is left; the first failure stops them all. */
-async function mergeRanges(db: Executor, importId: string, job: MergeJob, connections: number): Promise<void> {
+/**
+ * Runs `connections` mergers side by side, each taking the next range nobody holds until none is
+ * left (true) or the deadline passed (false); the first failure stops them all.
+ */
+async function mergeRanges(db: Executor, importId: string, job: MergeJob, { connections, deadline }: { connections: number; deadline: number }): Promise<boolean> {
   let failure: { error: unknown } | null = null;
+  let cut = false;
   const merger = async () => {
     while (!failure) {
+      if (Date.now() >= deadline) {
+        cut = true;
+        return;
+      }
       try {
         if (!(await mergeNextRange(db, importId, job))) return;
       } catch (error) {
@@ -162,6 +181,7 @@ async function mergeRanges(db: Executor, importId: string, job: MergeJob, connec
   };
   await Promise.all(Array.from({ length: Math.max(1, connections) }, merger));
   if (failure) throw (failure as { error: unknown }).error;
+  return !cut;
 }
 
 /** One range in one transaction, its counts added to the job's: `false` when no range is left to take. */

@@ -1,16 +1,15 @@
 // Import jobs: create, read (progress and report), list, resume, and the rejected rows as CSV.
 import { and, eq, sql } from "drizzle-orm";
-import { isEmbedded, type Executor } from "@/db";
+import type { Executor } from "@/db";
 import { cursorTimestamp, decodeCursor, encodeCursor, keysetCondition, newestFirst } from "@/db/cursor";
 import { queryRows } from "@/db/rows";
-import { contactImportRows, contactImports, contactLists } from "@/db/schema";
+import { contactImports, contactLists } from "@/db/schema";
 import { attributeTypesOf } from "@/lib/contacts/attributes";
 import { consentChangeOf } from "@/lib/contacts/service";
 import { recordAudit, type AuditActor } from "@/lib/audit/service";
 import { newId } from "@/lib/crypto/random";
 import { notFound, validationFailed, type FieldError } from "@/lib/http/errors";
 import type { Actor } from "@/lib/workspaces";
-import { MERGE_CONNECTIONS, runImport } from "./merge";
 import { csvLine } from "./rows";
 import type { ImportOptions, ImportView } from "./schemas";
 import type { StoredOptions } from "./store";
@@ -154,55 +153,6 @@ export async function listImports(db: Executor, workspaceId: string, options: { 
     data: page.map((row) => toImportView(row.job)),
     nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: last.position, id: last.job.id, direction: "older" }) : null,
   };
-}
-
-/**
- * The merge, then the cleanup of the staged rows it no longer needs (refused rows stay for the
- * rejected-rows download). Safe to call more than once: only a stored, unmerged job is merged.
- */
-export async function processImport(db: Executor, workspaceId: string, importId: string): Promise<void> {
-  const counts = await runImport(db, workspaceId, importId, { connections: isEmbedded() ? 1 : MERGE_CONNECTIONS });
-  if (counts) await db.execute(sql`delete from contact_import_rows where import_id = ${importId} and error is null`);
-}
-
-export const STALE_MERGE_MS = 30_000;
-export const STALE_UPLOAD_MS = 10 * 60_000;
-
-/**
- * Recovery after a crash or a restart, checked when a job is read: a stored file whose merge has
- * not moved for `staleMergeMs` (every range merged moves it), and whose row no merge is planning,
- * is merged again from the ranges not yet merged (each range is one transaction, so a crash left
- * none half-merged; a merger still running only shares the ranges left); an upload that stopped for
- * `staleUploadMs` gives the job back to `awaiting_file` so the file can be sent again.
- */
-export async function recoverImport(
-  db: Executor,
-  workspaceId: string,
-  id: string,
-  options: { staleMergeMs?: number; staleUploadMs?: number } = {},
-): Promise<"merge" | "reset" | null> {
-  const mergeMs = options.staleMergeMs ?? STALE_MERGE_MS;
-  const uploadMs = options.staleUploadMs ?? STALE_UPLOAD_MS;
-  const [row] = await queryRows<{ action: "merge" | "reset" }>(
-    db,
-    sql`update contact_imports set updated_at = now(),
-          status = case when started_at is null then 'awaiting_file' else status end,
-          rows_read = case when started_at is null then 0 else rows_read end
-        where id = (
-          -- A merge planning its ranges holds the job's row lock: skipped, so reading never waits for it.
-          select id from contact_imports
-          where id = ${id} and workspace_id = ${workspaceId} and status = 'processing'
-            and ((started_at is not null and updated_at < now() - make_interval(secs => ${mergeMs / 1000}))
-              or (started_at is null and updated_at < now() - make_interval(secs => ${uploadMs / 1000})))
-          for update skip locked)
-        returning case when started_at is null then 'reset' else 'merge' end as action`,
-  );
-  if (!row) return null;
-  if (row.action === "reset") {
-    await db.delete(contactImportRows).where(eq(contactImportRows.importId, id));
-    return "reset";
-  }
-  return "merge";
 }
 
 const REJECTED_BATCH = 5000;

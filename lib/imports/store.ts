@@ -8,6 +8,7 @@ import { ApiError, notFound, validationFailed } from "@/lib/http/errors";
 import { payloadTooLarge } from "@/lib/http/body";
 import { isStorableText } from "@/lib/http/storable-text";
 import { describeError } from "@/lib/logging";
+import { claimOwnerFor } from "@/lib/messaging/owner";
 import { csvRecords, MAX_RECORD_CHARS, RecordTooLong } from "./csv";
 import { defaultColumns, headerMismatches, parseConsentCell, rowMapper, tooLongRow } from "./rows";
 import { importOptionsSchema, MAX_IMPORT_FILE_BYTES, type ImportOptions } from "./schemas";
@@ -125,9 +126,10 @@ export async function storeImportFile(
   body: AsyncIterable<Uint8Array>,
   options: { limitBytes?: number } = {},
 ): Promise<{ rowsRead: number; stored: boolean }> {
+  const owner = await claimOwnerFor(db).ensure();
   const [claimed] = await db
     .update(contactImports)
-    .set({ status: "processing", updatedAt: new Date() })
+    .set({ status: "processing", owner, updatedAt: new Date() })
     .where(and(eq(contactImports.id, importId), eq(contactImports.workspaceId, workspaceId), eq(contactImports.status, "awaiting_file")))
     .returning({ options: contactImports.options });
   if (!claimed) {

@@ -12,7 +12,8 @@ import { flushTriggerRequests } from "@/lib/trigger/requests";
 import { createFileDatabase } from "./postgres-per-file";
 
 if (!process.env.DATABASE_URL) process.env.PGLITE_DIR = "memory://";
-process.env.DATABASE_POOL_MAX ??= "4";
+// Four for the tests, one more for the claim owner's lock (lib/messaging/owner.ts), which imports and dispatch passes reserve.
+process.env.DATABASE_POOL_MAX ??= "5";
 // Sessions and the encryption of stored WhatsApp credentials derive their keys from it.
 process.env.AUTH_SECRET ??= "test-only-secret-0123456789abcdef0123456789";
 

@@ -1,0 +1,2 @@
+ALTER TABLE "contact_imports" ADD COLUMN "owner" integer;--> statement-breakpoint
+CREATE INDEX "contact_imports_processing_idx" ON "contact_imports" USING btree ("updated_at") WHERE status = 'processing';
