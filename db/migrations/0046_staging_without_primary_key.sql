@@ -1,0 +1,2 @@
+ALTER TABLE "contact_import_rows" DROP CONSTRAINT "contact_import_rows_import_id_row_number_pk";--> statement-breakpoint
+CREATE INDEX "contact_import_rows_refused_idx" ON "contact_import_rows" USING btree ("import_id","row_number") WHERE error is not null;
