@@ -78,21 +78,20 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
   });
 
   return (record, rowNumber) => {
-    const refuse = (error: string): StagedRow => ({ rowNumber, phone: null, name: null, attributes: null, consent: null, error, raw: toStorableText(csvLine(record)) });
 
     // Checked before any rule quotes a cell in its reason: the reason and the row are stored as text.
     for (const { index, label } of mappedCells) {
       const cell = record[index];
-      if (cell !== undefined && !isStorableText(cell)) return refuse(`${label}: contains a NUL character (U+0000), which cannot be stored`);
+      if (cell !== undefined && !isStorableText(cell)) return refusedRow(record, rowNumber, `${label}: contains a NUL character (U+0000), which cannot be stored`);
     }
 
     const phone = parsePhone(record[mapping.phone] ?? "", { defaultCountry: mapping.defaultCountry });
-    if (!phone.ok) return refuse(`phone: ${phone.reason}`);
+    if (!phone.ok) return refusedRow(record, rowNumber, `phone: ${phone.reason}`);
 
     let name: string | null = null;
     if (mapping.name !== null) {
       name = (record[mapping.name] ?? "").trim() || null;
-      if (name !== null && name.length > MAX_CONTACT_NAME_LENGTH) return refuse(`name: longer than ${MAX_CONTACT_NAME_LENGTH} characters`);
+      if (name !== null && name.length > MAX_CONTACT_NAME_LENGTH) return refusedRow(record, rowNumber, `name: longer than ${MAX_CONTACT_NAME_LENGTH} characters`);
     }
 
     let attributes: StagedRow["attributes"] = null;
@@ -100,7 +99,7 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
       const cell = record[attribute.index] ?? "";
       if (cell.trim() === "") continue;
       const value = attribute.type === "date" ? cachedDate(cell) : parseAttributeText(attribute.type, cell);
-      if (!value.ok) return refuse(`${attribute.key}: ${value.reason}`);
+      if (!value.ok) return refusedRow(record, rowNumber, `${attribute.key}: ${value.reason}`);
       (attributes ??= {})[attribute.key] = value.value;
     }
 
@@ -110,7 +109,7 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
       const parsed = parseConsentCell(cell, mapping.consent.values);
       if (parsed === undefined) {
         const known = [...mapping.consent.values.keys()].slice(0, 8).join(", ");
-        return refuse(`${mapping.consent.label}: "${cell.trim().slice(0, 40)}" is not one of the mapped values (${known}); map it or leave the cell empty`);
+        return refusedRow(record, rowNumber, `${mapping.consent.label}: "${cell.trim().slice(0, 40)}" is not one of the mapped values (${known}); map it or leave the cell empty`);
       }
       consent = parsed;
     }
@@ -120,6 +119,11 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
 
 /** Cells a spreadsheet would run as a formula get a leading apostrophe; phone numbers and plain numbers keep their sign. */
 const FORMULA = /^(?:[=@\t\r]|[+-](?![\d\s().,-]*$))/;
+
+/** A refused row, kept as it was in the file (formula cells neutralised) for the rejected-rows download. */
+function refusedRow(record: string[], rowNumber: number, error: string): StagedRow {
+  return { rowNumber, phone: null, name: null, attributes: null, consent: null, error, raw: toStorableText(csvLine(record)) };
+}
 
 /** A row refused for its length: none of it was kept, so its rejected line holds only its number and reason. */
 export function tooLongRow(rowNumber: number, maxChars: number, unclosedQuote: boolean): StagedRow {

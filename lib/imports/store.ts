@@ -36,8 +36,18 @@ export const STORE_FAILED_REASON = "The file could not be stored on the server; 
 class StagingFailure extends Error {}
 
 function reportingFailures(sink: StagingSink): StagingSink {
-  const staging = <T>(step: () => Promise<T>) => step().catch((error: unknown) => Promise.reject(new StagingFailure("Staging the rows failed.", { cause: error })));
-  return { add: (row) => staging(() => sink.add(row)), finish: () => staging(() => sink.finish()), abort: () => sink.abort() };
+  const failed = (error: unknown) => Promise.reject(new StagingFailure("Staging the rows failed.", { cause: error }));
+  return {
+    add(row) {
+      try {
+        return sink.add(row)?.catch(failed);
+      } catch (error) {
+        return failed(error);
+      }
+    },
+    finish: () => sink.finish().catch(failed),
+    abort: () => sink.abort(),
+  };
 }
 
 /**
@@ -159,7 +169,8 @@ export async function storeImportFile(
         }
         rowNumber++;
         if (strictConsent && !(record instanceof RecordTooLong)) assertConsentCell(strictConsent, record, rowNumber);
-        await sink.add(record instanceof RecordTooLong ? tooLongRow(rowNumber, MAX_RECORD_CHARS, record.unclosedQuote) : map(record, rowNumber));
+        const sending = sink.add(record instanceof RecordTooLong ? tooLongRow(rowNumber, MAX_RECORD_CHARS, record.unclosedQuote) : map(record, rowNumber));
+        if (sending) await sending;
         rowsRead++;
         if (rowsRead % PROGRESS_EVERY_ROWS === 0) {
           await db.update(contactImports).set({ rowsRead, updatedAt: new Date() }).where(eq(contactImports.id, importId));
