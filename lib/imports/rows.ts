@@ -78,7 +78,6 @@ export function rowMapper(options: Pick<ImportOptions, "columns" | "defaultCount
   });
 
   return (record, rowNumber) => {
-
     // Checked before any rule quotes a cell in its reason: the reason and the row are stored as text.
     for (const { index, label } of mappedCells) {
       const cell = record[index];
