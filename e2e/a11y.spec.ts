@@ -22,9 +22,11 @@ test("the signed-out pages and the API reference have no serious or critical WCA
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   // Every endpoint is the same component over the registry's data (components/docs/objects-section.test.ts renders
   // them all): two groups hold each of its parts (parameters, JSON and CSV bodies, responses with fields or linking to
-  // an object). The whole page took axe a minute of a core, twice that beside the other tests.
+  // an object). The objects are one component too: the campaign's (nested field tables) stands for them; the
+  // campaign page's repeats it. The whole page took axe a minute of a core, twice that beside the other tests;
+  // these parts 32 s (46 s with every object, most of it color-contrast).
   await expect(page.locator("#tag-contacts").getByText("text/csv").first()).toBeVisible();
-  await audit(page, "docs-api", reports, { screenshot: false, exclude: 'section[id^="tag-"]:not(#tag-contacts):not(#tag-trigger)' });
+  await audit(page, "docs-api", reports, { screenshot: false, exclude: 'section[id^="tag-"]:not(#tag-contacts):not(#tag-trigger), #objects > section:not(#object-campaign)' });
   expectNoViolations(reports);
 });
 
