@@ -41,7 +41,8 @@ test("test a trigger campaign from the builder before deploying, then from the l
   await expect(dialog.getByRole("alert")).toContainText("no country code");
   await dialog.getByLabel("Country of numbers without a country code").selectOption("ES");
   await dialog.getByRole("button", { name: "Send again" }).click();
-  await expect(dialog.getByTestId("test-message").filter({ hasText: "+34612345679" })).toBeVisible();
+  // Shown once the server answers the send: under a loaded CI machine that took longer than the default 10 s.
+  await expect(dialog.getByTestId("test-message").filter({ hasText: "+34612345679" })).toBeVisible({ timeout: 30_000 });
 
   // Tests show in the logs, marked, and never in the campaign's counts.
   await page.goto(`/campaigns/${campaignId}/logs`);
