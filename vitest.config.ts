@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -14,10 +13,6 @@ export default defineConfig({
     // Test files share a worker's module graph: each file still starts on an empty database (setup.ts),
     // and the suite runs in half the CPU time of re-importing Next, drizzle and zod for every file.
     isolate: false,
-    // Tests wait on real time (leases, pacing, fake servers) about as much as they compute: on two cores
-    // two workers a suite (the default is one) cut the suites run side by side from 259 to 187 s
-    // (embedded) and from 293 to 215 s (Postgres).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
