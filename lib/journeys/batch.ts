@@ -9,8 +9,8 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/db";
 import { queryRows } from "@/db/rows";
 import type { OptOutMethod } from "@/db/schema";
+import { messageSkips } from "@/lib/campaigns/frequency-cap";
 import { stepById, type Journey, type SendStep } from "@/lib/campaigns/journey";
-import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
 import { newId } from "@/lib/crypto/random";
 import { composeFor } from "@/lib/outbox/compose";
 import { enqueueMessages, type QueuedMessage } from "@/lib/outbox/enqueue";
@@ -92,10 +92,8 @@ async function sendGroup(tx: Executor, journey: Journey, step: SendStep, runs: C
       leftover.push(run);
       continue;
     }
-    const skip =
-      loaded.campaign.respect_opt_out && run.contact.opted_out_at
-        ? { errorCode: OPTED_OUT_CODE, errorReason: optOutReason({ optedOutAt: run.contact.opted_out_at, method: run.contact.opt_out_method, detail: run.contact.opt_out_detail }) }
-        : null;
+    // The batch takes no capped campaign: only the opt-out can skip here.
+    const skip = messageSkips([run.phone_number], { stored: new Map([[run.phone_number, run.contact]]), respectOptOut: loaded.campaign.respect_opt_out })[0]!;
     const messageId = newId("msg");
     messages.push({ id: messageId, draft: composed.draft, skip, journeyRunId: run.id, journeyStepId: step.id });
     if (!contacts.has(run.phone_number)) contacts.set(run.phone_number, { id: newId("ctc"), phone: run.phone_number, name: null, attributes: {} });

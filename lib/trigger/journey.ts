@@ -9,7 +9,7 @@ import { ApiError, validationFailed } from "@/lib/http/errors";
 import { enterRuns } from "@/lib/journeys/enter";
 import { loadJourneyVersion } from "@/lib/journeys/versions";
 import { contactUpserts } from "@/lib/outbox/enqueue";
-import { messageSkips } from "./skips";
+import { messageSkips } from "@/lib/campaigns/frequency-cap";
 import { compiledCampaignConfig } from "./campaign-config";
 import type { TriggerContextRow } from "./context";
 import { claimKeySql, type IdempotencyKey } from "./idempotency";

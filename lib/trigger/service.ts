@@ -38,7 +38,7 @@ import { formatPath } from "@/lib/http/problem";
 import { composeFor, type CampaignSending, type MessageTemplatePayload } from "@/lib/outbox/compose";
 import { contactUpserts, enqueueMessagesWith } from "@/lib/outbox/enqueue";
 import { updateRuleOf } from "@/lib/campaigns/schemas";
-import { lockAndCountCapped } from "@/lib/campaigns/frequency-cap";
+import { lockAndCountCapped, messageSkips } from "@/lib/campaigns/frequency-cap";
 import { frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import { assertJsonContentType } from "@/lib/http/body";
 import { contactEventCtes, EXITED_IDS_SQL } from "@/lib/journeys/contact-events";
@@ -47,7 +47,6 @@ import { loadTriggerContext, type TriggerContextRow } from "./context";
 import { enterJourneyFromTrigger, runLocation } from "./journey";
 import { readTriggerBody, triggerBodyFromBytes, type TriggerBody } from "./body";
 import { compiledCampaignConfig } from "./campaign-config";
-import { messageSkips } from "./skips";
 import {
   claimKeySql,
   findStoredResponse,

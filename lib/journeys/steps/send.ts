@@ -4,9 +4,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows } from "@/db/rows";
 import type { SendStep } from "@/lib/campaigns/journey";
-import { lockAndCountCapped } from "@/lib/campaigns/frequency-cap";
-import { FREQUENCY_CAP_CODE, frequencyCapReason, frequencyCapSchema } from "@/lib/campaigns/send-policy";
-import { OPTED_OUT_CODE, optOutReason } from "@/lib/contacts/opt-out";
+import { lockAndCountCapped, messageSkips, type MessageSkip } from "@/lib/campaigns/frequency-cap";
+import { frequencyCapSchema } from "@/lib/campaigns/send-policy";
 import type { OptOutMethod } from "@/db/schema";
 import { newId } from "@/lib/crypto/random";
 import { composeFor } from "@/lib/outbox/compose";
@@ -107,18 +106,16 @@ export async function runSendStep(context: StepContext, step: SendStep): Promise
 async function sendSkip(
   context: StepContext,
   { campaign, contact }: { campaign: NonNullable<SendContextRow["campaign"]>; contact: NonNullable<SendContextRow["contact"]> },
-): Promise<{ errorCode: string; errorReason: string } | null> {
+): Promise<MessageSkip | null> {
   const { run } = context;
-  if (campaign.respect_opt_out && contact.opted_out_at) {
-    return { errorCode: OPTED_OUT_CODE, errorReason: optOutReason({ optedOutAt: contact.opted_out_at, method: contact.opt_out_method, detail: contact.opt_out_detail }) };
-  }
-  const cap = campaign.frequency_cap ? frequencyCapSchema.safeParse(campaign.frequency_cap) : null;
-  if (!cap?.success) return null;
-  const counted = await lockAndCountCapped(context.tx, { workspaceId: run.workspace_id, campaignId: run.campaign_id, cap: cap.data, phones: [run.phone_number] });
-  return (counted.get(run.phone_number) ?? 0) >= cap.data.limit ? { errorCode: FREQUENCY_CAP_CODE, errorReason: frequencyCapReason(cap.data) } : null;
+  const parsed = campaign.frequency_cap ? frequencyCapSchema.safeParse(campaign.frequency_cap) : null;
+  const cap = parsed?.success ? parsed.data : null;
+  const phones = [run.phone_number];
+  const counted = cap ? await lockAndCountCapped(context.tx, { workspaceId: run.workspace_id, campaignId: run.campaign_id, cap, phones }) : undefined;
+  return messageSkips(phones, { stored: new Map([[run.phone_number, contact]]), respectOptOut: campaign.respect_opt_out, cap, counted })[0]!;
 }
 
-function sentResult(step: SendStep, messageId: string, skip: { errorCode: string; errorReason: string } | null): StepResult {
+function sentResult(step: SendStep, messageId: string, skip: MessageSkip | null): StepResult {
   return {
     kind: "next",
     history: { stepId: step.id, outcome: skip ? "skipped" : "sent", messageId, detail: skip ? `${skip.errorCode}: ${skip.errorReason}` : null },
