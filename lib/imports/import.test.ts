@@ -356,8 +356,12 @@ describe("CSV import", () => {
       const db = await getDb();
       const job = await createImport(db, workspaceId, importOptionsSchema.parse({ fileName: "cut.csv", columns: CRM_COLUMNS }), actor);
       await db.execute(sql`update contact_imports set status = 'processing', rows_read = 10, owner = ${GONE} where id = ${job.id}`);
+      // A row of the file it lost: deleted in the statement that gives the job back.
+      await db.execute(sql`insert into contact_import_rows (import_id, row_number, phone) values (${job.id}, 2, '+447911234803')`);
       expect(await recoverImport(db, workspaceId, job.id)).toBe("reset");
       expect(await getImport(db, workspaceId, job.id)).toMatchObject({ status: "awaiting_file", rowsRead: 0 });
+      const [left] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from contact_import_rows where import_id = ${job.id}`);
+      expect(left!.n).toBe(0);
     });
 
     it.skipIf(isEmbedded())("leaves a job whose owner is alive in another process until it stalls", async () => {

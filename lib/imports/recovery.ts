@@ -49,9 +49,11 @@ function leftBehind(current: number, options: StaleAfter): SQL {
  */
 export async function recoverImport(db: Executor, workspaceId: string, id: string, options: StaleAfter = {}): Promise<"merge" | "reset" | null> {
   const current = await claimOwnerFor(db).ensure();
+  // One statement: an upload given back never keeps the staged rows of the file it lost.
   const [row] = await queryRows<{ action: "merge" | "reset" }>(
     db,
-    sql`update contact_imports set updated_at = now(),
+    sql`with taken as (
+        update contact_imports set updated_at = now(),
           status = case when started_at is null then 'awaiting_file' else status end,
           rows_read = case when started_at is null then 0 else rows_read end,
           owner = case when started_at is null then null else ${current}::int end
@@ -60,14 +62,14 @@ export async function recoverImport(db: Executor, workspaceId: string, id: strin
           select j.id from contact_imports j
           where j.id = ${id} and j.workspace_id = ${workspaceId} and ${leftBehind(current, options)}
           for update skip locked)
-        returning case when started_at is null then 'reset' else 'merge' end as action`,
+        returning case when started_at is null then 'reset' else 'merge' end as action
+      ),
+      dropped as (
+        delete from contact_import_rows where import_id = ${id} and exists (select 1 from taken where action = 'reset')
+      )
+      select action from taken`,
   );
-  if (!row) return null;
-  if (row.action === "reset") {
-    await db.execute(sql`delete from contact_import_rows where import_id = ${id}`);
-    return "reset";
-  }
-  return "merge";
+  return row?.action ?? null;
 }
 
 export interface RecoveryPass {
