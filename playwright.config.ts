@@ -42,6 +42,9 @@ export default defineConfig({
     // 120 s: one such wait in CI (a fill on a settings form, passed on the retry) cost two minutes.
     actionTimeout: 20_000,
     screenshot: "only-on-failure",
+    // As someone who asked for less motion (app/globals.css): a spinner left turning while a test waits
+    // kept the browser compositing 60 frames a second, a tenth of a core for each one on screen.
+    reducedMotion: "reduce",
     permissions: ["clipboard-read", "clipboard-write"],
   },
   projects: [
