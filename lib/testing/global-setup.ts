@@ -31,10 +31,15 @@ export async function setup() {
   Object.assign(process.env, postgresTemplateEnvironment(url.toString()));
   console.log(`Integration tests: Postgres, a fresh copy of the migrated database ${name} per test file`);
   cleanup = async () => {
-    // Copies a crashed worker could not drop, then the template.
-    const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${name}_f%`}`;
-    for (const { datname } of leftovers) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    // Copies a worker left (the one it made ahead for a next file, a crashed worker's), then the template;
+    // then again: a copy still being made when its worker exited ends before the template can be dropped.
+    const dropCopies = async () => {
+      const leftovers = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${name}_f%`}`;
+      for (const { datname } of leftovers) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    };
+    await dropCopies();
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await dropCopies();
     await admin.end();
   };
 }
