@@ -292,8 +292,11 @@ describe("an in-flight mark that comes back late", () => {
     const mine = sends.filter((s) => ids.includes(s.id)).sort((a, b) => a.at - b.at);
     expect(mine).toHaveLength(8);
     // Slots at 20/s are 52 ms apart; a request may leave up to 60 ms after its own (MAX_DEPARTURE_LATENESS_MS).
-    const gaps = mine.slice(1).map((send, i) => send.at - mine[i]!.at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(30);
+    // Sent together, the eight would leave within a few milliseconds of each other. The median gap, not the
+    // smallest: on a loaded machine one request can be held up by a stalled event loop until just before the next.
+    const gaps = mine.slice(1).map((send, i) => send.at - mine[i]!.at).sort((a, b) => a - b);
+    expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(30);
+    expect(mine.at(-1)!.at - mine[0]!.at).toBeGreaterThanOrEqual(5 * 52);
   });
 });
 
