@@ -113,7 +113,9 @@ test("the one-time key reveal asks before closing an uncopied key; focus returns
   // The create dialog's closing layer may still take an Escape pressed while it fades out.
   await expect(page.getByRole("dialog", { name: "Create API key" })).toHaveCount(0);
 
-  // Escape before copying asks; going back keeps the key on screen.
+  // Escape before copying asks; going back keeps the key on screen. The key goes to the dialog once it
+  // holds the focus (a failed run pressed it while the focus was still on its way from the closed one).
+  await expect.poll(() => reveal.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
   await page.keyboard.press("Escape");
   const ask = page.getByRole("alertdialog", { name: "Have you saved this key?" });
   await expect(ask).toBeVisible();
