@@ -3,6 +3,7 @@
 import { BellRing, Building2, FileText, Inbox, KeyRound, LayoutTemplate, Megaphone, MessageCircle, MessageSquareText, Reply, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useState, type ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 import { UnreadBadge, useUnreadConversations } from "./inbox-badge";
 
@@ -40,7 +41,7 @@ export function Nav({ onNavigate, manages = true }: { onNavigate?: () => void; m
           {section.items.filter((item) => manages || !("manage" in item)).map(({ href, label, icon: Icon }) => {
             const active = pathname === href || pathname.startsWith(`${href}/`);
             return (
-              <Link
+              <IntentPrefetchLink
                 key={href}
                 href={href}
                 onClick={onNavigate}
@@ -53,11 +54,22 @@ export function Nav({ onNavigate, manages = true }: { onNavigate?: () => void; m
                 <Icon className={cn("size-4 text-muted-foreground", active && "text-primary")} aria-hidden />
                 {label}
                 {href === "/inbox" && <UnreadBadge count={unread} />}
-              </Link>
+              </IntentPrefetchLink>
             );
           })}
         </div>
       ))}
     </nav>
   );
+}
+
+/**
+ * Prefetched once the pointer or the focus reaches it, not when it scrolls into view: every page
+ * shows all of these links, and prefetching them all on each page view asked the server to render a
+ * dozen pages per view (each a function invocation on Vercel), and the browser to read them.
+ */
+function IntentPrefetchLink(props: ComponentProps<typeof Link>) {
+  const [intent, setIntent] = useState(false);
+  const show = () => setIntent(true);
+  return <Link {...props} prefetch={intent ? null : false} onMouseEnter={show} onFocus={show} onTouchStart={show} />;
 }
