@@ -32,6 +32,27 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, while o
   - Staging without the foreign key to its job (migration 0039; a trigger deletes a job's rows with it): \`COPY\` of the
     1,000,000 staged rows 8.0 s → **3.4 s**. Unlogged as well: 2.6 s; also without the primary key: 1.4 s (2.1 s logged). Kept
     logged (a stored file survives a crash of the database) and with its key (the rejected-rows download reads by it).
+  - Staging without its primary key (migration 0046, 2026-11-28, on the Intel Xeon), which the line above kept: only the refused
+    rows are indexed, by number, for the rejected-rows download; everything else reads the staged rows by scans. \`COPY\` of the
+    1,000,000 staged rows in \`psql\`, three runs of each interleaved: 3.9, 4.6, 3.6 s → **2.5, 3.1, 2.2 s**. Through this bench,
+    one run each (not the figures in the table above): \`COPY\` alone 4.24 → 2.77 s, first import 54.2 → 48.0 s, the same file again
+    15.6 → 17.0 s (its upload is bound by the server's parsing: 8.9 → 9.0 s); a second run of the new code, on a machine then
+    40 % slower at everything (\`COPY\` alone 4.11 s), took 76.4 s and 19.5 s. Less work for Postgres; no end-to-end gain shown
+    through the machine's noise.
+  - Storing without a promise per row (2026-11-28, the same Intel Xeon, after the step above): the staging sink's \`add\` returns
+    a promise only when its buffer is sent, the failure wrapper no longer chains two promises a row, a refused row is no longer
+    a closure made for every row. Storing the file in-process (tsx, no HTTP): 9.1–9.5 s → **6.3–6.6 s** of the server's CPU.
+    Through this bench (\`next start\`, production build), the upload part (upload + parse + \`COPY\`) and end to end:
+
+    | run | first import: upload part, end to end | same file again: upload part, end to end |
+    |---|---|---|
+    | before (staging with its primary key) | 9.77 s, 54.2 s | 8.89 s, 15.6 s |
+    | before (without the primary key) | 8.49 s, 48.0 s | 9.02 s, 17.0 s |
+    | after, run 1 | **5.48 s**, 45.5 s | **6.12 s**, 12.7 s |
+    | after, run 2 | **5.22 s**, 42.0 s | **6.68 s**, 12.3 s |
+
+    The targets (20 s, and 10 s for the same file again) are still missed on this machine; the merge (36.8–40.0 s of a first
+    import here) is where the rest of the time goes, as described below.
   - Contact ids in phone order (a random prefix per merge and a counter) instead of random ones, the rows inserted in phone order:
     200,000 new contacts with the primary key and the (workspace, created) index 5.1 s → **2.2 s**.
   - Deduplicating the staged rows sorted byte-wise (\`collate "C"\`; E.164 needs no locale rules): 4.7 s → **3.1 s**.
@@ -90,7 +111,20 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, while o
 - What is left for the 20 s target (not done): the contacts insert itself (heap, four indexes and the folded column: 100,000
   contacts 2.5 s, 1.8 s without the folded column and its GIN index, 1.3 s without the \`(workspace, created)\` index as well,
   in \`psql\` on this machine), the membership insert, and two cores shared by the server, the client and both merging
-  connections.`;
+  connections.
+- Where a first import's time goes on the Intel Xeon of 2026-11-29 (its first run of this bench: 31.8 s end to end, merge
+  27.9 s, the same file again 7.85 s; a second run with statements logged: 30.2 s and 8.45 s). The merge ran two ranges
+  at a time, twice: each range's statement inserting about 235,000 contacts and their memberships took 11.3–12.6 s, the
+  statements before it 0.6–0.7 s. The same statement in \`psql\` (235,000 generated rows, each case rolled back): contacts alone
+  4.27 s (18 µs a row), with their memberships 6.56 s (28 µs); without the folded column's GIN index 4.26 s, without it
+  and the \`(workspace, created)\` index 3.46 s; the memberships without the key to their contact 5.77 s. The folded column
+  itself costs 4.4 µs a row (its regular expression 2.6 µs of it; the same check written without a lookahead is slower,
+  4.1 µs). **Two connections at once do not double it**: two such statements side by side took 9.3–9.9 s each, 1.3× the
+  rows a second of one (a busy loop in two Node processes scales 2× on this machine); their wait events were the CPU 80 %,
+  \`WALWrite\` 16 % (Postgres's default \`wal_buffers\` of 4 MB: at 64 MB 7.2–8.2 s, a server setting the project leaves
+  to its operator). So the merge is bound by Postgres's CPU per row, and 20 s for 940,000 new contacts would need about half
+  the work per row: the folded column and the GIN index are what segments need, the memberships what lists need.
+`;
 
 /** The database part alone: the staged rows of the file, COPY'd from a prepared file, timed. */
 async function timeCopyAlone(url: string): Promise<{ seconds: number; rows: number }> {
