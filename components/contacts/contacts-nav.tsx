@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { IntentPrefetchLink } from "@/components/ui/intent-prefetch-link";
 import { cn } from "@/lib/utils";
 
 const tabs = [
@@ -19,7 +19,7 @@ export function ContactsNav() {
       {tabs.map((tab) => {
         const active = tab.exact ? pathname === tab.href : pathname === tab.href || pathname.startsWith(`${tab.href}/`);
         return (
-          <Link
+          <IntentPrefetchLink
             key={tab.href}
             href={tab.href}
             aria-current={active ? "page" : undefined}
@@ -29,7 +29,7 @@ export function ContactsNav() {
             )}
           >
             {tab.label}
-          </Link>
+          </IntentPrefetchLink>
         );
       })}
     </nav>

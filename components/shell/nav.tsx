@@ -1,9 +1,8 @@
 "use client";
 
 import { BellRing, Building2, FileText, Inbox, KeyRound, LayoutTemplate, Megaphone, MessageCircle, MessageSquareText, Reply, ScrollText, UserCog, Users, UsersRound, Webhook } from "lucide-react";
-import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState, type ComponentProps } from "react";
+import { IntentPrefetchLink } from "@/components/ui/intent-prefetch-link";
 import { cn } from "@/lib/utils";
 import { UnreadBadge, useUnreadConversations } from "./inbox-badge";
 
@@ -61,15 +60,4 @@ export function Nav({ onNavigate, manages = true }: { onNavigate?: () => void; m
       ))}
     </nav>
   );
-}
-
-/**
- * Prefetched once the pointer or the focus reaches it, not when it scrolls into view: every page
- * shows all of these links, and prefetching them all on each page view asked the server to render a
- * dozen pages per view (each a function invocation on Vercel), and the browser to read them.
- */
-function IntentPrefetchLink(props: ComponentProps<typeof Link>) {
-  const [intent, setIntent] = useState(false);
-  const show = () => setIntent(true);
-  return <Link {...props} prefetch={intent ? null : false} onMouseEnter={show} onFocus={show} onTouchStart={show} />;
 }
