@@ -55,9 +55,9 @@ export function LogsFilters({
         <div className="grid min-w-36 gap-1.5">
           <label htmlFor={`${idPrefix}-direction`} className="text-xs font-medium text-muted-foreground">Direction</label>
           <select id={`${idPrefix}-direction`} name="direction" defaultValue={values.direction ?? ""} className={selectClass}>
-            <option value="">Sent and received</option>
-            <option value="outbound">Sent</option>
-            <option value="inbound">Received (replies)</option>
+            <option value="">Outgoing and incoming</option>
+            <option value="outbound">Outgoing</option>
+            <option value="inbound">Incoming (replies)</option>
           </select>
         </div>
       )}

@@ -25,19 +25,22 @@ export function InboundKindBadge({ kind }: { kind: PublicInboundMessage["kind"] 
   return <Badge variant="outline">{INBOUND_KIND_LABELS[kind]}</Badge>;
 }
 
-/** `↗ Sent` or `↙ Received`: which way a message went. */
+/**
+ * `↗ Outgoing` or `↙ Incoming`: which way a message went. Not "Sent": a skipped, failed or queued
+ * message was not, and its status says so beside it.
+ */
 export function DirectionLabel({ direction }: { direction: "outbound" | "inbound" }) {
   return (
     <span className="inline-flex items-center gap-1 text-sm">
       {direction === "inbound" ? (
         <>
           <ArrowDownLeft className="size-4 text-sky-700" aria-hidden />
-          Received
+          Incoming
         </>
       ) : (
         <>
           <ArrowUpRight className="size-4 text-muted-foreground" aria-hidden />
-          Sent
+          Outgoing
         </>
       )}
     </span>
