@@ -109,6 +109,27 @@ describe("the OpenAPI document", () => {
     expect(document.paths["/api/v1/campaigns/{id}/logs.csv"]?.get?.responses).toMatchObject({ "200": { content: { "text/csv": {} } } });
   });
 
+  it("publishes every JSON request body as a named schema, each name once, strict where the endpoint is", () => {
+    const refs = ENDPOINTS.filter((endpoint) => endpoint.body).map((endpoint) => {
+      const operation = document.paths[endpoint.path]![endpoint.method.toLowerCase()] as { requestBody: { content: Record<string, { schema: { $ref?: string } }> } };
+      const ref = operation.requestBody.content["application/json"]!.schema.$ref ?? "";
+      expect(ref, endpoint.operationId).toMatch(/^#\/components\/schemas\/\w+$/);
+      const name = ref.replace("#/components/schemas/", "");
+      expect(document.components.schemas[name], name).toBeDefined();
+      const schema = document.components.schemas[name] as { type?: string; additionalProperties?: unknown };
+      if (endpoint.body!.strict && schema.type === "object") expect(schema.additionalProperties, name).toBe(false);
+      return name;
+    });
+    expect(refs).toContain("CreateListRequest");
+    // A name stands for one schema: two endpoints share a name only when they share the body.
+    const schemaOf = new Map<string, unknown>();
+    ENDPOINTS.filter((endpoint) => endpoint.body).forEach((endpoint, i) => {
+      const known = schemaOf.get(refs[i]!);
+      if (known) expect(known, refs[i]).toBe(endpoint.body!.schema);
+      schemaOf.set(refs[i]!, endpoint.body!.schema);
+    });
+  });
+
   it("marks strict request bodies with additionalProperties: false at every depth", () => {
     const update = document.components.schemas.UpdateCampaignRequest as { additionalProperties: unknown; properties: Record<string, { additionalProperties?: unknown }> };
     expect(update.additionalProperties).toBe(false);

@@ -102,9 +102,27 @@ function hoistDefinitions(json: JsonSchema, strict: boolean): JsonSchema {
   return rewrite(json);
 }
 
+/**
+ * Every JSON request body is a named schema, so that a generated client has a type to import for it
+ * (`CreateListRequest`), as it has for each object: the ones above under their own names, any other
+ * under its first operation's id (`createList` → `CreateListRequest`).
+ */
+const REQUEST_BODY_NAMES: Map<z.ZodType, string> = (() => {
+  const names = new Map<z.ZodType, string>(NAMED_SCHEMAS.map(([name, schema]) => [schema, name]));
+  const taken = new Set(names.values());
+  for (const endpoint of ENDPOINTS) {
+    if (!endpoint.body || names.has(endpoint.body.schema)) continue;
+    const name = `${endpoint.operationId[0]!.toUpperCase()}${endpoint.operationId.slice(1)}Request`;
+    if (taken.has(name)) throw new Error(`Two request bodies would be published as ${name}: name one in NAMED_SCHEMAS.`);
+    names.set(endpoint.body.schema, name);
+    taken.add(name);
+  }
+  return names;
+})();
+
 function schemaRef(schema: z.ZodType, strict = false): JsonSchema {
-  const named = NAMED_SCHEMAS.find(([, candidate]) => candidate === schema);
-  return named ? { $ref: `#/components/schemas/${named[0]}` } : toJsonSchema(schema, { strict });
+  const name = REQUEST_BODY_NAMES.get(schema);
+  return name ? { $ref: `#/components/schemas/${name}` } : toJsonSchema(schema, { strict });
 }
 
 function parameter(where: "path" | "query" | "header", p: Parameter): JsonSchema {
@@ -258,7 +276,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
     paths[endpoint.path]![endpoint.method.toLowerCase()] = operation(endpoint);
   }
   const strictRequests = new Set(ENDPOINTS.filter((e) => e.body?.strict).map((e) => e.body!.schema));
-  const named = Object.fromEntries(NAMED_SCHEMAS.map(([name, schema]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })]));
+  const named = Object.fromEntries([...REQUEST_BODY_NAMES].map(([schema, name]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })]));
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
