@@ -7,7 +7,8 @@
 //   without: full sizes, figures into bench/RESULTS.md, BENCH_LIMIT_S (1800) a bench.
 // After each bench, whatever it left is cleaned up and reported (and fails the run): a process it
 // started still running (found by a marker in its environment; SIGTERM, then SIGKILL), a server still
-// listening on its port, a `sendstream_bench_*` database it created and did not drop (dropped here),
+// listening on its port, a `sendstream_bench_*` database it created and did not drop (dropped here; it
+// knows its own by the run marker in the database's comment, trigger-support's `markBenchDatabase`),
 // a change in the working tree. A bench over its limit is stopped the same way (its process group:
 // SIGTERM, 10 s, SIGKILL). Prints a table at the end; exits 1 if any bench failed, ran over or left
 // something behind.
@@ -20,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
+import { benchDatabaseComment } from "./trigger-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -137,11 +139,13 @@ function listening(port: number): boolean {
   return false;
 }
 
-async function benchDatabases(): Promise<Set<string> | null> {
+/** The `sendstream_bench_*` databases, each with its comment (the run marker of the bench that made it). */
+async function benchDatabases(): Promise<Map<string, string | null> | null> {
   const sql = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   try {
-    const rows = await sql<{ datname: string }[]>`select datname from pg_database where datname like 'sendstream\\_bench\\_%'`;
-    return new Set(rows.map((row) => row.datname));
+    const rows = await sql<{ datname: string; comment: string | null }[]>`
+      select datname, shobj_description(oid, 'pg_database') as comment from pg_database where datname like 'sendstream\\_bench\\_%'`;
+    return new Map(rows.map((row) => [row.datname, row.comment]));
   } catch (error) {
     console.error("Could not list the databases:", error);
     return null;
@@ -230,8 +234,13 @@ async function run(bench: Bench, port: number): Promise<Outcome> {
   if (listening(port)) leftovers.push(`port ${port} still listening`);
   const databasesAfter = await benchDatabases();
   if (databasesBefore && databasesAfter) {
-    for (const name of databasesAfter) {
+    for (const [name, comment] of databasesAfter) {
       if (databasesBefore.has(name)) continue;
+      // Made meanwhile by something else (another run's bench): reported, left alone.
+      if (comment !== benchDatabaseComment(marker)) {
+        leftovers.push(`database ${name} (appeared during the bench, not marked as its own: left alone)`);
+        continue;
+      }
       try {
         await dropDatabase(name);
         leftovers.push(`database ${name} (dropped)`);

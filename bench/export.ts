@@ -17,7 +17,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { ownProcess, rssOfTree, signalTree, stopProcess } from "./processes";
-import { buildInto, dropBenchDatabase, writeResultsSection } from "./trigger-support";
+import { buildInto, dropBenchDatabase, markBenchDatabase, writeResultsSection } from "./trigger-support";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = process.env.BENCH_DB_NAME ?? "sendstream_bench_export";
@@ -42,7 +42,10 @@ const dbUrl = (() => {
 async function prepareDatabase(): Promise<{ workspaceId: string; campaignId: string; userId: string }> {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const [exists] = await admin`select 1 from pg_database where datname = ${DB_NAME}`;
-  if (!exists) await admin.unsafe(`create database "${DB_NAME}"`);
+  if (!exists) {
+    await admin.unsafe(`create database "${DB_NAME}"`);
+    await markBenchDatabase(admin, DB_NAME);
+  }
   await admin.end();
 
   process.env.DATABASE_URL = dbUrl;

@@ -35,12 +35,24 @@ async function onAdminDatabase<T>(name: string, work: (sql: postgres.Sql) => Pro
   }
 }
 
+/**
+ * The comment a bench puts on each database it creates: `npm run bench:all` drops, after a bench, only
+ * the databases that carry that bench's run marker, never another run's made meanwhile.
+ */
+export const benchDatabaseComment = (run = process.env.BENCH_ALL_RUN ?? "standalone") => `sendstream bench ${run}`;
+
+/** Marks a database this bench created (see `benchDatabaseComment`). */
+export async function markBenchDatabase(sql: postgres.Sql, name: string): Promise<void> {
+  await sql.unsafe(`comment on database "${name}" is '${benchDatabaseComment().replaceAll("'", "''")}'`);
+}
+
 /** Drops and recreates the database, then applies the migrations. */
 export async function freshDatabase(name: string): Promise<string> {
   const url = benchDatabaseUrl(name);
   await onAdminDatabase(name, async (sql) => {
     await sql.unsafe(`drop database if exists "${name}" with (force)`);
     await sql.unsafe(`create database "${name}"`);
+    await markBenchDatabase(sql, name);
   });
   createdDatabases.add(name);
   const migrated = spawnSync("npx", ["tsx", "db/cli.ts", "migrate"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: url }, stdio: "inherit" });
