@@ -19,8 +19,9 @@ export function VerifyEmailBanner({ email }: { email: string }) {
   return (
     <section aria-label="Confirm your email" className="mb-6 flex flex-wrap items-center gap-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950">
       <MailWarning className="size-4 shrink-0" aria-hidden />
-      <p className="flex-1">
-        Your email address <strong className="font-medium break-all">{email}</strong> is not confirmed yet: open the link from our mail, or ask for a new one.
+      {/* At least 16rem of text before the button wraps under it: beside it on a phone, the address broke every few letters. */}
+      <p className="grow basis-64">
+        Your email address <strong className="font-medium [overflow-wrap:anywhere]">{email}</strong> is not confirmed yet: open the link from our mail, or ask for a new one.
         {state.message && (
           <span role="status" className="ml-1">
             {state.message}
