@@ -103,11 +103,11 @@ function hoistDefinitions(json: JsonSchema, strict: boolean): JsonSchema {
 }
 
 /**
- * Every JSON request body is a named schema, so that a generated client has a type to import for it
- * (`CreateListRequest`), as it has for each object: the ones above under their own names, any other
- * under its first operation's id (`createList` → `CreateListRequest`).
+ * The name under `components.schemas` of each published schema: the objects and bodies above under
+ * their own names, and every other JSON request body under its first operation's id (`createList` →
+ * `CreateListRequest`), so that a generated client has a type to import for each body, as for each object.
  */
-const REQUEST_BODY_NAMES: Map<z.ZodType, string> = (() => {
+const SCHEMA_NAMES: Map<z.ZodType, string> = (() => {
   const names = new Map<z.ZodType, string>(NAMED_SCHEMAS.map(([name, schema]) => [schema, name]));
   const taken = new Set(names.values());
   for (const endpoint of ENDPOINTS) {
@@ -121,7 +121,7 @@ const REQUEST_BODY_NAMES: Map<z.ZodType, string> = (() => {
 })();
 
 function schemaRef(schema: z.ZodType, strict = false): JsonSchema {
-  const name = REQUEST_BODY_NAMES.get(schema);
+  const name = SCHEMA_NAMES.get(schema);
   return name ? { $ref: `#/components/schemas/${name}` } : toJsonSchema(schema, { strict });
 }
 
@@ -276,7 +276,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
     paths[endpoint.path]![endpoint.method.toLowerCase()] = operation(endpoint);
   }
   const strictRequests = new Set(ENDPOINTS.filter((e) => e.body?.strict).map((e) => e.body!.schema));
-  const named = Object.fromEntries([...REQUEST_BODY_NAMES].map(([schema, name]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })]));
+  const named = Object.fromEntries([...SCHEMA_NAMES].map(([schema, name]) => [name, toJsonSchema(schema, { strict: strictRequests.has(schema) })]));
   return {
     openapi: "3.1.0",
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
