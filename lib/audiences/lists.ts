@@ -9,7 +9,7 @@ import { contactListMembers, contactLists, contacts } from "@/db/schema";
 import { contactPhoneSchema } from "@/lib/contacts/schemas";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
-import { hasErrorCode } from "@/lib/http/problem";
+import { hasErrorCode, isUniqueViolation } from "@/lib/http/problem";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "@/lib/http/storable-text";
 
 export const MAX_MEMBERSHIP_BATCH = 1000;
@@ -56,11 +56,6 @@ type ListRow = typeof contactLists.$inferSelect;
 const LIST_ID = /^lst_[A-Za-z0-9]{1,64}$/;
 const missing = () => notFound("No list with this id exists in your workspace.");
 const nameTaken = (name: string) => conflict(`A list named "${name}" already exists in your workspace.`, "list_name_taken");
-
-/** A unique-index violation (`23505`). */
-export function isUniqueViolation(error: unknown): boolean {
-  return hasErrorCode(error, (code) => code === "23505");
-}
 
 const memberCount = (listId: typeof contactLists.id) =>
   sql<number>`(select count(*)::int from ${contactListMembers} where ${contactListMembers.listId} = ${listId})`.mapWith(Number);

@@ -9,6 +9,7 @@ import { contactLists, segments } from "@/db/schema";
 import { c, escapeLike, invalidCursor, lastMessageStatusSql } from "@/lib/contacts/sql";
 import { newId } from "@/lib/crypto/random";
 import { conflict, notFound, validationFailed } from "@/lib/http/errors";
+import { isUniqueViolation } from "@/lib/http/problem";
 import { storedStatuses } from "@/lib/statuses/messages";
 import {
   isIsoDate,
@@ -18,7 +19,6 @@ import {
   type SegmentFilter,
   updateSegmentSchema,
 } from "./filter";
-import { isUniqueViolation } from "./lists";
 
 export * from "./filter";
 export { c, escapeLike, invalidCursor, lastMessageStatusSql };

@@ -83,6 +83,11 @@ export function hasErrorCode(error: unknown, matches: (code: string) => boolean)
   return false;
 }
 
+/** A unique-index violation (`23505`). */
+export function isUniqueViolation(error: unknown): boolean {
+  return hasErrorCode(error, (code) => code === "23505");
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   return hasErrorCode(error, (code) => DB_UNAVAILABLE_CODES.has(code));
 }

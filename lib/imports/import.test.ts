@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, isEmbedded } from "@/db";
 import { queryRows } from "@/db/rows";
 import { CONTACT_ID } from "@/lib/contacts/service";
@@ -600,6 +600,39 @@ describe("CSV import", () => {
         await holder;
       }
       expect(await ranges(id)).toBe(0);
+    });
+
+    it.skipIf(isEmbedded())("leaves a phone another writer stores during the merge to that writer, and merges the rest of its range", async () => {
+      const db = await getDb();
+      const raced = (n: number) => `+4479112381${String(n).padStart(2, "0")}`;
+      const id = await stored(HEADER + Array.from({ length: 5 }, (_, i) => `${raced(i)},Person ${i},,,,,\n`).join(""), { newListName: "Raced" });
+      let written!: () => void;
+      const writtenYet = new Promise<void>((resolve) => (written = resolve));
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      // Not committed when the merge reads the stored contacts: the merge counts the phone as new.
+      const writer = db.transaction(async (tx) => {
+        await tx.execute(sql`insert into contacts (id, workspace_id, phone_number, name) values ('ctc_raced_writer', ${workspaceId}, ${raced(2)}, 'Stored meanwhile')`);
+        written();
+        await committing;
+      });
+      await writtenYet;
+      try {
+        const merging = runImport(db, workspaceId, id, { connections: 1 });
+        const waiting = sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into contacts%'`;
+        await vi.waitUntil(async () => (await count(waiting)) > 0, { timeout: 10_000, interval: 20 });
+        commit();
+        await writer;
+        expect(await merging).toEqual({ created: 4, updated: 0, unchanged: 1, duplicates: 0, invalid: 0 });
+      } finally {
+        commit();
+        await writer;
+      }
+      expect(await contact(raced(2))).toMatchObject({ id: "ctc_raced_writer", name: "Stored meanwhile" });
+      const job = await getImport(db, workspaceId, id);
+      expect(job).toMatchObject({ status: "completed", created: 4, unchanged: 1 });
+      expect(await count(sql`select count(*)::int as n from contacts where workspace_id = ${workspaceId} and phone_number like '+4479112381%'`)).toBe(5);
+      expect(await count(sql`select count(*)::int as n from contact_list_members where list_id = ${job.listId}`)).toBe(4);
     });
 
     it.skipIf(isEmbedded())("lets two merges of one job share its ranges, each range merged once, one completing the job", async () => {

@@ -11,6 +11,7 @@ import { newId, randomBase62 } from "@/lib/crypto/random";
 import { claimOwnerFor } from "@/lib/messaging/owner";
 import type { StoredOptions } from "./store";
 import { describeError } from "@/lib/logging";
+import { isUniqueViolation } from "@/lib/http/problem";
 
 export interface MergeCounts {
   created: number;
@@ -322,10 +323,13 @@ async function mergeRows(tx: Executor, importId: string, job: MergeJob, inRange:
   );
   if (!plan) throw new Error("The merge statements returned no row.");
 
-  // New contacts, and their membership. A phone stored meanwhile by another writer is left to it
-  // (counted as an existing contact, as when the merge began).
-  const [inserted] = plan.fresh === 0 ? [{ created: 0 }] : await queryRows<{ created: number }>(
-    tx,
+  // New contacts, and their membership. The ids are drawn for this statement, so none of their
+  // memberships can exist yet, and the phones were not stored when the merge read the contacts: the
+  // statement inserts without a conflict check per row (about 15 % less work, bench/import.ts). A phone
+  // another writer stored meanwhile breaks it; it then runs again, leaving such phones to their writer
+  // (counted as existing contacts, as when the merge began).
+  const insertFresh = (executor: Executor, checked: boolean) => queryRows<{ created: number }>(
+    executor,
     sql`with ins as (
         insert into contacts (id, workspace_id, phone_number, name, attributes, opted_out_at, opt_out_method, opt_out_detail, consent_status, consent_source, consent_at)
         select ${contactIdPrefix()} || lpad((row_number() over (order by v.phone))::text, 10, '0'), ${workspaceId}, v.phone, v.name, v.attributes,
@@ -333,19 +337,24 @@ async function mergeRows(tx: Executor, importId: string, job: MergeJob, inRange:
         from import_merge v
         where v.contact_id is null
         order by v.phone
-        on conflict (workspace_id, phone_number) do nothing
+        ${checked ? sql`on conflict (workspace_id, phone_number) do nothing` : sql``}
         returning id
       ),
       joined as (
         insert into contact_list_members (list_id, contact_id)
         select ${listId}, id from ins
         where ${listId}::text is not null
-        on conflict do nothing
         returning 1
       )
       select (select count(*) from ins)::int as created,
              (select count(*) from joined)::int as joined`,
   );
+  const [inserted] = plan.fresh === 0 ? [{ created: 0 }] : await tx
+    .transaction((savepoint) => insertFresh(savepoint, false))
+    .catch((error: unknown) => {
+      if (!isUniqueViolation(error)) throw error;
+      return insertFresh(tx, true);
+    });
 
   // Stored contacts that change (the condition is checked again against the row as it is now).
   const [updated] = plan.changing === 0 ? [{ updated: 0 }] : await queryRows<{ updated: number }>(
