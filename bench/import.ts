@@ -124,6 +124,16 @@ const NOTES = `- What each step bought (issue 32 item 1; measured apart, while o
   \`WALWrite\` 16 % (Postgres's default \`wal_buffers\` of 4 MB: at 64 MB 7.2–8.2 s, a server setting the project leaves
   to its operator). So the merge is bound by Postgres's CPU per row, and 20 s for 940,000 new contacts would need about half
   the work per row: the folded column and the GIN index are what segments need, the memberships what lists need.
+- The same bench on a 2-core AMD EPYC (2026-11-29, later that day, nothing else running), the code of the Xeon's run above:
+  first import **18.6 and 17.5 s** end to end (merge 16.2 and 15.2 s), the same file again 5.5 and 5.1 s. The 20 s target is
+  met on this machine and missed on the Xeon (32.0 s and 8.8 s there; that run's table is in commit c2452ac).
+- New contacts inserted without a conflict check per row (2026-11-29, the EPYC): their ids are drawn for the statement, so
+  their memberships cannot exist yet, and their phones were not stored when the merge read the contacts; only a phone
+  another writer stores during the merge can collide, and then the insert runs again with the check (a savepoint). In
+  \`psql\`, 235,000 contacts with their memberships, three runs of each interleaved: 6.0–6.6 s with both checks, 5.5–5.8 s
+  without the memberships', **4.9–5.1 s** without either (a \`COPY\` of the same contacts and memberships, for comparison:
+  5.2–5.8 s). Through this bench, two runs of each interleaved: first import 18.6 and 17.5 s → **17.6 and 16.1 s**, then 15.2 s (the
+  table above; merge 16.2 and 15.2 s → 15.0, 13.6 and 12.9 s), the same file again unchanged (5.5 and 5.1 s → 5.4 and 5.0 s).
 `;
 
 /** The database part alone: the staged rows of the file, COPY'd from a prepared file, timed. */
