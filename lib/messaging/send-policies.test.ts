@@ -222,8 +222,13 @@ describe("frequency cap", () => {
   });
 });
 
+/**
+ * A bulk message due a second ago. Stored due at the database's `now()` (microseconds), it would not be
+ * due yet for a claim whose clock (milliseconds) reads the same millisecond: the claim would leave it queued.
+ */
 function bulkMessage(input: { workspaceId: string; campaignId: string; senderId: string; contactId: string; phone: string }) {
   return {
+    nextAttemptAt: new Date(Date.now() - 1_000),
     id: newId("msg"),
     workspaceId: input.workspaceId,
     campaignId: input.campaignId,
