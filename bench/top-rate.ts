@@ -18,8 +18,8 @@
 // Results replace the "top-rate" section of bench/RESULTS.md. The database is dropped and every
 // process started here is stopped, whether the run passes or fails.
 //
-// Flags: --quick (5,000 then 2,000 contacts: about a minute with a build in place), --skip-build (use
-// the build in NEXT_DIST_DIR, default .next-rate; without it the app is built first).
+// Flags: --quick (5,000 contacts in each phase, so that a phase outlasts its two ramps: about a minute with a
+// build in place), --skip-build (use the build in NEXT_DIST_DIR, default .next-rate; without it the app is built first).
 // TOP_RATE_PROFILE=1 runs the server under `node --cpu-prof` (a diagnostic: it slows the server) and
 // prints the top of its profile.
 // Env: BENCH_DATABASE_URL / DATABASE_URL (server to create `sendstream_bench_top_rate` on), BENCH_PORT
@@ -42,7 +42,7 @@ process.env.ENCRYPTION_KEY ??= "be0c".repeat(16);
 const DB_NAME = "sendstream_bench_top_rate";
 const THROUGHPUT = 1_000;
 const CONTACTS = Number(process.env.TOP_RATE_CONTACTS ?? (QUICK ? 5_000 : 200_000));
-const SECOND_CONTACTS = Math.min(CONTACTS, Number(process.env.TOP_RATE_SECOND_CONTACTS ?? (QUICK ? 2_000 : 100_000)));
+const SECOND_CONTACTS = Math.min(CONTACTS, Number(process.env.TOP_RATE_SECOND_CONTACTS ?? (QUICK ? 5_000 : 100_000)));
 const TRIGGERS_PER_SECOND = Number(process.env.TOP_RATE_TRIGGERS_PER_SECOND ?? 20);
 /** The fake Graph API's scheduling priority (nice value; negative is sooner, and needs root). */
 const FAKE_PRIORITY = Number(process.env.TOP_RATE_FAKE_PRIORITY ?? (os.userInfo().uid === 0 ? -10 : 0));
