@@ -15,7 +15,7 @@ import { addToLane, createLane, laneSize, putBack, type Lane, type semaphore } f
 import { guarded, type createOutcomeWrites } from "./outcomes";
 import type { createSentWriter } from "./results";
 import { releaseLane } from "./shutdown";
-import { lateSlotToleranceMs, PACING_SHARE, senderLane, type ThroughputLimiter } from "./throughput";
+import { lateSlotToleranceMs, senderLane, type ThroughputLimiter } from "./throughput";
 
 export type BulkPacing = ReturnType<typeof createBulkPacing>;
 export type OutcomeWrites = ReturnType<typeof createOutcomeWrites>;
@@ -43,21 +43,10 @@ export const MAX_DEPARTURE_LATENESS_MS = 60;
  * Below this rate a late request is sent at a fresh slot. There rate + 5 % allows fewer than five
  * extra requests in a second, so one straggler breaks it; a fresh slot costs the number one slot. At
  * higher rates the margin absorbs stragglers, the process's DepartureWindow holds a batch of them to
- * the slots' share of the rate (`departuresPerSecond`), and fresh slots would cost too much: at 1,000/s on 2 cores (bench:top-rate, 60,000
+ * the rate, and fresh slots would cost too much: at 1,000/s on 2 cores (bench:top-rate, 60,000
  * recipients) marks came back p50 ~30 ms late and re-slotting cut the number from 940 to 825/s.
  */
 export const RESLOT_BELOW_RATE = 100;
-
-/**
- * The requests a sender's lanes let leave this process in any 1-second window (lanes.ts, DepartureWindow).
- * From RESLOT_BELOW_RATE on, the slots' share of the rate, as the slots keep: the window binds after a
- * batch of marks came back late, and the provider counts the requests after our event loop's and the
- * network's jitter. Held to the full rate, the requests of one process left at up to 1,023 in a second
- * (bench:top-rate at 1,000/s, their creation stamped); held to 960 at most 978, with no loss of
- * throughput (959/s sustained either way). Below it, late requests take fresh slots and the window
- * only catches what is left, at the rate.
- */
-export const departuresPerSecond = (rate: number) => (rate >= RESLOT_BELOW_RATE ? Math.floor(rate * PACING_SHARE) : rate);
 /** A late request waits at most this long for its fresh slot; a later one is handed back (queued, attempt not counted). */
 const MAX_RESLOT_WAIT_MS = 2_000;
 
@@ -189,7 +178,7 @@ export function createLaneRunner(deps: LaneRunnerDeps) {
 
   /** Waits until one more request of the lane may leave (lanes.ts, DepartureWindow), and counts it as left. */
   const awaitDeparture = async (lane: Lane) => {
-    const perSecond = departuresPerSecond(lane.sender.throughputPerSecond);
+    const perSecond = lane.sender.throughputPerSecond;
     for (let wait = lane.departures.waitMs(perSecond, clock.now()); wait > 0 && !stopping(); wait = lane.departures.waitMs(perSecond, clock.now())) {
       await clock.sleep(wait);
     }

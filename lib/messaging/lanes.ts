@@ -79,9 +79,8 @@ export function semaphore(size: number) {
 }
 
 /**
- * The moments a lane's last requests left, so that no 1-second window holds more than a given number
- * of them in this process (the sender's rate, or at 100/s and more the slots' share of it:
- * `departuresPerSecond`, lane-runner.ts). Slots pace the moment a send is let go; its request leaves once its
+ * The moments a lane's last requests left, so that no 1-second window holds more than the sender's
+ * rate of them in this process. Slots pace the moment a send is let go; its request leaves once its
  * in-flight mark is stored, and marks come back in batches (a statement that took 50 ms frees the
  * requests of 50 slots together): at 1,000/s, bench:top-rate's fake Graph API saw up to 1,153
  * requests in one second while no second of slots held more than 983. This bound holds the requests
