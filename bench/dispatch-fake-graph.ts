@@ -10,8 +10,7 @@ const LATENCY_MAX_MS = Number(process.env.BENCH_GRAPH_LATENCY_MAX_MS ?? LATENCY_
 
 /**
  * Numbers in a typed array that doubles when full: a few large allocations outside the collected heap
- * instead of one heap entry per request (at 1,000 requests a second the fake's own collections paused
- * it, and the requests that waited were stamped as arriving together).
+ * instead of one heap entry per request (a full bench:top-rate run stamps 300,000 of them).
  */
 class Times {
   private values = new Float64Array(1024);

@@ -54,8 +54,7 @@ export const defaultGraphHandler: FakeGraphHandler = (request) =>
 export interface FakeGraphOptions {
   /**
    * Keep every request in `requests` (default). A benchmark sending a thousand a second turns it off:
-   * kept requests outlive the young generation, and the old one's collections pause the fake, which
-   * then stamps the requests that waited as arriving together.
+   * its fake then holds no request objects between requests.
    */
   keepRequests?: boolean;
 }
